@@ -1,0 +1,119 @@
+"""The ports between the sequencer and the world: typed messages and small Protocols.
+
+The sequencer (flow) speaks only to these. Each has a real adapter (speech, listening, screen,
+journal) and a fake twin in `narrator.fakes`. Cues go out, `Heard` comes in: one direction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Protocol, Union
+
+# A slot value in a cue: a seat number, a role key (`seer`), a side key (`village`), a count.
+SlotValue = Union[int, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Cue:
+    """One spoken line: a key of the voice pack plus its slots.
+
+    Every slot holds one value (a seat, a role key, a number), never a list, so that every line
+    the game can say is a finite set that can be rendered before the game starts.
+    """
+
+    key: str
+    slots: Mapping[str, SlotValue] = field(default_factory=dict)
+    phase: str = ""
+
+    def __hash__(self) -> int:
+        return hash((self.key, tuple(sorted(self.slots.items())), self.phase))
+
+
+# Words a player may answer besides a seat number. The value is the stable English name used
+# in `Heard.choice`, in grammars and in `narrator listen` output, whatever the language.
+WORDS: tuple[str, ...] = (
+    "nobody",
+    "yes",
+    "no",
+    "repeat",
+    "pause",
+    "more_time",
+    "vote_now",
+)
+
+# A choice is a seat number or one of WORDS.
+Choice = Union[int, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Heard:
+    """A choice that came in from the table, and how."""
+
+    choice: Choice
+    source: str = "keypad"  # "keypad", "voice" or "script"
+    text: str = ""  # what was typed or heard, for the screen and the journal
+    confidence: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """What the sequencer waits for: the legal choices, until a deadline on the `Clock`."""
+
+    name: str  # e.g. "night.seer", "day.vote.voter.3", "chain.hunter"
+    seats: tuple[int, ...] = ()
+    words: tuple[str, ...] = ()
+    night: bool = False  # at night the microphone takes no choices and nothing is audible
+    deadline: float | None = None  # clock time; None waits until an answer comes
+
+    def allows(self, choice: Choice) -> bool:
+        if isinstance(choice, bool):
+            return False
+        if isinstance(choice, int):
+            return choice in self.seats
+        return choice in self.words
+
+
+class Speaker(Protocol):
+    """Says cues. `say` returns the clock time at which the line ends."""
+
+    def say(self, cue: Cue) -> float: ...
+
+    def prepare(self, cues: Iterable[Cue]) -> None:
+        """Render ahead every cue the game may say (a no-op where nothing needs rendering)."""
+        ...
+
+
+class Listener(Protocol):
+    """Waits for one legal choice until the prompt's deadline; None when none came in time."""
+
+    def listen(self, prompt: Prompt) -> Heard | None: ...
+
+
+class Display(Protocol):
+    """The screen: a public board, and a private panel shown only while a role is awake."""
+
+    def board(self, state: Mapping[str, Any]) -> None: ...
+
+    def show_private(self, key: str, slots: Mapping[str, SlotValue]) -> None: ...
+
+    def clear_private(self) -> None: ...
+
+    def feedback(self, key: str, slots: Mapping[str, SlotValue]) -> None:
+        """Silent feedback on an input (accepted, refused): on the private panel at night."""
+        ...
+
+
+class Clock(Protocol):
+    """Time as the sequencer knows it: real, or virtual in tests."""
+
+    def now(self) -> float: ...
+
+    def sleep_until(self, t: float) -> None: ...
+
+
+class Journal(Protocol):
+    """Append-only record of accepted inputs and events, synced before the game moves on."""
+
+    def append(self, record: Mapping[str, Any]) -> None: ...
+
+    def records(self) -> list[dict[str, Any]]: ...

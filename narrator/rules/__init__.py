@@ -1,0 +1,23 @@
+"""The rules engine: pure, event-sourced, and the only place that knows the rules of the game."""
+
+from narrator.rules.composition import Deal, complete, deal, parse_roles, suggest, validate
+from narrator.rules.errors import (
+    CompositionError,
+    IllegalActionError,
+    InvalidTargetError,
+    OptionError,
+    RulesError,
+    UnknownRoleError,
+    WrongPhaseError,
+)
+from narrator.rules.events import Ballot, Cause, Event
+from narrator.rules.game import Awaiting, Game, Outcome, Phase, Step, WitchView
+from narrator.rules.options import Options
+from narrator.rules.roles import NIGHT_ROLES, Role, Side, Team
+
+__all__ = [
+    "Awaiting", "Ballot", "Cause", "CompositionError", "Deal", "Event", "Game", "IllegalActionError",
+    "InvalidTargetError", "NIGHT_ROLES", "OptionError", "Options", "Outcome", "Phase", "Role",
+    "RulesError", "Side", "Step", "Team", "UnknownRoleError", "WitchView", "WrongPhaseError",
+    "complete", "deal", "parse_roles", "suggest", "validate",
+]

@@ -1,0 +1,155 @@
+"""Which cards go in the deck for N players: the suggestion, validation, and the deal."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+from typing import Mapping
+
+from narrator.rules.errors import CompositionError, UnknownRoleError
+from narrator.rules.options import Options
+from narrator.rules.roles import Role
+
+MIN_PLAYERS = 4
+MAX_PLAYERS = 30
+RECOMMENDED = range(8, 19)
+
+Composition = Mapping[Role, int]
+
+
+def suggested_wolves(players: int) -> int:
+    """Werewolves in the simplified French distribution, extended past 8–18 at the same ratio."""
+    if players < 8:
+        return 1
+    if players <= 11:
+        return 2
+    if players <= 18:
+        return 3
+    return 4 if players <= 24 else 5
+
+
+def suggest(players: int) -> dict[Role, int]:
+    """The default composition: the simplified distribution (wolves, one Seer, rest Villagers)."""
+    check_players(players)
+    wolves = suggested_wolves(players)
+    return {Role.WEREWOLF: wolves, Role.SEER: 1, Role.VILLAGER: players - wolves - 1}
+
+
+def check_players(players: int) -> None:
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise CompositionError(
+            f"{players!r} players is out of range; the game takes {MIN_PLAYERS} to {MAX_PLAYERS} players"
+        )
+
+
+def deck_size(players: int, composition: Composition, options: Options) -> int:
+    """Cards in the deck: one a seat, plus two for the Thief when the extras come from the deck."""
+    if composition.get(Role.THIEF, 0) and options.thief_extra_cards == "from_deck":
+        return players + 2
+    return players
+
+
+def parse_roles(spec: str) -> dict[Role, int]:
+    """Read `werewolf=3,seer=1,witch` (a bare name means one)."""
+    counts: dict[Role, int] = {}
+    for part in spec.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        name, sep, num = part.partition("=")
+        role = Role.parse(name)
+        if sep:
+            try:
+                count = int(num)
+            except ValueError:
+                raise CompositionError(f"count {num.strip()!r} for {name.strip()!r} is not a whole number") from None
+        else:
+            count = 1
+        if count < 0:
+            raise CompositionError(f"count {count} for {name.strip()!r} cannot be negative")
+        counts[role] = counts.get(role, 0) + count
+    if not counts:
+        raise CompositionError(f"no roles in {spec!r}; write them like werewolf=3,seer=1")
+    return counts
+
+
+def complete(players: int, named: Composition, options: Options) -> dict[Role, int]:
+    """Fill the deck with Villagers; roles not named are Villagers. Validates the result."""
+    check_players(players)
+    deck = {role: n for role, n in named.items() if n > 0}
+    size = deck_size(players, deck, options)
+    specials = sum(n for role, n in deck.items() if role is not Role.VILLAGER)
+    if specials > size:
+        raise CompositionError(
+            f"{specials} role cards ({describe(deck)}) do not fit {players} players"
+            f"{' (+2 cards for the Thief)' if size > players else ''}; remove some roles or add players"
+        )
+    named_villagers = deck.get(Role.VILLAGER, 0)
+    if named_villagers and specials + named_villagers > size:
+        raise CompositionError(f"{describe(deck)} is {specials + named_villagers} cards; {players} players take {size}")
+    deck[Role.VILLAGER] = size - specials
+    if deck[Role.VILLAGER] == 0:
+        del deck[Role.VILLAGER]
+    validate(players, deck, options)
+    return deck
+
+
+def validate(players: int, deck: Composition, options: Options) -> list[str]:
+    """Refuse a deck that cannot be played; return warnings for one that can but is unusual."""
+    check_players(players)
+    for role, count in deck.items():
+        if not isinstance(role, Role):
+            raise UnknownRoleError(f"unknown role {role!r}")
+        if count < 0:
+            raise CompositionError(f"{count} {role.value} cards: a count cannot be negative")
+        if role.unique and count > 1:
+            raise CompositionError(f"{count} {role.value} cards: the {role.value} is a single card")
+    size = deck_size(players, deck, options)
+    total = sum(deck.values())
+    if total != size:
+        raise CompositionError(f"the deck {describe(deck)} has {total} cards; {players} players need {size}")
+    wolves = deck.get(Role.WEREWOLF, 0)
+    if wolves < 1:
+        raise CompositionError(f"the deck {describe(deck)} has no Werewolf; add werewolf=1 or more")
+    if total - wolves < 1:
+        raise CompositionError(f"the deck {describe(deck)} has only Werewolves; add at least one other role")
+    warnings: list[str] = []
+    if players not in RECOMMENDED:
+        warnings.append(f"{players} players: the game is best with 8 to 18")
+    if wolves * 2 >= players:
+        warnings.append(f"{wolves} Werewolves for {players} players: the village can hardly win")
+    return warnings
+
+
+def describe(deck: Composition) -> str:
+    return ",".join(f"{role.value}={n}" for role, n in sorted(deck.items(), key=lambda kv: kv[0].value) if n)
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Who holds which card (index 0 is seat 1) and the Thief's two extra cards, if any."""
+
+    seats: tuple[Role, ...]
+    extra: tuple[Role, ...] = ()
+
+
+def deal(players: int, deck: Composition, rng: random.Random, options: Options) -> Deal:
+    """Shuffle and deal with the given random source; the Thief gets two extra cards."""
+    validate(players, deck, options)
+    cards = [role for role in sorted(deck, key=lambda r: r.value) for _ in range(deck[role])]
+    if Role.THIEF in deck and options.thief_extra_cards == "from_deck":
+        # The Thief card itself is always dealt: the two leftovers are the others' cards.
+        cards.remove(Role.THIEF)
+        rng.shuffle(cards)
+        seats, extra = cards[: players - 1], cards[players - 1 :]
+        seats.insert(rng.randrange(players), Role.THIEF)
+        return Deal(tuple(seats), tuple(extra))
+    rng.shuffle(cards)
+    if Role.THIEF in deck:
+        return Deal(tuple(cards), (Role.VILLAGER, Role.VILLAGER))
+    return Deal(tuple(cards))
+
+
+def deck_of(seats: tuple[Role, ...], extra: tuple[Role, ...] = ()) -> dict[Role, int]:
+    return dict(Counter(seats) + Counter(extra))

@@ -1,0 +1,197 @@
+"""Every change of a game is one of these events; the state is their fold (see `Game.replay`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Union
+
+from narrator.rules.options import Options
+from narrator.rules.roles import Role, Side
+
+
+class Cause(str, Enum):
+    """Why a player died."""
+
+    WOLVES = "wolves"
+    POISON = "poison"
+    GRIEF = "grief"
+    HUNTER = "hunter"
+    VOTE = "vote"
+
+
+class Ballot(str, Enum):
+    """The kinds of vote round."""
+
+    CAPTAIN = "captain"  # Captain election, first round
+    CAPTAIN_REVOTE = "captain_revote"  # among those tied
+    VOTE = "vote"  # the day's vote (plurality), or the first round of runoff
+    REVOTE = "revote"  # among those tied, no Captain to break the tie
+    RUNOFF = "runoff"  # second round between the leaders
+    ACCUSATION = "accusation"  # Italian: who is accused
+    BALLOT = "ballot"  # Italian: the non-accused vote among the accused
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted:
+    players: int
+    roles: tuple[Role, ...]
+    extra: tuple[Role, ...]
+    possible: frozenset[Role]
+    options: Options
+
+
+@dataclass(frozen=True, slots=True)
+class NightBegan:
+    night: int
+
+
+@dataclass(frozen=True, slots=True)
+class ThiefChose:
+    seat: int
+    card: int  # 0 keeps the Thief card, 1 or 2 takes that extra card
+    took: Role | None
+
+
+@dataclass(frozen=True, slots=True)
+class LoversChosen:
+    cupid: int
+    first: int
+    second: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeerSaw:
+    seer: int
+    target: int
+    role: Role
+
+
+@dataclass(frozen=True, slots=True)
+class WolvesChose:
+    target: int | None  # None: no consensus, no victim
+
+
+@dataclass(frozen=True, slots=True)
+class WitchActed:
+    witch: int
+    healed: bool
+    poisoned: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class DawnBroke:
+    night: int
+    deaths: tuple[int, ...]  # night deaths, in seat order
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerDied:
+    seat: int
+    cause: Cause
+    role: Role
+
+
+@dataclass(frozen=True, slots=True)
+class HunterCalled:
+    """The dead Hunter must shoot before the rest of the chain (`queue`) goes on."""
+
+    hunter: int
+    queue: tuple[tuple[int, Cause], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SuccessorCalled:
+    """The dead Captain must name a successor."""
+
+    captain: int
+
+
+@dataclass(frozen=True, slots=True)
+class HunterShot:
+    hunter: int
+    target: int | None  # None: the Hunter let the moment pass (no answer)
+
+
+@dataclass(frozen=True, slots=True)
+class VoteOpened:
+    ballot: Ballot
+    candidates: tuple[int, ...]
+    voters: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class VotesCast:
+    ballot: Ballot
+    votes: tuple[tuple[int, int | None], ...]  # (voter, target or None to abstain)
+    counts: tuple[tuple[int, int], ...]  # (candidate, weighted votes), candidates in seat order
+
+
+@dataclass(frozen=True, slots=True)
+class TieToBreak:
+    tied: tuple[int, ...]  # the Captain chooses among these
+
+
+@dataclass(frozen=True, slots=True)
+class CaptainElected:
+    seat: int
+    by_draw: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CaptainSucceeded:
+    previous: int
+    successor: int | None  # None: the office is vacant (no answer); elected again next day
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerEliminated:
+    seat: int
+    by_captain: bool
+
+
+@dataclass(frozen=True, slots=True)
+class NobodyEliminated:
+    reason: str  # "tie", "no_votes"
+
+
+@dataclass(frozen=True, slots=True)
+class DayBegan:
+    day: int
+
+
+@dataclass(frozen=True, slots=True)
+class DuskFell:
+    day: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    winner: Side
+    winners: tuple[int, ...]
+
+
+Event = Union[
+    GameStarted,
+    NightBegan,
+    ThiefChose,
+    LoversChosen,
+    SeerSaw,
+    WolvesChose,
+    WitchActed,
+    DawnBroke,
+    PlayerDied,
+    HunterCalled,
+    SuccessorCalled,
+    HunterShot,
+    VoteOpened,
+    VotesCast,
+    TieToBreak,
+    CaptainElected,
+    CaptainSucceeded,
+    PlayerEliminated,
+    NobodyEliminated,
+    DayBegan,
+    DuskFell,
+    GameEnded,
+]

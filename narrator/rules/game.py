@@ -1,0 +1,773 @@
+"""The game itself: actions are validated, become events, and events are folded into the state.
+
+A `Game` owns one mutable `State`, changed only by `_apply`. Every public action first checks
+everything it needs (raising a `RulesError` that quotes the input, with the state untouched),
+then emits events. `Game.replay(events)` folds the same events into an equal state.
+No I/O, no clock, no global random: a draw takes a `random.Random` from the caller.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from dataclasses import dataclass, field
+from enum import Enum, IntEnum
+from typing import Callable, Iterable, Mapping, Sequence
+
+from narrator.rules.composition import Deal, check_players, deck_of, validate
+from narrator.rules.errors import IllegalActionError, InvalidTargetError, RulesError, WrongPhaseError
+from narrator.rules.events import (
+    Ballot,
+    CaptainElected,
+    CaptainSucceeded,
+    Cause,
+    DawnBroke,
+    DayBegan,
+    DuskFell,
+    Event,
+    GameEnded,
+    GameStarted,
+    HunterCalled,
+    HunterShot,
+    LoversChosen,
+    NightBegan,
+    NobodyEliminated,
+    PlayerDied,
+    PlayerEliminated,
+    SeerSaw,
+    SuccessorCalled,
+    ThiefChose,
+    TieToBreak,
+    VoteOpened,
+    VotesCast,
+    WitchActed,
+    WolvesChose,
+)
+from narrator.rules.options import Options
+from narrator.rules.roles import Role, Side, Team
+
+
+class Phase(str, Enum):
+    NIGHT = "night"
+    RESOLVING = "resolving"  # deaths are being resolved; an answer (Hunter, successor) is awaited
+    DAY = "day"
+    DUSK = "dusk"  # the day's vote is over; night may fall
+    OVER = "over"
+    SETUP = "setup"
+
+
+class Step(IntEnum):
+    """Order of the night's actions; each may happen once a night, in this order, or be skipped."""
+
+    THIEF = 0
+    CUPID = 1
+    ELECTION = 2  # the Captain election at the end of the preparation (`night1_end`)
+    SEER = 3
+    WOLVES = 4
+    WITCH = 5
+
+
+class Awaiting(str, Enum):
+    """What answer the game waits for before it can go on."""
+
+    NOTHING = "nothing"
+    HUNTER = "hunter"
+    SUCCESSOR = "successor"
+    VOTE = "vote"
+    TIEBREAK = "tiebreak"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The end of a game: which side won and the seats that win with it."""
+
+    winner: Side
+    winners: tuple[int, ...]
+
+
+@dataclass(slots=True)
+class State:
+    players: int
+    roles: list[Role]
+    extra: list[Role]
+    possible: frozenset[Role]
+    options: Options
+    alive: list[bool]
+    phase: Phase = Phase.SETUP
+    night: int = 0
+    day: int = 0
+    step: int = -1
+    lovers: tuple[int, int] | None = None
+    captain: int | None = None
+    captain_vacant: bool = False
+    elections: int = 0
+    heal_left: bool = True
+    poison_left: bool = True
+    victim: int | None = None
+    healed: bool = False
+    poisoned: int | None = None
+    voted_day: int = 0
+    awaiting: Awaiting = Awaiting.NOTHING
+    awaiting_seat: int | None = None
+    queue: tuple[tuple[int, Cause], ...] = ()
+    ballot: Ballot | None = None
+    candidates: tuple[int, ...] = ()
+    voters: tuple[int, ...] = ()
+    resolving_day: bool = False
+    outcome: Outcome | None = None
+    events: int = 0
+
+    def copy(self) -> State:
+        other = dataclasses.replace(self)
+        other.roles, other.extra, other.alive = list(self.roles), list(self.extra), list(self.alive)
+        return other
+
+
+@dataclass(frozen=True, slots=True)
+class WitchView:
+    """What the Witch is shown and may do this night."""
+
+    victim: int | None  # None: no victim, or not shown (healing potion spent, option off)
+    can_heal: bool
+    can_poison: bool
+    targets: tuple[int, ...]  # who may be poisoned
+
+
+class Game:
+    """One game of Werewolf, driven by actions, recorded as events."""
+
+    __slots__ = ("state", "events", "_listeners")
+
+    def __init__(self, started: GameStarted) -> None:
+        self.events: list[Event] = []
+        self._listeners: list[Callable[[Event], None]] = []
+        self.state = State(
+            players=started.players,
+            roles=list(started.roles),
+            extra=list(started.extra),
+            possible=started.possible,
+            options=started.options,
+            alive=[True] * started.players,
+        )
+        self._record(started)
+
+    # ---- construction -------------------------------------------------------------------
+
+    @classmethod
+    def start(
+        cls,
+        deal: Deal,
+        options: Options | None = None,
+        possible: Iterable[Role] | None = None,
+    ) -> Game:
+        """A game on this deal. Possible roles default to the dealt roles (Thief's extras too)."""
+        opts = options or Options()
+        players = len(deal.seats)
+        check_players(players)
+        validate(players, deck_of(deal.seats, deal.extra if opts.thief_extra_cards == "from_deck" else ()), opts)
+        in_play = set(deal.seats) | set(deal.extra)
+        chosen = frozenset(possible) if possible is not None else frozenset(in_play)
+        missing = in_play - chosen
+        if missing:
+            names = ", ".join(sorted(r.value for r in missing))
+            raise RulesError(f"possible roles must include every dealt role; missing: {names}")
+        if Role.THIEF in deal.seats and len(deal.extra) != 2:
+            raise RulesError(f"a Thief needs two extra cards, got {len(deal.extra)}")
+        return cls(GameStarted(players, tuple(deal.seats), tuple(deal.extra), chosen, opts))
+
+    @classmethod
+    def replay(cls, events: Sequence[Event]) -> Game:
+        """Rebuild a game by folding its events (no validation: they were validated once)."""
+        if not events or not isinstance(events[0], GameStarted):
+            raise RulesError("a game's events must begin with GameStarted")
+        game = cls(events[0])
+        for event in events[1:]:
+            game._record(event)
+        return game
+
+    def subscribe(self, listener: Callable[[Event], None]) -> None:
+        """Call `listener` with every event from now on (the journal hangs here)."""
+        self._listeners.append(listener)
+
+    # ---- queries ------------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        return self.state.players
+
+    @property
+    def options(self) -> Options:
+        return self.state.options
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.state.outcome
+
+    def role(self, seat: int) -> Role:
+        self._check_seat(seat)
+        return self.state.roles[seat - 1]
+
+    def is_alive(self, seat: int) -> bool:
+        self._check_seat(seat)
+        return self.state.alive[seat - 1]
+
+    def living(self) -> tuple[int, ...]:
+        return tuple(i + 1 for i, a in enumerate(self.state.alive) if a)
+
+    def holders(self, role: Role) -> tuple[int, ...]:
+        """Seats that hold `role` now (alive or dead)."""
+        return tuple(i + 1 for i, r in enumerate(self.state.roles) if r is role)
+
+    def living_holder(self, role: Role) -> int | None:
+        for i, r in enumerate(self.state.roles):
+            if r is role and self.state.alive[i]:
+                return i + 1
+        return None
+
+    def living_wolves(self) -> tuple[int, ...]:
+        s = self.state
+        return tuple(i + 1 for i in range(s.players) if s.alive[i] and s.roles[i] is Role.WEREWOLF)
+
+    def seer_targets(self) -> tuple[int, ...]:
+        seer = self.living_holder(Role.SEER)
+        return tuple(p for p in self.living() if p != seer)
+
+    def wolf_targets(self) -> tuple[int, ...]:
+        """Whom the Werewolves may choose tonight (never a Werewolf; none on a no-kill first night)."""
+        s = self.state
+        if s.night == 1 and not s.options.first_night_kill:
+            return ()
+        return tuple(i + 1 for i in range(s.players) if s.alive[i] and s.roles[i] is not Role.WEREWOLF)
+
+    def witch_view(self) -> WitchView:
+        s = self.state
+        shown = s.victim if (s.heal_left or s.options.witch_sees_victim_after_heal) else None
+        return WitchView(
+            victim=shown,
+            can_heal=s.heal_left and s.victim is not None,
+            can_poison=s.poison_left,
+            targets=self.living() if s.poison_left else (),
+        )
+
+    def seen(self, target: int) -> Role | Team:
+        """What the Seer is shown of `target` under the `seer_sees` option."""
+        role = self.role(target)
+        return role.team if self.state.options.seer_sees == "team" else role
+
+    def captain_election_due(self) -> bool:
+        s = self.state
+        if s.options.captain_election == "never" or s.captain is not None or s.awaiting is not Awaiting.NOTHING:
+            return False
+        if s.phase is Phase.NIGHT:
+            return s.options.captain_election == "night1_end" and s.night == 1 and s.step < Step.ELECTION
+        if s.phase is Phase.DAY and s.voted_day < s.day:
+            return (s.options.captain_election == "day1" and s.elections == 0) or s.captain_vacant
+        return False
+
+    def vote_due(self) -> bool:
+        s = self.state
+        return s.phase is Phase.DAY and s.awaiting is Awaiting.NOTHING and s.voted_day < s.day
+
+    def lovers_team(self) -> tuple[int, int] | None:
+        """The Lovers when they form a team of their own (mixed, or both wolves with the option)."""
+        lovers = self.state.lovers
+        if lovers is None:
+            return None
+        wolves = sum(self.state.roles[p - 1] is Role.WEREWOLF for p in lovers)
+        if wolves == 1 or (wolves == 2 and self.state.options.lovers_team_if_both_wolves):
+            return lovers
+        return None
+
+    def check_outcome(self) -> Outcome | None:
+        """The win conditions of RULES.md, checked on the current state."""
+        s = self.state
+        alive = self.living()
+        if not alive:
+            return Outcome(Side.NOBODY, ())
+        team = self.lovers_team()
+        team_alive = team is not None and s.alive[team[0] - 1] and s.alive[team[1] - 1]
+        if team is not None and team_alive and set(alive) == set(team):
+            return Outcome(Side.LOVERS, tuple(sorted(team)))
+        in_team = set(team) if team else set()
+        wolves = sum(1 for p in alive if s.roles[p - 1] is Role.WEREWOLF)
+        others = len(alive) - wolves
+        if wolves == 0:
+            return Outcome(Side.VILLAGE, self._side_seats(Team.VILLAGE, in_team))
+        if team_alive:
+            return None
+        if others == 0 or (s.options.wolves_win_at_parity and others <= 1):
+            return Outcome(Side.WEREWOLVES, self._side_seats(Team.WOLVES, in_team))
+        return None
+
+    def _side_seats(self, team: Team, excluded: set[int]) -> tuple[int, ...]:
+        return tuple(
+            i + 1 for i, r in enumerate(self.state.roles) if r.team is team and (i + 1) not in excluded
+        )
+
+    # ---- the night ----------------------------------------------------------------------
+
+    def begin_night(self) -> None:
+        s = self.state
+        if s.phase is Phase.SETUP:
+            self._emit(NightBegan(1))
+            return
+        self._require_phase(Phase.DUSK, "night falls only after the day's vote")
+        self._emit(NightBegan(s.night + 1))
+
+    def thief_choose(self, card: int) -> None:
+        """The Thief keeps his card (0) or takes extra card 1 or 2; two Werewolves force a take."""
+        s = self.state
+        self._night_step(Step.THIEF, "the Thief", first_night_only=True)
+        seat = self._living_actor(Role.THIEF, "the Thief")
+        if card not in (0, 1, 2):
+            raise InvalidTargetError(f"card {card!r}: the Thief chooses 1 or 2, or 0 to keep his card")
+        if card == 0 and all(r is Role.WEREWOLF for r in s.extra):
+            raise IllegalActionError("card 0: both extra cards are Werewolves, so the Thief must take one (1 or 2)")
+        self._emit(ThiefChose(seat, card, s.extra[card - 1] if card else None))
+
+    def cupid_choose(self, first: int, second: int) -> None:
+        self._night_step(Step.CUPID, "Cupid", first_night_only=True)
+        cupid = self._living_actor(Role.CUPID, "Cupid")
+        for seat in (first, second):
+            self._check_target(seat, "Cupid")
+        if first == second:
+            raise InvalidTargetError(f"Cupid named seat {first} twice; the Lovers are two different players")
+        self._emit(LoversChosen(cupid, first, second))
+
+    def seer_inspect(self, target: int) -> Role | Team:
+        self._night_step(Step.SEER, "the Seer")
+        seer = self._living_actor(Role.SEER, "the Seer")
+        self._check_target(target, "the Seer")
+        if target == seer:
+            raise InvalidTargetError(f"seat {target} is the Seer herself; she looks at another player's card")
+        self._emit(SeerSaw(seer, target, self.state.roles[target - 1]))
+        return self.seen(target)
+
+    def wolves_choose(self, target: int | None) -> None:
+        """The Werewolves' victim by consensus; None means no consensus (no victim)."""
+        s = self.state
+        self._night_step(Step.WOLVES, "the Werewolves")
+        if not self.living_wolves():
+            raise IllegalActionError("no Werewolf is alive to choose a victim")
+        if target is not None:
+            if s.night == 1 and not s.options.first_night_kill:
+                raise IllegalActionError(
+                    f"seat {target}: on the first night the Werewolves only recognise each other (first_night_kill=false)"
+                )
+            self._check_target(target, "the Werewolves")
+            if s.roles[target - 1] is Role.WEREWOLF:
+                raise InvalidTargetError(f"seat {target} is a Werewolf; the Werewolves cannot choose one of their own")
+        self._emit(WolvesChose(target))
+
+    def witch_act(self, heal: bool, poison: int | None) -> None:
+        s = self.state
+        self._night_step(Step.WITCH, "the Witch")
+        witch = self._living_actor(Role.WITCH, "the Witch")
+        if heal:
+            if not s.heal_left:
+                raise IllegalActionError("heal: the Witch has already used her healing potion")
+            if s.victim is None:
+                raise IllegalActionError("heal: there is no victim tonight, so the healing potion cannot be used")
+        if poison is not None:
+            if not s.poison_left:
+                raise IllegalActionError(f"poison seat {poison}: the Witch has already used her poison")
+            self._check_target(poison, "the Witch")
+        self._emit(WitchActed(witch, heal, poison))
+
+    def dawn(self) -> None:
+        """End the night: the night's deaths, then their chain reactions."""
+        s = self.state
+        self._require_phase(Phase.NIGHT, "dawn comes only at the end of a night")
+        dead: dict[int, Cause] = {}
+        if s.victim is not None and not s.healed:
+            dead[s.victim] = Cause.WOLVES
+        if s.poisoned is not None:
+            dead.setdefault(s.poisoned, Cause.POISON)
+        order = tuple(sorted(dead))
+        self._emit(DawnBroke(s.night, order))
+        queue: list[tuple[int, Cause]] = []
+        for seat in order:
+            self._emit(PlayerDied(seat, dead[seat], s.roles[seat - 1]))
+            queue.append((seat, dead[seat]))
+        self._resolve(queue)
+
+    # ---- chain reactions ----------------------------------------------------------------
+
+    def hunter_targets(self) -> tuple[int, ...]:
+        return self.living()
+
+    def hunter_shoot(self, target: int | None) -> None:
+        """The dead Hunter's last shot; None when he let it pass (no answer in time)."""
+        s = self.state
+        self._require_awaiting(Awaiting.HUNTER, "the Hunter's shot")
+        hunter = s.awaiting_seat
+        assert hunter is not None
+        if target is not None:
+            self._check_target(target, "the Hunter")
+        queue = list(s.queue)
+        self._emit(HunterShot(hunter, target))
+        if target is not None:
+            self._emit(PlayerDied(target, Cause.HUNTER, s.roles[target - 1]))
+            queue.append((target, Cause.HUNTER))
+        self._resolve(queue)
+
+    def name_successor(self, successor: int | None) -> None:
+        """The dead Captain names a living successor; None leaves the office vacant."""
+        s = self.state
+        self._require_awaiting(Awaiting.SUCCESSOR, "the Captain's successor")
+        previous = s.awaiting_seat
+        assert previous is not None
+        if successor is not None:
+            self._check_target(successor, "the Captain")
+        self._emit(CaptainSucceeded(previous, successor))
+        self._finish_resolution()
+
+    def _resolve(self, queue: list[tuple[int, Cause]]) -> None:
+        """Process deaths in order: grief, then the Hunter's shot; then the Captain; then the end."""
+        s = self.state
+        while queue:
+            seat, cause = queue.pop(0)
+            if s.lovers and seat in s.lovers:
+                other = s.lovers[1] if s.lovers[0] == seat else s.lovers[0]
+                if s.alive[other - 1]:
+                    self._emit(PlayerDied(other, Cause.GRIEF, s.roles[other - 1]))
+                    queue.append((other, Cause.GRIEF))
+            if s.roles[seat - 1] is Role.HUNTER and self._hunter_fires(cause) and self.living():
+                self._emit(HunterCalled(seat, tuple(queue)))
+                return
+        self._finish_resolution()
+
+    def _hunter_fires(self, cause: Cause) -> bool:
+        return self.state.options.hunter_shoots_on == "any_death" or cause in (Cause.WOLVES, Cause.VOTE)
+
+    def _finish_resolution(self) -> None:
+        s = self.state
+        if s.captain is not None and not s.alive[s.captain - 1] and self.living():
+            self._emit(SuccessorCalled(s.captain))
+            return
+        outcome = self.check_outcome()
+        if outcome is not None:
+            self._emit(GameEnded(outcome.winner, outcome.winners))
+        elif s.resolving_day:
+            self._emit(DuskFell(s.day))
+        else:
+            self._emit(DayBegan(s.night))
+
+    # ---- the day ------------------------------------------------------------------------
+
+    def open_captain_election(self) -> None:
+        if not self.captain_election_due():
+            raise WrongPhaseError("no Captain election is due now")
+        living = self.living()
+        self._emit(VoteOpened(Ballot.CAPTAIN, living, living))
+
+    def open_vote(self) -> None:
+        if not self.vote_due():
+            raise WrongPhaseError("no vote is due now (one vote a day, after the morning)")
+        living = self.living()
+        ballot = Ballot.ACCUSATION if self.state.options.vote_procedure == "accusation" else Ballot.VOTE
+        self._emit(VoteOpened(ballot, living, living))
+
+    def vote_weight(self, voter: int) -> int:
+        s = self.state
+        captain_round = s.ballot in (Ballot.CAPTAIN, Ballot.CAPTAIN_REVOTE)
+        return 2 if voter == s.captain and s.options.captain_double_vote and not captain_round else 1
+
+    def cast_votes(self, votes: Mapping[int, int | None], rng: random.Random | None = None) -> None:
+        """One round of votes: voter → target (None abstains; a voter left out abstains).
+
+        `rng` is needed only for the draw that ends a Captain election still tied after a revote.
+        """
+        s = self.state
+        self._require_awaiting(Awaiting.VOTE, "votes")
+        ballot = s.ballot
+        assert ballot is not None
+        for voter, target in votes.items():
+            if voter not in s.voters:
+                if not (isinstance(voter, int) and 1 <= voter <= s.players):
+                    raise InvalidTargetError(f"voter {voter!r} is not a seat; seats are 1 to {s.players}")
+                if not s.alive[voter - 1]:
+                    raise IllegalActionError(f"seat {voter} is dead; the dead do not vote")
+                raise IllegalActionError(f"seat {voter} does not vote in this round ({ballot.value})")
+            if target is not None and target not in s.candidates:
+                self._check_target(target, f"seat {voter}'s vote")
+                allowed = ", ".join(map(str, s.candidates))
+                raise InvalidTargetError(f"seat {voter} voted for seat {target}, who is not a candidate ({allowed})")
+        counts = {c: 0 for c in s.candidates}
+        for voter, target in votes.items():
+            if target is not None:
+                counts[target] += self.vote_weight(voter)
+        top = max(counts.values(), default=0)
+        leaders = tuple(c for c in s.candidates if counts[c] == top and top > 0)
+        if ballot is Ballot.CAPTAIN_REVOTE and len(leaders) != 1 and rng is None:
+            raise RulesError("a Captain election still tied after the revote needs a random draw (rng)")
+        self._emit(
+            VotesCast(
+                ballot,
+                tuple(sorted(votes.items())),
+                tuple((c, counts[c]) for c in s.candidates),
+            )
+        )
+        tied = leaders or s.candidates
+        if ballot is Ballot.CAPTAIN:
+            if len(leaders) == 1:
+                self._emit(CaptainElected(leaders[0], False))
+            else:
+                self._emit(VoteOpened(Ballot.CAPTAIN_REVOTE, tied, self.living()))
+        elif ballot is Ballot.CAPTAIN_REVOTE:
+            if len(leaders) == 1:
+                self._emit(CaptainElected(leaders[0], False))
+            else:
+                assert rng is not None
+                self._emit(CaptainElected(rng.choice(tied), True))
+        elif top == 0:
+            self._no_elimination("no_votes")
+        elif ballot is Ballot.VOTE and s.options.vote_procedure == "runoff" and len(leaders) == 1:
+            runners = _top_two(counts, s.candidates)
+            if len(runners) == 1:
+                self._eliminate(runners[0], by_captain=False)
+            else:
+                self._emit(VoteOpened(Ballot.RUNOFF, runners, self.living()))
+        elif ballot is Ballot.ACCUSATION:
+            voted = {t for t in votes.values() if t is not None}
+            if len(voted) == 1:
+                self._eliminate(leaders[0], by_captain=False)
+            else:
+                accused = leaders if len(leaders) > 1 else _top_two(counts, s.candidates)
+                voters = tuple(p for p in self.living() if p not in accused)
+                if voters:
+                    self._emit(VoteOpened(Ballot.BALLOT, accused, voters))
+                else:
+                    self._no_elimination("tie")
+        elif len(leaders) == 1:
+            self._eliminate(leaders[0], by_captain=False)
+        elif ballot in (Ballot.REVOTE, Ballot.BALLOT):
+            self._no_elimination("tie")
+        elif self._captain_breaks_tie():
+            self._emit(TieToBreak(leaders))
+        else:
+            self._emit(VoteOpened(Ballot.REVOTE, leaders, self.living()))
+
+    def _captain_breaks_tie(self) -> bool:
+        s = self.state
+        return s.captain is not None and s.alive[s.captain - 1] and s.options.captain_breaks_ties
+
+    def break_tie(self, seat: int | None) -> None:
+        """The Captain chooses among the tied; None (no answer) sends the tied to a revote."""
+        s = self.state
+        self._require_awaiting(Awaiting.TIEBREAK, "the Captain's tie-break")
+        if seat is None:
+            self._emit(VoteOpened(Ballot.REVOTE, s.candidates, self.living()))
+            return
+        if seat not in s.candidates:
+            tied = ", ".join(map(str, s.candidates))
+            raise InvalidTargetError(f"seat {seat!r} is not among the tied ({tied})")
+        self._eliminate(seat, by_captain=True)
+
+    def _no_elimination(self, reason: str) -> None:
+        self._emit(NobodyEliminated(reason))
+        self._emit(DuskFell(self.state.day))
+
+    def _eliminate(self, seat: int, by_captain: bool) -> None:
+        self._emit(PlayerEliminated(seat, by_captain))
+        self._emit(PlayerDied(seat, Cause.VOTE, self.state.roles[seat - 1]))
+        self._resolve([(seat, Cause.VOTE)])
+
+    # ---- validation helpers -------------------------------------------------------------
+
+    def _check_seat(self, seat: int) -> None:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= self.state.players:
+            raise InvalidTargetError(f"seat {seat!r} is out of range; seats are 1 to {self.state.players}")
+
+    def _check_target(self, seat: int, who: str) -> None:
+        self._check_seat(seat)
+        if not self.state.alive[seat - 1]:
+            raise InvalidTargetError(f"seat {seat} is dead; {who} can only choose a living player")
+
+    def _require_phase(self, phase: Phase, why: str) -> None:
+        s = self.state
+        if s.phase is not phase:
+            raise WrongPhaseError(f"{why} (the game is in phase {s.phase.value})")
+        if s.awaiting is not Awaiting.NOTHING:
+            raise WrongPhaseError(f"{why}; first the game waits for {s.awaiting.value}")
+
+    def _require_awaiting(self, what: Awaiting, name: str) -> None:
+        if self.state.phase is Phase.OVER:
+            raise WrongPhaseError(f"{name}: the game is over")
+        if self.state.awaiting is not what:
+            raise WrongPhaseError(f"{name} is not awaited now (awaiting: {self.state.awaiting.value})")
+
+    def _night_step(self, step: Step, who: str, first_night_only: bool = False) -> None:
+        s = self.state
+        self._require_phase(Phase.NIGHT, f"{who} acts only at night")
+        if first_night_only and s.night != 1:
+            raise WrongPhaseError(f"{who} acts only on the first night (this is night {s.night})")
+        if s.step >= step:
+            raise WrongPhaseError(f"{who} cannot act now: the night has moved past that call")
+
+    def _living_actor(self, role: Role, who: str) -> int:
+        seats = self.holders(role)
+        if not seats:
+            raise IllegalActionError(f"nobody holds the {role.value} card, so {who} cannot act")
+        seat = self.living_holder(role)
+        if seat is None:
+            raise IllegalActionError(f"{who} (seat {seats[0]}) is dead and cannot act")
+        return seat
+
+    # ---- the fold -----------------------------------------------------------------------
+
+    def _emit(self, event: Event) -> None:
+        self._record(event)
+
+    def _record(self, event: Event) -> None:
+        _APPLY[type(event)](self.state, event)
+        self.state.events += 1
+        self.events.append(event)
+        for listener in self._listeners:
+            listener(event)
+
+
+def _top_two(counts: Mapping[int, int], candidates: Sequence[int]) -> tuple[int, ...]:
+    """The leader and everyone tied in second place (only players who got votes)."""
+    values = sorted({counts[c] for c in candidates if counts[c] > 0}, reverse=True)[:2]
+    return tuple(c for c in candidates if counts[c] in values and counts[c] > 0)
+
+
+# ---- applying events: the only code that changes a State --------------------------------
+
+
+def _started(s: State, e: GameStarted) -> None:
+    s.phase = Phase.SETUP
+
+
+def _night(s: State, e: NightBegan) -> None:
+    s.phase, s.night, s.step = Phase.NIGHT, e.night, -1
+    s.victim, s.healed, s.poisoned = None, False, None
+    s.awaiting, s.queue, s.resolving_day = Awaiting.NOTHING, (), False
+
+
+def _thief(s: State, e: ThiefChose) -> None:
+    s.step = Step.THIEF
+    if e.took is not None:
+        s.roles[e.seat - 1] = e.took
+        s.extra[e.card - 1] = Role.THIEF
+
+
+def _lovers(s: State, e: LoversChosen) -> None:
+    s.step = Step.CUPID
+    s.lovers = (e.first, e.second)
+
+
+def _seer(s: State, e: SeerSaw) -> None:
+    s.step = Step.SEER
+
+
+def _wolves(s: State, e: WolvesChose) -> None:
+    s.step = Step.WOLVES
+    s.victim = e.target
+
+
+def _witch(s: State, e: WitchActed) -> None:
+    s.step = Step.WITCH
+    if e.healed:
+        s.healed, s.heal_left = True, False
+    if e.poisoned is not None:
+        s.poisoned, s.poison_left = e.poisoned, False
+
+
+def _dawn(s: State, e: DawnBroke) -> None:
+    s.phase = Phase.RESOLVING
+    s.resolving_day = False
+
+
+def _died(s: State, e: PlayerDied) -> None:
+    s.alive[e.seat - 1] = False
+
+
+def _hunter_called(s: State, e: HunterCalled) -> None:
+    s.awaiting, s.awaiting_seat, s.queue = Awaiting.HUNTER, e.hunter, e.queue
+
+
+def _hunter_shot(s: State, e: HunterShot) -> None:
+    s.awaiting, s.awaiting_seat, s.queue = Awaiting.NOTHING, None, ()
+
+
+def _successor_called(s: State, e: SuccessorCalled) -> None:
+    s.awaiting, s.awaiting_seat = Awaiting.SUCCESSOR, e.captain
+
+
+def _succeeded(s: State, e: CaptainSucceeded) -> None:
+    s.awaiting, s.awaiting_seat = Awaiting.NOTHING, None
+    s.captain = e.successor
+    s.captain_vacant = e.successor is None
+
+
+def _vote_opened(s: State, e: VoteOpened) -> None:
+    s.awaiting, s.ballot, s.candidates, s.voters = Awaiting.VOTE, e.ballot, e.candidates, e.voters
+    if e.ballot is Ballot.CAPTAIN:
+        s.elections += 1
+        if s.phase is Phase.NIGHT:
+            s.step = Step.ELECTION
+    elif e.ballot in (Ballot.VOTE, Ballot.ACCUSATION):
+        s.voted_day = s.day
+
+
+def _votes_cast(s: State, e: VotesCast) -> None:
+    s.awaiting = Awaiting.NOTHING
+
+
+def _tie(s: State, e: TieToBreak) -> None:
+    s.awaiting, s.candidates, s.voters = Awaiting.TIEBREAK, e.tied, ()
+
+
+def _elected(s: State, e: CaptainElected) -> None:
+    s.awaiting, s.ballot, s.candidates, s.voters = Awaiting.NOTHING, None, (), ()
+    s.captain, s.captain_vacant = e.seat, False
+
+
+def _eliminated(s: State, e: PlayerEliminated) -> None:
+    s.awaiting, s.ballot, s.candidates, s.voters = Awaiting.NOTHING, None, (), ()
+    s.phase, s.resolving_day = Phase.RESOLVING, True
+
+
+def _nobody(s: State, e: NobodyEliminated) -> None:
+    s.awaiting, s.ballot, s.candidates, s.voters = Awaiting.NOTHING, None, (), ()
+
+
+def _dusk(s: State, e: DuskFell) -> None:
+    s.phase, s.resolving_day = Phase.DUSK, False
+
+
+def _day(s: State, e: DayBegan) -> None:
+    s.phase, s.day, s.resolving_day = Phase.DAY, e.day, False
+
+
+def _ended(s: State, e: GameEnded) -> None:
+    s.phase, s.awaiting = Phase.OVER, Awaiting.NOTHING
+    s.outcome = Outcome(e.winner, e.winners)
+
+
+_APPLY: dict[type, Callable[[State, object], None]] = {
+    GameStarted: _started,  # type: ignore[dict-item]
+    NightBegan: _night,  # type: ignore[dict-item]
+    ThiefChose: _thief,  # type: ignore[dict-item]
+    LoversChosen: _lovers,  # type: ignore[dict-item]
+    SeerSaw: _seer,  # type: ignore[dict-item]
+    WolvesChose: _wolves,  # type: ignore[dict-item]
+    WitchActed: _witch,  # type: ignore[dict-item]
+    DawnBroke: _dawn,  # type: ignore[dict-item]
+    PlayerDied: _died,  # type: ignore[dict-item]
+    HunterCalled: _hunter_called,  # type: ignore[dict-item]
+    HunterShot: _hunter_shot,  # type: ignore[dict-item]
+    SuccessorCalled: _successor_called,  # type: ignore[dict-item]
+    CaptainSucceeded: _succeeded,  # type: ignore[dict-item]
+    VoteOpened: _vote_opened,  # type: ignore[dict-item]
+    VotesCast: _votes_cast,  # type: ignore[dict-item]
+    TieToBreak: _tie,  # type: ignore[dict-item]
+    CaptainElected: _elected,  # type: ignore[dict-item]
+    PlayerEliminated: _eliminated,  # type: ignore[dict-item]
+    NobodyEliminated: _nobody,  # type: ignore[dict-item]
+    DayBegan: _day,  # type: ignore[dict-item]
+    DuskFell: _dusk,  # type: ignore[dict-item]
+    GameEnded: _ended,  # type: ignore[dict-item]
+}

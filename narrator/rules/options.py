@@ -1,0 +1,93 @@
+"""The rule options of RULES.md, their defaults, and how to read them from text."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, fields
+from typing import Any, Mapping
+
+from narrator.rules.errors import OptionError
+
+# Allowed values of the options that take a word; booleans are listed apart.
+CHOICES: dict[str, tuple[str, ...]] = {
+    "seer_sees": ("role", "team"),
+    "hunter_shoots_on": ("any_death", "wolves_or_vote"),
+    "thief_extra_cards": ("villagers", "from_deck"),
+    "captain_election": ("day1", "never", "night1_end"),
+    "captain_powers": ("both", "double_vote_only", "tiebreak_only"),
+    "vote_procedure": ("plurality", "runoff", "accusation"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Every option key of RULES.md with its default (the French 2009 rules)."""
+
+    seer_sees: str = "role"
+    witch_sees_victim_after_heal: bool = False
+    hunter_shoots_on: str = "any_death"
+    thief_extra_cards: str = "villagers"
+    captain_election: str = "day1"
+    captain_powers: str = "both"
+    lovers_team_if_both_wolves: bool = False
+    first_night_kill: bool = True
+    reveal_role_on_death: bool = True
+    vote_procedure: str = "plurality"
+    wolves_win_at_parity: bool = False
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name in CHOICES:
+                if value not in CHOICES[f.name]:
+                    allowed = ", ".join(CHOICES[f.name])
+                    raise OptionError(f"option {f.name} cannot be {value!r}; choose one of: {allowed}")
+            elif not isinstance(value, bool):
+                raise OptionError(f"option {f.name} takes true or false, not {value!r}")
+
+    @property
+    def captain_double_vote(self) -> bool:
+        return self.captain_powers in ("both", "double_vote_only")
+
+    @property
+    def captain_breaks_ties(self) -> bool:
+        return self.captain_powers in ("both", "tiebreak_only")
+
+    def to_dict(self) -> dict[str, str | bool]:
+        return dataclasses.asdict(self)
+
+    def with_values(self, values: Mapping[str, Any]) -> Options:
+        """A copy with `values` set; values may be text (`"true"`) as typed on a command line."""
+        known = {f.name for f in fields(self)}
+        changes: dict[str, Any] = {}
+        for key, raw in values.items():
+            name = key.strip().replace("-", "_")
+            if name not in known:
+                raise OptionError(f"unknown option {key!r}; known options: {', '.join(sorted(known))}")
+            changes[name] = _coerce(name, raw)
+        return dataclasses.replace(self, **changes)
+
+    @classmethod
+    def parse(cls, pairs: list[str] | tuple[str, ...]) -> Options:
+        """Read `KEY=VALUE` strings, as given to `--option`."""
+        values: dict[str, str] = {}
+        for pair in pairs:
+            key, sep, value = pair.partition("=")
+            if not sep or not key.strip():
+                raise OptionError(f"option {pair!r} is not KEY=VALUE, e.g. vote_procedure=runoff")
+            values[key.strip()] = value.strip()
+        return cls().with_values(values)
+
+
+def _coerce(name: str, raw: Any) -> Any:
+    if name in CHOICES:
+        return raw.strip().lower() if isinstance(raw, str) else raw
+    if isinstance(raw, bool):
+        return raw
+    if isinstance(raw, str):
+        low = raw.strip().lower()
+        if low in ("true", "yes", "1", "on"):
+            return True
+        if low in ("false", "no", "0", "off"):
+            return False
+    raise OptionError(f"option {name} takes true or false, not {raw!r}")

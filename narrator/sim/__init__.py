@@ -1,0 +1,1 @@
+"""The simulator: automatic players drive the rules engine for balance statistics."""
