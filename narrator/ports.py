@@ -64,6 +64,7 @@ class Prompt:
     words: tuple[str, ...] = ()
     night: bool = False  # at night the microphone takes no choices and nothing is audible
     deadline: float | None = None  # clock time; None waits until an answer comes
+    risky: bool = False  # an elimination, the Hunter's shot, a successor: read back and confirm
 
     def allows(self, choice: Choice) -> bool:
         if isinstance(choice, bool):
@@ -84,7 +85,12 @@ class Speaker(Protocol):
 
 
 class Listener(Protocol):
-    """Waits for one legal choice until the prompt's deadline; None when none came in time."""
+    """Waits for one choice until the prompt's deadline (clock time); None when none came in time.
+
+    A keypad may return a choice the prompt does not allow: the sequencer refuses it, silently
+    at night (feedback on the private panel), and listens again. A voice listener only returns
+    choices of the prompt's grammar.
+    """
 
     def listen(self, prompt: Prompt) -> Heard | None: ...
 
