@@ -65,6 +65,7 @@ class Prompt:
     night: bool = False  # at night the microphone takes no choices and nothing is audible
     deadline: float | None = None  # clock time; None waits until an answer comes
     risky: bool = False  # an elimination, the Hunter's shot, a successor: read back and confirm
+    number: int = 0  # the night or day this prompt belongs to
 
     def allows(self, choice: Choice) -> bool:
         if isinstance(choice, bool):

@@ -1,0 +1,126 @@
+"""Fake twins of the ports, shipped with the package: a whole game with no audio and no screen."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from narrator.flow.clock import VirtualClock
+from narrator.flow.journal import MemoryJournal
+from narrator.packs import VoicePack
+from narrator.ports import Clock, Cue, Heard, Prompt, SlotValue
+
+__all__ = ["FakeListener", "MemoryJournal", "RandomListener", "Timeline", "TimelineDisplay", "TimelineSpeaker", "VirtualClock"]
+
+SECONDS_PER_CHAR = 0.065
+LINE_PAD = 0.35
+
+
+def estimated_duration(text: str) -> float:
+    """A calm reading pace: about 15 characters a second, plus a breath."""
+    return round(len(text) * SECONDS_PER_CHAR + LINE_PAD, 3)
+
+
+@dataclass
+class Timeline:
+    """What the table would have heard and seen, in order, with clock times."""
+
+    clock: Clock
+    entries: list[dict[str, Any]] = field(default_factory=list)
+
+    def add(self, **entry: Any) -> None:
+        self.entries.append({"t": round(self.clock.now(), 3), **entry})
+
+
+class TimelineSpeaker:
+    """Says nothing; records each line with an estimated duration."""
+
+    def __init__(self, pack: VoicePack, timeline: Timeline) -> None:
+        self.pack = pack
+        self.timeline = timeline
+
+    def say(self, cue: Cue) -> float:
+        text = self.pack.text(cue)
+        self.timeline.add(kind="say", key=cue.key, text=text, phase=cue.phase)
+        return self.timeline.clock.now() + estimated_duration(text)
+
+    def prepare(self, cues: Any) -> None:
+        for cue in cues:
+            self.pack.text(cue)  # every cue must have its line; nothing to render
+
+
+class TimelineDisplay:
+    """Records the public board and the private panel."""
+
+    def __init__(self, pack: VoicePack, timeline: Timeline) -> None:
+        self.pack = pack
+        self.timeline = timeline
+        self.private: str | None = None
+        self.last_board: dict[str, Any] = {}
+
+    def board(self, state: Mapping[str, Any]) -> None:
+        self.last_board = dict(state)
+
+    def show_private(self, key: str, slots: Mapping[str, SlotValue]) -> None:
+        self.private = self.pack.panel_text(key, slots)
+        self.timeline.add(kind="private", action="show", key=key, text=self.private)
+
+    def clear_private(self) -> None:
+        self.private = None
+        self.timeline.add(kind="private", action="clear")
+
+    def feedback(self, key: str, slots: Mapping[str, SlotValue]) -> None:
+        self.timeline.add(kind="private", action="feedback", key=key, text=self.pack.panel_text(key, slots))
+
+
+class FakeListener:
+    """Answers prompts from a function of the prompt; the answer comes `delay` seconds after asking.
+
+    The function returns a choice, or None for no answer (the prompt then runs to its deadline).
+    """
+
+    def __init__(self, clock: Clock, answer: Callable[[Prompt], Heard | None], delay: float = 2.0) -> None:
+        self.clock = clock
+        self.answer = answer
+        self.delay = delay
+        self.asked: list[Prompt] = []
+
+    def listen(self, prompt: Prompt) -> Heard | None:
+        self.asked.append(prompt)
+        heard = self.answer(prompt)
+        at = self.clock.now() + self.delay
+        if heard is None or (prompt.deadline is not None and at > prompt.deadline):
+            if prompt.deadline is not None:
+                self.clock.sleep_until(prompt.deadline)
+            return None
+        self.clock.sleep_until(at)
+        return heard
+
+
+class RandomListener:
+    """Automatic players for soak and secrecy tests: a random legal answer, early, late or never.
+
+    Night answers come at a random moment of the turn, or after it (late), or not at all; day
+    answers are quick. Its own random source keeps a game reproducible.
+    """
+
+    def __init__(self, clock: Clock, rng: Any, silence: float = 0.2, late: float = 0.1) -> None:
+        self.clock = clock
+        self.rng = rng
+        self.silence = silence
+        self.late = late
+
+    def listen(self, prompt: Prompt) -> Heard | None:
+        rng = self.rng
+        options: list[Any] = [*prompt.seats, *[w for w in prompt.words if w in ("nobody", "yes", "no")]]
+        roll = rng.random()
+        if not options or roll < self.silence or prompt.deadline is None:
+            if prompt.deadline is not None:
+                self.clock.sleep_until(prompt.deadline)
+            return None
+        left = prompt.deadline - self.clock.now()
+        if roll < self.silence + self.late:
+            self.clock.sleep_until(prompt.deadline)  # the answer comes after the turn: not taken
+            return None
+        self.clock.sleep_until(self.clock.now() + rng.uniform(0, max(0.0, left) * 0.9))
+        return Heard(rng.choice(options), "script")

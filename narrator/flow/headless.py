@@ -1,0 +1,141 @@
+"""Headless play: a scripted game on a virtual (or real) clock, written out as a timeline."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from narrator.fakes import FakeListener, Timeline, TimelineDisplay, TimelineSpeaker, estimated_duration
+from narrator.flow.clock import RealClock, VirtualClock
+from narrator.flow.journal import FileJournal, JournalError, MemoryJournal, read_journal
+from narrator.flow.script import Script, Setup
+from narrator.flow.sequencer import Resume, Sequencer
+from narrator.packs import load_pack
+from narrator.ports import Clock, Cue, Heard, Journal, Listener
+from narrator.rules import Game, RulesError
+from narrator.errors import UsageError
+
+
+class ScaledSpeaker(TimelineSpeaker):
+    """The timeline speaker with line lengths scaled (short lines for real-clock tests)."""
+
+    def __init__(self, *args: Any, scale: float = 1.0, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.scale = scale
+
+    def say(self, cue: Cue) -> float:
+        text = self.pack.text(cue)
+        self.timeline.add(kind="say", key=cue.key, text=text, phase=cue.phase)
+        return self.timeline.clock.now() + estimated_duration(text) * self.scale
+
+
+@dataclass
+class HeadlessResult:
+    game: Game
+    timeline: list[dict[str, Any]]
+    journal: Journal
+
+
+def start_game(setup: Setup) -> Game:
+    try:
+        return Game.start(setup.deal, setup.options, setup.possible)
+    except RulesError as exc:
+        raise UsageError(f"the setup cannot be played: {exc}") from None
+
+
+def play_headless(
+    setup: Setup,
+    script: Script,
+    seed: int = 0,
+    clock: Clock | None = None,
+    journal: Journal | None = None,
+    resume: Resume | None = None,
+) -> HeadlessResult:
+    """A scripted game: each role answers from SCRIPT.toml, `answer_delay` seconds after asking."""
+    clock = clock or VirtualClock()
+    head = {"mode": "headless", "seed": seed, "setup": setup.to_record(), "script": script.to_record(),
+            "clock": "real" if isinstance(clock, RealClock) else "virtual"}
+    listener = FakeListener(clock, script.answer, delay=script.answer_delay)
+    return run_game(setup, listener, seed, clock, journal, resume, head)
+
+
+def run_game(
+    setup: Setup,
+    listener: Listener,
+    seed: int,
+    clock: Clock,
+    journal: Journal | None = None,
+    resume: Resume | None = None,
+    head: dict[str, Any] | None = None,
+) -> HeadlessResult:
+    """One game through the sequencer with the timeline fakes for speech and screen."""
+    journal = journal if journal is not None else MemoryJournal()
+    pack = load_pack(setup.language)
+    game = start_game(setup)
+    if not journal.records():
+        journal.append({"kind": "setup", **(head or {"mode": "test", "seed": seed, "setup": setup.to_record()})})
+    timeline = Timeline(clock)
+    speaker = ScaledSpeaker(pack, timeline, scale=setup.speech_scale)
+    display = TimelineDisplay(pack, timeline)
+    seq = Sequencer(game, pack, speaker, listener, display, clock, journal, random.Random(seed), setup.timing, resume)
+    seq.run()
+    outcome = game.outcome
+    assert outcome is not None
+    timeline.entries.append(
+        {
+            "kind": "game_over",
+            "winner": outcome.winner.value,
+            "winners": list(outcome.winners),
+            "alive": list(game.living()),
+            "roles": {str(seat): game.role(seat).value for seat in range(1, game.players + 1)},
+        }
+    )
+    return HeadlessResult(game, timeline.entries, journal)
+
+
+def resume_from(records: list[dict[str, Any]]) -> Resume:
+    """Inputs by step, and the steps the journal records as complete."""
+    resume = Resume()
+    for record in records[1:]:
+        kind = record.get("kind")
+        if kind == "input":
+            choice = record["choice"]
+            resume.inputs.setdefault(int(record["n"]), []).append(Heard(choice, str(record.get("source", "journal"))))
+        elif kind == "step":
+            resume.steps[int(record["n"])] = list(record["events"])
+    return resume
+
+
+def resume_headless(path: Path, timeline_path: Path | None = None) -> HeadlessResult:
+    records, _ = read_journal(path)
+    head = records[0]
+    if head.get("mode") != "headless":
+        raise JournalError(f"journal {path} is of a {head.get('mode')!r} game; resume it with 'narrator play --text --resume'")
+    try:
+        setup = Setup.from_record(head["setup"])
+        script = Script.from_record(head["script"])
+        seed = int(head["seed"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise JournalError(f"journal {path} has a broken setup record: {exc}") from None
+    if any(r.get("kind") == "step" and r.get("state") == "game_over" for r in records):
+        raise JournalError(f"journal {path} is of a finished game; there is nothing to resume")
+    journal = FileJournal.reopen(path)
+    try:
+        clock = RealClock() if head.get("clock") == "real" else VirtualClock()
+        result = play_headless(setup, script, seed, clock, journal, resume_from(journal.records()))
+    finally:
+        journal.close()
+    if timeline_path is not None:
+        write_timeline(timeline_path, result.timeline)
+    return result
+
+
+def write_timeline(path: Path, entries: list[dict[str, Any]]) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        for entry in entries:
+            f.write(json.dumps(entry, ensure_ascii=False) + "\n")
+    tmp.replace(path)

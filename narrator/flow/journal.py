@@ -1,0 +1,100 @@
+"""The journal: one JSON object a line, appended and synced before the game moves on."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Mapping
+
+from narrator.errors import NarratorError
+
+
+class JournalError(NarratorError):
+    """A journal that cannot be read or continued."""
+
+
+class MemoryJournal:
+    """The fake twin: records in a list."""
+
+    def __init__(self, records: list[dict[str, Any]] | None = None) -> None:
+        self._records: list[dict[str, Any]] = [dict(r) for r in records or []]
+
+    def append(self, record: Mapping[str, Any]) -> None:
+        self._records.append(json.loads(json.dumps(record)))
+
+    def records(self) -> list[dict[str, Any]]:
+        return [dict(r) for r in self._records]
+
+
+class FileJournal:
+    """Append-only JSON lines with fsync after every append; a crash loses at most a torn tail."""
+
+    def __init__(self, path: Path, records: list[dict[str, Any]] | None = None) -> None:
+        self.path = path
+        self._records = list(records or [])
+        self._file = open(path, "ab")
+
+    @classmethod
+    def create(cls, path: Path) -> FileJournal:
+        if path.exists() and path.stat().st_size > 0:
+            raise JournalError(f"journal {path} already exists; resume it with 'narrator resume {path}' or choose another file")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return cls(path)
+
+    @classmethod
+    def reopen(cls, path: Path) -> FileJournal:
+        """Open an existing journal to continue it, dropping a torn last line left by a crash."""
+        records, good_bytes = read_journal(path)
+        if good_bytes < path.stat().st_size:
+            # Only an unterminated last line is dropped: it was never synced as a whole record.
+            with open(path, "r+b") as f:
+                f.truncate(good_bytes)
+                f.flush()
+                os.fsync(f.fileno())
+        return cls(path, records)
+
+    def append(self, record: Mapping[str, Any]) -> None:
+        line = json.dumps(record, separators=(",", ":"), sort_keys=True) + "\n"
+        self._file.write(line.encode("utf-8"))
+        self._file.flush()
+        os.fsync(self._file.fileno())
+        self._records.append(json.loads(line))
+
+    def records(self) -> list[dict[str, Any]]:
+        return [dict(r) for r in self._records]
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def read_journal(path: Path) -> tuple[list[dict[str, Any]], int]:
+    """The records of a journal and the byte length of its complete lines.
+
+    A last line without its newline is a write cut off by a crash and is left out; any other
+    line that is not a JSON object means the file is corrupt, and nothing is changed.
+    """
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise JournalError(f"journal {path} does not exist") from None
+    except OSError as exc:
+        raise JournalError(f"journal {path} cannot be read: {exc.strerror}") from None
+    records: list[dict[str, Any]] = []
+    offset = 0
+    lines = data.split(b"\n")
+    for number, raw in enumerate(lines, start=1):
+        last = number == len(lines)
+        if last:
+            break  # after the final newline: empty, or a torn line that is dropped
+        try:
+            record = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            raise JournalError(f"journal {path} is corrupt at line {number}: {raw[:60]!r}; it was left as it is") from None
+        if not isinstance(record, dict) or "kind" not in record:
+            raise JournalError(f"journal {path} is corrupt at line {number}: not a journal record; it was left as it is")
+        records.append(record)
+        offset += len(raw) + 1
+    if not records or records[0].get("kind") != "setup":
+        raise JournalError(f"journal {path} does not begin with a game setup; it is not a narrator journal or it is empty")
+    return records, offset

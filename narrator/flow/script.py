@@ -1,0 +1,326 @@
+"""SETUP.toml and SCRIPT.toml: a game's table and its players' answers, for headless play."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from narrator.errors import UsageError
+from narrator.flow.timing import Timing
+from narrator.ports import Heard, Prompt
+from narrator.rules import Deal, Options, Role, RulesError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+
+@dataclass(frozen=True)
+class Setup:
+    players: int
+    language: str
+    deal: Deal
+    possible: frozenset[Role] | None
+    options: Options
+    timing: Timing
+    speech_scale: float = 1.0  # fake speaker only: scales the estimated length of each line
+
+    def to_record(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "language": self.language,
+            "roles": [r.value for r in self.deal.seats],
+            "extra": [r.value for r in self.deal.extra],
+            "possible": None if self.possible is None else sorted(r.value for r in self.possible),
+            "options": self.options.to_dict(),
+            "timing": {**{k: v for k, v in self.timing.turns.items()}, **_timing_scalars(self.timing)},
+            "speech_scale": self.speech_scale,
+        }
+
+    @classmethod
+    def from_record(cls, data: Mapping[str, Any]) -> Setup:
+        return cls(
+            players=int(data["players"]),
+            language=str(data["language"]),
+            deal=Deal(tuple(Role(r) for r in data["roles"]), tuple(Role(r) for r in data["extra"])),
+            possible=None if data["possible"] is None else frozenset(Role(r) for r in data["possible"]),
+            options=Options().with_values(data["options"]),
+            timing=Timing().with_values(data["timing"]),
+            speech_scale=float(data.get("speech_scale", 1.0)),
+        )
+
+
+def _timing_scalars(t: Timing) -> dict[str, float]:
+    return {
+        "gap": t.gap, "suspense": t.suspense, "debate": t.debate, "more_time": t.more_time,
+        "defence": t.defence, "vote": t.vote, "chain": t.chain,
+    }
+
+
+def read_toml(path: Path, what: str) -> dict[str, Any]:
+    try:
+        data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
+        return data
+    except FileNotFoundError:
+        raise UsageError(f"{what} file {str(path)!r} does not exist") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{what} file {str(path)!r} cannot be read: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(f"{what} file {str(path)!r} is not valid TOML: {exc}") from None
+
+
+def _check_keys(data: Mapping[str, Any], allowed: set[str], where: str) -> None:
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        raise UsageError(f"{where}: unknown key {unknown[0]!r}; allowed keys: {', '.join(sorted(allowed))}")
+
+
+def _role(value: Any, where: str) -> Role:
+    if not isinstance(value, str):
+        raise UsageError(f"{where}: {value!r} is not a role name")
+    try:
+        return Role.parse(value)
+    except RulesError as exc:
+        raise UsageError(f"{where}: {exc}") from None
+
+
+def _seat(value: Any, players: int, where: str, zero: bool = False) -> int:
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not ((zero and value == 0) or 1 <= value <= players):
+        low = 0 if zero else 1
+        raise UsageError(f"{where}: seat {value!r} is out of range; seats are {low} to {players}")
+    return value
+
+
+def parse_setup(data: Mapping[str, Any], where: str) -> Setup:
+    _check_keys(data, {"players", "language", "roles", "possible", "extra", "options", "timing", "speech_scale"}, where)
+    players = data.get("players")
+    if isinstance(players, bool) or not isinstance(players, int) or not 4 <= players <= 30:
+        raise UsageError(f"{where}: players = {players!r}; give a number from 4 to 30")
+    raw_roles = data.get("roles", {})
+    if not isinstance(raw_roles, dict):
+        raise UsageError(f"{where}: roles must be a table like {{ 1 = \"seer\", 2 = \"werewolf\" }}")
+    seats = [Role.VILLAGER] * players
+    for key, value in raw_roles.items():
+        seat = _seat(key, players, f"{where} [roles]")
+        seats[seat - 1] = _role(value, f"{where} [roles] {key}")
+    extra_raw = data.get("extra")
+    if Role.THIEF in seats:
+        extra = tuple(_role(v, f"{where} extra") for v in (extra_raw or ["villager", "villager"]))
+        if len(extra) != 2:
+            raise UsageError(f"{where}: extra must name the Thief's two cards, got {len(extra)}")
+    elif extra_raw:
+        raise UsageError(f"{where}: extra cards are for a Thief, and no seat holds the Thief")
+    else:
+        extra = ()
+    possible = None
+    if "possible" in data:
+        if not isinstance(data["possible"], list):
+            raise UsageError(f"{where}: possible must be a list of role names")
+        possible = frozenset(_role(v, f"{where} possible") for v in data["possible"]) | frozenset(seats) | frozenset(extra)
+    try:
+        options = Options().with_values(data.get("options", {}))
+    except RulesError as exc:
+        raise UsageError(f"{where} [options]: {exc}") from None
+    timing = Timing().with_values(data.get("timing", {}), f"{where} [timing]")
+    scale = data.get("speech_scale", 1.0)
+    if isinstance(scale, bool) or not isinstance(scale, (int, float)) or scale < 0:
+        raise UsageError(f"{where}: speech_scale = {scale!r} must be a number, 0 or more")
+    language = data.get("language", "en")
+    if not isinstance(language, str):
+        raise UsageError(f"{where}: language = {language!r} must be a language code like \"en\"")
+    return Setup(players, language, Deal(tuple(seats), extra), possible, options, timing, float(scale))
+
+
+@dataclass(frozen=True)
+class Script:
+    """What each role answers, by night and by day (not by prompt order)."""
+
+    nights: tuple[dict[str, Any], ...] = ()
+    days: tuple[dict[str, Any], ...] = ()
+    answer_delay: float = 2.0
+
+    def to_record(self) -> dict[str, Any]:
+        return {
+            "nights": [_jsonable(n) for n in self.nights],
+            "days": [_jsonable(d) for d in self.days],
+            "answer_delay": self.answer_delay,
+        }
+
+    @classmethod
+    def from_record(cls, data: Mapping[str, Any]) -> Script:
+        return cls(
+            tuple(_intkeys(n) for n in data["nights"]),
+            tuple(_intkeys(d) for d in data["days"]),
+            float(data["answer_delay"]),
+        )
+
+    # ---- answering ----------------------------------------------------------------------
+
+    def answer(self, prompt: Prompt) -> Heard | None:
+        name = prompt.name
+        if name.startswith("night."):
+            return self._night(prompt, name.removeprefix("night."))
+        return self._day(prompt, name.removeprefix("day."))
+
+    def _night(self, prompt: Prompt, call: str) -> Heard | None:
+        entry = _nth(self.nights, prompt.number)
+        role = call.split(".")[0]
+        if role in entry.get("late", []):
+            return None
+        if call == "thief" and "thief" in entry:
+            return _heard(entry["thief"])
+        if call == "cupid" and "cupid" in entry:
+            first, second = entry["cupid"]
+            return _heard(first if first in prompt.seats else second)
+        if call in ("seer", "werewolves") and call in entry:
+            return _heard(entry[call])
+        witch = entry.get("witch", {})
+        if call == "witch.heal" and "heal" in witch:
+            return Heard("yes" if witch["heal"] else "no", "script")
+        if call == "witch.poison" and "poison" in witch:
+            return _heard(witch["poison"])
+        return None
+
+    def _day(self, prompt: Prompt, name: str) -> Heard | None:
+        entry = _nth(self.days, prompt.number)
+        if name == "debate":
+            return Heard("vote_now", "script") if entry.get("vote_now") else None
+        if name in ("hunter", "successor", "tiebreak"):
+            return _heard(entry[name]) if name in entry else None
+        parts = name.split(".")  # captain.<ballot>.<voter> or vote.<ballot>.<voter>
+        if len(parts) != 3:
+            return None
+        phase, ballot, voter_text = parts
+        voter = int(voter_text)
+        if phase == "captain":
+            first = entry.get("captain_votes", {}).get(voter, entry.get("captain"))
+            later = entry.get("captain_revote", {}).get(voter, first)
+            target = first if ballot == "captain" else later
+        else:
+            first = entry.get("votes", {}).get(voter, entry.get("eliminate"))
+            later = entry.get("revote", {}).get(voter, first)
+            target = first if ballot in ("vote", "accusation") else later
+        if target is None:
+            return None
+        if target != 0 and target not in prompt.seats:
+            return Heard("nobody", "script")  # the script's choice is not a candidate in this round
+        return _heard(target)
+
+
+def _heard(value: Any) -> Heard:
+    return Heard("nobody" if value == 0 else int(value), "script", str(value))
+
+
+def _nth(entries: tuple[dict[str, Any], ...], number: int) -> dict[str, Any]:
+    index = max(number, 1) - 1
+    return entries[index] if index < len(entries) else {}
+
+
+def _jsonable(d: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: ({str(a): b for a, b in v.items()} if isinstance(v, dict) and k != "witch" else v) for k, v in d.items()}
+
+
+def _intkeys(d: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in d.items():
+        if isinstance(v, dict) and k != "witch":
+            out[k] = {int(a): b for a, b in v.items()}
+        else:
+            out[k] = v
+    return out
+
+
+NIGHT_KEYS = {"thief", "cupid", "seer", "werewolves", "witch", "late"}
+DAY_KEYS = {
+    "captain", "captain_votes", "captain_revote", "votes", "eliminate", "revote",
+    "hunter", "successor", "tiebreak", "vote_now",
+}
+LATE_ROLES = {"thief", "cupid", "seer", "werewolves", "witch"}
+
+
+def parse_script(data: Mapping[str, Any], players: int, where: str) -> Script:
+    _check_keys(data, {"nights", "days", "answer_delay"}, where)
+    nights: list[dict[str, Any]] = []
+    for i, night in enumerate(_tables(data.get("nights", []), f"{where} [[nights]]"), start=1):
+        at = f"{where} night {i}"
+        _check_keys(night, NIGHT_KEYS, at)
+        out: dict[str, Any] = {}
+        if "thief" in night:
+            card = night["thief"]
+            if card not in (0, 1, 2) or isinstance(card, bool):
+                raise UsageError(f"{at}: thief = {card!r}; give 1 or 2 (take that card) or 0 (keep)")
+            out["thief"] = card
+        if "cupid" in night:
+            pair = night["cupid"]
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise UsageError(f"{at}: cupid = {pair!r}; give two seats like [3, 5]")
+            out["cupid"] = [_seat(p, players, f"{at} cupid") for p in pair]
+        for key in ("seer",):
+            if key in night:
+                out[key] = _seat(night[key], players, f"{at} {key}")
+        if "werewolves" in night:
+            out["werewolves"] = _seat(night["werewolves"], players, f"{at} werewolves", zero=True)
+        if "witch" in night:
+            witch = night["witch"]
+            if not isinstance(witch, dict):
+                raise UsageError(f"{at}: witch must be a table like {{ heal = true, poison = 0 }}")
+            _check_keys(witch, {"heal", "poison"}, f"{at} witch")
+            w: dict[str, Any] = {}
+            if "heal" in witch:
+                if not isinstance(witch["heal"], bool):
+                    raise UsageError(f"{at}: witch heal = {witch['heal']!r}; give true or false")
+                w["heal"] = witch["heal"]
+            if "poison" in witch:
+                w["poison"] = _seat(witch["poison"], players, f"{at} witch poison", zero=True)
+            out["witch"] = w
+        if "late" in night:
+            late = night["late"]
+            if not isinstance(late, list) or any(r not in LATE_ROLES for r in late):
+                raise UsageError(f"{at}: late = {late!r}; list roles among {', '.join(sorted(LATE_ROLES))}")
+            out["late"] = list(late)
+        nights.append(out)
+    days: list[dict[str, Any]] = []
+    for i, day in enumerate(_tables(data.get("days", []), f"{where} [[days]]"), start=1):
+        at = f"{where} day {i}"
+        _check_keys(day, DAY_KEYS, at)
+        out = {}
+        for key in ("captain", "eliminate", "hunter", "successor", "tiebreak"):
+            if key in day:
+                out[key] = _seat(day[key], players, f"{at} {key}", zero=key == "eliminate")
+        for key in ("captain_votes", "captain_revote", "votes", "revote"):
+            if key in day:
+                table = day[key]
+                if not isinstance(table, dict):
+                    raise UsageError(f"{at}: {key} must be a table of voter = seat")
+                out[key] = {
+                    _seat(v, players, f"{at} {key} voter"): _seat(t, players, f"{at} {key}", zero=True)
+                    for v, t in table.items()
+                }
+        if "vote_now" in day:
+            out["vote_now"] = bool(day["vote_now"])
+        days.append(out)
+    delay = data.get("answer_delay", 2.0)
+    if isinstance(delay, bool) or not isinstance(delay, (int, float)) or delay < 0:
+        raise UsageError(f"{where}: answer_delay = {delay!r} must be seconds, 0 or more")
+    return Script(tuple(nights), tuple(days), float(delay))
+
+
+def _tables(value: Any, where: str) -> list[dict[str, Any]]:
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        raise UsageError(f"{where} must be an array of tables")
+    return value
+
+
+def load_setup(path: Path) -> Setup:
+    return parse_setup(read_toml(path, "setup"), str(path))
+
+
+def load_script(path: Path, players: int) -> Script:
+    return parse_script(read_toml(path, "script"), players, str(path))
+
+

@@ -1,0 +1,665 @@
+"""The sequencer: a `transitions` state machine that runs a whole game at the table.
+
+It decides *when*: it says cues, opens prompts with fixed deadlines, passes accepted choices to
+the rules engine, and journals every accepted input and every event before moving on. It talks
+only to the ports (Speaker, Listener, Display, Clock, Journal).
+
+Secrecy: every possible role is called every night with the same lines and the same turn
+length, whether it was dealt, is alive, answers early, late or never. The private panel opens
+at the end of every wake line and closes at every sleep line, whatever it shows.
+
+Resume: the game is run again from its setup, feeding the journal's inputs to the steps it
+records as complete, silently and without waiting; the first incomplete step restarts from its
+wake line with the inputs it had already accepted.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Iterable
+
+from transitions import Machine
+
+from narrator.errors import NarratorError
+from narrator.flow.journal import JournalError
+from narrator.flow.timing import Timing
+from narrator.packs import VoicePack
+from narrator.ports import Clock, Cue, Display, Heard, Journal, Listener, Prompt, Speaker
+from narrator.rules import Awaiting, Ballot, Game, Phase, Role, Side, Team
+from narrator.rules import events as ev
+from narrator.rules.codec import event_to_dict
+
+# ---- the machine, as data ---------------------------------------------------------------
+
+# The night's calls in order, each with the condition under which it is called. Conditions
+# depend only on public facts (the night number, the possible roles, the options), never on
+# who holds a role or whether they live.
+NIGHT_ORDER: tuple[tuple[str, str | None], ...] = (
+    ("thief", "first_night_and_thief_possible"),
+    ("cupid", "first_night_and_cupid_possible"),
+    ("lovers", "first_night_and_cupid_possible"),
+    ("night_election", "captain_election_due"),
+    ("seer", "seer_possible"),
+    ("werewolves", None),
+    ("witch", "witch_possible"),
+    ("dawn", None),
+)
+
+STATES: tuple[str, ...] = (
+    "setup",
+    "night_falls",
+    *(name for name, _ in NIGHT_ORDER),
+    "chain",
+    "election",
+    "debate",
+    "vote",
+    "dusk",
+    "game_over",
+)
+
+
+def _night_transitions() -> list[dict[str, Any]]:
+    """From each night state, to the first later call whose condition holds."""
+    out: list[dict[str, Any]] = []
+    sources = ["night_falls", *(name for name, _ in NIGHT_ORDER[:-1])]
+    for i, source in enumerate(sources):
+        later = NIGHT_ORDER[i:]  # sources[i] stands just before NIGHT_ORDER[i]
+        if source == "cupid":
+            later = (("lovers", None),)  # the Lovers always follow Cupid
+        for dest, condition in later:
+            t: dict[str, Any] = {"trigger": "advance", "source": source, "dest": dest}
+            if condition:
+                t["conditions"] = condition
+            out.append(t)
+            if condition is None:
+                break
+    return out
+
+
+# After the night's states, the day, top to bottom. `advance` takes the first that holds.
+DAY_TRANSITIONS: tuple[dict[str, Any], ...] = (
+    {"trigger": "advance", "source": "setup", "dest": "night_falls"},
+    {"trigger": "advance", "source": "dawn", "dest": "chain", "conditions": "awaiting_chain"},
+    {"trigger": "advance", "source": "dawn", "dest": "game_over", "conditions": "is_over"},
+    {"trigger": "advance", "source": "dawn", "dest": "election", "conditions": "captain_election_due"},
+    {"trigger": "advance", "source": "dawn", "dest": "debate"},
+    {"trigger": "advance", "source": "chain", "dest": "chain", "conditions": "awaiting_chain"},
+    {"trigger": "advance", "source": "chain", "dest": "game_over", "conditions": "is_over"},
+    {"trigger": "advance", "source": "chain", "dest": "dusk", "conditions": "day_is_done"},
+    {"trigger": "advance", "source": "chain", "dest": "election", "conditions": "captain_election_due"},
+    {"trigger": "advance", "source": "chain", "dest": "debate"},
+    {"trigger": "advance", "source": "election", "dest": "debate"},
+    {"trigger": "advance", "source": "debate", "dest": "vote"},
+    {"trigger": "advance", "source": "vote", "dest": "chain", "conditions": "awaiting_chain"},
+    {"trigger": "advance", "source": "vote", "dest": "game_over", "conditions": "is_over"},
+    {"trigger": "advance", "source": "vote", "dest": "dusk"},
+    {"trigger": "advance", "source": "dusk", "dest": "night_falls"},
+)
+
+
+def transitions_table() -> list[dict[str, Any]]:
+    night = _night_transitions()
+    return [DAY_TRANSITIONS[0], *night, *DAY_TRANSITIONS[1:]]
+
+
+# ---- the sequencer ----------------------------------------------------------------------
+
+
+@dataclass
+class Resume:
+    """What a journal says about an interrupted game."""
+
+    inputs: dict[int, list[Heard]] = field(default_factory=dict)  # step → accepted inputs
+    steps: dict[int, list[dict[str, Any]]] = field(default_factory=dict)  # step → its events
+
+    @property
+    def completed(self) -> int:
+        return max(self.steps, default=0)
+
+
+class Sequencer:
+    """Runs one game through the ports. `run()` returns when the game is over."""
+
+    state: str  # set by transitions
+
+    def __init__(
+        self,
+        game: Game,
+        pack: VoicePack,
+        speaker: Speaker,
+        listener: Listener,
+        display: Display,
+        clock: Clock,
+        journal: Journal,
+        rng: random.Random,
+        timing: Timing | None = None,
+        resume: Resume | None = None,
+        on_step: Callable[[int, str], None] | None = None,
+    ) -> None:
+        self.game = game
+        self.pack = pack
+        self.speaker = speaker
+        self.listener = listener
+        self.display = display
+        self.clock = clock
+        self.journal = journal
+        self.rng = rng
+        self.timing = timing or Timing()
+        self.resume = resume or Resume()
+        self.on_step = on_step
+        self.step = 0
+        self.fast = False
+        self.preloaded: list[Heard] = []
+        self.last_cue: Cue | None = None
+        self.narrated = len(game.events)
+        self.step_start = len(game.events)
+        self.machine = Machine(
+            model=self,
+            states=list(STATES),
+            transitions=transitions_table(),
+            initial="setup",
+            auto_transitions=False,
+            send_event=False,
+        )
+        for name in STATES[1:]:
+            getattr(self.machine, f"on_enter_{name}")(self._run_step)
+
+    # ---- conditions (public facts only) -------------------------------------------------
+
+    def _possible(self, role: Role) -> bool:
+        return role in self.game.state.possible
+
+    def first_night_and_thief_possible(self) -> bool:
+        return self.game.state.night == 1 and self._possible(Role.THIEF)
+
+    def first_night_and_cupid_possible(self) -> bool:
+        return self.game.state.night == 1 and self._possible(Role.CUPID)
+
+    def seer_possible(self) -> bool:
+        return self._possible(Role.SEER)
+
+    def witch_possible(self) -> bool:
+        return self._possible(Role.WITCH)
+
+    def captain_election_due(self) -> bool:
+        return self.game.captain_election_due()
+
+    def awaiting_chain(self) -> bool:
+        return self.game.state.awaiting in (Awaiting.HUNTER, Awaiting.SUCCESSOR)
+
+    def is_over(self) -> bool:
+        return self.game.outcome is not None
+
+    def day_is_done(self) -> bool:
+        return self.game.state.phase is Phase.DUSK
+
+    # ---- running ------------------------------------------------------------------------
+
+    def run(self) -> None:
+        if self.resume.completed == 0 and not self.journal.records()[1:]:
+            self.say(Cue("game.welcome", phase="game.start"))
+        elif self.resume.completed:
+            self.fast = True
+        while self.state != "game_over":
+            self.advance()  # type: ignore[attr-defined]
+
+    def _run_step(self) -> None:
+        self.step += 1
+        self.step_start = len(self.game.events)
+        recorded = self.resume.steps.get(self.step)
+        self.fast = recorded is not None
+        self.preloaded = list(self.resume.inputs.get(self.step, []))
+        if not self.fast and self.step == self.resume.completed + 1 and self.resume.completed:
+            self.say(Cue("game.resume_journal", phase="game.resume"))
+        getattr(self, f"do_{self.state}")()
+        events = [event_to_dict(e) for e in self.game.events[self.step_start :]]
+        if recorded is not None:
+            if recorded != events:
+                raise JournalError(
+                    f"the journal does not match the game at step {self.step} ({self.state}); "
+                    "it was written by another version or edited"
+                )
+        else:
+            self.journal.append({"kind": "step", "n": self.step, "state": self.state, "events": events})
+        self.display.board(self.public_board())
+        if self.on_step is not None:
+            self.on_step(self.step, self.state)
+
+    # ---- speaking, waiting, asking ------------------------------------------------------
+
+    def say(self, cue: Cue) -> None:
+        if self.fast:
+            return
+        self.last_cue = cue
+        end = self.speaker.say(cue)
+        self.clock.sleep_until(end)
+
+    def wait_until(self, t: float) -> None:
+        if not self.fast:
+            self.clock.sleep_until(t)
+
+    def ask(self, prompt: Prompt) -> Heard | None:
+        """One accepted answer, or None when the deadline passed; refusals are silent at night."""
+        if self.preloaded:
+            return self.preloaded.pop(0)
+        if self.fast:
+            return None
+        while True:
+            heard = self.listener.listen(prompt)
+            if heard is None:
+                return None
+            choice = heard.choice
+            if not prompt.night and choice == "repeat" and "repeat" in prompt.words:
+                if self.last_cue is not None:
+                    self.say(self.last_cue)
+                continue
+            if not prompt.night and choice == "pause" and "pause" in prompt.words:
+                prompt = self._pause(prompt)
+                continue
+            if not prompt.allows(choice):
+                self.display.feedback("input.refused", {"reason": f"{heard.text or choice!s} is not a choice now"})
+                continue
+            self.display.feedback("input.accepted", {})
+            self.journal.append(
+                {"kind": "input", "n": self.step, "prompt": prompt.name, "choice": choice, "source": heard.source}
+            )
+            return heard
+
+    def _pause(self, prompt: Prompt) -> Prompt:
+        started = self.clock.now()
+        self.say(Cue("game.paused", phase="game.pause"))
+        while True:
+            heard = self.listener.listen(Prompt("game.pause", words=("pause",), number=prompt.number))
+            if heard is not None and heard.choice == "pause":
+                break
+        self.say(Cue("game.resumed", phase="game.pause"))
+        shift = self.clock.now() - started
+        self.pause_shift += shift
+        return replace(prompt, deadline=None if prompt.deadline is None else prompt.deadline + shift)
+
+    pause_shift = 0.0
+
+    # ---- the night ----------------------------------------------------------------------
+
+    def do_night_falls(self) -> None:
+        if self.game.state.phase is not Phase.NIGHT:
+            self.game.begin_night()
+        self.say(Cue("night.falls", phase="night.falls"))
+
+    def _night_call(self, call: str, wake: str, body: Callable[[float], None]) -> None:
+        """Wake line, a turn of fixed length, sleep line: the same for every hidden state."""
+        phase = f"night.{call}"
+        self.say(Cue(wake, phase=phase))
+        deadline = self.clock.now() + self.timing.turn(call)
+        body(deadline)
+        self.wait_until(deadline)
+        if not self.fast:
+            self.display.clear_private()
+        self.say(Cue(f"{call}.sleep", phase=phase))
+        self.wait_until(self.clock.now() + self.timing.gap)
+
+    def _panel(self, key: str, **slots: Any) -> None:
+        if not self.fast:
+            self.display.show_private(key, slots)
+
+    def _night_prompt(self, call: str, deadline: float, seats: Iterable[int] = (), words: Iterable[str] = ()) -> Prompt:
+        return Prompt(f"night.{call}", tuple(seats), tuple(words), night=True, deadline=deadline, number=self.game.state.night)
+
+    def do_thief(self) -> None:
+        game = self.game
+
+        def body(deadline: float) -> None:
+            seat = game.living_holder(Role.THIEF)
+            if seat is None:
+                self._panel("night.closed")
+                self.ask(self._night_prompt("thief", deadline))
+                return
+            extra = game.state.extra
+            forced = all(r is Role.WEREWOLF for r in extra)
+            self._panel("thief.cards", role_a=extra[0].value, role_b=extra[1].value)
+            heard = self.ask(self._night_prompt("thief", deadline, (1, 2), () if forced else ("nobody",)))
+            if heard is None:
+                card = self.rng.choice((1, 2)) if forced else 0
+            else:
+                card = 0 if heard.choice == "nobody" else int(heard.choice)
+            game.thief_choose(card)
+            if card:
+                self._panel("thief.took", role=game.role(seat).value)
+
+        self._night_call("thief", "thief.wake", body)
+
+    def do_cupid(self) -> None:
+        game = self.game
+
+        def body(deadline: float) -> None:
+            self._panel("cupid.prompt")
+            alive = game.living_holder(Role.CUPID) is not None
+            first = self.ask(self._night_prompt("cupid", deadline, game.living() if alive else ()))
+            if first is None:
+                return
+            second = self.ask(
+                self._night_prompt("cupid", deadline, tuple(p for p in game.living() if p != first.choice))
+            )
+            if second is not None:
+                game.cupid_choose(int(first.choice), int(second.choice))
+
+        self._night_call("cupid", "cupid.wake", body)
+
+    def do_lovers(self) -> None:
+        def body(deadline: float) -> None:
+            lovers = self.game.state.lovers
+            if lovers is None:
+                self._panel("night.closed")
+            else:
+                self._panel("lovers.show", seat=lovers[0], other=lovers[1])
+
+        self._night_call("lovers", "lovers.wake", body)
+
+    def do_night_election(self) -> None:
+        self.say(Cue("day.dawn", phase="day.captain"))
+        self._election()
+        self.say(Cue("night.falls", phase="night.falls"))
+
+    def do_seer(self) -> None:
+        game = self.game
+
+        def body(deadline: float) -> None:
+            self._panel("seer.prompt")
+            alive = game.living_holder(Role.SEER) is not None
+            heard = self.ask(self._night_prompt("seer", deadline, game.seer_targets() if alive else ()))
+            if heard is None:
+                return
+            target = int(heard.choice)
+            seen = game.seer_inspect(target)
+            if isinstance(seen, Team):
+                self._panel("seer.result_team", seat=target, side="wolves" if seen is Team.WOLVES else "not_wolf")
+            else:
+                self._panel("seer.result", seat=target, role=seen.value)
+
+        self._night_call("seer", "seer.wake", body)
+
+    def do_werewolves(self) -> None:
+        game = self.game
+        night = game.state.night
+        if night == 1:
+            wake = "werewolves.wake_first" if game.options.first_night_kill else "werewolves.wake_meet"
+        else:
+            wake = "werewolves.wake"
+
+        def body(deadline: float) -> None:
+            self._panel("werewolves.prompt")
+            alive = bool(game.living_wolves())
+            targets = game.wolf_targets() if alive else ()
+            heard = self.ask(self._night_prompt("werewolves", deadline, targets, ("nobody",) if alive else ()))
+            if alive:
+                game.wolves_choose(None if heard is None or heard.choice == "nobody" else int(heard.choice))
+
+        self._night_call("werewolves", wake, body)
+
+    def do_witch(self) -> None:
+        game = self.game
+
+        def body(deadline: float) -> None:
+            if game.living_holder(Role.WITCH) is None:
+                self._panel("night.closed")
+                self.ask(self._night_prompt("witch", deadline))
+                return
+            view = game.witch_view()
+            if view.victim is not None:
+                self._panel("witch.victim", seat=view.victim)
+            elif view.can_heal or game.state.victim is None and game.state.heal_left:
+                self._panel("witch.no_victim")
+            else:
+                self._panel("witch.unknown_victim")
+            heal = False
+            if view.can_heal and view.victim is not None:
+                heard = self.ask(replace(self._night_prompt("witch", deadline, (), ("yes", "no")), name="night.witch.heal"))
+                heal = heard is not None and heard.choice == "yes"
+            poison: int | None = None
+            if view.can_poison:
+                heard = self.ask(
+                    replace(self._night_prompt("witch", deadline, view.targets, ("nobody",)), name="night.witch.poison")
+                )
+                if heard is not None and heard.choice != "nobody":
+                    poison = int(heard.choice)
+            game.witch_act(heal, poison)
+
+        self._night_call("witch", "witch.wake", body)
+
+    # ---- the morning and chain reactions ------------------------------------------------
+
+    def do_dawn(self) -> None:
+        self.game.dawn()
+        self.say(Cue("day.dawn", phase="day.morning"))
+        self.wait_until(self.clock.now() + self.timing.suspense)
+        self.narrate()
+
+    def do_chain(self) -> None:
+        game = self.game
+        seat = game.state.awaiting_seat
+        assert seat is not None
+        if game.state.awaiting is Awaiting.HUNTER:
+            self.say(Cue("chain.hunter", {"seat": seat}, phase="day.chain"))
+            heard = self.ask(self._day_prompt("day.hunter", game.hunter_targets(), self.timing.chain, risky=True))
+            game.hunter_shoot(None if heard is None else int(heard.choice))
+        else:
+            self.say(Cue("chain.successor", {"seat": seat}, phase="day.chain"))
+            heard = self.ask(self._day_prompt("day.successor", game.living(), self.timing.chain, risky=True))
+            game.name_successor(None if heard is None else int(heard.choice))
+        self.narrate()
+
+    def narrate(self) -> None:
+        """Say what the engine's new events mean for the table, in order."""
+        reveal = self.game.options.reveal_role_on_death
+        for event in self.game.events[self.narrated :]:
+            self.narrated += 1
+            if isinstance(event, ev.DawnBroke):
+                if not event.deaths:
+                    self.say(Cue("day.no_deaths", phase="day.morning"))
+                    continue
+                self.say(Cue("day.deaths", phase="day.morning"))
+                for seat in event.deaths:
+                    if reveal:
+                        role = self.game.role(seat).value
+                        self.say(Cue("day.death_role", {"seat": seat, "role": role}, phase="day.morning"))
+                    else:
+                        self.say(Cue("day.death", {"seat": seat}, phase="day.morning"))
+            elif isinstance(event, ev.PlayerDied) and event.cause in (ev.Cause.GRIEF, ev.Cause.HUNTER, ev.Cause.VOTE):
+                if event.cause is ev.Cause.GRIEF:
+                    self.say(Cue("chain.grief", {"seat": event.seat}, phase="day.chain"))
+                if reveal:
+                    self.say(Cue("day.role", {"seat": event.seat, "role": event.role.value}, phase="day.chain"))
+            elif isinstance(event, ev.HunterShot):
+                if event.target is None:
+                    self.say(Cue("chain.hunter_missed", phase="day.chain"))
+                else:
+                    self.say(Cue("chain.hunter_shot", {"seat": event.target}, phase="day.chain"))
+            elif isinstance(event, ev.CaptainSucceeded):
+                if event.successor is None:
+                    self.say(Cue("chain.no_successor", phase="day.chain"))
+                else:
+                    self.say(Cue("chain.new_captain", {"seat": event.successor}, phase="day.chain"))
+            elif isinstance(event, ev.CaptainElected):
+                key = "captain.draw" if event.by_draw else "captain.elected"
+                self.say(Cue(key, {"seat": event.seat}, phase="day.captain"))
+            elif isinstance(event, ev.PlayerEliminated):
+                key = "vote.captain_chose" if event.by_captain else "vote.eliminated"
+                self.say(Cue(key, {"seat": event.seat}, phase="day.vote"))
+            elif isinstance(event, ev.NobodyEliminated):
+                self.say(Cue("vote.none", phase="day.vote"))
+            elif isinstance(event, ev.TieToBreak):
+                self.say(Cue("vote.tie_captain", phase="day.vote"))
+                for seat in event.tied:
+                    self.say(Cue("vote.candidate", {"seat": seat}, phase="day.vote"))
+            elif isinstance(event, ev.VoteOpened):
+                self._announce_round(event)
+
+    def _announce_round(self, event: ev.VoteOpened) -> None:
+        phase = "day.captain" if event.ballot in (Ballot.CAPTAIN, Ballot.CAPTAIN_REVOTE) else "day.vote"
+        opening = {
+            Ballot.CAPTAIN: "captain.election",
+            Ballot.CAPTAIN_REVOTE: "captain.revote",
+            Ballot.VOTE: "vote.start",
+            Ballot.REVOTE: "vote.revote",
+            Ballot.RUNOFF: "vote.runoff",
+            Ballot.ACCUSATION: "vote.accusation",
+            Ballot.BALLOT: "vote.ballot",
+        }[event.ballot]
+        if event.ballot is Ballot.BALLOT:
+            for seat in event.candidates:
+                self.say(Cue("vote.accused", {"seat": seat}, phase=phase))
+            self.say(Cue("vote.defence", {"seconds": int(self.timing.defence)}, phase=phase))
+            self.wait_until(self.clock.now() + self.timing.defence)
+            self.say(Cue(opening, phase=phase))
+            return
+        self.say(Cue(opening, phase=phase))
+        if event.ballot in (Ballot.CAPTAIN_REVOTE, Ballot.REVOTE, Ballot.RUNOFF):
+            key = "captain.candidate" if phase == "day.captain" else "vote.candidate"
+            for seat in event.candidates:
+                self.say(Cue(key, {"seat": seat}, phase=phase))
+
+    # ---- the day ------------------------------------------------------------------------
+
+    def _day_prompt(
+        self, name: str, seats: Iterable[int], seconds: float, words: Iterable[str] = (), risky: bool = False
+    ) -> Prompt:
+        return Prompt(
+            name,
+            tuple(seats),
+            tuple(words) + ("repeat", "pause"),
+            deadline=self.clock.now() + seconds,
+            risky=risky,
+            number=self.day_number(),
+        )
+
+    def day_number(self) -> int:
+        """The day a day prompt belongs to: the morning after night k is day k already."""
+        return max(self.game.state.day, self.game.state.night)
+
+    def do_election(self) -> None:
+        self._election()
+
+    def _election(self) -> None:
+        self.game.open_captain_election()
+        self._rounds("day.captain")
+
+    def do_debate(self) -> None:
+        t = self.timing
+        self.say(Cue("debate.start", {"minutes": max(1, round(t.debate / 60))}, phase="day.debate"))
+        end = self.clock.now() + t.debate
+        warnings = [(60.0, "debate.one_minute"), (10.0, "debate.ten_seconds")]
+        pending = [w for w in warnings if w[0] < t.debate]
+        while True:
+            if self.fast and not self.preloaded:
+                return
+            pending = [w for w in pending if end - w[0] > self.clock.now()]
+            stop = end - pending[0][0] if pending else end
+            self.pause_shift = 0.0
+            heard = self.ask(
+                Prompt("day.debate", (), ("more_time", "vote_now", "repeat", "pause"), deadline=stop, number=self.day_number())
+            )
+            end += self.pause_shift
+            if heard is None:
+                if not pending:
+                    self.say(Cue("debate.end", phase="day.debate"))
+                    return
+                self.say(Cue(pending.pop(0)[1], phase="day.debate"))
+            elif heard.choice == "vote_now":
+                return
+            elif heard.choice == "more_time":
+                end += t.more_time
+                pending = list(warnings)
+                self.say(Cue("debate.more_time", {"minutes": max(1, round(t.more_time / 60))}, phase="day.debate"))
+
+    def do_vote(self) -> None:
+        self.game.open_vote()
+        self._rounds("day.vote")
+
+    def _rounds(self, phase: str) -> None:
+        """Every round of an election or a vote, until the engine awaits no more votes."""
+        game = self.game
+        self.narrate()
+        while game.state.awaiting in (Awaiting.VOTE, Awaiting.TIEBREAK) and game.outcome is None:
+            if game.state.awaiting is Awaiting.TIEBREAK:
+                heard = self.ask(self._day_prompt("day.tiebreak", game.state.candidates, self.timing.chain, risky=True))
+                game.break_tie(None if heard is None else int(heard.choice))
+            else:
+                game.cast_votes(self._roll_call(phase), self.rng)
+            self.narrate()
+
+    def _roll_call(self, phase: str) -> dict[int, int | None]:
+        """Each voter in turn, alternating direction every day; no answer abstains."""
+        s = self.game.state
+        voters = list(s.voters)
+        clockwise = s.day % 2 == 1 or s.day == 0
+        if not clockwise:
+            voters.reverse()
+        ballot = s.ballot.value if s.ballot else "vote"
+        self.say(Cue("vote.order_cw" if clockwise else "vote.order_ccw", {"seat": voters[0]}, phase=phase))
+        votes: dict[int, int | None] = {}
+        for voter in voters:
+            self.say(Cue("vote.voter", {"seat": voter}, phase=phase))
+            heard = self.ask(self._day_prompt(f"{phase}.{ballot}.{voter}", s.candidates, self.timing.vote, ("nobody",)))
+            votes[voter] = None if heard is None or heard.choice == "nobody" else int(heard.choice)
+        return votes
+
+    def do_dusk(self) -> None:
+        self.say(Cue("day.dusk", phase="day.dusk"))
+
+    def do_game_over(self) -> None:
+        outcome = self.game.outcome
+        assert outcome is not None
+        if outcome.winner is Side.NOBODY:
+            self.say(Cue("game.over_nobody", phase="game.over"))
+        else:
+            self.say(Cue("game.over", {"side": outcome.winner.value}, phase="game.over"))
+        for seat in range(1, self.game.players + 1):
+            self.say(Cue("day.role", {"seat": seat, "role": self.game.role(seat).value}, phase="game.over"))
+
+    # ---- the public board ---------------------------------------------------------------
+
+    def public_board(self) -> dict[str, Any]:
+        """Only what the whole table may know: seats alive or dead, roles revealed, the Captain."""
+        s = self.game.state
+        revealed: dict[int, str] = {}
+        if s.options.reveal_role_on_death or s.phase is Phase.OVER:
+            for seat in range(1, s.players + 1):
+                if not s.alive[seat - 1] or s.phase is Phase.OVER:
+                    revealed[seat] = s.roles[seat - 1].value
+        night_state = self.state in {name for name, _ in NIGHT_ORDER} - {"dawn"} or self.state == "night_falls"
+        return {
+            "phase": "night" if night_state else self.state,
+            "night": s.night,
+            "day": s.day,
+            "alive": [seat for seat in range(1, s.players + 1) if s.alive[seat - 1]],
+            "revealed": revealed,
+            "captain": s.captain,
+        }
+
+
+def all_cues(pack: VoicePack, game: Game) -> list[Cue]:
+    """Every line this game can say, with every seat and role in play: to render ahead."""
+    from narrator.packs import slots_of
+
+    seats = range(1, game.players + 1)
+    roles = sorted({r.value for r in game.state.possible} | {r.value for r in game.state.roles})
+    values: dict[str, list[Any]] = {
+        "seat": list(seats),
+        "role": roles,
+        "side": [side.value for side in Side if side is not Side.NOBODY],
+        "minutes": sorted({1, 2, 3, 4, 5, 10}),
+        "seconds": [30, 45, 60, 90, 120],
+    }
+    cues: list[Cue] = []
+    for key, variants in pack.lines.items():
+        names = sorted(slots_of(variants[0]))
+        combos: list[dict[str, Any]] = [{}]
+        for name in names:
+            combos = [{**c, name: v} for c in combos for v in values.get(name, [])]
+        cues.extend(Cue(key, combo) for combo in combos)
+    return cues
+
+
+class SequencerError(NarratorError):
+    """The sequencer cannot go on (a journal that does not match, a broken setup)."""

@@ -1,0 +1,52 @@
+"""How long each part of the game lasts. Night turns are fixed so that timing leaks nothing."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from narrator.errors import UsageError
+
+DEFAULT_TURNS: dict[str, float] = {
+    "thief": 20.0,
+    "cupid": 25.0,
+    "lovers": 10.0,
+    "seer": 20.0,
+    "werewolves": 40.0,
+    "witch": 30.0,
+}
+
+
+@dataclass(frozen=True)
+class Timing:
+    """Seconds for every wait of the game; night turns count from the end of the wake line."""
+
+    turns: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_TURNS))
+    gap: float = 1.5  # silence after a sleep line, before the next call
+    suspense: float = 3.0  # between "the sun rises" and the night's deaths
+    debate: float = 300.0
+    more_time: float = 120.0
+    defence: float = 60.0
+    vote: float = 20.0  # for one voter's answer
+    chain: float = 30.0  # the Hunter's shot, the Captain's successor or tie-break
+
+    def turn(self, call: str) -> float:
+        return float(self.turns[call])
+
+    def with_values(self, values: Mapping[str, Any], where: str = "timing") -> Timing:
+        """A copy with values from a config or SETUP file (`seer = 15`, `debate = 120`...)."""
+        turns = dict(self.turns)
+        changes: dict[str, float] = {}
+        known = {f.name for f in dataclasses.fields(self)} - {"turns"}
+        for key, raw in values.items():
+            if isinstance(raw, bool) or not isinstance(raw, (int, float)) or raw < 0:
+                raise UsageError(f"{where}: {key} = {raw!r} must be a number of seconds, 0 or more")
+            if key in turns:
+                turns[key] = float(raw)
+            elif key in known:
+                changes[key] = float(raw)
+            else:
+                names = ", ".join(sorted(set(turns) | known))
+                raise UsageError(f"{where}: unknown timing {key!r}; known: {names}")
+        return dataclasses.replace(self, turns=turns, **changes)

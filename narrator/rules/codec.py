@@ -1,0 +1,74 @@
+"""Events as plain JSON-ready dicts (for the journal and the timeline), and back."""
+
+from __future__ import annotations
+
+import dataclasses
+from enum import Enum
+from typing import Any
+
+from narrator.rules import events as ev
+from narrator.rules.errors import RulesError
+from narrator.rules.options import Options
+from narrator.rules.roles import Role
+
+_TYPES: dict[str, type] = {cls.__name__: cls for cls in ev.Event.__args__}  # type: ignore[attr-defined]
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, Options):
+        return value.to_dict()
+    if isinstance(value, frozenset):
+        return sorted(_plain(v) for v in value)
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def event_to_dict(event: ev.Event) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": type(event).__name__}
+    for f in dataclasses.fields(event):
+        out[f.name] = _plain(getattr(event, f.name))
+    return out
+
+
+def event_from_dict(data: dict[str, Any]) -> ev.Event:
+    name = data.get("type")
+    cls = _TYPES.get(str(name))
+    if cls is None:
+        raise RulesError(f"unknown event type {name!r}")
+    hints = {f.name: f.type for f in dataclasses.fields(cls)}
+    kwargs: dict[str, Any] = {}
+    for key, kind in hints.items():
+        if key not in data:
+            raise RulesError(f"event {name} lacks field {key!r}")
+        kwargs[key] = _typed(str(kind), data[key])
+    event: ev.Event = cls(**kwargs)
+    return event
+
+
+def _typed(kind: str, value: Any) -> Any:
+    if kind == "Options":
+        return Options().with_values(value)
+    if kind == "frozenset[Role]":
+        return frozenset(Role(v) for v in value)
+    if kind in ("tuple[Role, ...]",):
+        return tuple(Role(v) for v in value)
+    if kind in ("Role", "Role | None"):
+        return None if value is None else Role(value)
+    if kind == "Cause":
+        return ev.Cause(value)
+    if kind == "Ballot":
+        return ev.Ballot(value)
+    if kind == "Side":
+        from narrator.rules.roles import Side
+
+        return Side(value)
+    if kind == "tuple[tuple[int, Cause], ...]":
+        return tuple((int(s), ev.Cause(c)) for s, c in value)
+    if kind.startswith("tuple[tuple["):
+        return tuple(tuple(pair) for pair in value)
+    if kind.startswith("tuple["):
+        return tuple(value)
+    return value
