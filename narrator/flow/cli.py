@@ -56,7 +56,7 @@ def _play_headless(args: argparse.Namespace) -> int:
         write_timeline(args.timeline, result.timeline)
     outcome = result.game.outcome
     assert outcome is not None
-    print(f"game over: {outcome.winner.value} wins; alive: {', '.join(map(str, result.game.living())) or 'nobody'}")
+    print(f"game over: the winner is {outcome.winner.value}; alive: {', '.join(map(str, result.game.living())) or 'nobody'}")
     return 0
 
 
@@ -68,7 +68,7 @@ def run_resume(args: argparse.Namespace) -> int:
     result = resume_headless(args.journal, args.timeline)
     outcome = result.game.outcome
     assert outcome is not None
-    print(f"game over: {outcome.winner.value} wins; alive: {', '.join(map(str, result.game.living())) or 'nobody'}")
+    print(f"game over: the winner is {outcome.winner.value}; alive: {', '.join(map(str, result.game.living())) or 'nobody'}")
     return 0
 
 

@@ -160,17 +160,13 @@ class Game:
         options: Options | None = None,
         possible: Iterable[Role] | None = None,
     ) -> Game:
-        """A game on this deal. Possible roles default to the dealt roles (Thief's extras too)."""
+        """A game on this deal. Possible roles: those given plus the cards in play (Thief's extras too)."""
         opts = options or Options()
         players = len(deal.seats)
         check_players(players)
         validate(players, deck_of(deal.seats, deal.extra if opts.thief_extra_cards == "from_deck" else ()), opts)
-        in_play = set(deal.seats) | set(deal.extra)
-        chosen = frozenset(possible) if possible is not None else frozenset(in_play)
-        missing = in_play - chosen
-        if missing:
-            names = ", ".join(sorted(r.value for r in missing))
-            raise RulesError(f"possible roles must include every dealt role; missing: {names}")
+        # The announced possible roles always include the cards really in play.
+        chosen = frozenset(possible or ()) | frozenset(deal.seats) | frozenset(deal.extra)
         if Role.THIEF in deal.seats and len(deal.extra) != 2:
             raise RulesError(f"a Thief needs two extra cards, got {len(deal.extra)}")
         return cls(GameStarted(players, tuple(deal.seats), tuple(deal.extra), chosen, opts))

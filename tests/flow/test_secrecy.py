@@ -1,0 +1,105 @@
+"""Differential secrecy: two games that differ only in hidden state say the same night lines at the same offsets."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from narrator.fakes import RandomListener
+from narrator.flow.clock import VirtualClock
+from narrator.flow.headless import HeadlessResult, run_game
+from narrator.flow.script import Setup
+from narrator.flow.timing import Timing
+from narrator.rules import Deal, Options, Role
+
+SPECIALS = [Role.SEER, Role.WITCH, Role.HUNTER, Role.CUPID, Role.LITTLE_GIRL, Role.THIEF]
+PAIRS = 200
+
+
+def public_config(rng: random.Random) -> dict[str, Any]:
+    """What the whole table knows: players, possible roles, options, timing."""
+    players = rng.randint(6, 14)
+    possible = {Role.WEREWOLF, *rng.sample(SPECIALS, rng.randint(0, len(SPECIALS)))}
+    options = Options(
+        seer_sees=rng.choice(["role", "team"]),
+        witch_sees_victim_after_heal=rng.random() < 0.5,
+        first_night_kill=rng.random() < 0.7,
+        captain_election=rng.choice(["day1", "never", "night1_end"]),
+        vote_procedure=rng.choice(["plurality", "runoff", "accusation"]),
+        reveal_role_on_death=rng.random() < 0.8,
+    )
+    return {"players": players, "possible": possible, "options": options, "wolves": rng.randint(1, max(1, players // 4))}
+
+
+def hidden_deal(config: dict[str, Any], rng: random.Random) -> Deal:
+    """Who holds what, and which possible roles are really dealt: the hidden part."""
+    players: int = config["players"]
+    dealt = [r for r in config["possible"] if r is not Role.WEREWOLF and rng.random() < 0.6]
+    if Role.THIEF in dealt and players - config["wolves"] - len(dealt) < 0:
+        dealt.remove(Role.THIEF)
+    cards = [Role.WEREWOLF] * config["wolves"] + dealt
+    cards += [Role.VILLAGER] * (players - len(cards))
+    rng.shuffle(cards)
+    extra: tuple[Role, ...] = ()
+    if Role.THIEF in cards:
+        extra = tuple(rng.choice([Role.VILLAGER, Role.WEREWOLF]) for _ in range(2))
+    return Deal(tuple(cards), extra)
+
+
+def play(config: dict[str, Any], deal: Deal, seed: int) -> HeadlessResult:
+    possible = frozenset(config["possible"]) | frozenset(deal.seats) | frozenset(deal.extra)
+    timing = Timing().with_values({"debate": 60, "defence": 5, "vote": 5, "chain": 5})
+    setup = Setup(config["players"], "en", deal, possible, config["options"], timing)
+    clock = VirtualClock()
+    listener = RandomListener(clock, random.Random(seed), silence=0.25, late=0.15)
+    return run_game(setup, listener, seed, clock)
+
+
+def nights(result: HeadlessResult) -> list[list[tuple[str, float]]]:
+    """Each night's spoken lines (night.* phases) with offsets from its `night.falls`."""
+    out: list[list[tuple[str, float]]] = []
+    start = 0.0
+    for e in result.timeline:
+        if e["kind"] != "say" or not e["phase"].startswith("night."):
+            continue
+        if e["key"] == "night.falls":
+            start = e["t"]
+            out.append([])
+        out[-1].append((e["key"], round(e["t"] - start, 6)))
+    return out
+
+
+def test_differential_secrecy_over_random_pairs() -> None:
+    rng = random.Random(20261121)
+    compared_nights = 0
+    differing_hidden = 0
+    for pair in range(PAIRS):
+        config = public_config(rng)
+        deal_a, deal_b = hidden_deal(config, rng), hidden_deal(config, rng)
+        # Both games announce the same possible roles (the union of what either dealt).
+        config["possible"] = set(config["possible"]) | set(deal_a.seats) | set(deal_b.seats) | set(deal_a.extra) | set(deal_b.extra)
+        a = play(config, deal_a, rng.randrange(10**9))
+        b = play(config, deal_b, rng.randrange(10**9))
+        differing_hidden += deal_a != deal_b
+        na, nb = nights(a), nights(b)
+        common = min(len(na), len(nb))
+        assert common >= 1
+        for i in range(common):
+            assert na[i] == nb[i], f"pair {pair}, night {i + 1}: the night differs with hidden state"
+            compared_nights += 1
+    assert differing_hidden > PAIRS * 0.9
+    assert compared_nights >= PAIRS
+
+
+def test_secrecy_check_would_catch_a_leak() -> None:
+    """The comparison itself can fail: a game whose Seer turn is cut short differs."""
+    rng = random.Random(5)
+    config = public_config(rng)
+    config["possible"] = {Role.WEREWOLF, Role.SEER}
+    deal = Deal((Role.SEER, Role.WEREWOLF) + (Role.VILLAGER,) * (config["players"] - 2))
+    a = play(config, deal, 1)
+    timing = Timing().with_values({"debate": 60, "defence": 5, "vote": 5, "chain": 5, "seer": 5})
+    setup = Setup(config["players"], "en", deal, frozenset(config["possible"]), config["options"], timing)
+    clock = VirtualClock()
+    b = run_game(setup, RandomListener(clock, random.Random(1)), 1, clock)
+    assert nights(a)[0] != nights(b)[0]
