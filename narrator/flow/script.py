@@ -10,7 +10,7 @@ from typing import Any, Mapping
 from narrator.errors import UsageError
 from narrator.flow.timing import Timing
 from narrator.ports import Heard, Prompt
-from narrator.rules import Deal, Options, Role, RulesError
+from narrator.rules import Deal, Game, Options, Role, RulesError
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -133,7 +133,12 @@ def parse_setup(data: Mapping[str, Any], where: str) -> Setup:
     language = data.get("language", "en")
     if not isinstance(language, str):
         raise UsageError(f"{where}: language = {language!r} must be a language code like \"en\"")
-    return Setup(players, language, Deal(tuple(seats), extra), possible, options, timing, float(scale))
+    setup = Setup(players, language, Deal(tuple(seats), extra), possible, options, timing, float(scale))
+    try:
+        Game.start(setup.deal, setup.options, setup.possible)
+    except RulesError as exc:
+        raise UsageError(f"{where}: this table cannot be played: {exc}") from None
+    return setup
 
 
 @dataclass(frozen=True)
