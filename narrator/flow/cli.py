@@ -12,6 +12,11 @@ from narrator.errors import UsageError
 def register(sub: Any) -> None:
     p = sub.add_parser("play", help="play a game: at the table, in text mode, or headless from a script")
     p.add_argument("--headless", action="store_true", help="no audio, no screen: a scripted game on a virtual clock")
+    p.add_argument("--text", action="store_true", help="no audio: lines are printed, the keypad is typed")
+    p.add_argument("--players", type=int, metavar="N", help="players at the table (without --setup)")
+    p.add_argument("--roles", metavar="SPEC", help='roles in the deck, e.g. "werewolf=2,seer=1,witch=1"')
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option")
+    p.add_argument("--lang", default="en", metavar="L", help="language of the voice pack")
     p.add_argument("--setup", type=Path, metavar="SETUP.toml", help="who holds what, options, timing")
     p.add_argument("--script", type=Path, metavar="SCRIPT.toml", help="headless: what each role answers")
     p.add_argument("--timeline", type=Path, metavar="OUT.jsonl", help="headless: write what was said and shown")
@@ -32,7 +37,80 @@ def register(sub: Any) -> None:
 def run_play(args: argparse.Namespace) -> int:
     if args.headless:
         return _play_headless(args)
-    raise UsageError("only --headless play is available in this version; try 'narrator play --headless --help'")
+    if args.text:
+        return _play_text(args)
+    raise UsageError("the audio table is not wired yet; play in a terminal with 'narrator play --text --players N'")
+
+
+def games_folder() -> Path:
+    import os
+
+    from platformdirs import user_data_dir
+
+    base = os.environ.get("NARRATOR_DATA") or user_data_dir("narrator")
+    return Path(base) / "games"
+
+
+def _text_setup(args: argparse.Namespace) -> Any:
+    import random
+
+    from narrator.flow.script import Setup, load_setup
+    from narrator.flow.timing import Timing
+    from narrator.rules import Options, complete, deal, parse_roles, suggest
+
+    if args.setup is not None:
+        return load_setup(args.setup)
+    if args.players is None:
+        raise UsageError("say how many play: narrator play --text --players N (or --setup SETUP.toml)")
+    options = Options.parse(args.option)
+    deck = complete(args.players, parse_roles(args.roles) if args.roles else suggest(args.players), options)
+    rng = random.Random(args.seed)
+    return Setup(args.players, args.lang, deal(args.players, deck, rng, options), None, options, Timing())
+
+
+def _play_text(args: argparse.Namespace) -> int:
+    import random
+    import time
+
+    from narrator.flow.clock import RealClock
+    from narrator.flow.headless import run_game
+    from narrator.flow.journal import FileJournal
+    from narrator.flow.text import LineListener, TextDisplay, TextSpeaker
+    from narrator.packs import load_pack
+
+    setup = _text_setup(args)
+    pack = load_pack(setup.language)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    path = args.journal or games_folder() / time.strftime("game-%Y%m%d-%H%M%S.jsonl")
+    journal = FileJournal.create(path)
+    clock = RealClock()
+    display = TextDisplay(pack)
+    listener = LineListener(clock)
+    print(f"Journal: {path} (if the game stops, continue it with: narrator resume {path})")
+    _deal_cards(setup, pack, display, listener)
+    try:
+        head = {"mode": "text", "seed": seed, "setup": setup.to_record()}
+        result = run_game(setup, listener, seed, clock, journal, None, head, TextSpeaker(pack, clock, pace=setup.speech_scale), display)
+    finally:
+        journal.close()
+    outcome = result.game.outcome
+    assert outcome is not None
+    return 0
+
+
+def _deal_cards(setup: Any, pack: Any, display: Any, listener: Any) -> None:
+    """Deal mode (a): each seat in turn types its number, sees its card, hides it with Enter."""
+    from narrator.ports import Prompt
+
+    for seat in range(1, setup.players + 1):
+        display.show_private("deal.next", {"seat": seat})
+        while True:
+            heard = listener.listen(Prompt("deal.seat", (seat,)))
+            if heard is None or heard.choice == seat:
+                break
+        display.show_private("deal.card", {"seat": seat, "role": setup.deal.seats[seat - 1].value})
+        listener.listen(Prompt("deal.hide", words=("enter",)))
+        display.clear_private()
 
 
 def _play_headless(args: argparse.Namespace) -> int:
@@ -61,14 +139,42 @@ def _play_headless(args: argparse.Namespace) -> int:
 
 
 def run_resume(args: argparse.Namespace) -> int:
-    from narrator.flow.headless import resume_headless
+    from narrator.flow.headless import read_head, resume_headless
 
-    if args.journal is None:
-        raise UsageError("name the journal to resume: narrator resume FILE")
-    result = resume_headless(args.journal, args.timeline)
+    path = args.journal or _latest_game()
+    head, setup, seed = read_head(path)
+    if head.get("mode") == "text":
+        return _resume_text(path, setup, seed)
+    result = resume_headless(path, args.timeline)
     outcome = result.game.outcome
     assert outcome is not None
     print(f"game over: the winner is {outcome.winner.value}; alive: {', '.join(map(str, result.game.living())) or 'nobody'}")
+    return 0
+
+
+def _latest_game() -> Path:
+    folder = games_folder()
+    games = sorted(folder.glob("game-*.jsonl")) if folder.is_dir() else []
+    if not games:
+        raise UsageError(f"no journal to resume in {folder}; name one: narrator resume FILE")
+    return games[-1]
+
+
+def _resume_text(path: Path, setup: Any, seed: int) -> int:
+    from narrator.flow.clock import RealClock
+    from narrator.flow.headless import resume_from, run_game
+    from narrator.flow.journal import FileJournal
+    from narrator.flow.text import LineListener, TextDisplay, TextSpeaker
+    from narrator.packs import load_pack
+
+    pack = load_pack(setup.language)
+    clock = RealClock()
+    journal = FileJournal.reopen(path)
+    try:
+        run_game(setup, LineListener(clock), seed, clock, journal, resume_from(journal.records()), None,
+                 TextSpeaker(pack, clock, pace=setup.speech_scale), TextDisplay(pack))
+    finally:
+        journal.close()
     return 0
 
 

@@ -14,7 +14,7 @@ from narrator.flow.journal import FileJournal, JournalError, MemoryJournal, read
 from narrator.flow.script import Script, Setup
 from narrator.flow.sequencer import Resume, Sequencer
 from narrator.packs import load_pack
-from narrator.ports import Clock, Cue, Heard, Journal, Listener
+from narrator.ports import Clock, Cue, Display, Heard, Journal, Listener, Speaker
 from narrator.rules import Game, RulesError
 from narrator.errors import UsageError
 
@@ -70,16 +70,18 @@ def run_game(
     journal: Journal | None = None,
     resume: Resume | None = None,
     head: dict[str, Any] | None = None,
+    speaker: Speaker | None = None,
+    display: Display | None = None,
 ) -> HeadlessResult:
-    """One game through the sequencer with the timeline fakes for speech and screen."""
+    """One game through the sequencer; speech and screen default to the timeline fakes."""
     journal = journal if journal is not None else MemoryJournal()
     pack = load_pack(setup.language)
     game = start_game(setup)
     if not journal.records():
         journal.append({"kind": "setup", **(head or {"mode": "test", "seed": seed, "setup": setup.to_record()})})
     timeline = Timeline(clock)
-    speaker = ScaledSpeaker(pack, timeline, scale=setup.speech_scale)
-    display = TimelineDisplay(pack, timeline)
+    speaker = speaker or ScaledSpeaker(pack, timeline, scale=setup.speech_scale)
+    display = display or TimelineDisplay(pack, timeline)
     seq = Sequencer(game, pack, speaker, listener, display, clock, journal, random.Random(seed), setup.timing, resume)
     seq.run()
     outcome = game.outcome
@@ -110,18 +112,13 @@ def resume_from(records: list[dict[str, Any]]) -> Resume:
 
 
 def resume_headless(path: Path, timeline_path: Path | None = None) -> HeadlessResult:
-    records, _ = read_journal(path)
-    head = records[0]
+    head, setup, seed = read_head(path)
     if head.get("mode") != "headless":
-        raise JournalError(f"journal {path} is of a {head.get('mode')!r} game; resume it with 'narrator play --text --resume'")
+        raise JournalError(f"journal {path} is of a {head.get('mode')!r} game, not a headless one")
     try:
-        setup = Setup.from_record(head["setup"])
         script = Script.from_record(head["script"])
-        seed = int(head["seed"])
     except (KeyError, TypeError, ValueError) as exc:
-        raise JournalError(f"journal {path} has a broken setup record: {exc}") from None
-    if any(r.get("kind") == "step" and r.get("state") == "game_over" for r in records):
-        raise JournalError(f"journal {path} is of a finished game; there is nothing to resume")
+        raise JournalError(f"journal {path} has a broken script record: {exc}") from None
     journal = FileJournal.reopen(path)
     try:
         clock = RealClock() if head.get("clock") == "real" else VirtualClock()
@@ -131,6 +128,20 @@ def resume_headless(path: Path, timeline_path: Path | None = None) -> HeadlessRe
     if timeline_path is not None:
         write_timeline(timeline_path, result.timeline)
     return result
+
+
+def read_head(path: Path) -> tuple[dict[str, Any], Setup, int]:
+    """The setup record of a journal that can be resumed."""
+    records, _ = read_journal(path)
+    head = records[0]
+    try:
+        setup = Setup.from_record(head["setup"])
+        seed = int(head["seed"])
+    except (KeyError, TypeError, ValueError, RulesError) as exc:
+        raise JournalError(f"journal {path} has a broken setup record: {exc}") from None
+    if any(r.get("kind") == "step" and r.get("state") == "game_over" for r in records):
+        raise JournalError(f"journal {path} is of a finished game; there is nothing to resume")
+    return head, setup, seed
 
 
 def write_timeline(path: Path, entries: list[dict[str, Any]]) -> None:

@@ -1,0 +1,125 @@
+"""Text mode: a real game in a terminal without audio. Lines are printed; the keypad is typed."""
+
+from __future__ import annotations
+
+import os
+import select
+import sys
+from typing import Any, Iterable, Mapping, TextIO
+
+from narrator.fakes import estimated_duration
+from narrator.packs import VoicePack
+from narrator.ports import Clock, Cue, Heard, Prompt, SlotValue
+
+CLEAR = "\x1b[2J\x1b[H"
+
+# Keypad keys as they arrive from a terminal, NumLock on or off.
+KEY_WORDS = {"0": "nobody", "+": "yes", "-": "no", "*": "repeat", "/": "pause"}
+
+
+def parse_entry(text: str) -> Heard | None:
+    """One typed entry: digits are a seat, 0 nobody, + yes, - no, * repeat, / pause."""
+    entry = text.strip()
+    if not entry:
+        return None
+    if entry in KEY_WORDS:
+        return Heard(KEY_WORDS[entry], "keypad", entry)
+    if entry.isdigit():
+        seat = int(entry)
+        return Heard("nobody" if seat == 0 else seat, "keypad", entry)
+    words = {"m": "more_time", "v": "vote_now"}
+    if entry.lower() in words:
+        return Heard(words[entry.lower()], "keypad", entry)
+    return Heard(entry, "keypad", entry)  # refused by the sequencer, with feedback
+
+
+class TextSpeaker:
+    """Prints each line; the line 'lasts' as long as it would take to say calmly."""
+
+    def __init__(self, pack: VoicePack, clock: Clock, out: TextIO = sys.stdout, pace: float = 1.0) -> None:
+        self.pack = pack
+        self.clock = clock
+        self.out = out
+        self.pace = pace
+
+    def say(self, cue: Cue) -> float:
+        text = self.pack.text(cue)
+        self.out.write(f"  » {text}\n")
+        self.out.flush()
+        return self.clock.now() + estimated_duration(text) * self.pace
+
+    def prepare(self, cues: Iterable[Cue]) -> None:
+        for cue in cues:
+            self.pack.text(cue)
+
+
+class TextDisplay:
+    """The public board as a line after each step; the private panel framed, wiped when cleared."""
+
+    def __init__(self, pack: VoicePack, out: TextIO = sys.stdout) -> None:
+        self.pack = pack
+        self.out = out
+        self.panel_open = False
+        self.last: dict[str, Any] = {}
+
+    def board(self, state: Mapping[str, Any]) -> None:
+        if dict(state) == self.last:
+            return
+        self.last = dict(state)
+        dead = [f"{seat}:{role}" for seat, role in sorted(state.get("revealed", {}).items())]
+        captain = state.get("captain")
+        self.out.write(
+            f"[{state.get('phase')}  night {state.get('night')}  day {state.get('day')}]  alive: "
+            f"{' '.join(map(str, state.get('alive', [])))}"
+            f"{'  captain: ' + str(captain) if captain else ''}{'  dead: ' + ', '.join(dead) if dead else ''}\n"
+        )
+        self.out.flush()
+
+    def show_private(self, key: str, slots: Mapping[str, SlotValue]) -> None:
+        self.panel_open = True
+        self.out.write(f"  ┃ {self.pack.panel_text(key, slots)}\n")
+        self.out.flush()
+
+    def clear_private(self) -> None:
+        if self.panel_open and self.out.isatty():
+            self.out.write(CLEAR)  # wipe what the awake role saw before anyone opens their eyes
+        self.panel_open = False
+        self.out.flush()
+
+    def feedback(self, key: str, slots: Mapping[str, SlotValue]) -> None:
+        self.out.write(f"  ┃ {self.pack.panel_text(key, slots)}\n")
+        self.out.flush()
+
+
+class LineListener:
+    """Reads entries (a seat number, 0, +, -, *, /, then Enter) from the terminal until the deadline."""
+
+    def __init__(self, clock: Clock, stream: TextIO = sys.stdin) -> None:
+        self.clock = clock
+        self.stream = stream
+        self.closed = False
+
+    def listen(self, prompt: Prompt) -> Heard | None:
+        while True:
+            wait = None if prompt.deadline is None else prompt.deadline - self.clock.now()
+            if wait is not None and wait <= 0:
+                return None
+            if self.closed:
+                self.clock.sleep_until(prompt.deadline if prompt.deadline is not None else self.clock.now() + 3600)
+                return None
+            ready, _, _ = select.select([self.stream], [], [], wait)
+            if not ready:
+                return None
+            line = self.stream.readline()
+            if line == "":
+                self.closed = True  # end of input: nobody answers any more
+                continue
+            if not line.strip() and "enter" in prompt.words:
+                return Heard("enter", "keypad", "")
+            heard = parse_entry(line)
+            if heard is not None:
+                return heard
+
+
+def wants_tty() -> bool:
+    return sys.stdin.isatty() and os.environ.get("TERM", "") != "dumb"
