@@ -68,6 +68,8 @@ def _night_transitions() -> list[dict[str, Any]]:
         if source == "cupid":
             later = (("lovers", None),)  # the Lovers always follow Cupid
         for dest, condition in later:
+            if dest == "lovers" and source != "cupid":
+                continue  # the Lovers are reached only through Cupid
             t: dict[str, Any] = {"trigger": "advance", "source": source, "dest": dest}
             if condition:
                 t["conditions"] = condition
