@@ -199,10 +199,10 @@ class Sequencer:
     # ---- running ------------------------------------------------------------------------
 
     def run(self) -> None:
-        if self.resume.completed == 0 and not self.journal.records()[1:]:
+        # Everything the game can say is rendered before the first line: nothing waits at the table.
+        self.speaker.prepare(all_cues(self.pack, self.game))
+        if not self.journal.records()[1:]:
             self.say(Cue("game.welcome", phase="game.start"))
-        elif self.resume.completed:
-            self.fast = True
         while self.state != "game_over":
             self.advance()  # type: ignore[attr-defined]
 
