@@ -7,6 +7,7 @@ import os
 import queue
 import sys
 import threading
+import wave
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
@@ -104,13 +105,41 @@ class Pyttsx3Synth:
             self._init_error = exc
             self._started.set()
             return
-        done = threading.Event()
+        finished = threading.Event()
+        idle = threading.Event()
         errors: list[BaseException] = []
-        engine.connect("finished-utterance", lambda name, completed: done.set())
+        engine.connect("finished-utterance", lambda name, completed: finished.set())
         engine.connect("error", lambda name, exception: errors.append(exception))
+        # finished-utterance fires inside espeak's synth callback, which then goes on to pump
+        # pyttsx3's command queue and end its loop. Starting the next line before that callback
+        # has returned races with it (the old line is synthesised again, the new file never
+        # appears), so the wait ends only once the callback that finished the line has returned.
+        from pyttsx3.drivers import _espeak
+
+        driver = engine.proxy._driver
+
+        # The driver also drops the samples that arrive in the same callback as the end of the
+        # message (it writes the file first): a line could lose up to its last second, or come
+        # out empty. So the samples are collected here and the WAV is written from them.
+        import ctypes
+
+        chunks: list[bytes] = []
+
+        def on_synth(wav: Any, numsamples: int, events: Any) -> int:
+            speaking = bool(driver._speaking)
+            rc = int(driver._onSynth(wav, numsamples, events))
+            if speaking and numsamples > 0:
+                chunks.append(ctypes.string_at(wav, numsamples * 2))
+            if finished.is_set():
+                idle.set()
+            return rc
+
+        _espeak.SetSynthCallback(on_synth)
         self._engine = engine
-        self._done = done
+        self._finished = finished
+        self._done = idle
         self._errors = errors
+        self._chunks = chunks
         self._started.set()
         while True:
             job = self._jobs.get()
@@ -139,21 +168,37 @@ class Pyttsx3Synth:
         self._call(lambda engine: self._synth(engine, text, settings, path))
 
     def _synth(self, e: Any, text: str, settings: VoiceSettings, path: Path) -> None:
-        self._done.clear()
-        self._errors.clear()
         e.setProperty("voice", settings.voice)
         e.setProperty("rate", settings.rate)
         e.setProperty("volume", settings.volume)
+        # About one message in three hundred, espeak-ng's asynchronous mode ends a message at
+        # once with no audio at all; saying it again works, so an empty result is retried.
+        for _attempt in range(4):
+            audio = self._synth_once(e, text, path)
+            if audio:
+                break
+        else:
+            raise SpeechError(f"espeak-ng produced no audio for {text!r} (voice {settings.voice!r}); run 'narrator doctor'")
+        with wave.open(str(path), "wb") as w:
+            w.setnchannels(1)
+            w.setsampwidth(2)
+            w.setframerate(SAMPLE_RATE)
+            w.writeframes(audio)
+
+    def _synth_once(self, e: Any, text: str, path: Path) -> bytes:
+        self._finished.clear()
+        self._done.clear()
+        self._errors.clear()
+        self._chunks.clear()
         e.save_to_file(text, str(path))
-        # runAndWait returns before espeak has finished: the file is complete only once
-        # finished-utterance has fired.
+        # runAndWait may return before espeak has finished: the line is complete only once
+        # finished-utterance has fired (and its callback returned).
         e.runAndWait()
         if not self._done.wait(self._timeout):
             raise SpeechError(f"espeak-ng did not finish the line {text!r} within {self._timeout:.0f} s")
         if self._errors:
             raise SpeechError(f"espeak-ng failed on {text!r}: {self._errors[0]}")
-        if not path.is_file() or path.stat().st_size <= 44:
-            raise SpeechError(f"espeak-ng wrote no audio for {text!r}")
+        return b"".join(self._chunks)
 
     def close(self) -> None:
         if self._thread.is_alive():

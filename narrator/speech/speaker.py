@@ -88,11 +88,17 @@ class AudioSpeaker:
         return self.pack.text(cue, turn)
 
     def say(self, cue: Cue) -> float:
-        text = self.text(cue)
-        clip = self._clip(self.renderer.ensure(text, self.settings))
         bed = self.bed_for_key.get(cue.key)
         if bed is not None and self.ambience:
             self.player.mixer.set_bed(bed)
+        return self._play(cue, self.text(cue))
+
+    def say_text(self, text: str) -> float:
+        """Say words that are not a line of the pack (`narrator say`)."""
+        return self._play(Cue("say.text"), text)
+
+    def _play(self, cue: Cue, text: str) -> float:
+        clip = self._clip(self.renderer.ensure(text, self.settings))
         token, start, end = self.player.play(clip)
         self.log.append(SpokenLine(cue, text, token, start, end))
         return end
@@ -144,7 +150,7 @@ def open_speaker(
 
     synth = Pyttsx3Synth()
     try:
-        _check_voice(pack, synth)
+        check_voice(pack, synth)
         renderer = Renderer(synth, cache)
         beds = {name: generate(name, sample_rate) for name in BEDS} if ambience else {}
         player = Player(Mixer(sample_rate, beds, mix), device)
@@ -154,7 +160,7 @@ def open_speaker(
     return AudioSpeaker(pack, renderer, player, ambience=ambience)
 
 
-def _check_voice(pack: VoicePack, synth: Pyttsx3Synth) -> None:
+def check_voice(pack: VoicePack, synth: Pyttsx3Synth) -> None:
     from narrator.speech.render import voice_aliases
 
     if pack.voice.lower() not in voice_aliases(synth.voices()):
