@@ -128,7 +128,7 @@ def run_say(args: argparse.Namespace) -> int:
         speaker.say_text(text)
         speaker.wait()
         if args.ambience:
-            time.sleep(0.6)
+            time.sleep(0.4)
     finally:
         speaker.close()
     return 0

@@ -71,6 +71,7 @@ class Mixer:
         self._old: str | None = None
         self._old_pos = 0
         self._fade = 1.0  # 0 → 1 over the crossfade
+        self._fade_span: float | None = None
         self._duck = 1.0  # current bed gain factor from ducking
         self._since_voice = 1e9  # seconds since the voice last sounded
         self.started: deque[Started] = deque(maxlen=1024)
@@ -79,9 +80,11 @@ class Mixer:
     def duck_gain(self) -> float:
         return float(10 ** (-self.settings.duck_db / 20))
 
-    def set_bed(self, name: str | None) -> None:
-        """Crossfade to another bed (None fades to silence); the same bed again changes nothing."""
+    def set_bed(self, name: str | None, fade: float | None = None) -> None:
+        """Crossfade to another bed (None fades to silence) over `fade` seconds (default: the
+        settings' crossfade); the same bed again changes nothing."""
         with self._lock:
+            self._fade_span = fade
             if name == self._bed:
                 return
             if name is not None and name not in self._beds:
@@ -103,6 +106,13 @@ class Mixer:
             self._queued_end = start + len(clip)
             self._queue.append((token, clip))
             return token, start, self._queued_end
+
+    def cancel(self) -> None:
+        """Stop the line being said and drop the queued ones (the bed plays on, and swells back)."""
+        with self._lock:
+            self._queue.clear()
+            self._voice = None
+            self._queued_end = self.frames
 
     def busy(self) -> bool:
         with self._lock:
@@ -169,7 +179,7 @@ class Mixer:
         if self._bed is None and self._old is None:
             return None
         f0 = self._fade
-        span = s.fade_in if self._old is None else s.crossfade
+        span = self._fade_span if self._fade_span is not None else s.fade_in if self._old is None else s.crossfade
         f1 = min(1.0, f0 + n / self.sample_rate / max(span, 1e-3))
         self._fade = f1
         fade = np.linspace(f0, f1, n, endpoint=False)

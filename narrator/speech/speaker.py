@@ -119,9 +119,18 @@ class AudioSpeaker:
         if self.log:
             time.sleep(max(0.0, self.log[-1].end - time.monotonic()))
 
-    def close(self) -> None:
-        self.player.close()
-        self.renderer.synth.close()
+    def close(self, fade: float = 0.8) -> None:
+        """Let the last line finish, fade the bed out (never a cut), and close the stream."""
+        try:
+            self.wait()
+            if self.player.mixer.bed is not None and fade > 0:
+                self.player.mixer.set_bed(None, fade)
+                time.sleep(fade + 0.05)
+        finally:
+            try:
+                self.player.close()
+            finally:
+                self.renderer.synth.close()
 
     def _clip(self, path: Path) -> "Audio":
         # Lines are read on demand from the page cache (under a millisecond) and a few hundred
