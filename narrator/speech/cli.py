@@ -70,13 +70,15 @@ def mix_settings(args: argparse.Namespace) -> Any:
 
 def open_from_args(pack: VoicePack, args: argparse.Namespace) -> Any:
     """An `AudioSpeaker` as the options ask; no device → one line naming `--text` and `narrator doctor`."""
-    from narrator.speech.player import NoOutputDevice
+    from narrator.speech.player import DeviceOpenError, NoOutputDevice
     from narrator.speech.speaker import open_speaker
 
     try:
         return open_speaker(pack, device=args.output_device, ambience=not getattr(args, "no_ambience", False), mix=mix_settings(args))
     except NoOutputDevice as exc:
         raise NoOutputDevice(f"{exc}; play without sound with --text, or run 'narrator doctor'") from None
+    except DeviceOpenError as exc:
+        raise DeviceOpenError(f"{exc}; choose another with --output-device, play with --text, or run 'narrator doctor'") from None
 
 
 def _slots(specs: list[str]) -> dict[str, SlotValue]:
@@ -90,7 +92,7 @@ def _slots(specs: list[str]) -> dict[str, SlotValue]:
 
 
 def run_say(args: argparse.Namespace) -> int:
-    from narrator.speech.player import NoOutputDevice
+    from narrator.speech.player import DeviceOpenError, NoOutputDevice
     from narrator.speech.render import Pyttsx3Synth, Renderer, VoiceSettings
     from narrator.speech.speaker import check_voice, open_speaker
 
@@ -119,8 +121,8 @@ def run_say(args: argparse.Namespace) -> int:
         return 0
     try:
         speaker = open_speaker(pack, device=args.output_device, ambience=args.ambience is not None, mix=mix_settings(args))
-    except NoOutputDevice as exc:
-        raise NoOutputDevice(f"{exc}; write the line to a file with --to FILE.wav, or run 'narrator doctor'") from None
+    except (NoOutputDevice, DeviceOpenError) as exc:
+        raise type(exc)(f"{exc}; write the line to a file with --to FILE.wav, or run 'narrator doctor'") from None
     try:
         if args.ambience:
             speaker.set_ambience(args.ambience)

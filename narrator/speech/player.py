@@ -25,6 +25,10 @@ class NoOutputDevice(SpeechError):
     """There is no audio output device to play on."""
 
 
+class DeviceOpenError(SpeechError):
+    """An output device exists but will not open with these settings."""
+
+
 @dataclass(frozen=True, slots=True)
 class MixSettings:
     """How loud things are and how the bed makes room for the voice."""
@@ -211,6 +215,16 @@ def output_devices() -> list[tuple[int, str]]:
     return [(i, str(d["name"])) for i, d in enumerate(sd.query_devices()) if int(d["max_output_channels"]) > 0]
 
 
+def device_sample_rate(device: str | None) -> int | None:
+    """The default sample rate of the output device that `device` names, if known."""
+    sd = _sounddevice()
+    try:
+        info = sd.query_devices(resolve_device(device), kind="output") if device else sd.query_devices(kind="output")
+        return int(info["default_samplerate"])
+    except (sd.PortAudioError, ValueError, KeyError, TypeError):
+        return None
+
+
 def resolve_device(device: str | None) -> int | str | None:
     """An --output-device value (index or part of a name) → what sounddevice takes; None = default."""
     devices = output_devices()
@@ -252,18 +266,24 @@ class Player:
         self._dac_delay = 0.0
         self._last_cb = (0, time.monotonic())  # (frame at callback, wall time) for frame → time
         dev = resolve_device(device)
-        try:
-            self._stream = sd.OutputStream(
-                samplerate=mixer.sample_rate,
-                blocksize=self.BLOCK,
-                channels=1,
-                dtype="float32",
-                latency="low",
-                device=dev,
-                callback=self._callback,
-            )
-        except sd.PortAudioError as exc:
-            raise NoOutputDevice(f"the audio output device cannot be opened at {mixer.sample_rate} Hz mono ({exc})") from None
+        error: Exception | None = None
+        # Mono first; some hardware devices only take stereo (the same signal on both sides).
+        for channels in (1, 2):
+            try:
+                self._stream = sd.OutputStream(
+                    samplerate=mixer.sample_rate,
+                    blocksize=self.BLOCK,
+                    channels=channels,
+                    dtype="float32",
+                    latency="low",
+                    device=dev,
+                    callback=self._callback,
+                )
+                break
+            except (sd.PortAudioError, ValueError) as exc:
+                error = exc
+        else:
+            raise DeviceOpenError(f"the audio output device cannot be opened at {mixer.sample_rate} Hz ({error})")
         self._dac_delay = float(self._stream.latency)
         self._lead = max(0.05, 1.5 * self._dac_delay)
         self._t0 = time.monotonic()
@@ -278,7 +298,7 @@ class Player:
                 self._dac_delay = delay
         except (AttributeError, TypeError):
             pass
-        outdata[:, 0] = self.mixer.render(frames)
+        outdata[:] = self.mixer.render(frames)[:, None]
         # A file or null sink asks for audio as fast as we can make it. A real device can never
         # run half a second ahead of the wall clock, so that is the sign to pace ourselves.
         ahead = self.mixer.frames / self.mixer.sample_rate - (now - self._t0)

@@ -157,12 +157,23 @@ def open_speaker(
     """The real speaker, wired: pyttsx3 renderer, beds, one open output stream."""
     from narrator.speech.ambience import BEDS, generate
 
+    from narrator.speech.player import DeviceOpenError, device_sample_rate
+
     synth = Pyttsx3Synth()
     try:
         check_voice(pack, synth)
         renderer = Renderer(synth, cache)
-        beds = {name: generate(name, sample_rate) for name in BEDS} if ambience else {}
-        player = Player(Mixer(sample_rate, beds, mix), device)
+        # The voice's own rate first (no resampling); a device that refuses it gets its own rate,
+        # the lines resampled as they are loaded and the beds generated at that rate.
+        rates = list(dict.fromkeys(r for r in (sample_rate, device_sample_rate(device), 48000, 44100) if r))
+        for i, rate in enumerate(rates):
+            beds = {name: generate(name, rate) for name in BEDS} if ambience else {}
+            try:
+                player = Player(Mixer(rate, beds, mix), device)
+                break
+            except DeviceOpenError:
+                if i == len(rates) - 1:
+                    raise
     except BaseException:
         synth.close()
         raise
