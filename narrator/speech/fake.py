@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from narrator.packs import VoicePack
 from narrator.ports import Cue
@@ -67,3 +67,10 @@ class TimelineSpeaker:
     def timeline(self) -> list[tuple[str, float, float]]:
         """(key, start, end) per line: what a differential test compares."""
         return [(line.cue.key, line.start, line.end) for line in self.lines]
+
+
+if TYPE_CHECKING:
+    from narrator.ports import Speaker
+
+    def _is_a_speaker(s: TimelineSpeaker) -> Speaker:  # mypy proves the port is implemented
+        return s

@@ -56,8 +56,6 @@ class Mixer:
     """Sums the ambience bed (looped, crossfaded, ducked) and the queued voice lines, block by block."""
 
     def __init__(self, sample_rate: int, beds: Mapping[str, "Audio"], settings: MixSettings = MixSettings()) -> None:
-        import numpy as np
-
         self.sample_rate = sample_rate
         self.settings = settings
         self._beds = dict(beds)

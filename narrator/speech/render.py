@@ -83,6 +83,7 @@ class Pyttsx3Synth:
         self._started = threading.Event()
         self._init_error: BaseException | None = None
         self._voices: list[str] = []
+        self._accepted: set[str] = set()
         self._thread.start()
         self._started.wait()
         if self._init_error is not None:
@@ -101,6 +102,7 @@ class Pyttsx3Synth:
             setattr(espeak_driver, "print", lambda *a, **k: None)
             engine = pyttsx3.init("espeak")
             self._voices = [v.id for v in engine.getProperty("voices")]
+            self._accepted = voice_aliases(self._voices)
         except BaseException as exc:  # noqa: BLE001 - reported to the caller as one line
             self._init_error = exc
             self._started.set()
@@ -111,16 +113,15 @@ class Pyttsx3Synth:
         engine.connect("finished-utterance", lambda name, completed: finished.set())
         engine.connect("error", lambda name, exception: errors.append(exception))
         # finished-utterance fires inside espeak's synth callback, which then goes on to pump
-        # pyttsx3's command queue and end its loop. Starting the next line before that callback
-        # has returned races with it (the old line is synthesised again, the new file never
-        # appears), so the wait ends only once the callback that finished the line has returned.
+        # pyttsx3's command queue and end its loop on espeak's thread. The next line is only
+        # queued once that callback has returned, so the two threads never pump at once.
         from pyttsx3.drivers import _espeak
 
         driver = engine.proxy._driver
 
-        # The driver also drops the samples that arrive in the same callback as the end of the
-        # message (it writes the file first): a line could lose up to its last second, or come
-        # out empty. So the samples are collected here and the WAV is written from them.
+        # The driver writes its file when it sees the end-of-message event, before appending the
+        # samples delivered in that same callback, which would then be lost. The samples are
+        # collected here instead and the WAV is written from them.
         import ctypes
 
         chunks: list[bytes] = []
@@ -160,7 +161,7 @@ class Pyttsx3Synth:
         return list(self._voices)
 
     def synthesize(self, text: str, settings: VoiceSettings, path: Path) -> None:
-        if settings.voice.lower() not in voice_aliases(self._voices):
+        if settings.voice.lower() not in self._accepted:
             raise SpeechError(
                 f"voice {settings.voice!r} is not installed in espeak-ng; "
                 "pick one from 'narrator voices list' (espeak-ng --voices) or run 'narrator doctor'"

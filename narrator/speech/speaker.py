@@ -188,3 +188,10 @@ def check_voice(pack: VoicePack, synth: Pyttsx3Synth) -> None:
             f"the {pack.language} pack ({pack.path}) asks for voice {pack.voice!r}, which espeak-ng does not have; "
             "set [pack] voice to an id from 'narrator voices list', or run 'narrator doctor'"
         )
+
+
+if TYPE_CHECKING:
+    from narrator.ports import Speaker
+
+    def _is_a_speaker(s: AudioSpeaker) -> Speaker:  # mypy proves the port is implemented
+        return s
