@@ -140,3 +140,105 @@ def load_pack(language: str, root: Path | None = None) -> VoicePack:
         raise PackError(f"voice pack {path} has no {exc.args[0]!r} section or key") from None
     except (TypeError, ValueError) as exc:
         raise PackError(f"voice pack {path} has a bad value: {exc}") from None
+
+
+REFERENCE_LANGUAGE = "en"
+SEAT_NUMBERS = range(1, 31)
+
+
+def _slot_problems(where: str, ref: Mapping[str, tuple[str, ...]], other: Mapping[str, tuple[str, ...]]) -> list[str]:
+    problems: list[str] = []
+    for key, ref_variants in ref.items():
+        if key not in other:
+            problems.append(f"{where}: missing key {key!r}")
+            continue
+        want = slots_of(ref_variants[0])
+        for i, template in enumerate(other[key]):
+            try:
+                have = slots_of(template)
+            except PackError as exc:
+                problems.append(f"{where}: key {key!r}: {exc}")
+                continue
+            if have != want:
+                label = f"key {key!r}" if len(other[key]) == 1 else f"key {key!r} variant {i + 1}"
+                missing = ", ".join(sorted(want - have))
+                extra = ", ".join(sorted(have - want))
+                detail = "; ".join(x for x in (missing and f"missing slots {{{missing}}}", extra and f"unknown slots {{{extra}}}") if x)
+                problems.append(f"{where}: {label}: {detail} (expected {sorted(want) or 'no slots'})")
+    for key in other:
+        if key not in ref:
+            problems.append(f"{where}: key {key!r} is not in the {REFERENCE_LANGUAGE} pack (a typo, or add it there too)")
+    return problems
+
+
+def _names_problems(where: str, ref: Mapping[str, object], other: Mapping[str, object]) -> list[str]:
+    problems = [f"{where}: missing key {k!r}" for k in ref if k not in other]
+    problems += [f"{where}: key {k!r} is not in the {REFERENCE_LANGUAGE} pack" for k in other if k not in ref]
+    problems += [f"{where}: key {k!r} is empty" for k, v in other.items() if not str(v).strip()]
+    return problems
+
+
+def check_pack(pack: VoicePack, reference: VoicePack) -> list[str]:
+    """Every way `pack` differs from `reference` in keys or slots, one readable line each."""
+    name = f"{pack.language} ({pack.path})"
+    problems: list[str] = []
+    # Checking the reference against itself still catches variants whose slots differ.
+    problems += _slot_problems(f"{name} [lines]", reference.lines, pack.lines)
+    problems += _slot_problems(f"{name} [panel]", reference.panel, pack.panel)
+    problems += _names_problems(f"{name} [roles]", reference.roles, pack.roles)
+    problems += _names_problems(f"{name} [sides]", reference.sides, pack.sides)
+    problems += _names_problems(f"{name} [words]", reference.words, pack.words)
+    missing_numbers = [n for n in SEAT_NUMBERS if not pack.numbers.get(n, "").strip()]
+    if missing_numbers:
+        problems.append(f"{name} [numbers]: missing seat numbers {', '.join(map(str, missing_numbers))}")
+    seen: dict[str, int] = {}
+    for n in SEAT_NUMBERS:
+        word = pack.numbers.get(n, "").strip().lower()
+        if word and word in seen:
+            problems.append(f"{name} [numbers]: {n} and {seen[word]} are both {word!r} (the listener could not tell them apart)")
+        seen.setdefault(word, n)
+    for key, variants in pack.words.items():
+        if not all(v.strip() for v in variants):
+            problems.append(f"{name} [words]: key {key!r} has an empty word")
+    if not pack.voice.strip():
+        problems.append(f"{name} [pack]: voice is empty")
+    if not 80 <= pack.rate <= 400:
+        problems.append(f"{name} [pack]: rate {pack.rate} is outside 80..400 words per minute")
+    if not 0.0 < pack.volume <= 1.0:
+        problems.append(f"{name} [pack]: volume {pack.volume} is outside (0, 1]")
+    return problems
+
+
+def check_packs(root: Path | None = None, languages: list[str] | None = None) -> list[str]:
+    """Problems across the packs under `root` (all of them by default); an empty list means all good.
+
+    Shared by `narrator voices check` and the tests. The English pack is the reference for keys
+    and slots, since the sequencer is written against it.
+    """
+    base = root or packs_root()
+    langs = languages if languages is not None else available_languages(base)
+    problems: list[str] = []
+    try:
+        reference = load_pack(REFERENCE_LANGUAGE, base)
+    except PackError as exc:
+        return [str(exc)]
+    if not langs:
+        return [f"no voice packs under {base}"]
+    for lang in langs:
+        try:
+            pack = load_pack(lang, base)
+        except PackError as exc:
+            problems.append(str(exc))
+            continue
+        problems += check_pack(pack, reference)
+    return problems
+
+
+def check_voice_ids(packs: list[VoicePack], installed: set[str]) -> list[str]:
+    """Packs whose voice id is not among the installed espeak-ng ids (lower-case, with aliases)."""
+    return [
+        f"{p.language} ({p.path}): voice {p.voice!r} is not installed in espeak-ng "
+        "(see 'espeak-ng --voices'; set [pack] voice to one listed there)"
+        for p in packs
+        if p.voice.lower() not in installed
+    ]

@@ -1,0 +1,224 @@
+"""`narrator say` and `narrator voices list|check|render`, and the audio options shared with `play`."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from narrator.errors import UsageError
+from narrator.packs import VoicePack, available_languages, check_packs, check_voice_ids, load_pack, packs_root
+from narrator.ports import Cue, SlotValue
+
+DEFAULT_PLAYERS = 18
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("say", help="speak a line (or write it to a WAV file)")
+    p.add_argument("text", nargs="*", metavar="TEXT", help="the words to say")
+    p.add_argument("--lang", default="en", metavar="L", help="voice pack language (en, fr, es, it, ko)")
+    p.add_argument("--to", metavar="FILE.wav", help="write the speech to this WAV file instead of playing it")
+    p.add_argument("--key", metavar="KEY", help="say a line of the pack instead of TEXT, e.g. seer.wake")
+    p.add_argument("--slot", action="append", default=[], metavar="NAME=VALUE", help="a slot of --key, e.g. seat=3")
+    p.add_argument("--ambience", choices=("night", "day"), help="play the line over this ambience bed")
+    add_audio_arguments(p, ambience_flag=False)
+    p.set_defaults(func=run_say)
+
+    v = sub.add_parser("voices", help="voice packs: list, check, render ahead")
+    vsub = v.add_subparsers(dest="voices_command", metavar="ACTION", parser_class=type(v))
+    vl = vsub.add_parser("list", help="the packs, their voice ids, and which voices are installed here")
+    vl.set_defaults(func=run_list)
+    vc = vsub.add_parser("check", help="every pack complete and consistent with the English one")
+    vc.set_defaults(func=run_check)
+    vr = vsub.add_parser("render", help="render every line a game can say into the cache")
+    vr.add_argument("--lang", default="en", metavar="L", help="pack language, or 'all' (default en)")
+    vr.add_argument("--players", type=int, default=DEFAULT_PLAYERS, metavar="N", help=f"seats 1..N (default {DEFAULT_PLAYERS})")
+    vr.set_defaults(func=run_render)
+    v.set_defaults(func=lambda args: _usage(v))
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    parser.print_help()
+    return 2
+
+
+def add_audio_arguments(p: argparse.ArgumentParser, ambience_flag: bool = True) -> None:
+    """The options of every command that plays sound (`say`, and `play` through the lead's CLI)."""
+    p.add_argument("--output-device", metavar="DEV", help="output device: index or part of its name (default: the system's)")
+    if ambience_flag:
+        p.add_argument("--no-ambience", action="store_true", help="no ambience bed under the voice")
+    p.add_argument("--voice-volume", type=float, default=1.0, metavar="V", help="voice gain, 0..1 (default 1)")
+    p.add_argument("--ambience-volume", type=float, default=0.35, metavar="V", help="ambience gain, 0..1 (default 0.35)")
+    p.add_argument("--duck-db", type=float, default=14.0, metavar="DB", help="how far the ambience dips under the voice, 0..40 dB (default 14)")
+
+
+def mix_settings(args: argparse.Namespace) -> Any:
+    from narrator.speech.player import MixSettings
+
+    for name, value, lo, hi in (
+        ("--voice-volume", args.voice_volume, 0.0, 1.0),
+        ("--ambience-volume", args.ambience_volume, 0.0, 1.0),
+        ("--duck-db", args.duck_db, 0.0, 40.0),
+    ):
+        if not lo <= value <= hi:
+            raise UsageError(f"{name} {value}: give a value from {lo:g} to {hi:g}")
+    return MixSettings(voice_volume=args.voice_volume, ambience_volume=args.ambience_volume, duck_db=args.duck_db)
+
+
+def open_from_args(pack: VoicePack, args: argparse.Namespace) -> Any:
+    """An `AudioSpeaker` as the options ask; no device → one line naming `--text` and `narrator doctor`."""
+    from narrator.speech.player import DeviceOpenError, NoOutputDevice
+    from narrator.speech.speaker import open_speaker
+
+    try:
+        return open_speaker(pack, device=args.output_device, ambience=not getattr(args, "no_ambience", False), mix=mix_settings(args))
+    except NoOutputDevice as exc:
+        raise NoOutputDevice(f"{exc}; play without sound with --text, or run 'narrator doctor'") from None
+    except DeviceOpenError as exc:
+        raise DeviceOpenError(f"{exc}; choose another with --output-device, play with --text, or run 'narrator doctor'") from None
+
+
+def _slots(specs: list[str]) -> dict[str, SlotValue]:
+    out: dict[str, SlotValue] = {}
+    for spec in specs:
+        name, sep, value = spec.partition("=")
+        if not sep or not name:
+            raise UsageError(f"--slot {spec!r}: write NAME=VALUE, e.g. seat=3")
+        out[name] = int(value) if value.isdigit() else value
+    return out
+
+
+def run_say(args: argparse.Namespace) -> int:
+    from narrator.speech.player import DeviceOpenError, NoOutputDevice
+    from narrator.speech.render import Pyttsx3Synth, Renderer, VoiceSettings
+    from narrator.speech.speaker import check_voice, open_speaker
+
+    pack = load_pack(args.lang)
+    if args.key:
+        if args.key not in pack.lines:
+            raise UsageError(f"--key {args.key!r} is not a line of the {pack.language} pack; see {pack.path}")
+        text = pack.text(Cue(args.key, _slots(args.slot)))
+    else:
+        text = " ".join(args.text).strip()
+    if not text:
+        raise UsageError("nothing to say: give TEXT, e.g. narrator say \"Night falls.\"")
+    settings = VoiceSettings(pack.voice, pack.rate, pack.volume)
+    if args.to:
+        target = Path(args.to)
+        if target.suffix.lower() != ".wav":
+            raise UsageError(f"--to {args.to!r}: the file must end in .wav")
+        if not target.parent.is_dir():
+            raise UsageError(f"--to {args.to!r}: folder {str(target.parent)!r} does not exist")
+        synth = Pyttsx3Synth()
+        try:
+            check_voice(pack, synth)
+            shutil.copyfile(Renderer(synth).ensure(text, settings), target)
+        finally:
+            synth.close()
+        return 0
+    try:
+        speaker = open_speaker(pack, device=args.output_device, ambience=args.ambience is not None, mix=mix_settings(args))
+    except (NoOutputDevice, DeviceOpenError) as exc:
+        raise type(exc)(f"{exc}; write the line to a file with --to FILE.wav, or run 'narrator doctor'") from None
+    try:
+        if args.ambience:
+            speaker.set_ambience(args.ambience)
+            time.sleep(0.6)  # let the bed rise before the voice
+        speaker.say_text(text)
+        speaker.wait()
+        if args.ambience:
+            time.sleep(0.4)
+    finally:
+        speaker.close()
+    return 0
+
+
+def _installed_voices() -> tuple[set[str], str]:
+    """The espeak-ng voice ids (with aliases), or an empty set and why."""
+    from narrator.speech.render import Pyttsx3Synth, SpeechError, voice_aliases
+
+    try:
+        synth = Pyttsx3Synth()
+    except SpeechError as exc:
+        return set(), str(exc)
+    try:
+        return voice_aliases(synth.voices()), ""
+    finally:
+        synth.close()
+
+
+def _packs() -> list[VoicePack]:
+    langs = available_languages()
+    if not langs:
+        raise UsageError(f"no voice packs under {packs_root()}; set NARRATOR_VOICES or reinstall narrator")
+    return [load_pack(lang) for lang in langs]
+
+
+def run_list(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    installed, why = _installed_voices()
+    table = Table(title=f"voice packs in {packs_root()}")
+    for col in ("lang", "name", "voice id", "rate", "volume", "lines", "installed here"):
+        table.add_column(col)
+    for lang in available_languages():
+        try:
+            pack = load_pack(lang)
+        except Exception as exc:  # noqa: BLE001 - a broken pack is listed, not fatal
+            table.add_row(lang, "[red]broken[/red]", str(exc), "", "", "", "")
+            continue
+        ok = pack.voice.lower() in installed
+        table.add_row(pack.language, pack.name, pack.voice, str(pack.rate), f"{pack.volume:g}", str(len(pack.lines)),
+                      "yes" if ok else "[red]no[/red]")
+    Console().print(table)
+    if why:
+        print(f"narrator: {why}", file=sys.stderr)
+    return 0
+
+
+def run_check(args: argparse.Namespace) -> int:
+    problems = check_packs()
+    packs: list[VoicePack] = []
+    for lang in available_languages():
+        try:
+            packs.append(load_pack(lang))
+        except Exception:  # noqa: BLE001 - already reported by check_packs
+            pass
+    installed, why = _installed_voices()
+    problems += [why] if why else check_voice_ids(packs, installed)
+    if problems:
+        for problem in problems:
+            print(f"narrator: {problem}", file=sys.stderr)
+        print(f"narrator: {len(problems)} problem(s) in the voice packs under {packs_root()}", file=sys.stderr)
+        return 1
+    print(f"{len(packs)} voice packs ({', '.join(p.language for p in packs)}): every key, every slot, every voice installed")
+    return 0
+
+
+def run_render(args: argparse.Namespace) -> int:
+    from narrator.speech.lines import every_cue, texts_of
+    from narrator.speech.render import Pyttsx3Synth, Renderer, VoiceSettings, render_with_progress
+    from narrator.speech.speaker import check_voice
+
+    if not 1 <= args.players <= 30:
+        raise UsageError(f"--players {args.players}: give a table size from 1 to 30")
+    packs = _packs() if args.lang == "all" else [load_pack(args.lang)]
+    synth = Pyttsx3Synth()
+    try:
+        renderer = Renderer(synth)
+        for pack in packs:
+            check_voice(pack, synth)
+            texts = texts_of(pack, every_cue(pack, args.players))
+            t0 = time.perf_counter()
+            rendered = render_with_progress(renderer, texts, VoiceSettings(pack.voice, pack.rate, pack.volume),
+                                            f"rendering {pack.name}")
+            print(f"{pack.language}: {len(texts)} lines for {args.players} seats, {rendered} rendered, "
+                  f"{len(texts) - rendered} already cached, {time.perf_counter() - t0:.1f} s")
+        print(f"cache: {renderer.root}")
+    finally:
+        synth.close()
+    return 0

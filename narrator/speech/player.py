@@ -1,0 +1,324 @@
+"""One output stream for the whole game: voice lines mixed over a looping ambience bed, ducked.
+
+The `Mixer` is plain numpy (tested without a device); `Player` runs it in a sounddevice callback.
+The stream is opened once and never stopped between lines, so the bed never has a gap.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Mapping
+
+from narrator.speech.render import SpeechError
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    Audio = NDArray[np.float32]
+
+
+class NoOutputDevice(SpeechError):
+    """There is no audio output device to play on."""
+
+
+class DeviceOpenError(SpeechError):
+    """An output device exists but will not open with these settings."""
+
+
+@dataclass(frozen=True, slots=True)
+class MixSettings:
+    """How loud things are and how the bed makes room for the voice."""
+
+    voice_volume: float = 1.0
+    ambience_volume: float = 0.35  # bed gain; the beds are generated at about -12 dBFS RMS
+    duck_db: float = 14.0  # how far the bed dips under the voice
+    attack: float = 0.12  # seconds to dip
+    release: float = 0.8  # seconds to come back, slow so the room swells back gently
+    hold: float = 0.25  # stay ducked this long after a line, so close lines do not pump the bed
+    crossfade: float = 2.5  # seconds to pass from one bed to another
+    fade_in: float = 1.5  # the first bed rises from silence
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    """A line's first sample was written to the stream."""
+
+    token: int
+    frame: int
+    wall: float  # time.monotonic() when it was written
+
+
+class Mixer:
+    """Sums the ambience bed (looped, crossfaded, ducked) and the queued voice lines, block by block."""
+
+    def __init__(self, sample_rate: int, beds: Mapping[str, "Audio"], settings: MixSettings = MixSettings()) -> None:
+        self.sample_rate = sample_rate
+        self.settings = settings
+        self._beds = dict(beds)
+        self._lock = threading.Lock()
+        self._queue: deque[tuple[int, Audio]] = deque()
+        self._voice: Audio | None = None
+        self._voice_token = 0
+        self._voice_pos = 0
+        self._next_token = 1
+        self.frames = 0  # frames produced so far
+        self._queued_end = 0  # frame at which the last queued line ends
+        # Bed state: current and outgoing beds with their loop positions, the crossfade progress.
+        self._bed: str | None = None
+        self._bed_pos = 0
+        self._old: str | None = None
+        self._old_pos = 0
+        self._fade = 1.0  # 0 → 1 over the crossfade
+        self._fade_span: float | None = None
+        self._duck = 1.0  # current bed gain factor from ducking
+        self._since_voice = 1e9  # seconds since the voice last sounded
+        self.started: deque[Started] = deque(maxlen=1024)
+
+    @property
+    def duck_gain(self) -> float:
+        return float(10 ** (-self.settings.duck_db / 20))
+
+    def set_bed(self, name: str | None, fade: float | None = None) -> None:
+        """Crossfade to another bed (None fades to silence) over `fade` seconds (default: the
+        settings' crossfade); the same bed again changes nothing."""
+        with self._lock:
+            self._fade_span = fade
+            if name == self._bed:
+                return
+            if name is not None and name not in self._beds:
+                raise SpeechError(f"no ambience bed {name!r} loaded; have {', '.join(sorted(self._beds)) or 'none'}")
+            self._old, self._old_pos = self._bed, self._bed_pos
+            self._bed, self._bed_pos = name, 0
+            self._fade = 0.0
+
+    @property
+    def bed(self) -> str | None:
+        return self._bed
+
+    def queue(self, clip: "Audio", lead_frames: int = 0) -> tuple[int, int, int]:
+        """Queue a line after any line still playing: (token, start frame, end frame)."""
+        with self._lock:
+            token = self._next_token
+            self._next_token += 1
+            start = max(self.frames + lead_frames, self._queued_end)
+            self._queued_end = start + len(clip)
+            self._queue.append((token, clip))
+            return token, start, self._queued_end
+
+    def cancel(self) -> None:
+        """Stop the line being said and drop the queued ones (the bed plays on, and swells back)."""
+        with self._lock:
+            self._queue.clear()
+            self._voice = None
+            self._queued_end = self.frames
+
+    def busy(self) -> bool:
+        with self._lock:
+            return self._voice is not None or bool(self._queue)
+
+    def render(self, n: int) -> "Audio":
+        import numpy as np
+
+        s = self.settings
+        sr = self.sample_rate
+        out = np.zeros(n, dtype=np.float32)
+        with self._lock:
+            voiced = self._mix_voice(out)
+            if voiced:
+                self._since_voice = 0.0
+            else:
+                self._since_voice += n / sr
+            target = self.duck_gain if self._since_voice < s.hold else 1.0
+            g0 = self._duck
+            if target < g0:
+                g1 = max(target, g0 - (1.0 - self.duck_gain) * n / sr / max(s.attack, 1e-3))
+            else:
+                g1 = min(target, g0 + (1.0 - self.duck_gain) * n / sr / max(s.release, 1e-3))
+            self._duck = g1
+            duck = np.linspace(g0, g1, n, endpoint=False, dtype=np.float32) if g0 != g1 else np.float32(g0)
+            bed = self._mix_beds(n)
+            self.frames += n
+        if bed is not None:
+            out += bed * duck * np.float32(s.ambience_volume)
+        np.clip(out, -1.0, 1.0, out=out)
+        return out
+
+    def _mix_voice(self, out: "Audio") -> bool:
+        n = len(out)
+        filled = 0
+        voiced = False
+        while filled < n:
+            if self._voice is None:
+                if not self._queue:
+                    break
+                self._voice_token, self._voice = self._queue.popleft()
+                self._voice_pos = 0
+                self.started.append(Started(self._voice_token, self.frames + filled, time.monotonic()))
+            take = min(n - filled, len(self._voice) - self._voice_pos)
+            out[filled : filled + take] = self._voice[self._voice_pos : self._voice_pos + take] * self.settings.voice_volume
+            self._voice_pos += take
+            filled += take
+            voiced = True
+            if self._voice_pos >= len(self._voice):
+                self._voice = None
+        return voiced
+
+    def _loop(self, name: str, pos: int, n: int) -> tuple["Audio", int]:
+        import numpy as np
+
+        bed = self._beds[name]
+        idx = (pos + np.arange(n)) % len(bed)
+        return bed[idx], (pos + n) % len(bed)
+
+    def _mix_beds(self, n: int) -> "Audio | None":
+        import numpy as np
+
+        s = self.settings
+        if self._bed is None and self._old is None:
+            return None
+        f0 = self._fade
+        span = self._fade_span if self._fade_span is not None else s.fade_in if self._old is None else s.crossfade
+        f1 = min(1.0, f0 + n / self.sample_rate / max(span, 1e-3))
+        self._fade = f1
+        fade = np.linspace(f0, f1, n, endpoint=False)
+        # Equal-power curves: two uncorrelated beds crossfaded this way keep a steady loudness.
+        gain_in = np.sin(fade * np.pi / 2).astype(np.float32)
+        gain_out = np.cos(fade * np.pi / 2).astype(np.float32)
+        mix = np.zeros(n, dtype=np.float32)
+        if self._bed is not None:
+            chunk, self._bed_pos = self._loop(self._bed, self._bed_pos, n)
+            mix += chunk * gain_in
+        if self._old is not None:
+            chunk, self._old_pos = self._loop(self._old, self._old_pos, n)
+            mix += chunk * gain_out
+            if f1 >= 1.0:
+                self._old = None
+        return mix
+
+
+def _sounddevice() -> Any:
+    try:
+        import sounddevice
+    except OSError as exc:  # PortAudio missing
+        raise SpeechError(f"audio output is unavailable ({exc}); install libportaudio2 or run 'narrator doctor'") from None
+    return sounddevice
+
+
+def output_devices() -> list[tuple[int, str]]:
+    sd = _sounddevice()
+    return [(i, str(d["name"])) for i, d in enumerate(sd.query_devices()) if int(d["max_output_channels"]) > 0]
+
+
+def device_sample_rate(device: str | None) -> int | None:
+    """The default sample rate of the output device that `device` names, if known."""
+    sd = _sounddevice()
+    try:
+        info = sd.query_devices(resolve_device(device), kind="output") if device else sd.query_devices(kind="output")
+        return int(info["default_samplerate"])
+    except (sd.PortAudioError, ValueError, KeyError, TypeError):
+        return None
+
+
+def resolve_device(device: str | None) -> int | str | None:
+    """An --output-device value (index or part of a name) → what sounddevice takes; None = default."""
+    devices = output_devices()
+    if not devices:
+        raise NoOutputDevice("no audio output device found")
+    if device is None or device == "":
+        sd = _sounddevice()
+        default = sd.default.device[1]
+        if default is None or int(default) < 0:
+            return devices[0][0]
+        return None
+    if device.isdigit():
+        if int(device) in {i for i, _ in devices}:
+            return int(device)
+    else:
+        matches = [i for i, name in devices if device.lower() in name.lower()]
+        if len(matches) == 1:
+            return matches[0]
+        if len(matches) > 1:
+            exact = [i for i, name in devices if name.lower() == device.lower()]
+            if exact:
+                return exact[0]
+    listing = "; ".join(f"{i}: {name}" for i, name in devices)
+    raise SpeechError(f"--output-device {device!r} matches no single output device; have {listing}")
+
+
+class Player:
+    """Plays a `Mixer` through one sounddevice output stream until closed."""
+
+    BLOCK = 256  # frames per callback: ~12 ms at 22,050 Hz, so a line starts within a block
+
+    def __init__(self, mixer: Mixer, device: str | None = None) -> None:
+        sd = _sounddevice()
+        self.mixer = mixer
+        self._sd = sd
+        self._t0 = 0.0
+        self._paced = False
+        self._lead = 0.1
+        self._dac_delay = 0.0
+        self._last_cb = (0, time.monotonic())  # (frame at callback, wall time) for frame → time
+        dev = resolve_device(device)
+        error: Exception | None = None
+        # Mono first; some hardware devices only take stereo (the same signal on both sides).
+        for channels in (1, 2):
+            try:
+                self._stream = sd.OutputStream(
+                    samplerate=mixer.sample_rate,
+                    blocksize=self.BLOCK,
+                    channels=channels,
+                    dtype="float32",
+                    latency="low",
+                    device=dev,
+                    callback=self._callback,
+                )
+                break
+            except (sd.PortAudioError, ValueError) as exc:
+                error = exc
+        else:
+            raise DeviceOpenError(f"the audio output device cannot be opened at {mixer.sample_rate} Hz ({error})")
+        self._dac_delay = float(self._stream.latency)
+        self._lead = max(0.05, 1.5 * self._dac_delay)
+        self._t0 = time.monotonic()
+        self._stream.start()
+
+    def _callback(self, outdata: Any, frames: int, info: Any, status: Any) -> None:
+        now = time.monotonic()
+        self._last_cb = (self.mixer.frames, now)
+        try:
+            delay = float(info.outputBufferDacTime - info.currentTime)
+            if 0.0 < delay < 2.0:
+                self._dac_delay = delay
+        except (AttributeError, TypeError):
+            pass
+        outdata[:] = self.mixer.render(frames)[:, None]
+        # A file or null sink asks for audio as fast as we can make it. A real device can never
+        # run half a second ahead of the wall clock, so that is the sign to pace ourselves.
+        ahead = self.mixer.frames / self.mixer.sample_rate - (now - self._t0)
+        if ahead > 0.5:
+            self._paced = True
+        if self._paced and ahead > self._lead:
+            time.sleep(ahead - self._lead)
+
+    def play(self, clip: "Audio") -> tuple[int, float, float]:
+        """Queue a line; returns (token, monotonic start, monotonic end) as heard."""
+        frame0, wall0 = self._last_cb
+        sr = self.mixer.sample_rate
+        # The next callback writes it: one block from now at most.
+        token, start, end = self.mixer.queue(clip, lead_frames=0)
+        base = wall0 + self._dac_delay - frame0 / sr
+        now = time.monotonic()
+        t_start = max(now + self.BLOCK / sr + self._dac_delay, base + start / sr)
+        return token, t_start, t_start + len(clip) / sr
+
+    def close(self) -> None:
+        try:
+            self._stream.stop()
+            self._stream.close()
+        except self._sd.PortAudioError:
+            pass

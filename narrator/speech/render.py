@@ -1,0 +1,278 @@
+"""The TTS cache: each line rendered once by pyttsx3 to a WAV, keyed by voice settings and text."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import queue
+import sys
+import threading
+import wave
+from concurrent.futures import Future
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable, Protocol
+
+from narrator.errors import NarratorError
+
+ENGINE = "pyttsx3-espeak-ng"
+SAMPLE_RATE = 22050  # what espeak-ng writes: mono, 16-bit
+
+
+class SpeechError(NarratorError):
+    """Speech cannot be produced: no TTS engine, an unknown voice, no output device."""
+
+
+@dataclass(frozen=True, slots=True)
+class VoiceSettings:
+    """How a pack wants its lines said."""
+
+    voice: str
+    rate: int
+    volume: float
+
+
+def cache_root() -> Path:
+    """$NARRATOR_CACHE, else the user's cache folder."""
+    env = os.environ.get("NARRATOR_CACHE")
+    if env:
+        return Path(env)
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("narrator"))
+
+
+def cache_key(engine: str, settings: VoiceSettings, text: str) -> str:
+    raw = "\x1f".join((engine, settings.voice, str(settings.rate), f"{settings.volume:.3f}", text))
+    return hashlib.sha256(raw.encode("utf-8")).hexdigest()
+
+
+class Synth(Protocol):
+    """Writes one line of speech to a WAV file; blocks until the file is complete."""
+
+    engine: str
+
+    def synthesize(self, text: str, settings: VoiceSettings, path: Path) -> None: ...
+
+    def voices(self) -> list[str]:
+        """The voice ids this engine accepts."""
+        ...
+
+    def close(self) -> None: ...
+
+
+def voice_aliases(identifiers: Iterable[str]) -> set[str]:
+    """espeak-ng takes a voice by its file id (`roa/fr`) or the id's last part (`fr`)."""
+    out: set[str] = set()
+    for ident in identifiers:
+        ident = ident.lower()
+        out.add(ident)
+        out.add(ident.rsplit("/", 1)[-1])
+    return out
+
+
+class Pyttsx3Synth:
+    """pyttsx3 on one worker thread that owns the engine (two threads driving it lose output)."""
+
+    engine = ENGINE
+
+    def __init__(self, timeout: float = 30.0) -> None:
+        self._jobs: queue.Queue[tuple[Callable[[Any], object], Future[object]] | None] = queue.Queue()
+        self._timeout = timeout
+        self._thread = threading.Thread(target=self._run, name="narrator-tts", daemon=True)
+        self._started = threading.Event()
+        self._init_error: BaseException | None = None
+        self._voices: list[str] = []
+        self._accepted: set[str] = set()
+        self._thread.start()
+        self._started.wait()
+        if self._init_error is not None:
+            raise SpeechError(
+                f"the speech engine cannot start ({self._init_error}); install espeak-ng "
+                "(apt-get install libespeak-ng1 espeak-ng-data) or run 'narrator doctor'"
+            )
+
+    def _run(self) -> None:
+        try:
+            import pyttsx3
+            import pyttsx3.drivers.espeak as espeak_driver
+
+            # The driver prints "Audio saved to ..." after every file: silence it for this
+            # module only, so `narrator say --to` and progress bars stay clean.
+            setattr(espeak_driver, "print", lambda *a, **k: None)
+            engine = pyttsx3.init("espeak")
+            self._voices = [v.id for v in engine.getProperty("voices")]
+            self._accepted = voice_aliases(self._voices)
+        except BaseException as exc:  # noqa: BLE001 - reported to the caller as one line
+            self._init_error = exc
+            self._started.set()
+            return
+        finished = threading.Event()
+        idle = threading.Event()
+        errors: list[BaseException] = []
+        engine.connect("finished-utterance", lambda name, completed: finished.set())
+        engine.connect("error", lambda name, exception: errors.append(exception))
+        # finished-utterance fires inside espeak's synth callback, which then goes on to pump
+        # pyttsx3's command queue and end its loop on espeak's thread. The next line is only
+        # queued once that callback has returned, so the two threads never pump at once.
+        from pyttsx3.drivers import _espeak
+
+        driver = engine.proxy._driver
+
+        # The driver writes its file when it sees the end-of-message event, before appending the
+        # samples delivered in that same callback, which would then be lost. The samples are
+        # collected here instead and the WAV is written from them.
+        import ctypes
+
+        chunks: list[bytes] = []
+
+        def on_synth(wav: Any, numsamples: int, events: Any) -> int:
+            speaking = bool(driver._speaking)
+            rc = int(driver._onSynth(wav, numsamples, events))
+            if speaking and numsamples > 0:
+                chunks.append(ctypes.string_at(wav, numsamples * 2))
+            if finished.is_set():
+                idle.set()
+            return rc
+
+        _espeak.SetSynthCallback(on_synth)
+        self._engine = engine
+        self._finished = finished
+        self._done = idle
+        self._errors = errors
+        self._chunks = chunks
+        self._started.set()
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            fn, fut = job
+            try:
+                fut.set_result(fn(engine))
+            except BaseException as exc:  # noqa: BLE001 - handed to the waiting caller
+                fut.set_exception(exc)
+
+    def _call(self, fn: Callable[[Any], object]) -> object:
+        fut: Future[object] = Future()
+        self._jobs.put((fn, fut))
+        return fut.result()
+
+    def voices(self) -> list[str]:
+        return list(self._voices)
+
+    def synthesize(self, text: str, settings: VoiceSettings, path: Path) -> None:
+        if settings.voice.lower() not in self._accepted:
+            raise SpeechError(
+                f"voice {settings.voice!r} is not installed in espeak-ng; "
+                "pick one from 'narrator voices list' (espeak-ng --voices) or run 'narrator doctor'"
+            )
+        self._call(lambda engine: self._synth(engine, text, settings, path))
+
+    def _synth(self, e: Any, text: str, settings: VoiceSettings, path: Path) -> None:
+        e.setProperty("voice", settings.voice)
+        e.setProperty("rate", settings.rate)
+        e.setProperty("volume", settings.volume)
+        # About one message in three hundred, espeak-ng's asynchronous mode ends a message at
+        # once with no audio at all; saying it again works, so an empty result is retried.
+        for _attempt in range(4):
+            audio = self._synth_once(e, text, path)
+            if audio:
+                break
+        else:
+            raise SpeechError(f"espeak-ng produced no audio for {text!r} (voice {settings.voice!r}); run 'narrator doctor'")
+        with wave.open(str(path), "wb") as w:
+            w.setnchannels(1)
+            w.setsampwidth(2)
+            w.setframerate(SAMPLE_RATE)
+            w.writeframes(audio)
+
+    def _synth_once(self, e: Any, text: str, path: Path) -> bytes:
+        self._finished.clear()
+        self._done.clear()
+        self._errors.clear()
+        self._chunks.clear()
+        e.save_to_file(text, str(path))
+        # runAndWait may return before espeak has finished: the line is complete only once
+        # finished-utterance has fired (and its callback returned).
+        e.runAndWait()
+        if not self._done.wait(self._timeout):
+            raise SpeechError(f"espeak-ng did not finish the line {text!r} within {self._timeout:.0f} s")
+        if self._errors:
+            raise SpeechError(f"espeak-ng failed on {text!r}: {self._errors[0]}")
+        return b"".join(self._chunks)
+
+    def close(self) -> None:
+        if self._thread.is_alive():
+            self._jobs.put(None)
+            self._thread.join(timeout=5)
+
+
+class Renderer:
+    """Renders lines into the cache once; later asks for the same line are a file lookup."""
+
+    def __init__(self, synth: Synth, root: Path | None = None) -> None:
+        self.synth = synth
+        self.root = (root or cache_root()) / "tts"
+        self.rendered = 0  # lines actually synthesised by this renderer (the rest were cached)
+        self._lock = threading.Lock()
+
+    def path(self, text: str, settings: VoiceSettings) -> Path:
+        key = cache_key(self.synth.engine, settings, text)
+        return self.root / key[:2] / f"{key}.wav"
+
+    def cached(self, text: str, settings: VoiceSettings) -> bool:
+        return self.path(text, settings).is_file()
+
+    def ensure(self, text: str, settings: VoiceSettings) -> Path:
+        """The WAV of a line, rendering it now if it is not in the cache yet."""
+        path = self.path(text, settings)
+        if path.is_file():
+            return path
+        with self._lock:
+            if path.is_file():
+                return path
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise SpeechError(f"cannot create the speech cache {path.parent}: {exc}; set NARRATOR_CACHE to a writable folder") from None
+            # Written aside then renamed, so an interrupted render never leaves half a line.
+            tmp = path.with_suffix(f".{os.getpid()}.tmp.wav")
+            try:
+                self.synth.synthesize(text, settings, tmp)
+                os.replace(tmp, path)
+            finally:
+                if tmp.exists():
+                    tmp.unlink()
+            self.rendered += 1
+        return path
+
+    def render_all(
+        self,
+        texts: Iterable[str],
+        settings: VoiceSettings,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> int:
+        """Render every line not cached yet; returns how many were rendered."""
+        unique = list(dict.fromkeys(texts))
+        todo = [t for t in unique if not self.cached(t, settings)]
+        for i, text in enumerate(todo, 1):
+            self.ensure(text, settings)
+            if progress is not None:
+                progress(i, len(todo))
+        return len(todo)
+
+
+def render_with_progress(renderer: Renderer, texts: Iterable[str], settings: VoiceSettings, label: str) -> int:
+    """render_all with a progress bar on stderr when it is a terminal."""
+    unique = list(dict.fromkeys(texts))
+    if not sys.stderr.isatty():
+        return renderer.render_all(unique, settings)
+    from rich.progress import Progress
+
+    with Progress(transient=True) as bar:
+        task = bar.add_task(label, total=None)
+
+        def step(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        return renderer.render_all(unique, settings, step)

@@ -1,0 +1,197 @@
+"""`AudioSpeaker`: the real `Speaker` port. A cue becomes cached speech played over the ambience."""
+
+from __future__ import annotations
+
+import time
+import wave
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterable, Mapping
+
+from narrator.packs import VoicePack
+from narrator.ports import Cue
+from narrator.speech.lines import texts_of
+from narrator.speech.player import MixSettings, Mixer, Player
+from narrator.speech.render import Pyttsx3Synth, Renderer, SpeechError, VoiceSettings, render_with_progress
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    Audio = NDArray[np.float32]
+
+# The bed follows the story: night falls → the night bed, dawn → the day bed. It switches at the
+# start of the line, under the voice, so the crossfade is heard through the ducking.
+DEFAULT_BED_FOR_KEY: Mapping[str, str] = {
+    "game.welcome": "day",
+    "night.falls": "night",
+    "day.dawn": "day",
+}
+
+
+def load_clip(path: Path, sample_rate: int) -> "Audio":
+    """A 16-bit mono WAV as float32 at `sample_rate` (linear resampling when they differ)."""
+    import numpy as np
+
+    try:
+        with wave.open(str(path), "rb") as w:
+            rate, width, channels = w.getframerate(), w.getsampwidth(), w.getnchannels()
+            raw = w.readframes(w.getnframes())
+    except (OSError, wave.Error, EOFError) as exc:
+        raise SpeechError(f"cached speech {path} is unreadable ({exc}); delete it and run 'narrator voices render'") from None
+    if width != 2:
+        raise SpeechError(f"cached speech {path} is not 16-bit; delete it and run 'narrator voices render'")
+    data = np.frombuffer(raw, dtype="<i2").astype(np.float32) / np.float32(32768.0)
+    if channels > 1:
+        data = data.reshape(-1, channels).mean(axis=1).astype(np.float32)
+    if rate != sample_rate and len(data):
+        n = int(round(len(data) * sample_rate / rate))
+        data = np.interp(np.arange(n) * (rate / sample_rate), np.arange(len(data)), data).astype(np.float32)
+    out: Audio = data
+    return out
+
+
+@dataclass
+class SpokenLine:
+    cue: Cue
+    text: str
+    token: int
+    start: float
+    end: float
+
+
+@dataclass
+class AudioSpeaker:
+    """Says cues through one `Player`; `say` starts the line and returns when it will end.
+
+    Variants of a line take turns per key, a rotation that depends only on how many times the key
+    was said, never on hidden state.
+    """
+
+    pack: VoicePack
+    renderer: Renderer
+    player: Player
+    bed_for_key: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_BED_FOR_KEY))
+    ambience: bool = True
+    log: list[SpokenLine] = field(default_factory=list)
+    _turns: dict[str, int] = field(default_factory=dict)
+    _clips: "OrderedDict[Path, Audio]" = field(default_factory=OrderedDict)
+
+    @property
+    def settings(self) -> VoiceSettings:
+        return VoiceSettings(self.pack.voice, self.pack.rate, self.pack.volume)
+
+    def text(self, cue: Cue) -> str:
+        turn = self._turns.get(cue.key, 0)
+        self._turns[cue.key] = turn + 1
+        return self.pack.text(cue, turn)
+
+    def say(self, cue: Cue) -> float:
+        bed = self.bed_for_key.get(cue.key)
+        if bed is not None and self.ambience:
+            self.player.mixer.set_bed(bed)
+        return self._play(cue, self.text(cue))
+
+    def say_text(self, text: str) -> float:
+        """Say words that are not a line of the pack (`narrator say`)."""
+        return self._play(Cue("say.text"), text)
+
+    def _play(self, cue: Cue, text: str) -> float:
+        clip = self._clip(self.renderer.ensure(text, self.settings))
+        token, start, end = self.player.play(clip)
+        self.log.append(SpokenLine(cue, text, token, start, end))
+        return end
+
+    def prepare(self, cues: Iterable[Cue]) -> None:
+        """Render every line these cues can produce (every variant), with a progress bar."""
+        render_with_progress(self.renderer, texts_of(self.pack, cues), self.settings, f"rendering {self.pack.name} voice lines")
+
+    def set_ambience(self, bed: str | None) -> None:
+        """Switch beds ("night", "day") or fade the ambience out (None)."""
+        if self.ambience or bed is None:
+            self.player.mixer.set_bed(bed)
+
+    def wait(self) -> None:
+        """Block until every queued line has been written out."""
+        while self.player.mixer.busy():
+            time.sleep(0.01)
+        if self.log:
+            time.sleep(max(0.0, self.log[-1].end - time.monotonic()))
+
+    def close(self, fade: float = 0.8) -> None:
+        """Let the last line finish, fade the bed out (never a cut), and close the stream."""
+        try:
+            self.wait()
+            if self.player.mixer.bed is not None and fade > 0:
+                self.player.mixer.set_bed(None, fade)
+                time.sleep(fade + 0.05)
+        finally:
+            try:
+                self.player.close()
+            finally:
+                self.renderer.synth.close()
+
+    def _clip(self, path: Path) -> "Audio":
+        # Lines are read on demand from the page cache (under a millisecond) and a few hundred
+        # kept, rather than holding a whole game's speech in memory.
+        clip = self._clips.get(path)
+        if clip is None:
+            clip = load_clip(path, self.player.mixer.sample_rate)
+            self._clips[path] = clip
+            if len(self._clips) > 256:
+                self._clips.popitem(last=False)
+        else:
+            self._clips.move_to_end(path)
+        return clip
+
+
+def open_speaker(
+    pack: VoicePack,
+    device: str | None = None,
+    ambience: bool = True,
+    mix: MixSettings = MixSettings(),
+    sample_rate: int = 22050,
+    cache: Path | None = None,
+) -> AudioSpeaker:
+    """The real speaker, wired: pyttsx3 renderer, beds, one open output stream."""
+    from narrator.speech.ambience import BEDS, generate
+
+    from narrator.speech.player import DeviceOpenError, device_sample_rate
+
+    synth = Pyttsx3Synth()
+    try:
+        check_voice(pack, synth)
+        renderer = Renderer(synth, cache)
+        # The voice's own rate first (no resampling); a device that refuses it gets its own rate,
+        # the lines resampled as they are loaded and the beds generated at that rate.
+        rates = list(dict.fromkeys(r for r in (sample_rate, device_sample_rate(device), 48000, 44100) if r))
+        for i, rate in enumerate(rates):
+            beds = {name: generate(name, rate) for name in BEDS} if ambience else {}
+            try:
+                player = Player(Mixer(rate, beds, mix), device)
+                break
+            except DeviceOpenError:
+                if i == len(rates) - 1:
+                    raise
+    except BaseException:
+        synth.close()
+        raise
+    return AudioSpeaker(pack, renderer, player, ambience=ambience)
+
+
+def check_voice(pack: VoicePack, synth: Pyttsx3Synth) -> None:
+    from narrator.speech.render import voice_aliases
+
+    if pack.voice.lower() not in voice_aliases(synth.voices()):
+        raise SpeechError(
+            f"the {pack.language} pack ({pack.path}) asks for voice {pack.voice!r}, which espeak-ng does not have; "
+            "set [pack] voice to an id from 'narrator voices list', or run 'narrator doctor'"
+        )
+
+
+if TYPE_CHECKING:
+    from narrator.ports import Speaker
+
+    def _is_a_speaker(s: AudioSpeaker) -> Speaker:  # mypy proves the port is implemented
+        return s

@@ -1,0 +1,148 @@
+"""Every voice pack: every key with the same slots, published role names, installed espeak-ng voices."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from narrator.packs import available_languages, check_packs, load_pack, packs_root, slots_of
+from narrator.speech.render import Pyttsx3Synth, Renderer, VoiceSettings, voice_aliases
+
+LANGUAGES = ["en", "es", "fr", "it", "ko"]
+NIGHT_CALLS = re.compile(r"^(thief|cupid|lovers|seer|werewolves|witch)\.|^night\.")
+
+
+def test_the_five_packs_are_there() -> None:
+    assert available_languages() == LANGUAGES
+
+
+def test_every_pack_has_every_key_with_the_same_slots() -> None:
+    assert check_packs() == []
+    en = load_pack("en")
+    for lang in LANGUAGES:
+        pack = load_pack(lang)
+        assert set(pack.lines) == set(en.lines) and set(pack.panel) == set(en.panel)
+        for key, variants in en.lines.items():
+            for text in pack.lines[key]:
+                assert slots_of(text) == slots_of(variants[0]), (lang, key)
+        assert sorted(pack.numbers) == list(range(1, 31))
+        assert set(pack.roles) == set(en.roles) and set(pack.words) == set(en.words)
+
+
+def test_night_calls_have_no_slot_and_no_variant() -> None:
+    """Said the same way whatever the hidden state: no slot can carry it, no variant can hint."""
+    for lang in LANGUAGES:
+        pack = load_pack(lang)
+        calls = [k for k in pack.lines if NIGHT_CALLS.match(k)]
+        assert len(calls) >= 14
+        for key in calls:
+            assert len(pack.lines[key]) == 1, (lang, key)
+            assert slots_of(pack.lines[key][0]) == frozenset(), (lang, key)
+
+
+@pytest.mark.parametrize(
+    "lang, names",
+    [
+        ("fr", {"seer": "Voyante", "witch": "Sorcière", "hunter": "Chasseur", "cupid": "Cupidon",
+                "little_girl": "Petite Fille", "thief": "Voleur", "captain": "Capitaine"}),
+        ("es", {"seer": "Vidente", "witch": "Bruja", "hunter": "Cazador", "cupid": "Cupido",
+                "little_girl": "Niña", "thief": "Ladrón", "captain": "Alguacil"}),
+        ("it", {"seer": "Veggente", "witch": "Strega", "hunter": "Cacciatore", "cupid": "Cupido",
+                "little_girl": "Bambina", "thief": "Ladro", "captain": "Capitano"}),
+    ],
+)
+def test_role_names_are_those_of_the_published_editions(lang: str, names: dict[str, str]) -> None:
+    pack = load_pack(lang)
+    for role, name in names.items():
+        assert pack.roles[role] == name
+    # The night calls use the same names.
+    assert pack.lines["seer.wake"][0].startswith(names["seer"])
+    assert pack.lines["witch.wake"][0].startswith(names["witch"])
+
+
+def _espeak_voice_ids() -> set[str]:
+    """Voice ids as the espeak-ng program lists them (independently of pyttsx3)."""
+    out = subprocess.run(["espeak-ng", "--voices"], capture_output=True, text=True, check=True).stdout
+    ids: set[str] = set()
+    for row in out.splitlines()[1:]:
+        cols = row.split()
+        if len(cols) >= 5:
+            ids |= voice_aliases([cols[4]])
+    return ids
+
+
+def test_every_configured_voice_exists_in_espeak_ng() -> None:
+    installed = _espeak_voice_ids()
+    assert "gmw/en" in installed
+    synth = Pyttsx3Synth()
+    try:
+        through_pyttsx3 = voice_aliases(synth.voices())
+    finally:
+        synth.close()
+    for lang in LANGUAGES:
+        voice = load_pack(lang).voice.lower()
+        assert voice in installed, f"{lang}: {voice!r} not in espeak-ng --voices"
+        assert voice in through_pyttsx3
+
+
+def test_every_pack_speaks_its_night_calls(tmp_path: Path) -> None:
+    """Real espeak-ng, every language: each night call comes out as seconds of audio, not silence."""
+    import wave
+
+    synth = Pyttsx3Synth()
+    try:
+        renderer = Renderer(synth, tmp_path)
+        for lang in LANGUAGES:
+            pack = load_pack(lang)
+            settings = VoiceSettings(pack.voice, pack.rate, pack.volume)
+            for key in ("night.falls", "seer.wake", "werewolves.wake", "witch.sleep"):
+                with wave.open(str(renderer.ensure(pack.lines[key][0], settings))) as w:
+                    seconds = w.getnframes() / w.getframerate()
+                assert 0.8 < seconds < 12, (lang, key, seconds)
+    finally:
+        synth.close()
+
+
+def _copy_packs(tmp_path: Path) -> Path:
+    root = tmp_path / "voices"
+    shutil.copytree(packs_root(), root)
+    return root
+
+
+def test_check_names_a_missing_key(tmp_path: Path) -> None:
+    root = _copy_packs(tmp_path)
+    fr = root / "fr" / "pack.toml"
+    fr.write_text("\n".join(l for l in fr.read_text(encoding="utf-8").splitlines() if not l.startswith('"seer.sleep"')), encoding="utf-8")
+    problems = check_packs(root)
+    assert len(problems) == 1 and "'seer.sleep'" in problems[0] and "fr" in problems[0]
+
+
+def test_check_names_a_changed_slot(tmp_path: Path) -> None:
+    root = _copy_packs(tmp_path)
+    it = root / "it" / "pack.toml"
+    it.write_text(it.read_text(encoding="utf-8").replace('"vote.eliminated" = "Il numero {seat}', '"vote.eliminated" = "Il numero {seats}'), encoding="utf-8")
+    problems = check_packs(root)
+    assert len(problems) == 1
+    assert "'vote.eliminated'" in problems[0] and "{seat}" in problems[0] and "{seats}" in problems[0]
+
+
+def test_check_names_a_broken_pack(tmp_path: Path) -> None:
+    root = _copy_packs(tmp_path)
+    (root / "es" / "pack.toml").write_text('[pack]\nvoice = "es"\n[lines\n', encoding="utf-8")
+    problems = check_packs(root)
+    assert len(problems) == 1 and "es" in problems[0] and "cannot be read" in problems[0]
+
+
+def test_check_names_a_missing_number_and_a_variant_with_other_slots(tmp_path: Path) -> None:
+    root = _copy_packs(tmp_path)
+    ko = root / "ko" / "pack.toml"
+    text = ko.read_text(encoding="utf-8").replace('17 = "십칠"\n', "")
+    text = text.replace('"vote.voter" = ["{seat}번, 투표해 주세요."', '"vote.voter" = ["투표해 주세요."')
+    ko.write_text(text, encoding="utf-8")
+    problems = check_packs(root)
+    assert any("missing seat numbers 17" in p for p in problems)
+    assert any("'vote.voter' variant 1" in p and "missing slots {seat}" in p for p in problems)
