@@ -31,7 +31,7 @@ def peak_mb() -> float:
 
 def render_bench(players: int) -> dict[str, float]:
     from narrator.packs import load_pack
-    from narrator.speech.lines import every_cue, texts_of
+    from narrator.packs import every_cue, texts_of
     from narrator.speech.render import Pyttsx3Synth, Renderer, VoiceSettings
 
     pack = load_pack("en")
@@ -53,7 +53,7 @@ def render_bench(players: int) -> dict[str, float]:
 def latency_bench(count: int) -> dict[str, float]:
     from narrator.packs import load_pack
     from narrator.ports import Cue
-    from narrator.speech.lines import every_cue
+    from narrator.packs import every_cue
     from narrator.speech.speaker import open_speaker
 
     pack = load_pack("en")

@@ -12,13 +12,14 @@ from narrator.ports import Clock, Cue, Heard, Prompt, SlotValue
 
 __all__ = ["FakeListener", "MemoryJournal", "RandomListener", "Timeline", "TimelineDisplay", "TimelineSpeaker", "VirtualClock"]
 
-SECONDS_PER_CHAR = 0.065
-LINE_PAD = 0.35
+def estimated_duration(text: str, rate_wpm: int = 150) -> float:
+    """How long a line takes to say: words at the pack's rate, plus a breath per pause.
 
-
-def estimated_duration(text: str) -> float:
-    """A calm reading pace: about 15 characters a second, plus a breath."""
-    return round(len(text) * SECONDS_PER_CHAR + LINE_PAD, 3)
+    A rough model of espeak-ng (within about 20% on the English pack), enough for timelines.
+    """
+    words = max(1, len(text.split()))
+    pauses = sum(text.count(p) for p in ".,?!:;…")
+    return round(words * 60.0 / rate_wpm + 0.12 * pauses + 0.2, 3)
 
 
 @dataclass
@@ -42,7 +43,7 @@ class TimelineSpeaker:
     def say(self, cue: Cue) -> float:
         text = self.pack.text(cue)
         self.timeline.add(kind="say", key=cue.key, text=text, phase=cue.phase)
-        return self.timeline.clock.now() + estimated_duration(text)
+        return self.timeline.clock.now() + estimated_duration(text, self.pack.rate)
 
     def prepare(self, cues: Any) -> None:
         for cue in cues:

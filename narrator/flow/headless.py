@@ -29,7 +29,7 @@ class ScaledSpeaker(TimelineSpeaker):
     def say(self, cue: Cue) -> float:
         text = self.pack.text(cue)
         self.timeline.add(kind="say", key=cue.key, text=text, phase=cue.phase)
-        return self.timeline.clock.now() + estimated_duration(text) * self.scale
+        return self.timeline.clock.now() + estimated_duration(text, self.pack.rate) * self.scale
 
 
 @dataclass

@@ -24,7 +24,7 @@ from transitions import Machine
 from narrator.errors import NarratorError
 from narrator.flow.journal import JournalError
 from narrator.flow.timing import Timing
-from narrator.packs import VoicePack
+from narrator.packs import VoicePack, every_cue
 from narrator.ports import Clock, Cue, Display, Heard, Journal, Listener, Prompt, Speaker
 from narrator.rules import Awaiting, Ballot, Game, Phase, Role, Side, Team
 from narrator.rules import events as ev
@@ -200,7 +200,7 @@ class Sequencer:
 
     def run(self) -> None:
         # Everything the game can say is rendered before the first line: nothing waits at the table.
-        self.speaker.prepare(all_cues(self.pack, self.game))
+        self.speaker.prepare(all_cues(self.pack, self.game, self.timing))
         if not self.journal.records()[1:]:
             self.say(Cue("game.welcome", phase="game.start"))
         while self.state != "game_over":
@@ -640,27 +640,11 @@ class Sequencer:
         }
 
 
-def all_cues(pack: VoicePack, game: Game) -> list[Cue]:
-    """Every line this game can say, with every seat and role in play: to render ahead."""
-    from narrator.packs import slots_of
-
-    seats = range(1, game.players + 1)
+def all_cues(pack: VoicePack, game: Game, timing: Timing) -> list[Cue]:
+    """Every line this game can say, with every seat and role in play and its own timings."""
     roles = sorted({r.value for r in game.state.possible} | {r.value for r in game.state.roles})
-    values: dict[str, list[Any]] = {
-        "seat": list(seats),
-        "role": roles,
-        "side": [side.value for side in Side if side is not Side.NOBODY],
-        "minutes": sorted({1, 2, 3, 4, 5, 10}),
-        "seconds": [30, 45, 60, 90, 120],
-    }
-    cues: list[Cue] = []
-    for key, variants in pack.lines.items():
-        names = sorted(slots_of(variants[0]))
-        combos: list[dict[str, Any]] = [{}]
-        for name in names:
-            combos = [{**c, name: v} for c in combos for v in values.get(name, [])]
-        cues.extend(Cue(key, combo) for combo in combos)
-    return cues
+    minutes = {max(1, round(timing.debate / 60)), max(1, round(timing.more_time / 60))}
+    return every_cue(pack, game.players, roles, {"minutes": sorted(minutes), "seconds": [int(timing.defence)]})
 
 
 class SequencerError(NarratorError):

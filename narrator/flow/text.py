@@ -46,7 +46,7 @@ class TextSpeaker:
         text = self.pack.text(cue)
         self.out.write(f"  » {text}\n")
         self.out.flush()
-        return self.clock.now() + estimated_duration(text) * self.pace
+        return self.clock.now() + estimated_duration(text, self.pack.rate) * self.pace
 
     def prepare(self, cues: Iterable[Cue]) -> None:
         for cue in cues:

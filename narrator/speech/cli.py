@@ -200,7 +200,7 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_render(args: argparse.Namespace) -> int:
-    from narrator.speech.lines import every_cue, texts_of
+    from narrator.packs import every_cue, texts_of
     from narrator.speech.render import Pyttsx3Synth, Renderer, VoiceSettings, render_with_progress
     from narrator.speech.speaker import check_voice
 

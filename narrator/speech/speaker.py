@@ -9,9 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Mapping
 
-from narrator.packs import VoicePack
+from narrator.packs import VoicePack, texts_of
 from narrator.ports import Cue
-from narrator.speech.lines import texts_of
 from narrator.speech.player import MixSettings, Mixer, Player
 from narrator.speech.render import Pyttsx3Synth, Renderer, SpeechError, VoiceSettings, render_with_progress
 

@@ -1,36 +1,24 @@
-"""The fake speaker: a timeline with no audio, durations close to the real voice."""
+"""The fake speaker's line lengths are close to the real voice's, so timelines are realistic."""
 
 from __future__ import annotations
 
 import wave
 from pathlib import Path
 
+from narrator.fakes import Timeline, TimelineSpeaker, estimated_duration
+from narrator.flow.clock import VirtualClock
 from narrator.packs import load_pack
 from narrator.ports import Cue, Speaker
-from narrator.speech.fake import TimelineSpeaker, estimate_seconds
 from narrator.speech.render import Pyttsx3Synth, Renderer, VoiceSettings
 
 
-class _Clock:
-    def __init__(self) -> None:
-        self.t = 100.0
-
-    def now(self) -> float:
-        return self.t
-
-
-def test_timeline_lines_follow_each_other() -> None:
-    clock = _Clock()
-    speaker: Speaker = TimelineSpeaker(load_pack("en"), now=clock.now)
-    end1 = speaker.say(Cue("night.falls"))
-    end2 = speaker.say(Cue("seer.wake"))  # said before the first ended: it waits its turn
-    clock.t = end2 + 5
-    end3 = speaker.say(Cue("day.death", {"seat": 4}))
-    assert isinstance(speaker, TimelineSpeaker)
-    (a, b, c) = speaker.lines
-    assert a.start == 100.0 and a.end == end1 and b.start == end1 and b.end == end2
-    assert c.start == end2 + 5 and c.end == end3 and c.text == "Seat 4."
-    assert speaker.timeline()[0][0] == "night.falls"
+def test_timeline_speaker_records_lines_and_returns_their_end() -> None:
+    clock = VirtualClock(100.0)
+    timeline = Timeline(clock)
+    speaker: Speaker = TimelineSpeaker(load_pack("en"), timeline)
+    end = speaker.say(Cue("day.death", {"seat": 4}))
+    assert timeline.entries == [{"t": 100.0, "kind": "say", "key": "day.death", "text": "Seat 4.", "phase": ""}]
+    assert end == 100.0 + estimated_duration("Seat 4.")
 
 
 def test_estimates_are_close_to_espeak(tmp_path: Path) -> None:
@@ -43,6 +31,6 @@ def test_estimates_are_close_to_espeak(tmp_path: Path) -> None:
             text = pack.lines[key][0]
             with wave.open(str(renderer.ensure(text, settings))) as w:
                 real = w.getnframes() / w.getframerate()
-            assert abs(estimate_seconds(text, pack.rate) - real) < 0.3 * real, (key, real)
+            assert abs(estimated_duration(text, pack.rate) - real) < 0.3 * real, (key, real)
     finally:
         synth.close()

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from narrator.packs import load_pack
-from narrator.speech.lines import every_cue, texts_of
+from narrator.packs import every_cue, texts_of
 from narrator.speech.render import Pyttsx3Synth, Renderer, SpeechError, VoiceSettings, cache_root
 
 EN = VoiceSettings("en", 150, 1.0)
