@@ -7,6 +7,7 @@ import select
 import sys
 from typing import Any, Iterable, Mapping, TextIO
 
+from narrator.errors import UsageError
 from narrator.fakes import estimated_duration
 from narrator.packs import VoicePack
 from narrator.ports import Clock, Cue, Heard, Prompt, SlotValue
@@ -105,7 +106,10 @@ class LineListener:
             if wait is not None and wait <= 0:
                 return None
             if self.closed:
-                self.clock.sleep_until(prompt.deadline if prompt.deadline is not None else self.clock.now() + 3600)
+                if prompt.deadline is None:
+                    # Nothing can ever answer a prompt that waits for ever: stop cleanly.
+                    raise UsageError("the input ended while the game waited for an answer")
+                self.clock.sleep_until(prompt.deadline)
                 return None
             ready, _, _ = select.select([self.stream], [], [], wait)
             if not ready:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from narrator.errors import UsageError
+from narrator.errors import NarratorError, UsageError
 from narrator.ports import Display, Listener, Prompt
 from narrator.rules import Deal
 
@@ -16,6 +16,14 @@ def deal_on_screen(deal: Deal, display: Display, listener: Listener) -> None:
     Only the seat whose turn it is can open the panel: any other number is refused, so a
     neighbour's slip never shows a card that is not theirs.
     """
+    try:
+        _deal(deal, display, listener)
+    except NarratorError as exc:
+        display.clear_private()  # never leave a card on the screen, whatever stopped the deal
+        raise UsageError(f"the deal stopped: {exc}; start again with 'narrator play'") from None
+
+
+def _deal(deal: Deal, display: Display, listener: Listener) -> None:
     for seat in range(1, len(deal.seats) + 1):
         display.show_private("deal.next", {"seat": seat})
         while True:
@@ -34,4 +42,4 @@ def deal_on_screen(deal: Deal, display: Display, listener: Listener) -> None:
 
 def _check_open(listener: Listener) -> None:
     if getattr(listener, "closed", False):
-        raise UsageError("the input ended during the deal; start again with 'narrator play'")
+        raise UsageError("the input ended")
