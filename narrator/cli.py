@@ -15,6 +15,7 @@ from narrator.errors import NarratorError
 COMMAND_MODULES: tuple[str, ...] = (
     "narrator.sim.cli",
     "narrator.flow.cli",
+    "narrator.table.cli",
 )
 
 Handler = Callable[[argparse.Namespace], int]
