@@ -81,11 +81,26 @@ def play_at_table(args: argparse.Namespace) -> int:
         setup = setup_from_config(config, args.seed, args.pace)
     screen = args.screen or ("text" if args.text or not sys.stdout.isatty() else "full")
     deal_mode = config.deal if config is not None else "program"
-    if deal_mode == "cards":
-        raise UsageError("dealing physical cards is not ready yet; choose 'the program deals' in the setup")
     if screen == "text":
-        return _play_text(args, setup)
-    return _play_full(args, setup)
+        return _play_text(args, setup, deal_mode)
+    return _play_full(args, setup, deal_mode)
+
+
+def deal_at_table(setup: Setup, mode: str, speaker: Any, listener: Any, display: Any, clock: Any) -> Setup:
+    """Mode a: the program's deal, shown seat by seat. Mode b: the deal learnt from the physical cards."""
+    from dataclasses import replace
+
+    from narrator.rules.composition import deck_of
+    from narrator.table.deal import deal_on_screen, roll_call
+
+    if mode == "program":
+        deal_on_screen(setup.deal, display, listener)
+        return setup
+    extra = setup.deal.extra if setup.options.thief_extra_cards == "from_deck" else ()
+    deck = deck_of(setup.deal.seats, extra)
+    dealt = roll_call(setup.players, deck, setup.options, speaker, listener, display, clock, setup.timing)
+    # Every role announced is called every night, even one left in the middle by the Thief.
+    return replace(setup, deal=dealt, possible=frozenset(deck))
 
 
 def _journal(args: argparse.Namespace) -> Path:
@@ -95,13 +110,12 @@ def _journal(args: argparse.Namespace) -> Path:
     return path
 
 
-def _play_text(args: argparse.Namespace, setup: Setup) -> int:
+def _play_text(args: argparse.Namespace, setup: Setup, deal_mode: str = "program") -> int:
     from narrator.flow.clock import RealClock
     from narrator.flow.headless import run_game
     from narrator.flow.journal import FileJournal
     from narrator.flow.text import LineListener, TextDisplay, TextSpeaker
     from narrator.packs import load_pack
-    from narrator.table.deal import deal_on_screen
 
     pack = load_pack(setup.language)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
@@ -110,22 +124,22 @@ def _play_text(args: argparse.Namespace, setup: Setup) -> int:
     clock = RealClock()
     display = TextDisplay(pack)
     listener = LineListener(clock)
+    speaker = TextSpeaker(pack, clock, pace=setup.speech_scale)
     print(f"Journal: {path} (if the game stops, continue it with: narrator resume {path})")
     try:
-        deal_on_screen(setup.deal, display, listener)
+        setup = deal_at_table(setup, deal_mode, speaker, listener, display, clock)
         head = {"mode": "text", "seed": seed, "setup": setup.to_record()}
-        run_game(setup, listener, seed, clock, journal, None, head, TextSpeaker(pack, clock, pace=setup.speech_scale), display)
+        run_game(setup, listener, seed, clock, journal, None, head, speaker, display)
     finally:
         journal.close()
     return 0
 
 
-def _play_full(args: argparse.Namespace, setup: Setup) -> int:
+def _play_full(args: argparse.Namespace, setup: Setup, deal_mode: str = "program") -> int:
     from narrator.flow.clock import RealClock
     from narrator.flow.headless import run_game
     from narrator.flow.journal import FileJournal
     from narrator.packs import load_pack
-    from narrator.table.deal import deal_on_screen
     from narrator.table.keys import KeyListener, TerminalKeys
     from narrator.table.screen import PacedSpeaker, ScreenDisplay, ScreenListener, ScreenSpeaker
 
@@ -142,7 +156,7 @@ def _play_full(args: argparse.Namespace, setup: Setup) -> int:
             listener = ScreenListener(KeyListener(clock, keys, screen.echo), screen)
             screen.start()
             try:
-                deal_on_screen(setup.deal, screen, listener)
+                setup = deal_at_table(setup, deal_mode, speaker, listener, screen, clock)
                 head = {"mode": "text", "seed": seed, "setup": setup.to_record()}
                 result = run_game(setup, listener, seed, clock, journal, None, head, speaker, screen)
                 listener.listen(_final_prompt())
