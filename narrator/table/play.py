@@ -81,6 +81,9 @@ def play_at_table(args: argparse.Namespace) -> int:
         setup = setup_from_config(config, args.seed, args.pace)
     screen = args.screen or ("text" if args.text or not sys.stdout.isatty() else "full")
     deal_mode = config.deal if config is not None else "program"
+    if config is not None and config.inputs != "keypad":
+        # The voice listener lives in narrator.listening; until it is wired here, say so plainly.
+        print(f"Note: answers by {config.inputs} are not wired in this build yet; the keypad is used.")
     if screen == "text":
         return _play_text(args, setup, deal_mode)
     return _play_full(args, setup, deal_mode)

@@ -116,3 +116,32 @@ def test_every_possible_role_is_called_even_with_a_thief() -> None:
     keys = [e["key"] for e in said]
     assert keys[:5] == ["night.falls", "thief.wake", "thief.sleep", "werewolves.wake_first", "werewolves.sleep"]
     assert "seer.wake" not in keys and "cupid.wake" not in keys
+
+
+@pytest.mark.slow
+def test_assist_in_a_real_terminal(tmp_path: Any) -> None:
+    import shutil
+    import sys
+    import time
+    from pathlib import Path
+
+    from tests.table.tmux import Tmux
+
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed (scripts/setup.sh installs it)")
+    repo = Path(__file__).resolve().parents[2]
+    t = Tmux([sys.executable, "-m", "narrator", "assist", "--roles", "werewolf=2,seer", "--pace", "0.5"], tmp_path,
+             {"PYTHONPATH": str(repo), "NARRATOR_CONFIG": str(tmp_path / "cfg")})
+    try:
+        t.wait("Seer, wake up")
+        started = time.monotonic()
+        t.send("+")  # next: the Seer's 10 s turn ends now
+        t.wait("Seer, go back to sleep")
+        assert time.monotonic() - started < 5
+        t.wait("Werewolves, wake up")
+        t.send("-")  # back: the Seer's sleep line again
+        t.wait(lambda s: s.count("Seer, go back to sleep") == 2)
+        t.send("q")
+        assert t.exit_code() == 0
+    finally:
+        t.close()
