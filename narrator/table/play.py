@@ -80,6 +80,8 @@ def play_at_table(args: argparse.Namespace) -> int:
         config = run_wizard(args)
         setup = setup_from_config(config, args.seed, args.pace)
     screen = args.screen or ("text" if args.text or not sys.stdout.isatty() else "full")
+    if screen == "full" and not (sys.stdout.isatty() and sys.stdin.isatty()):
+        raise UsageError("the full screen needs a terminal; use --screen text (or --text) when input or output is redirected")
     deal_mode = config.deal if config is not None else "program"
     if config is not None and config.inputs != "keypad":
         # The voice listener lives in narrator.listening; until it is wired here, say so plainly.

@@ -120,6 +120,7 @@ class ScreenDisplay:
         """A spoken line: the caption, and the debate timer, which only public lines move."""
         with self.lock:
             self.caption = text
+            self.note = ""  # an input's feedback belongs to the line it answered
             if cue.phase and cue.phase != "game.pause":
                 self.phase = cue.phase
             if cue.key == "debate.start":
