@@ -68,6 +68,12 @@ def run_wizard(args: argparse.Namespace, stdin: Any = None, stdout: Any = None) 
 def play_at_table(args: argparse.Namespace) -> int:
     from narrator.flow.cli import _text_setup
 
+    if args.pace is not None and not 0 < args.pace <= 10:
+        raise UsageError(f"--pace {args.pace!r}: give a factor above 0, at most 10 (0.1 is ten times faster)")
+    tty = sys.stdout.isatty() and sys.stdin.isatty()
+    screen = args.screen or ("text" if args.text or not tty else "full")
+    if screen == "full" and not tty:
+        raise UsageError("the full screen needs a terminal; use --screen text (or --text) when input or output is redirected")
     given = args.setup is not None or args.players is not None
     config: TableConfig | None = None
     if given:
@@ -79,9 +85,6 @@ def play_at_table(args: argparse.Namespace) -> int:
     else:
         config = run_wizard(args)
         setup = setup_from_config(config, args.seed, args.pace)
-    screen = args.screen or ("text" if args.text or not sys.stdout.isatty() else "full")
-    if screen == "full" and not (sys.stdout.isatty() and sys.stdin.isatty()):
-        raise UsageError("the full screen needs a terminal; use --screen text (or --text) when input or output is redirected")
     deal_mode = config.deal if config is not None else "program"
     if config is not None and config.inputs != "keypad":
         # The voice listener lives in narrator.listening; until it is wired here, say so plainly.

@@ -159,3 +159,17 @@ def test_a_finished_wizard_remembers_and_keeps_the_bad_file(tmp_path: Path) -> N
     assert loaded.problems == [] and loaded.config.players == 9
     assert "Seat 1: you are the" in proc.stdout
     assert proc.returncode == 1 and "the deal stopped: the input ended" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        (["play", "--screen", "full"], "narrator: the full screen needs a terminal; use --screen text"),
+        (["play", "--text", "--pace", "0"], "narrator: --pace 0.0: give a factor above 0"),
+        (["demo", "--text", "--pace", "-1"], "narrator: --pace -1.0: give a factor above 0"),
+    ],
+)
+def test_bad_play_arguments_are_one_clear_line(tmp_path: Path, args: list[str], expected: str) -> None:
+    proc = _narrator(args, "", tmp_path)
+    assert proc.returncode == 1 and proc.stderr.startswith(expected) and len(proc.stderr.splitlines()) == 1
+    assert not (tmp_path / "cfg" / "config.toml").exists()
