@@ -48,14 +48,14 @@ def scaled(timing: Any, factor: float) -> Any:
     return timing.with_values(values)
 
 
-def run_wizard(args: argparse.Namespace, stdin: Any = None, stdout: Any = None) -> TableConfig:
+def run_wizard(args: argparse.Namespace, read_line: Any = None) -> TableConfig:
     """Read the remembered setup (reporting any problem), ask the questions, remember the answers."""
     from narrator.packs import available_languages
     from narrator.table.wizard import LineAsker, Wizard
 
     path: Path = args.config or config_path()
     loaded: Loaded = load_config(path)
-    asker = LineAsker(stdin or sys.stdin, stdout or sys.stdout)
+    asker = LineAsker(sys.stdin, sys.stdout, read_line)
     for problem in loaded.problems:
         asker.tell(f"! {problem}")
     wizard = Wizard(asker, loaded.config, available_languages())
@@ -74,6 +74,10 @@ def play_at_table(args: argparse.Namespace) -> int:
     screen = args.screen or ("text" if args.text or not tty else "full")
     if screen == "full" and not tty:
         raise UsageError("the full screen needs a terminal; use --screen text (or --text) when input or output is redirected")
+    from narrator.flow.clock import RealClock
+    from narrator.flow.text import LineListener
+
+    lines = LineListener(RealClock())  # one reader for the wizard and the text game: no answer lost between
     given = args.setup is not None or args.players is not None
     config: TableConfig | None = None
     if given:
@@ -83,14 +87,14 @@ def play_at_table(args: argparse.Namespace) -> int:
 
             setup = replace(setup, timing=scaled(setup.timing, args.pace), speech_scale=setup.speech_scale * args.pace)
     else:
-        config = run_wizard(args)
+        config = run_wizard(args, lines.read_line)
         setup = setup_from_config(config, args.seed, args.pace)
     deal_mode = config.deal if config is not None else "program"
     if config is not None and config.inputs != "keypad":
         # The voice listener lives in narrator.listening; until it is wired here, say so plainly.
         print(f"Note: answers by {config.inputs} are not wired in this build yet; the keypad is used.")
     if screen == "text":
-        return _play_text(args, setup, deal_mode)
+        return _play_text(args, setup, deal_mode, lines)
     return _play_full(args, setup, deal_mode)
 
 
@@ -118,20 +122,18 @@ def _journal(args: argparse.Namespace) -> Path:
     return path
 
 
-def _play_text(args: argparse.Namespace, setup: Setup, deal_mode: str = "program") -> int:
-    from narrator.flow.clock import RealClock
+def _play_text(args: argparse.Namespace, setup: Setup, deal_mode: str, listener: Any) -> int:
     from narrator.flow.headless import run_game
     from narrator.flow.journal import FileJournal
-    from narrator.flow.text import LineListener, TextDisplay, TextSpeaker
+    from narrator.flow.text import TextDisplay, TextSpeaker
     from narrator.packs import load_pack
 
     pack = load_pack(setup.language)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     path = _journal(args)
     journal = FileJournal.create(path)
-    clock = RealClock()
+    clock = listener.clock
     display = TextDisplay(pack)
-    listener = LineListener(clock)
     speaker = TextSpeaker(pack, clock, pace=setup.speech_scale)
     print(f"Journal: {path} (if the game stops, continue it with: narrator resume {path})")
     try:

@@ -39,14 +39,17 @@ class Asker(Protocol):
 class LineAsker:
     """Questions printed, answers read a line at a time."""
 
-    def __init__(self, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> None:
+    def __init__(self, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout,
+                 read_line: Callable[[], str | None] | None = None) -> None:
         self.stdin = stdin
         self.stdout = stdout
+        # The game's own line reader, so that no answer typed ahead is left in another buffer.
+        self.read_line = read_line or stdin.readline
 
     def ask(self, question: str) -> str:
         self.stdout.write(f"{question} ")
         self.stdout.flush()
-        line = self.stdin.readline()
+        line = self.read_line() or ""
         if line == "":
             raise EOFError
         return line.rstrip("\r\n")
