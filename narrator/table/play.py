@@ -7,10 +7,15 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Callable
 
 from narrator.errors import UsageError
 from narrator.flow.script import Setup
+from narrator.flow.timing import Timing
+from narrator.ports import Clock, Display, Listener, Prompt, Speaker
+
+if TYPE_CHECKING:
+    from narrator.flow.text import LineListener
 from narrator.table.config import Loaded, TableConfig, config_path, load_config, save_config
 
 
@@ -39,16 +44,16 @@ def setup_from_config(config: TableConfig, seed: int | None, pace: float | None 
     return Setup(config.players, config.language, deal(config.players, deck, rng, options), None, options, timing, scale)
 
 
-def scaled(timing: Any, factor: float) -> Any:
+def scaled(timing: Timing, factor: float) -> Timing:
     """Every wait of `timing` times `factor` (the demo and tests play fast)."""
     import dataclasses
 
-    values = {k: v * factor for k, v in timing.turns.items()}
+    values: dict[str, float] = {k: v * factor for k, v in timing.turns.items()}
     values.update({f.name: getattr(timing, f.name) * factor for f in dataclasses.fields(timing) if f.name != "turns"})
     return timing.with_values(values)
 
 
-def run_wizard(args: argparse.Namespace, read_line: Any = None) -> TableConfig:
+def run_wizard(args: argparse.Namespace, read_line: Callable[[], str | None] | None = None) -> TableConfig:
     """Read the remembered setup (reporting any problem), ask the questions, remember the answers."""
     from narrator.packs import available_languages
     from narrator.table.wizard import LineAsker, Wizard
@@ -98,7 +103,7 @@ def play_at_table(args: argparse.Namespace) -> int:
     return _play_full(args, setup, deal_mode)
 
 
-def deal_at_table(setup: Setup, mode: str, speaker: Any, listener: Any, display: Any, clock: Any) -> Setup:
+def deal_at_table(setup: Setup, mode: str, speaker: Speaker, listener: Listener, display: Display, clock: Clock) -> Setup:
     """Mode a: the program's deal, shown seat by seat. Mode b: the deal learnt from the physical cards."""
     from dataclasses import replace
 
@@ -122,7 +127,7 @@ def _journal(args: argparse.Namespace) -> Path:
     return path
 
 
-def _play_text(args: argparse.Namespace, setup: Setup, deal_mode: str, listener: Any) -> int:
+def _play_text(args: argparse.Namespace, setup: Setup, deal_mode: str, listener: LineListener) -> int:
     from narrator.flow.headless import run_game
     from narrator.flow.journal import FileJournal
     from narrator.flow.text import TextDisplay, TextSpeaker
@@ -180,7 +185,5 @@ def _play_full(args: argparse.Namespace, setup: Setup, deal_mode: str = "program
     return 0
 
 
-def _final_prompt() -> Any:
-    from narrator.ports import Prompt
-
+def _final_prompt() -> Prompt:
     return Prompt("game.end", words=("enter",))
