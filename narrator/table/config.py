@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from narrator.errors import UsageError
-from narrator.flow.timing import DEFAULT_TURNS, Timing
+from narrator.flow.timing import Timing
 from narrator.rules import Options, Role, RulesError, complete, suggest
 
 if sys.version_info >= (3, 11):
@@ -242,6 +242,3 @@ def save_config(config: TableConfig, path: Path, keep_old: bool = False) -> Path
 
 def with_defaults(config: TableConfig) -> TableConfig:
     return dataclasses.replace(config, roles=dict(config.roles), options=dict(config.options), timing=dict(config.timing))
-
-
-TURN_NAMES = tuple(DEFAULT_TURNS)
