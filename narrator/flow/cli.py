@@ -23,6 +23,9 @@ def register(sub: Any) -> None:
     p.add_argument("--journal", type=Path, metavar="FILE", help="where to journal the game (resume it from there)")
     p.add_argument("--real-clock", action="store_true", help="headless: wait in real time")
     p.add_argument("--seed", type=int, default=None, metavar="S", help="random seed (deal, draws)")
+    from narrator.table.play import add_arguments
+
+    add_arguments(p)
     p.set_defaults(func=run_play)
 
     r = sub.add_parser("resume", help="continue an interrupted game from its journal")
@@ -37,9 +40,9 @@ def register(sub: Any) -> None:
 def run_play(args: argparse.Namespace) -> int:
     if args.headless:
         return _play_headless(args)
-    if args.text:
-        return _play_text(args)
-    raise UsageError("the audio table is not wired yet; play in a terminal with 'narrator play --text --players N'")
+    from narrator.table.play import play_at_table
+
+    return play_at_table(args)
 
 
 def games_folder() -> Path:
@@ -60,57 +63,10 @@ def _text_setup(args: argparse.Namespace) -> Any:
 
     if args.setup is not None:
         return load_setup(args.setup)
-    if args.players is None:
-        raise UsageError("say how many play: narrator play --text --players N (or --setup SETUP.toml)")
     options = Options.parse(args.option)
     deck = complete(args.players, parse_roles(args.roles) if args.roles else suggest(args.players), options)
     rng = random.Random(args.seed)
     return Setup(args.players, args.lang, deal(args.players, deck, rng, options), None, options, Timing())
-
-
-def _play_text(args: argparse.Namespace) -> int:
-    import random
-    import time
-
-    from narrator.flow.clock import RealClock
-    from narrator.flow.headless import run_game
-    from narrator.flow.journal import FileJournal
-    from narrator.flow.text import LineListener, TextDisplay, TextSpeaker
-    from narrator.packs import load_pack
-
-    setup = _text_setup(args)
-    pack = load_pack(setup.language)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    path = args.journal or games_folder() / time.strftime("game-%Y%m%d-%H%M%S.jsonl")
-    journal = FileJournal.create(path)
-    clock = RealClock()
-    display = TextDisplay(pack)
-    listener = LineListener(clock)
-    print(f"Journal: {path} (if the game stops, continue it with: narrator resume {path})")
-    _deal_cards(setup, pack, display, listener)
-    try:
-        head = {"mode": "text", "seed": seed, "setup": setup.to_record()}
-        result = run_game(setup, listener, seed, clock, journal, None, head, TextSpeaker(pack, clock, pace=setup.speech_scale), display)
-    finally:
-        journal.close()
-    outcome = result.game.outcome
-    assert outcome is not None
-    return 0
-
-
-def _deal_cards(setup: Any, pack: Any, display: Any, listener: Any) -> None:
-    """Deal mode (a): each seat in turn types its number, sees its card, hides it with Enter."""
-    from narrator.ports import Prompt
-
-    for seat in range(1, setup.players + 1):
-        display.show_private("deal.next", {"seat": seat})
-        while True:
-            heard = listener.listen(Prompt("deal.seat", (seat,)))
-            if heard is None or heard.choice == seat:
-                break
-        display.show_private("deal.card", {"seat": seat, "role": setup.deal.seats[seat - 1].value})
-        listener.listen(Prompt("deal.hide", words=("enter",)))
-        display.clear_private()
 
 
 def _play_headless(args: argparse.Namespace) -> int:

@@ -7,6 +7,7 @@ import select
 import sys
 from typing import Any, Iterable, Mapping, TextIO
 
+from narrator.errors import UsageError
 from narrator.fakes import estimated_duration
 from narrator.packs import VoicePack
 from narrator.ports import Clock, Cue, Heard, Prompt, SlotValue
@@ -92,25 +93,30 @@ class TextDisplay:
 
 
 class LineListener:
-    """Reads entries (a seat number, 0, +, -, *, /, then Enter) from the terminal until the deadline."""
+    """Reads entries (a seat number, 0, +, -, *, /, then Enter) from the terminal until the deadline.
+
+    Lines are read from the file descriptor into a buffer of our own: `select` on a buffered
+    TextIO misses lines that arrived together with the previous one (keys typed quickly).
+    """
 
     def __init__(self, clock: Clock, stream: TextIO = sys.stdin) -> None:
         self.clock = clock
         self.stream = stream
         self.closed = False
+        self.buffer = ""
+        self.eof = False
 
     def listen(self, prompt: Prompt) -> Heard | None:
         while True:
-            wait = None if prompt.deadline is None else prompt.deadline - self.clock.now()
-            if wait is not None and wait <= 0:
-                return None
             if self.closed:
-                self.clock.sleep_until(prompt.deadline if prompt.deadline is not None else self.clock.now() + 3600)
+                if prompt.deadline is None:
+                    # Nothing can ever answer a prompt that waits for ever: stop cleanly.
+                    raise UsageError("the input ended while the game waited for an answer")
+                self.clock.sleep_until(prompt.deadline)
                 return None
-            ready, _, _ = select.select([self.stream], [], [], wait)
-            if not ready:
+            line = self.read_line(prompt.deadline)
+            if line is None:
                 return None
-            line = self.stream.readline()
             if line == "":
                 self.closed = True  # end of input: nobody answers any more
                 continue
@@ -119,6 +125,30 @@ class LineListener:
             heard = parse_entry(line)
             if heard is not None:
                 return heard
+
+    def read_line(self, deadline: float | None = None) -> str | None:
+        """The next line with its newline; "" at the end of input; None when the deadline passed."""
+        try:
+            fd = self.stream.fileno()
+        except (AttributeError, OSError, ValueError):
+            return self.stream.readline()  # an in-memory stream: everything is there already
+        while "\n" not in self.buffer:
+            if self.eof:
+                line, self.buffer = self.buffer, ""
+                return line
+            wait = None if deadline is None else deadline - self.clock.now()
+            if wait is not None and wait <= 0:
+                return None
+            ready, _, _ = select.select([fd], [], [], wait)
+            if not ready:
+                continue
+            data = os.read(fd, 4096)
+            if data:
+                self.buffer += data.decode("utf-8", "replace")
+            else:
+                self.eof = True
+        line, _, self.buffer = self.buffer.partition("\n")
+        return line + "\n"
 
 
 def wants_tty() -> bool:

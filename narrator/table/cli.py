@@ -1,0 +1,83 @@
+"""`narrator assist`, `narrator demo` and `narrator doctor`."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from narrator.errors import UsageError
+
+
+def register(sub: Any) -> None:
+    a = sub.add_parser("assist", help="for a human narrator: night ambience and the calls, the day timer")
+    a.add_argument("--config", type=Path, metavar="FILE", help="the table's config (roles and turn lengths)")
+    a.add_argument("--roles", metavar="SPEC", help='roles to call, e.g. "werewolf,seer,witch" (default: the config\'s)')
+    a.add_argument("--lang", default=None, metavar="L", help="language of the calls")
+    a.add_argument("--pace", type=float, default=None, metavar="F", help="scale every turn by F")
+    a.set_defaults(func=run_assist)
+
+    d = sub.add_parser("demo", help="automatic players play a whole short game, fully narrated")
+    d.add_argument("--lang", default="en", metavar="L", help="language of the voice pack")
+    d.add_argument("--text", action="store_true", help="print the lines instead of the full screen")
+    d.add_argument("--seed", type=int, default=None, metavar="S", help="which game to play (default: a short, eventful one)")
+    d.add_argument("--pace", type=float, default=1.0, metavar="F", help="scale every wait by F (0.1: ten times faster)")
+    d.set_defaults(func=run_demo)
+
+    c = sub.add_parser("doctor", help="check audio, microphone, voices, speech models and the keypad")
+    c.add_argument("--no-keypad", action="store_true", help="skip the keypad check (it waits for a key)")
+    c.set_defaults(func=run_doctor)
+
+
+def _pace(value: float | None) -> float | None:
+    if value is not None and not 0 < value <= 10:
+        raise UsageError(f"--pace {value!r}: give a factor above 0, at most 10 (0.1 is ten times faster)")
+    return value
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    import sys
+
+    from narrator.table.demo import DEMO_SEED
+    from narrator.table.demo import run_demo as demo
+
+    pace = _pace(args.pace) or 1.0
+    text = args.text or not sys.stdout.isatty()
+    demo(args.lang, DEMO_SEED if args.seed is None else args.seed, text, pace)
+    return 0
+
+
+def run_assist(args: argparse.Namespace) -> int:
+    import sys
+
+    from narrator.rules import Role, RulesError, parse_roles
+    from narrator.table.assist import run_assist as assist
+    from narrator.table.config import config_path, load_config
+    from narrator.table.keys import TerminalKeys
+    from narrator.table.play import scaled
+
+    loaded = load_config(args.config or config_path())
+    for problem in loaded.problems:
+        print(f"! {problem}")
+    config = loaded.config
+    try:
+        roles = set(parse_roles(args.roles)) if args.roles else set(config.composition())
+        options = config.rule_options()
+    except RulesError as exc:
+        raise UsageError(str(exc)) from None
+    roles.add(Role.WEREWOLF)
+    timing = config.timings()
+    pace = _pace(args.pace)
+    if pace is not None:
+        timing = scaled(timing, pace)
+    if not sys.stdin.isatty():
+        raise UsageError("assist reads keys from the terminal; run it in a terminal")
+    with TerminalKeys() as keys:
+        assist(args.lang or config.language, roles, timing, options, keys)
+    return 0
+
+
+def run_doctor(args: argparse.Namespace) -> int:
+    from narrator.table.doctor import run_doctor as doctor
+
+    return doctor(keypad=not args.no_keypad)

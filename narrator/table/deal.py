@@ -1,0 +1,177 @@
+"""Dealing at the table: on the private panel (mode a), or a silent roll call for physical cards (mode b)."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from narrator.errors import NarratorError, UsageError
+from narrator.flow.timing import Timing
+from narrator.ports import Clock, Cue, Display, Listener, Prompt, Speaker
+from narrator.rules import Deal, Game, Options, Role, RulesError
+from narrator.rules.composition import deck_of
+
+# A seat has this long to press its number, then the panel asks again (nothing is lost).
+DEAL_WAIT = 600.0
+
+
+def deal_on_screen(deal: Deal, display: Display, listener: Listener) -> None:
+    """Seat by seat: the seat presses its number, sees its card, presses Enter to hide it.
+
+    Only the seat whose turn it is can open the panel: any other number is refused, so a
+    neighbour's slip never shows a card that is not theirs.
+    """
+    try:
+        _deal(deal, display, listener)
+    except NarratorError as exc:
+        display.clear_private()  # never leave a card on the screen, whatever stopped the deal
+        raise UsageError(f"the deal stopped: {exc}; start again with 'narrator play'") from None
+
+
+def _deal(deal: Deal, display: Display, listener: Listener) -> None:
+    for seat in range(1, len(deal.seats) + 1):
+        display.show_private("deal.next", {"seat": seat})
+        while True:
+            heard = listener.listen(Prompt("deal.seat", (seat,)))
+            if heard is None:
+                _check_open(listener)
+                continue
+            if heard.choice == seat:
+                break
+            display.feedback("input.refused", {"reason": f"it is seat {seat}'s turn, not {heard.text or heard.choice}"})
+        display.show_private("deal.card", {"seat": seat, "role": deal.seats[seat - 1].value})
+        while listener.listen(Prompt("deal.hide", words=("enter",))) is None:
+            _check_open(listener)
+        display.clear_private()
+
+
+def _check_open(listener: Listener) -> None:
+    if getattr(listener, "closed", False):
+        raise UsageError("the input ended")
+
+
+# ---- mode (b): physical cards ----------------------------------------------------------
+
+# The roll call's order: the night's order, then the roles with no call of their own.
+ROLL_ORDER: tuple[Role, ...] = (
+    Role.THIEF, Role.CUPID, Role.SEER, Role.WEREWOLF, Role.WITCH, Role.HUNTER, Role.LITTLE_GIRL,
+)
+# The Thief's menu for a card in the middle (the `deal.thief_middle` panel line).
+MIDDLE_MENU: tuple[Role, ...] = (
+    Role.VILLAGER, Role.WEREWOLF, Role.SEER, Role.WITCH, Role.HUNTER, Role.CUPID, Role.LITTLE_GIRL,
+)
+
+
+class RollCallMismatch(NarratorError):
+    """The seats given do not add up to the announced deck (said aloud only as 'once more')."""
+
+
+def roll_call(
+    players: int,
+    deck: Mapping[Role, int],
+    options: Options,
+    speaker: Speaker,
+    listener: Listener,
+    display: Display,
+    clock: Clock,
+    timing: Timing,
+    attempts: int = 3,
+) -> Deal:
+    """Deal mode (b): each role of the announced deck wakes in turn and types its seat, silently.
+
+    The rules engine needs the whole deal before the first night (the Seer may look at a
+    Werewolf before the Werewolves are called), so the seats are learnt in a roll call before
+    the game. Every role of the deck is called with the same lines and a fixed turn, whatever
+    is typed; seats nobody claims are Villagers. When the claims do not add up (two roles on
+    one seat, a role missing), the whole roll call is done again, the same for everyone.
+    """
+
+    def say(cue: Cue) -> None:
+        clock.sleep_until(speaker.say(cue))
+
+    say(Cue("deal.roll_call", phase="deal.roll_call"))
+    for attempt in range(attempts):
+        if attempt:
+            say(Cue("deal.roll_call_again", phase="deal.roll_call"))
+        claims: dict[Role, list[int]] = {}
+        middle: list[Role] = []
+        for role in ROLL_ORDER:
+            if not deck.get(role):
+                continue
+            say(Cue("deal.seat_wake", {"role": role.value}, phase="deal.roll_call"))
+            turn = timing.turn("thief") if role is Role.THIEF else timing.turn("lovers")
+            deadline = clock.now() + turn
+            wanted = deck[role]
+            display.show_private("deal.seats_prompt" if wanted > 1 else "deal.seat_prompt", {})
+            seats: list[int] = []
+            while len(seats) < wanted:
+                heard = listener.listen(Prompt(f"night.{role.value}.seat", tuple(range(1, players + 1)), night=True,
+                                               deadline=deadline))
+                if heard is None:
+                    break
+                if isinstance(heard.choice, int) and 1 <= heard.choice <= players and heard.choice not in seats:
+                    seats.append(heard.choice)
+                    display.feedback("deal.seat_noted", {"seat": heard.choice})
+                else:
+                    display.feedback("input.refused", {"reason": f"{heard.text or heard.choice} is not a seat"})
+            claims[role] = seats
+            if role is Role.THIEF and options.thief_extra_cards == "from_deck" and seats:
+                middle = _middle_cards(players, listener, display, deadline)
+            clock.sleep_until(deadline)
+            display.clear_private()
+            say(Cue("deal.seat_sleep", {"role": role.value}, phase="deal.roll_call"))
+            clock.sleep_until(clock.now() + timing.gap)
+        try:
+            deal = deal_from_claims(players, deck, claims, middle, options)
+        except RollCallMismatch:
+            continue
+        say(Cue("deal.roll_call_done", phase="deal.roll_call"))
+        return deal
+    raise UsageError(
+        f"the seats given in {attempts} roll calls did not add up to the announced cards; "
+        "check the cards and start again with 'narrator play'"
+    )
+
+
+def _middle_cards(players: int, listener: Listener, display: Display, deadline: float) -> list[Role]:
+    cards: list[Role] = []
+    for card in (1, 2):
+        display.show_private("deal.thief_middle", {"seat": card})
+        while True:
+            heard = listener.listen(Prompt("night.thief.middle", tuple(range(1, len(MIDDLE_MENU) + 1)), night=True,
+                                           deadline=deadline))
+            if heard is None:
+                return cards
+            if isinstance(heard.choice, int) and 1 <= heard.choice <= len(MIDDLE_MENU):
+                cards.append(MIDDLE_MENU[heard.choice - 1])
+                break
+            display.feedback("input.refused", {"reason": f"{heard.text or heard.choice} is not on the list"})
+    return cards
+
+
+def deal_from_claims(
+    players: int, deck: Mapping[Role, int], claims: Mapping[Role, list[int]], middle: list[Role], options: Options
+) -> Deal:
+    """The deal the claims describe, checked against the announced deck; unclaimed seats are Villagers."""
+    seats = [Role.VILLAGER] * players
+    for role, claimed in claims.items():
+        for seat in claimed:
+            if seats[seat - 1] is not Role.VILLAGER:
+                raise RollCallMismatch(f"seat {seat} claimed by {seats[seat - 1].value} and {role.value}")
+            seats[seat - 1] = role
+    thief = Role.THIEF in seats
+    if options.thief_extra_cards == "from_deck" and deck.get(Role.THIEF):
+        if not thief or len(middle) != 2:
+            raise RollCallMismatch("the Thief and the two cards in the middle are needed")
+        extra: tuple[Role, ...] = tuple(middle)
+        counted = deck_of(tuple(seats), extra)
+    else:
+        extra = (Role.VILLAGER, Role.VILLAGER) if thief else ()
+        counted = deck_of(tuple(seats))
+    if {r: n for r, n in counted.items() if n} != {r: n for r, n in deck.items() if n}:
+        raise RollCallMismatch(f"claimed {dict(counted)}, announced {dict(deck)}")
+    deal = Deal(tuple(seats), extra)
+    try:
+        Game.start(deal, options)
+    except RulesError as exc:
+        raise RollCallMismatch(str(exc)) from None
+    return deal

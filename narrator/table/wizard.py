@@ -1,0 +1,284 @@
+"""The setup wizard of `narrator play`: short questions answered on a numeric keypad.
+
+Every answer is digits, `+`, `-`, `*` and Enter (Enter keeps what is shown). A bad answer gets
+one clear line and the same question again; nothing answered before is lost.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from typing import Callable, Protocol, TextIO, TypeVar
+
+from narrator.errors import UsageError
+from narrator.flow.timing import DEFAULT_TURNS, Timing
+from narrator.rules import Role, RulesError
+from narrator.rules.options import CHOICES, Options
+from narrator.table.config import DEAL_MODES, INPUTS, TableConfig, specials_of, with_defaults
+
+T = TypeVar("T")
+
+# The special roles in the order the wizard numbers them (Villagers fill the rest).
+ROLE_MENU: tuple[Role, ...] = (
+    Role.WEREWOLF, Role.SEER, Role.WITCH, Role.HUNTER, Role.CUPID, Role.LITTLE_GIRL, Role.THIEF,
+)
+OPTION_MENU: tuple[str, ...] = tuple(f.name for f in Options.__dataclass_fields__.values())
+TIMING_MENU: tuple[str, ...] = (*DEFAULT_TURNS, "debate", "vote", "defence")
+
+
+class Asker(Protocol):
+    """Where the wizard asks and tells: a terminal, or a script in tests."""
+
+    def ask(self, question: str) -> str:
+        """One answer, without its newline. Raises EOFError when no more input can come."""
+        ...
+
+    def tell(self, text: str) -> None: ...
+
+
+class LineAsker:
+    """Questions printed, answers read a line at a time."""
+
+    def __init__(self, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout,
+                 read_line: Callable[[], str | None] | None = None) -> None:
+        self.stdin = stdin
+        self.stdout = stdout
+        # The game's own line reader, so that no answer typed ahead is left in another buffer.
+        self.read_line = read_line or stdin.readline
+
+    def ask(self, question: str) -> str:
+        self.stdout.write(f"{question} ")
+        self.stdout.flush()
+        line = self.read_line() or ""
+        if line == "":
+            raise EOFError
+        return line.rstrip("\r\n")
+
+    def tell(self, text: str) -> None:
+        self.stdout.write(text + "\n")
+        self.stdout.flush()
+
+
+@dataclass
+class ScriptedAsker:
+    """The fake twin: answers from a list; records every question and line told."""
+
+    answers: list[str]
+    questions: list[str] = field(default_factory=list)
+    told: list[str] = field(default_factory=list)
+
+    def ask(self, question: str) -> str:
+        self.questions.append(question)
+        if not self.answers:
+            raise EOFError
+        return self.answers.pop(0)
+
+    def tell(self, text: str) -> None:
+        self.told.append(text)
+
+
+class Invalid(ValueError):
+    """An answer the wizard refuses; the message is shown and the question asked again."""
+
+
+class Wizard:
+    def __init__(self, asker: Asker, config: TableConfig, languages: list[str]) -> None:
+        self.io = asker
+        self.config = with_defaults(config)
+        self.languages = languages or ["en"]
+
+    # ---- the questions ------------------------------------------------------------------
+
+    def run(self, offer_last: bool = False) -> TableConfig:
+        """Ask everything (or only confirm the last setup) and return the table's config."""
+        try:
+            if offer_last and self._keep_last():
+                return self.config
+            self.players()
+            self.roles()
+            self.options()
+            self.language()
+            self.inputs()
+            self.timing()
+            self.deal()
+        except EOFError:
+            raise UsageError("setup stopped: the input ended before the last question") from None
+        self.io.tell(f"Ready: {self.config.describe()}.")
+        return self.config
+
+    def _keep_last(self) -> bool:
+        try:
+            summary = self.config.describe()
+        except RulesError:
+            return False
+        self.io.tell(f"Last table: {summary}.")
+        return self._ask("Enter = play with it, 1 = change it:", lambda a: _pick(a, ("keep", "change"), "keep")) == "keep"
+
+    def players(self) -> None:
+        def parse(answer: str) -> int:
+            n = _number(answer, self.config.players)
+            if not 4 <= n <= 30:
+                raise Invalid(f"{n} players: the game takes 4 to 30 players")
+            return n
+
+        n = self._ask(f"How many players? (4 to 30) [{self.config.players}]:", parse)
+        if n != self.config.players:
+            self.config.players = n
+            self.config.roles = specials_of(n)
+
+    def roles(self) -> None:
+        while True:
+            self.io.tell(self._roles_menu())
+            question = "Enter = these roles; a role number then + or - (e.g. 3+):"
+            change = self._ask(question, self._parse_role_change)
+            if change is None:
+                return
+            role, delta = change
+            trial = dict(self.config.roles)
+            trial[role.value] = max(0, trial.get(role.value, 0) + delta)
+            if not trial[role.value]:
+                del trial[role.value]
+            try:
+                TableConfig(self.config.players, trial, self.config.options).composition()
+            except RulesError as exc:
+                self.io.tell(f"! {exc}")
+                continue
+            self.config.roles = trial
+
+    def _roles_menu(self) -> str:
+        deck = self.config.composition()
+        parts = [f"{i} {r.value} x{deck.get(r, 0)}" for i, r in enumerate(ROLE_MENU, start=1)]
+        return f"Roles for {self.config.players} players: " + ", ".join(parts) + f"; villagers x{deck.get(Role.VILLAGER, 0)}"
+
+    def _parse_role_change(self, answer: str) -> tuple[Role, int] | None:
+        text = answer.strip().replace(" ", "")
+        if not text:
+            return None
+        sign = text[-1] if text[-1] in "+-" else text[0] if text[0] in "+-" else ""
+        digits = text.strip("+-")
+        if not sign or not digits.isdigit() or not 1 <= int(digits) <= len(ROLE_MENU):
+            raise Invalid(f"{answer.strip()!r} is not a role change; type a number from 1 to {len(ROLE_MENU)} then + or -")
+        return ROLE_MENU[int(digits) - 1], 1 if sign == "+" else -1
+
+    def options(self) -> None:
+        while True:
+            opts = self.config.rule_options().to_dict()
+            listing = ", ".join(f"{i} {name}={_show(opts[name])}" for i, name in enumerate(OPTION_MENU, start=1))
+            self.io.tell(f"Rules: {listing}")
+
+            def parse(answer: str) -> str | None:
+                if not answer.strip():
+                    return None
+                return OPTION_MENU[_index(answer, len(OPTION_MENU), "an option") - 1]
+
+            name = self._ask("Enter = these rules; an option's number changes it:", parse)
+            if name is None:
+                return
+            value = _next_value(name, opts[name])
+            trial = {**self.config.options, name: value}
+            if value == Options().to_dict()[name]:
+                del trial[name]
+            try:
+                TableConfig(self.config.players, self.config.roles, trial).composition()
+            except RulesError as exc:
+                self.io.tell(f"! {exc}")
+                continue
+            self.config.options = trial
+
+    def language(self) -> None:
+        listing = ", ".join(f"{i} {lang}" for i, lang in enumerate(self.languages, start=1))
+        current = self.config.language if self.config.language in self.languages else self.languages[0]
+        self.config.language = self._ask(
+            f"Language: {listing} [{current}]:", lambda a: _pick(a, tuple(self.languages), current)
+        )
+
+    def inputs(self) -> None:
+        listing = ", ".join(f"{i} {name}" for i, name in enumerate(INPUTS, start=1))
+        self.config.inputs = self._ask(
+            f"Answers by: {listing} [{self.config.inputs}]:", lambda a: _pick(a, INPUTS, self.config.inputs)
+        )
+
+    def timing(self) -> None:
+        while True:
+            t = self.config.timings()
+            listing = ", ".join(f"{i} {name} {_seconds(t, name):g}s" for i, name in enumerate(TIMING_MENU, start=1))
+            self.io.tell(f"Turn lengths: {listing}")
+            change = self._ask("Enter = keep; a number, * and seconds (e.g. 4*30):", self._parse_timing)
+            if change is None:
+                return
+            self.config.timing[change[0]] = change[1]
+
+    def _parse_timing(self, answer: str) -> tuple[str, float] | None:
+        text = answer.strip()
+        if not text:
+            return None
+        for sep in ("*", "=", " ", "/"):
+            if sep in text:
+                item, _, secs = text.partition(sep)
+                break
+        else:
+            raise Invalid(f"{text!r}: type the item's number, *, then the seconds (e.g. 4*30)")
+        name = TIMING_MENU[_index(item, len(TIMING_MENU), "a turn") - 1]
+        try:
+            seconds = float(secs.strip())
+        except ValueError:
+            raise Invalid(f"{secs.strip()!r} is not a number of seconds") from None
+        if not 1 <= seconds <= 3600:
+            raise Invalid(f"{seconds:g} seconds: give 1 to 3600")
+        return name, seconds
+
+    def deal(self) -> None:
+        labels = {"program": "the program deals on the screen", "cards": "physical cards"}
+        listing = ", ".join(f"{i} {labels[m]}" for i, m in enumerate(DEAL_MODES, start=1))
+        self.config.deal = self._ask(
+            f"Cards: {listing} [{self.config.deal}]:", lambda a: _pick(a, DEAL_MODES, self.config.deal)
+        )
+
+    # ---- asking until the answer is good ------------------------------------------------
+
+    def _ask(self, question: str, parse: Callable[[str], T]) -> T:
+        while True:
+            answer = self.io.ask(question)
+            try:
+                return parse(answer)
+            except Invalid as exc:
+                self.io.tell(f"! {exc}")
+
+
+def _number(answer: str, default: int) -> int:
+    text = answer.strip()
+    if not text:
+        return default
+    if not text.isdigit():
+        raise Invalid(f"{text!r} is not a number; type digits, then Enter")
+    return int(text)
+
+
+def _index(answer: str, count: int, what: str) -> int:
+    text = answer.strip()
+    if not text.isdigit() or not 1 <= int(text) <= count:
+        raise Invalid(f"{text!r} is not {what}; type a number from 1 to {count}")
+    return int(text)
+
+
+def _pick(answer: str, choices: tuple[str, ...], default: str) -> str:
+    if not answer.strip():
+        return default
+    if answer.strip() in choices:
+        return answer.strip()
+    return choices[_index(answer, len(choices), "a choice") - 1]
+
+
+def _show(value: object) -> str:
+    return ("yes" if value else "no") if isinstance(value, bool) else str(value)
+
+
+def _next_value(name: str, value: object) -> object:
+    if name in CHOICES:
+        values = CHOICES[name]
+        return values[(values.index(str(value)) + 1) % len(values)]
+    return not value
+
+
+def _seconds(t: Timing, name: str) -> float:
+    return t.turn(name) if name in t.turns else float(getattr(t, name))

@@ -1,0 +1,107 @@
+"""Deal mode (a): each seat sees exactly its own card, and no card stays on the screen after Enter."""
+
+from __future__ import annotations
+
+import io
+import random
+from typing import Callable
+
+import pytest
+from rich.console import Console
+
+from narrator.errors import UsageError
+from narrator.fakes import Timeline, TimelineDisplay
+from narrator.flow.clock import VirtualClock
+from narrator.packs import load_pack
+from narrator.ports import Heard, Prompt
+from narrator.rules import Deal, Options, Role, deal
+from narrator.table.deal import deal_on_screen
+from narrator.table.screen import ScreenDisplay
+
+ROLE_NAMES = ("Villager", "Werewolf", "Seer", "Witch", "Hunter", "Cupid", "Little Girl", "Thief")
+
+
+class Keys:
+    """Answers prompts in order; calls `look` before each answer, as a player would glance."""
+
+    def __init__(self, answers: list[Heard], look: Callable[[Prompt], None] = lambda p: None) -> None:
+        self.answers = answers
+        self.look = look
+        self.closed = False
+
+    def listen(self, prompt: Prompt) -> Heard | None:
+        self.look(prompt)
+        if not self.answers:
+            self.closed = True
+            return None
+        return self.answers.pop(0)
+
+
+def keys_for(players: int, slips: dict[int, int] | None = None) -> list[Heard]:
+    out: list[Heard] = []
+    for seat in range(1, players + 1):
+        if slips and seat in slips:
+            out.append(Heard(slips[seat], "keypad", str(slips[seat])))  # a neighbour's number first
+        out += [Heard(seat, "keypad", str(seat)), Heard("enter", "keypad", "")]
+    return out
+
+
+def a_deal(players: int = 9, seed: int = 3) -> Deal:
+    deck = {Role.WEREWOLF: 2, Role.SEER: 1, Role.WITCH: 1, Role.HUNTER: 1, Role.VILLAGER: players - 5}
+    return deal(players, deck, random.Random(seed), Options())
+
+
+def test_every_seat_sees_its_own_card_and_only_it() -> None:
+    d = a_deal()
+    pack = load_pack("en")
+    timeline = Timeline(VirtualClock())
+    display = TimelineDisplay(pack, timeline)
+    deal_on_screen(d, display, Keys(keys_for(9, slips={3: 4, 7: 1})))
+    shown = [e for e in timeline.entries if e.get("key") == "deal.card"]
+    assert [e["text"] for e in shown] == [
+        f"Seat {seat}: you are the {pack.role_name(d.seats[seat - 1].value)}. Press Enter to hide." for seat in range(1, 10)
+    ]
+    # Each card is followed by a clear before the next seat is called.
+    actions = [e["action"] for e in timeline.entries if e["kind"] == "private" and e["action"] != "feedback"]
+    assert actions == ["show", "show", "clear"] * 9
+    refused = [e["text"] for e in timeline.entries if e.get("action") == "feedback"]
+    assert refused == [
+        "Not possible: it is seat 3's turn, not 4. Choose again.",
+        "Not possible: it is seat 7's turn, not 1. Choose again.",
+    ]
+    assert display.private is None
+
+
+def test_the_full_screen_holds_no_card_after_enter() -> None:
+    d = a_deal(players=8, seed=11)
+    pack = load_pack("en")
+    console = Console(file=io.StringIO(), width=100, height=40, color_system=None)
+    screen = ScreenDisplay(pack, VirtualClock(), console)
+    seen: list[tuple[str, str]] = []
+
+    def look(prompt: Prompt) -> None:
+        with console.capture() as cap:
+            console.print(screen.render())
+        seen.append((prompt.name, cap.get()))
+
+    deal_on_screen(d, screen, Keys(keys_for(8), look))
+    with console.capture() as cap:
+        console.print(screen.render())
+    seen.append(("after", cap.get()))
+    for i, (name, text) in enumerate(seen):
+        cards = [r for r in ROLE_NAMES if r in text]
+        if name == "deal.hide":
+            seat = i // 2 + 1
+            assert cards == [pack.role_name(d.seats[seat - 1].value)], text
+            assert f"Seat {seat}: you are the" in text
+        else:
+            assert cards == [], f"a card is on the screen at {name}:\n{text}"
+
+
+def test_a_deal_stopped_midway_leaves_no_card() -> None:
+    pack = load_pack("en")
+    timeline = Timeline(VirtualClock())
+    display = TimelineDisplay(pack, timeline)
+    with pytest.raises(UsageError, match="the deal stopped: the input ended"):
+        deal_on_screen(a_deal(), display, Keys([Heard(1), Heard("enter"), Heard(2)]))
+    assert display.private is None and timeline.entries[-1]["action"] == "clear"

@@ -1,0 +1,183 @@
+"""Deal mode (b), physical cards: a silent roll call learns who holds what, and leaks nothing."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from narrator.errors import UsageError
+from narrator.fakes import Timeline, TimelineDisplay, TimelineSpeaker
+from narrator.flow.clock import VirtualClock
+from narrator.flow.timing import Timing
+from narrator.packs import load_pack
+from narrator.ports import Heard, Prompt
+from narrator.rules import Deal, Options, Role, deal
+from narrator.rules.composition import deck_of
+from narrator.table.deal import MIDDLE_MENU, roll_call
+
+TIMING = Timing(gap=1.0)
+
+
+class Holders:
+    """The players at the table: each role's holders type their seats at random moments of the turn."""
+
+    def __init__(self, clock: VirtualClock, truth: Deal, rng: random.Random, wrong: dict[Role, int] | None = None) -> None:
+        self.clock = clock
+        self.truth = truth
+        self.rng = rng
+        self.wrong = dict(wrong or {})  # role -> a seat it claims instead, for one roll call
+        self.queue: list[Any] = []
+        self.asked: list[Prompt] = []
+
+    def listen(self, prompt: Prompt) -> Heard | None:
+        self.asked.append(prompt)
+        role = Role(prompt.name.split(".")[1])
+        if prompt.name == "night.thief.middle":
+            if not self.queue:
+                self.queue = [MIDDLE_MENU.index(r) + 1 for r in self.truth.extra]
+            answer: Any = self.queue.pop(0)
+        else:
+            mine = [s for s, r in enumerate(self.truth.seats, 1) if r is role]
+            if role in self.wrong:
+                mine = [self.wrong.pop(role)]
+            already = sum(1 for p in self.asked[:-1] if p.name == prompt.name and p.deadline == prompt.deadline)
+            if already >= len(mine):
+                assert prompt.deadline is not None
+                self.clock.sleep_until(prompt.deadline)
+                return None
+            answer = mine[already]
+        assert prompt.deadline is not None
+        self.clock.sleep_until(self.clock.now() + self.rng.uniform(0, (prompt.deadline - self.clock.now()) / 3))
+        return Heard(answer, "keypad", str(answer))
+
+
+def call(truth: Deal, options: Options, seed: int = 0, wrong: dict[Role, int] | None = None) -> tuple[Deal, Timeline]:
+    clock = VirtualClock()
+    timeline = Timeline(clock)
+    pack = load_pack("en")
+    extra = truth.extra if options.thief_extra_cards == "from_deck" else ()
+    deck = deck_of(truth.seats, extra)
+    result = roll_call(len(truth.seats), deck, options, TimelineSpeaker(pack, timeline), Holders(clock, truth, random.Random(seed), wrong),
+                       TimelineDisplay(pack, timeline), clock, TIMING)
+    return result, timeline
+
+
+DECKS = [
+    {Role.WEREWOLF: 2, Role.SEER: 1, Role.VILLAGER: 5},
+    {Role.WEREWOLF: 3, Role.SEER: 1, Role.WITCH: 1, Role.HUNTER: 1, Role.CUPID: 1, Role.LITTLE_GIRL: 1, Role.VILLAGER: 4},
+    {Role.WEREWOLF: 2, Role.THIEF: 1, Role.WITCH: 1, Role.VILLAGER: 5},
+]
+
+
+@pytest.mark.parametrize("deck", DECKS, ids=["simple", "all-roles", "thief"])
+@pytest.mark.parametrize("seed", range(4))
+def test_the_roll_call_learns_the_deal(deck: dict[Role, int], seed: int) -> None:
+    players = sum(deck.values())
+    truth = deal(players, deck, random.Random(seed), Options())
+    learnt, _ = call(truth, Options(), seed)
+    assert learnt == truth
+
+
+def test_thief_with_cards_from_the_deck_enters_the_middle_cards() -> None:
+    options = Options(thief_extra_cards="from_deck")
+    deck = {Role.WEREWOLF: 2, Role.THIEF: 1, Role.SEER: 1, Role.WITCH: 1, Role.VILLAGER: 5}
+    for seed in range(6):
+        truth = deal(8, deck, random.Random(seed), options)
+        learnt, _ = call(truth, options, seed)
+        assert learnt == truth
+
+
+def test_what_the_table_hears_and_when_does_not_depend_on_the_cards() -> None:
+    deck = DECKS[1]
+    a, ta = call(deal(12, deck, random.Random(1), Options()), Options(), seed=5)
+    b, tb = call(deal(12, deck, random.Random(2), Options()), Options(), seed=9)
+    assert a != b
+    heard_a = [(e["t"], e["key"], e["text"]) for e in ta.entries if e["kind"] == "say"]
+    heard_b = [(e["t"], e["key"], e["text"]) for e in tb.entries if e["kind"] == "say"]
+    assert heard_a == heard_b
+    assert [e["key"] for e in ta.entries if e["kind"] == "say"][:3] == ["deal.roll_call", "deal.seat_wake", "deal.seat_sleep"]
+
+
+def test_the_private_panel_is_open_only_while_its_role_is_awake() -> None:
+    _, timeline = call(deal(12, DECKS[1], random.Random(3), Options()), Options(), seed=3)
+    awake = False
+    for e in timeline.entries:
+        if e["kind"] == "say":
+            awake = e["key"] == "deal.seat_wake"
+        elif e["kind"] == "private" and e["action"] in ("show", "feedback"):
+            assert awake, e
+        elif e["kind"] == "private" and e["action"] == "clear":
+            assert awake
+    keys = [e.get("key") or e["action"] for e in timeline.entries]
+    assert keys.count("clear") == keys.count("deal.seat_wake")
+
+
+def test_claims_that_do_not_add_up_are_asked_again_for_everyone() -> None:
+    truth = deal(8, DECKS[0], random.Random(4), Options())
+    seer = truth.seats.index(Role.SEER) + 1
+    wolf = truth.seats.index(Role.WEREWOLF) + 1
+    learnt, timeline = call(truth, Options(), wrong={Role.SEER: wolf})  # the Seer types a Werewolf's seat
+    assert learnt == truth and learnt.seats[seer - 1] is Role.SEER
+    said = [e["key"] for e in timeline.entries if e["kind"] == "say"]
+    assert said.count("deal.roll_call_again") == 1
+    assert said.count("deal.seat_wake") == 2 * 2  # Seer and Werewolves, twice
+
+
+def test_three_bad_roll_calls_stop_with_a_clear_message() -> None:
+    truth = deal(8, DECKS[0], random.Random(4), Options())
+    clock = VirtualClock()
+    pack = load_pack("en")
+    timeline = Timeline(clock)
+
+    class Silent:
+        def listen(self, prompt: Prompt) -> Heard | None:
+            assert prompt.deadline is not None
+            clock.sleep_until(prompt.deadline)
+            return None
+
+    with pytest.raises(UsageError, match="did not add up to the announced cards"):
+        roll_call(8, deck_of(truth.seats), Options(), TimelineSpeaker(pack, timeline), Silent(),
+                  TimelineDisplay(pack, timeline), clock, TIMING)
+
+
+CONFIG = """
+players = 5
+deal = "cards"
+speech_scale = 0.01
+[roles]
+werewolf = 1
+seer = 1
+witch = 1
+[timing]
+lovers = 0.6
+seer = 0.6
+werewolves = 0.6
+witch = 0.8
+gap = 0.05
+suspense = 0.05
+debate = 5
+vote = 2
+chain = 2
+"""
+
+
+def test_a_text_game_with_physical_cards(tmp_path: Path) -> None:
+    (tmp_path / "config.toml").write_text(CONFIG)
+    # Keep the setup; roll call: Seer 1, Werewolf 2, Witch 3; then the game of test_text_mode.
+    keys = ["", "1", "2", "3", "2", "4", "-", "0", "1", "1", "1", "1", "v", "2", "2", "2", "2"]
+    env = {**os.environ, "NARRATOR_DATA": str(tmp_path / "data")}
+    proc = subprocess.run([sys.executable, "-m", "narrator", "play", "--text", "--config", str(tmp_path / "config.toml")],
+                          input="\n".join(keys) + "\n", capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout.splitlines()
+    assert "  » Whoever holds the Seer card, open your eyes and enter your seat number." in out
+    assert "  ┃ Seat 2 is the Werewolf." in out
+    assert "  » Seat 4. They were the Villager." in out
+    assert "  » The game is over. Victory for the village." in out
+    assert "  » Seat 3 was the Witch." in out and "  » Seat 5 was the Villager." in out

@@ -1,0 +1,112 @@
+"""The full-screen board, drawn to text: big digits by day, a dark screen by night, the day's timer."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+
+from narrator.flow.clock import VirtualClock
+from narrator.flow.timing import Timing
+from narrator.packs import load_pack
+from narrator.ports import Cue, Heard, Prompt
+from narrator.table.keys import KeyListener, ScriptedKeys
+from narrator.table.screen import ScreenDisplay, ScreenListener, big
+
+BOARD = {"phase": "debate", "night": 1, "day": 1, "alive": [1, 2, 4, 5, 6], "revealed": {3: "werewolf"}, "captain": 5}
+
+
+def make(clock: VirtualClock | None = None) -> tuple[ScreenDisplay, Console, VirtualClock]:
+    clock = clock or VirtualClock()
+    console = Console(file=io.StringIO(), width=100, height=40, color_system=None)
+    return ScreenDisplay(load_pack("en"), clock, console, Timing(debate=300.0, more_time=120.0)), console, clock
+
+
+def draw(screen: ScreenDisplay, console: Console) -> str:
+    with console.capture() as cap:
+        console.print(screen.render())
+    return cap.get()
+
+
+def has_big(text: str, shown: str) -> bool:
+    """The big rendering of `shown` appears, row under row, at the same column."""
+    rows = big(shown).splitlines()
+    lines = text.splitlines()
+    for i, line in enumerate(lines[: len(lines) - 4]):
+        col = line.find(rows[0])
+        while col != -1:
+            if all(lines[i + k][col : col + len(rows[k])] == rows[k] for k in range(1, 5)):
+                return True
+            col = line.find(rows[0], col + 1)
+    return False
+
+
+def test_the_day_board_in_big_digits() -> None:
+    screen, console, _ = make()
+    screen.board(BOARD)
+    screen.said(Cue("vote.start", phase="day.vote"), "Time to vote. Who should be eliminated?", 0.0)
+    text = draw(screen, console)
+    for seat in (1, 2, 3, 4, 5, 6):
+        assert has_big(text, str(seat)), seat
+    assert "★ Captain" in text and "Werewolf" in text and text.count("dead") == 1
+    assert "Vote" in text and "Time to vote." in text
+
+
+def test_the_debate_timer_counts_down_and_stops_while_paused() -> None:
+    screen, console, clock = make()
+    screen.board(BOARD)
+    screen.said(Cue("debate.start", {"minutes": 5}, phase="day.debate"), "You have 5 minutes to debate.", 2.0)
+    assert has_big(draw(screen, console), "5:02")
+    clock.sleep_until(62.0)
+    assert has_big(draw(screen, console), "4:00")
+    screen.said(Cue("game.paused", phase="game.pause"), "The game is paused.", 63.0)
+    clock.sleep_until(200.0)
+    assert has_big(draw(screen, console), "4:00")
+    screen.said(Cue("game.resumed", phase="game.pause"), "The game goes on.", 201.0)
+    assert has_big(draw(screen, console), "4:00")
+    screen.said(Cue("debate.more_time", {"minutes": 2}, phase="day.debate"), "2 more minutes.", 201.0)
+    assert has_big(draw(screen, console), "6:00")
+    screen.said(Cue("vote.start", phase="day.vote"), "Time to vote.", 202.0)
+    assert not has_big(draw(screen, console), "6:00")
+
+
+def test_a_vote_prompt_shows_its_own_countdown() -> None:
+    screen, console, clock = make()
+    screen.board(BOARD)
+    screen.said(Cue("vote.voter", {"seat": 2}, phase="day.vote"), "Seat 2, your vote?", 0.0)
+    screen.listening(Prompt("day.vote.vote.2", (1, 4), deadline=20.0))
+    assert has_big(draw(screen, console), "0:20")
+    screen.listening(None)
+    assert not has_big(draw(screen, console), "0:20")
+
+
+def test_the_night_is_dark_and_the_same_for_every_call() -> None:
+    screen, console, _ = make()
+    screen.board(BOARD)
+    screens = []
+    for call in ("seer", "werewolves", "witch"):
+        screen.said(Cue(f"{call}.sleep", phase=f"night.{call}"), "", 0.0)
+        screens.append(draw(screen, console))
+    assert screens[0] == screens[1] == screens[2]
+    assert "alive" not in screens[0] and "Captain" not in screens[0] and not has_big(screens[0], "1")
+    screen.show_private("seer.result", {"seat": 3, "role": "werewolf"})
+    text = draw(screen, console)
+    assert "Seat 3 is the Werewolf." in text and "private" in text
+    screen.clear_private()
+    assert draw(screen, console) == screens[0]
+
+
+def test_typed_keys_echo_on_the_panel_and_whole_answers_come_back() -> None:
+    screen, console, clock = make()
+    screen.board(BOARD)
+    screen.said(Cue("seer.wake", phase="night.seer"), "Seer, wake up.", 0.0)
+    screen.show_private("seer.prompt", {})
+    keys = ScriptedKeys(clock, [(1.0, "1"), (1.5, "2"), (2.0, "\x7f"), (2.5, "4"), (3.0, "\n"), (4.0, "+-")])
+    seen: list[str] = []
+    listener = ScreenListener(KeyListener(clock, keys, lambda typed: (screen.echo(typed), seen.append(draw(screen, console)))), screen)
+    heard = listener.listen(Prompt("night.seer", (1, 2, 4, 14), night=True, deadline=20.0))
+    assert heard == Heard(14, "keypad", "14")
+    assert any("> 12" in s for s in seen) and any("> 14" in s for s in seen)
+    assert listener.listen(Prompt("day.x", words=("yes", "no"), deadline=30.0)) == Heard("yes", "keypad", "+")
+    assert listener.listen(Prompt("day.x", words=("yes", "no"), deadline=30.0)) == Heard("no", "keypad", "-")
+    assert listener.listen(Prompt("day.x", words=("yes",), deadline=30.0)) is None and clock.now() == 30.0

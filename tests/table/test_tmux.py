@@ -1,0 +1,142 @@
+"""A whole short game in a real terminal (tmux), typed key by key, reading the screen like a player.
+
+Both screens: `--screen text` (printed lines) and `--screen full` (the Rich board). On every
+screen read, a private panel may only be visible while its role is awake: the last line said is
+that role's wake line, never a sleep line.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.table.tmux import Tmux
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (scripts/setup.sh installs it)"),
+]
+
+CONFIG = """
+players = 5
+language = "en"
+inputs = "keypad"
+deal = "program"
+speech_scale = 0.02
+[roles]
+werewolf = 1
+seer = 1
+witch = 1
+[timing]
+seer = 4
+werewolves = 4
+witch = 5
+gap = 0.1
+suspense = 0.1
+debate = 30
+vote = 10
+chain = 4
+"""
+
+PRIVATE_HINTS = ("Enter a seat number", "is the Werewolf", "is the Villager", "is the Witch", "Enter your victim",
+                 "Tonight's victim", "Nobody is the Werewolves' victim", "you are the", "press your seat number")
+
+
+class Player:
+    """Everyone at the table, on one keyboard: reads the screen and types."""
+
+    def __init__(self, t: Tmux, full: bool) -> None:
+        self.t = t
+        self.full = full
+
+    def last_said(self, screen: str) -> str:
+        if self.full:
+            # The caption: centred plain text at night, the bottom box by day (at column 0);
+            # the private panel is an indented box.
+            said = [ln.strip(" │") for ln in screen.splitlines()
+                    if re.search(r"[.?!]\s*(│\s*)?$", ln) and (ln.startswith("│ ") or "│" not in ln)]
+            return said[-1] if said else ""
+        said = [ln for ln in screen.splitlines() if ln.startswith("  » ")]
+        return said[-1][4:] if said else ""
+
+    def wait_said(self, line: str, timeout: float = 20.0) -> str:
+        return self.t.wait(lambda s: line in self.last_said(s), timeout)
+
+    def check_secrecy(self) -> None:
+        """On every screen read so far: private text only under a wake line."""
+        for screen in self.t.history:
+            private = [h for h in PRIVATE_HINTS if h in screen]
+            if not private:
+                continue
+            said = self.last_said(screen)
+            assert said == "" or "wake up" in said, f"private {private} shown after {said!r}:\n{screen}"
+
+
+def _start(tmp_path: Path, full: bool) -> Tmux:
+    (tmp_path / "config.toml").write_text(CONFIG)
+    cmd = [sys.executable, "-m", "narrator", "play", "--config", str(tmp_path / "config.toml"),
+           "--screen", "full" if full else "text", "--seed", "7"]
+    repo = Path(__file__).resolve().parents[2]
+    return Tmux(cmd, tmp_path, {"NARRATOR_DATA": str(tmp_path / "data"), "PYTHONPATH": str(repo)})
+
+
+@pytest.mark.parametrize("full", [False, True], ids=["text", "full"])
+def test_a_whole_game_in_a_terminal(tmp_path: Path, full: bool) -> None:
+    t = _start(tmp_path, full)
+    p = Player(t, full)
+    try:
+        t.wait("Enter = play with it")
+        t.send("Enter")
+        roles: dict[int, str] = {}
+        for seat in range(1, 6):
+            t.wait(f"Seat {seat}: press your seat number")
+            t.type(str(seat))
+            screen = t.wait(f"Seat {seat}: you are the")
+            roles[seat] = re.search(rf"Seat {seat}: you are the ([A-Za-z ]+)\.", screen).group(1)  # type: ignore[union-attr]
+            t.type("")
+            t.wait(lambda s, seat=seat: f"Seat {seat}: you are the" not in s)
+        wolf = next(s for s, r in roles.items() if r == "Werewolf")
+        seer = next(s for s, r in roles.items() if r == "Seer")
+        victim = next(s for s, r in roles.items() if r == "Villager")
+
+        p.wait_said("Seer, wake up")
+        t.wait("Enter a seat number.")
+        t.type(str(wolf))
+        screen = t.wait(f"Seat {wolf} is the Werewolf.")
+        assert "Seer, go back to sleep" not in screen
+        screen = p.wait_said("Seer, go back to sleep")
+        assert f"Seat {wolf} is the Werewolf." not in screen
+
+        p.wait_said("Werewolves, wake up")
+        t.wait("Enter your victim's seat")
+        t.type(str(victim))
+        p.wait_said("Witch, wake up")
+        t.wait(f"Tonight's victim: seat {victim}.")
+        t.type("-")
+        t.type("0")
+        screen = p.wait_said("Witch, go back to sleep")
+        assert "Tonight's victim" not in screen
+
+        p.wait_said(f"Seat {victim}. They were the Villager.")
+        living = [s for s in range(1, 6) if s != victim]
+        for voter in living:
+            p.wait_said(f"Seat {voter}, your vote?")
+            t.type(str(seer))
+        p.wait_said(f"Seat {seer} is the Captain.")
+        p.wait_said("minutes to debate")
+        t.type("v")
+        for voter in living:
+            p.wait_said(f"Seat {voter}, your vote?")
+            t.type(str(wolf))
+        p.wait_said("Victory for the village.")
+        if full:
+            t.send("Enter")
+        assert t.exit_code() == 0
+        p.check_secrecy()
+        assert len(t.history) > 30  # the invariant was checked on many screens, not a handful
+    finally:
+        t.close()

@@ -1,0 +1,175 @@
+"""The setup wizard and its config file: bad input is named, asked again, and nothing is lost."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from narrator.rules import Role
+from narrator.table.config import TableConfig, config_path, load_config, save_config
+from narrator.table.wizard import ScriptedAsker, Wizard
+
+ALL_ENTER = ["", "", "", "", "", "", ""]
+
+
+def run(answers: list[str], config: TableConfig | None = None) -> tuple[TableConfig, ScriptedAsker]:
+    asker = ScriptedAsker(list(answers))
+    result = Wizard(asker, config or TableConfig(), ["en", "fr"]).run()
+    assert not asker.answers, "the wizard did not use every answer"
+    return result, asker
+
+
+def test_enter_everywhere_keeps_the_defaults() -> None:
+    config, _ = run(ALL_ENTER)
+    assert config == TableConfig()
+    assert config.composition() == {Role.WEREWOLF: 2, Role.SEER: 1, Role.VILLAGER: 5}
+
+
+def test_a_whole_setup_on_the_keypad() -> None:
+    # 10 players; add a Witch (3+) and a Hunter (4+); switch option 10 (vote_procedure) twice;
+    # French; both inputs; seer turn 30 s; physical cards.
+    config, _ = run(["10", "3+", "4+", "", "10", "10", "", "2", "3", "4*30", "", "2"])
+    assert config.players == 10
+    assert config.composition() == {Role.WEREWOLF: 2, Role.SEER: 1, Role.WITCH: 1, Role.HUNTER: 1, Role.VILLAGER: 5}
+    assert config.options == {"vote_procedure": "accusation"}
+    assert (config.language, config.inputs, config.deal) == ("fr", "both", "cards")
+    assert config.timings().turn("seer") == 30.0
+
+
+def test_a_letter_where_a_number_is_due_is_asked_again() -> None:
+    config, asker = run(["eight", "9", *ALL_ENTER[1:]])
+    assert "! 'eight' is not a number; type digits, then Enter" in asker.told
+    assert asker.questions[0] == asker.questions[1]
+    assert config.players == 9
+
+
+def test_out_of_range_players_are_asked_again() -> None:
+    config, asker = run(["3", "31", "12", *ALL_ENTER[1:]])
+    assert any("3 players: the game takes 4 to 30" in t for t in asker.told)
+    assert config.players == 12 and config.roles == {"werewolf": 3, "seer": 1}
+
+
+def test_too_many_roles_for_the_players_keeps_what_was_chosen() -> None:
+    # 4 players: 1 wolf, 1 seer, 2 villagers. Witch and Hunter fit; Cupid does not.
+    config, asker = run(["4", "3+", "4+", "5+", "", "", "", "", "", ""])
+    refusals = [t for t in asker.told if t.startswith("! ")]
+    assert len(refusals) == 1 and "do not fit 4 players" in refusals[0]
+    assert config.composition() == {Role.WEREWOLF: 1, Role.SEER: 1, Role.WITCH: 1, Role.HUNTER: 1}
+
+
+def test_bad_role_changes_and_removing_the_last_werewolf_are_refused() -> None:
+    config, asker = run(["", "9+", "x", "1-", "1-", "", "", "", "", "", ""])
+    told = [t for t in asker.told if t.startswith("! ")]
+    assert "'9+' is not a role change" in told[0] and "'x' is not a role change" in told[1]
+    assert "no Werewolf" in told[2]
+    assert config.roles == {"werewolf": 1, "seer": 1}
+
+
+def test_bad_turn_lengths_are_asked_again() -> None:
+    config, asker = run(["", "", "", "", "", "4*abc", "99*3", "4*0", "5*45", "", ""])
+    told = [t for t in asker.told if t.startswith("! ")]
+    assert "'abc' is not a number of seconds" in told[0]
+    assert "'99' is not a turn" in told[1]
+    assert "0 seconds: give 1 to 3600" in told[2]
+    assert config.timing == {"werewolves": 45.0}
+
+
+def test_the_input_ending_is_one_clear_error() -> None:
+    from narrator.errors import UsageError
+
+    with pytest.raises(UsageError, match="setup stopped"):
+        Wizard(ScriptedAsker(["8"]), TableConfig(), ["en"]).run()
+
+
+def test_config_round_trip(tmp_path: Path) -> None:
+    config, _ = run(["10", "3+", "", "1", "", "", "", "1*12", "", "2"])
+    save_config(config, tmp_path / "config.toml")
+    loaded = load_config(tmp_path / "config.toml")
+    assert loaded.problems == [] and loaded.config == config
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("", "is empty"),
+        ("players = [8\n", "is not valid TOML"),
+        ("players = 8\ncolour = 'red'\n", "colour: unknown key"),
+        ("players = 'eight'\n", "players: 'eight' is not a number of players"),
+        ("players = 6\n[roles]\nwerewolf = 9\n", "roles: 9 role cards"),
+        ("[roles]\nvampire = 1\n", "unknown role 'vampire'"),
+        ("[options]\nvote_procedure = 'dice'\n", "options.vote_procedure"),
+        ("[timing]\nseer = -2\n", "timing.seer"),
+        ("deal = 'magic'\n", "deal: 'magic'; choose one of: program, cards"),
+        ("language = 'xx'\n", "language: 'xx'"),
+    ],
+)
+def test_bad_config_files_are_named_and_fall_back(tmp_path: Path, text: str, expected: str) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    loaded = load_config(path)
+    assert len(loaded.problems) == 1 and expected in loaded.problems[0], loaded.problems
+    assert str(path) in loaded.problems[0]
+    loaded.config.composition()  # whatever was wrong, what is left can be played
+
+
+def test_good_keys_survive_a_bad_one(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text("players = 11\nlanguage = 'en'\ncolour = 'red'\n[roles]\nwerewolf = 2\nwitch = 1\n")
+    loaded = load_config(path)
+    assert loaded.config.players == 11 and loaded.config.roles == {"werewolf": 2, "witch": 1}
+
+
+def test_config_folder_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NARRATOR_CONFIG", str(tmp_path / "cfg"))
+    assert config_path() == tmp_path / "cfg" / "config.toml"
+
+
+def _narrator(args: list[str], stdin: str, env_dir: Path) -> subprocess.CompletedProcess[str]:
+    import os
+
+    env = {**os.environ, "NARRATOR_CONFIG": str(env_dir / "cfg"), "NARRATOR_DATA": str(env_dir / "data")}
+    return subprocess.run([sys.executable, "-m", "narrator", *args], input=stdin, capture_output=True,
+                          text=True, timeout=60, env=env)
+
+
+def test_a_bad_config_on_the_screen_then_the_questions_again(tmp_path: Path) -> None:
+    bad = tmp_path / "mine.toml"
+    bad.write_text("players = 7\nwolves = 3\n")
+    proc = _narrator(["play", "--text", "--config", str(bad)], "x\n", tmp_path)
+    assert proc.returncode == 1
+    assert f"! config file '{bad}': wolves: unknown key" in proc.stdout
+    assert "How many players? (4 to 30) [7]:" in proc.stdout  # the good key is kept as the default
+    assert proc.stdout.count("How many players?") == 2 and "'x' is not a number" in proc.stdout
+    assert proc.stderr.strip() == "narrator: setup stopped: the input ended before the last question"
+    assert bad.read_text() == "players = 7\nwolves = 3\n"  # nothing written until the setup is done
+
+
+def test_a_finished_wizard_remembers_and_keeps_the_bad_file(tmp_path: Path) -> None:
+    cfg = tmp_path / "cfg"
+    cfg.mkdir()
+    (cfg / "config.toml").write_text("players = 9\ncolour = 'red'\n")
+    # The wizard (7 answers), then the deal's first key, then the input ends.
+    proc = _narrator(["play", "--text"], "\n" * 7 + "1\n", tmp_path)
+    assert "Saved in" in proc.stdout and "config.toml.bad" in proc.stdout
+    assert (cfg / "config.toml.bad").read_text() == "players = 9\ncolour = 'red'\n"
+    loaded = load_config(cfg / "config.toml")
+    assert loaded.problems == [] and loaded.config.players == 9
+    assert "Seat 1: you are the" in proc.stdout
+    assert proc.returncode == 1 and "the deal stopped: the input ended" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        (["play", "--screen", "full"], "narrator: the full screen needs a terminal; use --screen text"),
+        (["play", "--text", "--pace", "0"], "narrator: --pace 0.0: give a factor above 0"),
+        (["demo", "--text", "--pace", "-1"], "narrator: --pace -1.0: give a factor above 0"),
+    ],
+)
+def test_bad_play_arguments_are_one_clear_line(tmp_path: Path, args: list[str], expected: str) -> None:
+    proc = _narrator(args, "", tmp_path)
+    assert proc.returncode == 1 and proc.stderr.startswith(expected) and len(proc.stderr.splitlines()) == 1
+    assert not (tmp_path / "cfg" / "config.toml").exists()

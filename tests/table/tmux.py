@@ -1,0 +1,61 @@
+"""Drive a program in a real terminal (tmux): send keys, read the screen."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import time
+import uuid
+from pathlib import Path
+from typing import Callable
+
+
+class Tmux:
+    def __init__(self, command: list[str], cwd: Path, env: dict[str, str], width: int = 100, height: int = 40) -> None:
+        self.name = f"narrator-test-{uuid.uuid4().hex[:8]}"
+        self.status = cwd / f"{self.name}.rc"
+        shell = f"{shlex.join(command)}; echo $? > {shlex.quote(str(self.status))}; sleep 600"
+        full_env = {**os.environ, **env, "TERM": "xterm-256color"}
+        subprocess.run(
+            ["tmux", "-L", self.name, "new-session", "-d", "-x", str(width), "-y", str(height), "-s", self.name,
+             "-c", str(cwd), "bash", "-c", shell],
+            check=True, env=full_env,
+        )
+        self.history: list[str] = []
+
+    def send(self, *keys: str) -> None:
+        subprocess.run(["tmux", "-L", self.name, "send-keys", "-t", self.name, *keys], check=True)
+
+    def type(self, text: str) -> None:
+        """Literal text, then Enter."""
+        subprocess.run(["tmux", "-L", self.name, "send-keys", "-t", self.name, "-l", text], check=True)
+        self.send("Enter")
+
+    def screen(self) -> str:
+        out = subprocess.run(["tmux", "-L", self.name, "capture-pane", "-p", "-t", self.name],
+                             capture_output=True, text=True, check=True).stdout
+        self.history.append(out)
+        return out
+
+    def wait(self, check: Callable[[str], bool] | str, timeout: float = 20.0) -> str:
+        test = (lambda s: check in s) if isinstance(check, str) else check
+        end = time.monotonic() + timeout
+        while True:
+            screen = self.screen()
+            if test(screen):
+                return screen
+            if time.monotonic() > end:
+                raise AssertionError(f"timed out waiting for {check!r}; the screen shows:\n{screen}")
+            time.sleep(0.05)
+
+    def exit_code(self, timeout: float = 20.0) -> int:
+        end = time.monotonic() + timeout
+        while not self.status.exists() or not self.status.read_text().strip():
+            if time.monotonic() > end:
+                raise AssertionError(f"the program did not end; the screen shows:\n{self.screen()}")
+            time.sleep(0.05)
+        return int(self.status.read_text())
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.name, "kill-server"], capture_output=True)
