@@ -69,7 +69,7 @@ def test_later_nights_have_no_first_night_calls() -> None:
 
 def test_next_back_repeat_and_pause() -> None:
     base = run([(500.0, "\n"), (1000.0, "\n")])
-    seer_wake = at(base, "seer.wake")
+    seer_wake = ends(base, "seer.wake")  # keys come during the turn, after the wake line
     keys = [
         (seer_wake + 5.0, "+"),  # next: the Seer's turn ends now
     ]
@@ -134,6 +134,7 @@ def test_assist_in_a_real_terminal(tmp_path: Any) -> None:
              {"PYTHONPATH": str(repo), "NARRATOR_CONFIG": str(tmp_path / "cfg")})
     try:
         t.wait("Seer, wake up")
+        time.sleep(3.0)  # the wake line is printed as it starts: let it end (2.7 s at pace 0.5)
         started = time.monotonic()
         t.send("+")  # next: the Seer's 10 s turn ends now
         t.wait("Seer, go back to sleep")
