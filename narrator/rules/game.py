@@ -522,8 +522,10 @@ class Game:
                 self._emit(CaptainElected(rng.choice(tied), True))
         elif top == 0:
             self._no_elimination("no_votes")
-        elif ballot is Ballot.VOTE and s.options.vote_procedure == "runoff" and len(leaders) == 1:
-            runners = _top_two(counts, s.candidates)
+        elif ballot is Ballot.VOTE and s.options.vote_procedure == "runoff":
+            # Round one never ends in a tie-break: the tied leaders (or the leader and everyone
+            # tied second) go to round two; ties are settled there, as in plurality.
+            runners = leaders if len(leaders) > 1 else _top_two(counts, s.candidates)
             if len(runners) == 1:
                 self._eliminate(runners[0], by_captain=False)
             else:
