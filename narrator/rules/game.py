@@ -15,7 +15,13 @@ from enum import Enum, IntEnum
 from typing import Callable, Iterable, Mapping, Sequence
 
 from narrator.rules.composition import Deal, check_players, deck_of, validate
-from narrator.rules.errors import IllegalActionError, InvalidTargetError, RulesError, WrongPhaseError
+from narrator.rules.errors import (
+    CompositionError,
+    IllegalActionError,
+    InvalidTargetError,
+    RulesError,
+    WrongPhaseError,
+)
 from narrator.rules.events import (
     Ballot,
     CaptainElected,
@@ -173,6 +179,13 @@ class Game:
             raise RulesError(f"possible roles must include every dealt role; missing: {names}")
         if Role.THIEF in deal.seats and len(deal.extra) != 2:
             raise RulesError(f"a Thief needs two extra cards, got {len(deal.extra)}")
+        if Role.THIEF not in deal.seats and deal.extra:
+            raise CompositionError(f"extra cards {_names(deal.extra)} are dealt only with a Thief at the table")
+        if opts.thief_extra_cards == "villagers" and any(r is not Role.VILLAGER for r in deal.extra):
+            raise CompositionError(
+                f"extra cards {_names(deal.extra)}: with thief_extra_cards=villagers the Thief's two extra "
+                "cards are Villagers (use thief_extra_cards=from_deck for any two cards)"
+            )
         return cls(GameStarted(players, tuple(deal.seats), tuple(deal.extra), chosen, opts))
 
     @classmethod
@@ -627,6 +640,10 @@ class Game:
         self.events.append(event)
         for listener in self._listeners:
             listener(event)
+
+
+def _names(roles: Iterable[Role]) -> str:
+    return "(" + ", ".join(r.value for r in roles) + ")"
 
 
 def _top_two(counts: Mapping[int, int], candidates: Sequence[int]) -> tuple[int, ...]:
