@@ -330,8 +330,9 @@ class Game:
     def thief_choose(self, card: int) -> None:
         """The Thief keeps his card (0) or takes extra card 1 or 2; two Werewolves force a take."""
         s = self.state
-        self._night_step(Step.THIEF, "the Thief", first_night_only=True)
-        seat = self._living_actor(Role.THIEF, "the Thief")
+        said = f"Thief card {card!r}"
+        self._night_step(Step.THIEF, "the Thief", said, first_night_only=True)
+        seat = self._living_actor(Role.THIEF, "the Thief", said)
         if card not in (0, 1, 2):
             raise InvalidTargetError(f"card {card!r}: the Thief chooses 1 or 2, or 0 to keep his card")
         if card == 0 and all(r is Role.WEREWOLF for r in s.extra):
@@ -339,8 +340,9 @@ class Game:
         self._emit(ThiefChose(seat, card, s.extra[card - 1] if card else None))
 
     def cupid_choose(self, first: int, second: int) -> None:
-        self._night_step(Step.CUPID, "Cupid", first_night_only=True)
-        cupid = self._living_actor(Role.CUPID, "Cupid")
+        said = f"Lovers {first!r} and {second!r}"
+        self._night_step(Step.CUPID, "Cupid", said, first_night_only=True)
+        cupid = self._living_actor(Role.CUPID, "Cupid", said)
         for seat in (first, second):
             self._check_target(seat, "Cupid")
         if first == second:
@@ -348,8 +350,9 @@ class Game:
         self._emit(LoversChosen(cupid, first, second))
 
     def seer_inspect(self, target: int) -> Role | Team:
-        self._night_step(Step.SEER, "the Seer")
-        seer = self._living_actor(Role.SEER, "the Seer")
+        said = f"the Seer on seat {target!r}"
+        self._night_step(Step.SEER, "the Seer", said)
+        seer = self._living_actor(Role.SEER, "the Seer", said)
         self._check_target(target, "the Seer")
         if target == seer:
             raise InvalidTargetError(f"seat {target} is the Seer herself; she looks at another player's card")
@@ -359,7 +362,8 @@ class Game:
     def wolves_choose(self, target: int | None) -> None:
         """The Werewolves' victim by consensus; None means no consensus (no victim)."""
         s = self.state
-        self._night_step(Step.WOLVES, "the Werewolves")
+        said = f"the Werewolves on seat {target!r}" if target is not None else "the Werewolves without a victim"
+        self._night_step(Step.WOLVES, "the Werewolves", said)
         if not self.living_wolves():
             raise IllegalActionError("no Werewolf is alive to choose a victim")
         if target is not None:
@@ -374,8 +378,9 @@ class Game:
 
     def witch_act(self, heal: bool, poison: int | None) -> None:
         s = self.state
-        self._night_step(Step.WITCH, "the Witch")
-        witch = self._living_actor(Role.WITCH, "the Witch")
+        said = f"the Witch (heal={heal!r}, poison={poison!r})"
+        self._night_step(Step.WITCH, "the Witch", said)
+        witch = self._living_actor(Role.WITCH, "the Witch", said)
         if heal:
             if not s.heal_left:
                 raise IllegalActionError("heal: the Witch has already used her healing potion")
@@ -412,7 +417,7 @@ class Game:
     def hunter_shoot(self, target: int | None) -> None:
         """The dead Hunter's last shot; None when he let it pass (no answer in time)."""
         s = self.state
-        self._require_awaiting(Awaiting.HUNTER, "the Hunter's shot")
+        self._require_awaiting(Awaiting.HUNTER, f"the Hunter's shot at seat {target!r}")
         hunter = s.awaiting_seat
         assert hunter is not None
         if target is not None:
@@ -427,7 +432,7 @@ class Game:
     def name_successor(self, successor: int | None) -> None:
         """The dead Captain names a living successor; None leaves the office vacant."""
         s = self.state
-        self._require_awaiting(Awaiting.SUCCESSOR, "the Captain's successor")
+        self._require_awaiting(Awaiting.SUCCESSOR, f"the Captain's successor seat {successor!r}")
         previous = s.awaiting_seat
         assert previous is not None
         if successor is not None:
@@ -492,7 +497,8 @@ class Game:
         `rng` is needed only for the draw that ends a Captain election still tied after a revote.
         """
         s = self.state
-        self._require_awaiting(Awaiting.VOTE, "votes")
+        if s.awaiting is not Awaiting.VOTE or s.phase is Phase.OVER:  # (the message is built only when needed)
+            self._require_awaiting(Awaiting.VOTE, f"votes {dict(votes)!r}")
         ballot = s.ballot
         assert ballot is not None
         for voter, target in votes.items():
@@ -570,7 +576,7 @@ class Game:
     def break_tie(self, seat: int | None) -> None:
         """The Captain chooses among the tied; None (no answer) sends the tied to a revote."""
         s = self.state
-        self._require_awaiting(Awaiting.TIEBREAK, "the Captain's tie-break")
+        self._require_awaiting(Awaiting.TIEBREAK, f"the Captain's tie-break seat {seat!r}")
         if seat is None:
             self._emit(VoteOpened(Ballot.REVOTE, s.candidates, self.living()))
             return
@@ -612,21 +618,22 @@ class Game:
         if self.state.awaiting is not what:
             raise WrongPhaseError(f"{name} is not awaited now (awaiting: {self.state.awaiting.value})")
 
-    def _night_step(self, step: Step, who: str, first_night_only: bool = False) -> None:
+    def _night_step(self, step: Step, who: str, said: str, first_night_only: bool = False) -> None:
+        """`said` quotes the refused action in the message."""
         s = self.state
-        self._require_phase(Phase.NIGHT, f"{who} acts only at night")
+        self._require_phase(Phase.NIGHT, f"{said}: {who} acts only at night")
         if first_night_only and s.night != 1:
-            raise WrongPhaseError(f"{who} acts only on the first night (this is night {s.night})")
+            raise WrongPhaseError(f"{said}: {who} acts only on the first night (this is night {s.night})")
         if s.step >= step:
-            raise WrongPhaseError(f"{who} cannot act now: the night has moved past that call")
+            raise WrongPhaseError(f"{said}: {who} cannot act now: the night has moved past that call")
 
-    def _living_actor(self, role: Role, who: str) -> int:
+    def _living_actor(self, role: Role, who: str, said: str) -> int:
         seats = self.holders(role)
         if not seats:
-            raise IllegalActionError(f"nobody holds the {role.value} card, so {who} cannot act")
+            raise IllegalActionError(f"{said}: nobody holds the {role.value} card, so {who} cannot act")
         seat = self.living_holder(role)
         if seat is None:
-            raise IllegalActionError(f"{who} (seat {seats[0]}) is dead and cannot act")
+            raise IllegalActionError(f"{said}: {who} (seat {seats[0]}) is dead and cannot act")
         return seat
 
     # ---- the fold -----------------------------------------------------------------------
