@@ -225,7 +225,7 @@ class Game:
         return self.state.alive[seat - 1]
 
     def living(self) -> tuple[int, ...]:
-        return tuple(i + 1 for i, a in enumerate(self.state.alive) if a)
+        return tuple([i + 1 for i, a in enumerate(self.state.alive) if a])
 
     def holders(self, role: Role) -> tuple[int, ...]:
         """Seats that hold `role` now (alive or dead)."""
@@ -512,10 +512,11 @@ class Game:
                 self._check_target(target, f"seat {voter}'s vote")
                 allowed = ", ".join(map(str, s.candidates))
                 raise InvalidTargetError(f"seat {voter} voted for seat {target}, who is not a candidate ({allowed})")
-        counts = {c: 0 for c in s.candidates}
+        counts = dict.fromkeys(s.candidates, 0)
+        double = s.captain if self.vote_weight(s.captain or 0) == 2 else None  # (one lookup, not one a voter)
         for voter, target in votes.items():
             if target is not None:
-                counts[target] += self.vote_weight(voter)
+                counts[target] += 2 if voter == double else 1
         top = max(counts.values(), default=0)
         leaders = tuple(c for c in s.candidates if counts[c] == top and top > 0)
         if ballot is Ballot.CAPTAIN_REVOTE and len(leaders) != 1 and rng is None:
