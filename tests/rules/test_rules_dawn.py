@@ -178,7 +178,7 @@ def test_rule_captain_without_answer_leaves_the_office_vacant_and_it_is_elected_
     assert game.state.captain == 4
 
 
-def test_rule_reveal_role_on_death_is_recorded_in_every_death() -> None:
+def test_option_reveal_role_on_death_carried_and_roles_recorded_in_every_death() -> None:
     for reveal in (True, False):
         game = new_game(TABLE, reveal_role_on_death=reveal)
         night(game, wolves=6)

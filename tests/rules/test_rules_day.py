@@ -296,3 +296,14 @@ def test_rule_votes_are_refused_when_no_vote_is_open() -> None:
     game = day_one()
     with pytest.raises(RulesError, match=r"votes \{1: 2\} is not awaited"):
         game.cast_votes(votes("1>2"))
+
+
+def test_rule_lovers_may_vote_against_each_other_the_engine_never_enforces_it() -> None:
+    game = new_game("werewolf werewolf seer cupid villager villager villager villager", captain_election="never")
+    game.begin_night()
+    game.cupid_choose(5, 6)
+    game.wolves_choose(8)
+    game.dawn()
+    game.open_vote()
+    game.cast_votes(votes("5>6 6>5 1>6"))
+    assert not game.is_alive(6) and not game.is_alive(5)

@@ -141,3 +141,14 @@ def test_rule_end_is_checked_after_the_night() -> None:
     game.wolves_choose(2)
     game.dawn()
     assert game.outcome is not None and game.outcome.winner is Side.WEREWOLVES
+
+
+def test_option_wolves_win_at_parity_a_living_mixed_couple_still_keeps_the_game_going() -> None:
+    # Interpretation kept from the engine: at parity the only non-Werewolf left is a Werewolf's
+    # Lover; the couple plays for itself, so the Werewolves have not won yet.
+    game = new_game("werewolf werewolf cupid villager", captain_election="never", wolves_win_at_parity=True)
+    game.begin_night()
+    game.cupid_choose(1, 4)
+    game.wolves_choose(3)
+    game.dawn()
+    assert game.living() == (1, 2, 4) and game.outcome is None
