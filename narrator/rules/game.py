@@ -281,6 +281,14 @@ class Game:
         s = self.state
         return s.phase is Phase.DAY and s.awaiting is Awaiting.NOTHING and s.voted_day < s.day
 
+    def roll_call(self) -> tuple[int, ...]:
+        """The order of a roll-call vote today: the voters of the open round (or the living),
+        clockwise on odd days and counter-clockwise on even days, so the same seats are not
+        always last to speak (RULES.md, Italian rules)."""
+        s = self.state
+        seats = s.voters if s.awaiting is Awaiting.VOTE else self.living()
+        return tuple(sorted(seats, reverse=s.day % 2 == 0))
+
     def lovers_team(self) -> tuple[int, int] | None:
         """The Lovers when they form a team of their own (mixed, or both wolves with the option)."""
         lovers = self.state.lovers

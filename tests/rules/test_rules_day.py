@@ -307,3 +307,21 @@ def test_rule_lovers_may_vote_against_each_other_the_engine_never_enforces_it() 
     game.open_vote()
     game.cast_votes(votes("5>6 6>5 1>6"))
     assert not game.is_alive(6) and not game.is_alive(5)
+
+
+def test_rule_roll_call_alternates_direction_every_day() -> None:
+    game = day_one(captain_election="never")
+    game.open_vote()
+    assert game.roll_call() == (1, 2, 3, 4, 5, 6, 7)  # day 1: clockwise
+    game.cast_votes(votes("1>7 2>7"))
+    game.begin_night()
+    game.seer_inspect(2)
+    game.wolves_choose(6)
+    game.dawn()
+    assert game.roll_call() == (5, 4, 3, 2, 1)  # day 2: counter-clockwise
+    game.open_vote()
+    game.cast_votes(votes("1>5 2>5"))
+    game.begin_night()
+    game.wolves_choose(None)
+    game.dawn()
+    assert game.roll_call() == (1, 2, 3, 4)
