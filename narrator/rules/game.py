@@ -373,7 +373,7 @@ class Game:
         said = f"the Werewolves on seat {target!r}" if target is not None else "the Werewolves without a victim"
         self._night_step(Step.WOLVES, "the Werewolves", said)
         if not self.living_wolves():
-            raise IllegalActionError("no Werewolf is alive to choose a victim")
+            raise IllegalActionError(f"{said}: no Werewolf is alive to choose a victim")
         if target is not None:
             if s.night == 1 and not s.options.first_night_kill:
                 raise IllegalActionError(
@@ -505,7 +505,8 @@ class Game:
         `rng` is needed only for the draw that ends a Captain election still tied after a revote.
         """
         s = self.state
-        if s.awaiting is not Awaiting.VOTE or s.phase is Phase.OVER:  # (the message is built only when needed)
+        # Checked before building the message: a dict's repr on every round would slow the simulator.
+        if s.awaiting is not Awaiting.VOTE or s.phase is Phase.OVER:
             self._require_awaiting(Awaiting.VOTE, f"votes {dict(votes)!r}")
         ballot = s.ballot
         assert ballot is not None
@@ -521,10 +522,10 @@ class Game:
                 allowed = ", ".join(map(str, s.candidates))
                 raise InvalidTargetError(f"seat {voter} voted for seat {target}, who is not a candidate ({allowed})")
         counts = dict.fromkeys(s.candidates, 0)
-        double = s.captain if self.vote_weight(s.captain or 0) == 2 else None  # (one lookup, not one a voter)
+        captain_weight = self.vote_weight(s.captain) if s.captain is not None else 1
         for voter, target in votes.items():
             if target is not None:
-                counts[target] += 2 if voter == double else 1
+                counts[target] += captain_weight if voter == s.captain else 1
         top = max(counts.values(), default=0)
         leaders = tuple(c for c in s.candidates if counts[c] == top and top > 0)
         if ballot is Ballot.CAPTAIN_REVOTE and len(leaders) != 1 and rng is None:
