@@ -15,7 +15,13 @@ from enum import Enum, IntEnum
 from typing import Callable, Iterable, Mapping, Sequence
 
 from narrator.rules.composition import Deal, check_players, deck_of, validate
-from narrator.rules.errors import IllegalActionError, InvalidTargetError, RulesError, WrongPhaseError
+from narrator.rules.errors import (
+    CompositionError,
+    IllegalActionError,
+    InvalidTargetError,
+    RulesError,
+    WrongPhaseError,
+)
 from narrator.rules.events import (
     Ballot,
     CaptainElected,
@@ -169,6 +175,13 @@ class Game:
         chosen = frozenset(possible or ()) | frozenset(deal.seats) | frozenset(deal.extra)
         if Role.THIEF in deal.seats and len(deal.extra) != 2:
             raise RulesError(f"a Thief needs two extra cards, got {len(deal.extra)}")
+        if Role.THIEF not in deal.seats and deal.extra:
+            raise CompositionError(f"extra cards {_names(deal.extra)} are dealt only with a Thief at the table")
+        if opts.thief_extra_cards == "villagers" and any(r is not Role.VILLAGER for r in deal.extra):
+            raise CompositionError(
+                f"extra cards {_names(deal.extra)}: with thief_extra_cards=villagers the Thief's two extra "
+                "cards are Villagers (use thief_extra_cards=from_deck for any two cards)"
+            )
         return cls(GameStarted(players, tuple(deal.seats), tuple(deal.extra), chosen, opts))
 
     @classmethod
@@ -208,7 +221,7 @@ class Game:
         return self.state.alive[seat - 1]
 
     def living(self) -> tuple[int, ...]:
-        return tuple(i + 1 for i, a in enumerate(self.state.alive) if a)
+        return tuple([i + 1 for i, a in enumerate(self.state.alive) if a])
 
     def holders(self, role: Role) -> tuple[int, ...]:
         """Seats that hold `role` now (alive or dead)."""
@@ -264,6 +277,14 @@ class Game:
         s = self.state
         return s.phase is Phase.DAY and s.awaiting is Awaiting.NOTHING and s.voted_day < s.day
 
+    def roll_call(self) -> tuple[int, ...]:
+        """The order of a roll-call vote today: the voters of the open round (or the living),
+        clockwise on odd days and counter-clockwise on even days, so the same seats are not
+        always last to speak (RULES.md, Italian rules)."""
+        s = self.state
+        seats = s.voters if s.awaiting is Awaiting.VOTE else self.living()
+        return tuple(sorted(seats, reverse=s.day % 2 == 0))
+
     def lovers_team(self) -> tuple[int, int] | None:
         """The Lovers when they form a team of their own (mixed, or both wolves with the option)."""
         lovers = self.state.lovers
@@ -313,8 +334,9 @@ class Game:
     def thief_choose(self, card: int) -> None:
         """The Thief keeps his card (0) or takes extra card 1 or 2; two Werewolves force a take."""
         s = self.state
-        self._night_step(Step.THIEF, "the Thief", first_night_only=True)
-        seat = self._living_actor(Role.THIEF, "the Thief")
+        said = f"Thief card {card!r}"
+        self._night_step(Step.THIEF, "the Thief", said, first_night_only=True)
+        seat = self._living_actor(Role.THIEF, "the Thief", said)
         if card not in (0, 1, 2):
             raise InvalidTargetError(f"card {card!r}: the Thief chooses 1 or 2, or 0 to keep his card")
         if card == 0 and all(r is Role.WEREWOLF for r in s.extra):
@@ -322,8 +344,9 @@ class Game:
         self._emit(ThiefChose(seat, card, s.extra[card - 1] if card else None))
 
     def cupid_choose(self, first: int, second: int) -> None:
-        self._night_step(Step.CUPID, "Cupid", first_night_only=True)
-        cupid = self._living_actor(Role.CUPID, "Cupid")
+        said = f"Lovers {first!r} and {second!r}"
+        self._night_step(Step.CUPID, "Cupid", said, first_night_only=True)
+        cupid = self._living_actor(Role.CUPID, "Cupid", said)
         for seat in (first, second):
             self._check_target(seat, "Cupid")
         if first == second:
@@ -331,8 +354,9 @@ class Game:
         self._emit(LoversChosen(cupid, first, second))
 
     def seer_inspect(self, target: int) -> Role | Team:
-        self._night_step(Step.SEER, "the Seer")
-        seer = self._living_actor(Role.SEER, "the Seer")
+        said = f"the Seer on seat {target!r}"
+        self._night_step(Step.SEER, "the Seer", said)
+        seer = self._living_actor(Role.SEER, "the Seer", said)
         self._check_target(target, "the Seer")
         if target == seer:
             raise InvalidTargetError(f"seat {target} is the Seer herself; she looks at another player's card")
@@ -342,9 +366,10 @@ class Game:
     def wolves_choose(self, target: int | None) -> None:
         """The Werewolves' victim by consensus; None means no consensus (no victim)."""
         s = self.state
-        self._night_step(Step.WOLVES, "the Werewolves")
+        said = f"the Werewolves on seat {target!r}" if target is not None else "the Werewolves without a victim"
+        self._night_step(Step.WOLVES, "the Werewolves", said)
         if not self.living_wolves():
-            raise IllegalActionError("no Werewolf is alive to choose a victim")
+            raise IllegalActionError(f"{said}: no Werewolf is alive to choose a victim")
         if target is not None:
             if s.night == 1 and not s.options.first_night_kill:
                 raise IllegalActionError(
@@ -357,8 +382,9 @@ class Game:
 
     def witch_act(self, heal: bool, poison: int | None) -> None:
         s = self.state
-        self._night_step(Step.WITCH, "the Witch")
-        witch = self._living_actor(Role.WITCH, "the Witch")
+        said = f"the Witch (heal={heal!r}, poison={poison!r})"
+        self._night_step(Step.WITCH, "the Witch", said)
+        witch = self._living_actor(Role.WITCH, "the Witch", said)
         if heal:
             if not s.heal_left:
                 raise IllegalActionError("heal: the Witch has already used her healing potion")
@@ -395,7 +421,7 @@ class Game:
     def hunter_shoot(self, target: int | None) -> None:
         """The dead Hunter's last shot; None when he let it pass (no answer in time)."""
         s = self.state
-        self._require_awaiting(Awaiting.HUNTER, "the Hunter's shot")
+        self._require_awaiting(Awaiting.HUNTER, f"the Hunter's shot at seat {target!r}")
         hunter = s.awaiting_seat
         assert hunter is not None
         if target is not None:
@@ -410,7 +436,7 @@ class Game:
     def name_successor(self, successor: int | None) -> None:
         """The dead Captain names a living successor; None leaves the office vacant."""
         s = self.state
-        self._require_awaiting(Awaiting.SUCCESSOR, "the Captain's successor")
+        self._require_awaiting(Awaiting.SUCCESSOR, f"the Captain's successor seat {successor!r}")
         previous = s.awaiting_seat
         assert previous is not None
         if successor is not None:
@@ -475,7 +501,9 @@ class Game:
         `rng` is needed only for the draw that ends a Captain election still tied after a revote.
         """
         s = self.state
-        self._require_awaiting(Awaiting.VOTE, "votes")
+        # Checked before building the message: a dict's repr on every round would slow the simulator.
+        if s.awaiting is not Awaiting.VOTE or s.phase is Phase.OVER:
+            self._require_awaiting(Awaiting.VOTE, f"votes {dict(votes)!r}")
         ballot = s.ballot
         assert ballot is not None
         for voter, target in votes.items():
@@ -489,10 +517,11 @@ class Game:
                 self._check_target(target, f"seat {voter}'s vote")
                 allowed = ", ".join(map(str, s.candidates))
                 raise InvalidTargetError(f"seat {voter} voted for seat {target}, who is not a candidate ({allowed})")
-        counts = {c: 0 for c in s.candidates}
+        counts = dict.fromkeys(s.candidates, 0)
+        captain_weight = self.vote_weight(s.captain) if s.captain is not None else 1
         for voter, target in votes.items():
             if target is not None:
-                counts[target] += self.vote_weight(voter)
+                counts[target] += captain_weight if voter == s.captain else 1
         top = max(counts.values(), default=0)
         leaders = tuple(c for c in s.candidates if counts[c] == top and top > 0)
         if ballot is Ballot.CAPTAIN_REVOTE and len(leaders) != 1 and rng is None:
@@ -518,8 +547,10 @@ class Game:
                 self._emit(CaptainElected(rng.choice(tied), True))
         elif top == 0:
             self._no_elimination("no_votes")
-        elif ballot is Ballot.VOTE and s.options.vote_procedure == "runoff" and len(leaders) == 1:
-            runners = _top_two(counts, s.candidates)
+        elif ballot is Ballot.VOTE and s.options.vote_procedure == "runoff":
+            # Round one never ends in a tie-break: the tied leaders (or the leader and everyone
+            # tied second) go to round two; ties are settled there, as in plurality.
+            runners = leaders if len(leaders) > 1 else _top_two(counts, s.candidates)
             if len(runners) == 1:
                 self._eliminate(runners[0], by_captain=False)
             else:
@@ -551,7 +582,7 @@ class Game:
     def break_tie(self, seat: int | None) -> None:
         """The Captain chooses among the tied; None (no answer) sends the tied to a revote."""
         s = self.state
-        self._require_awaiting(Awaiting.TIEBREAK, "the Captain's tie-break")
+        self._require_awaiting(Awaiting.TIEBREAK, f"the Captain's tie-break seat {seat!r}")
         if seat is None:
             self._emit(VoteOpened(Ballot.REVOTE, s.candidates, self.living()))
             return
@@ -593,21 +624,22 @@ class Game:
         if self.state.awaiting is not what:
             raise WrongPhaseError(f"{name} is not awaited now (awaiting: {self.state.awaiting.value})")
 
-    def _night_step(self, step: Step, who: str, first_night_only: bool = False) -> None:
+    def _night_step(self, step: Step, who: str, said: str, first_night_only: bool = False) -> None:
+        """`said` quotes the refused action in the message."""
         s = self.state
-        self._require_phase(Phase.NIGHT, f"{who} acts only at night")
+        self._require_phase(Phase.NIGHT, f"{said}: {who} acts only at night")
         if first_night_only and s.night != 1:
-            raise WrongPhaseError(f"{who} acts only on the first night (this is night {s.night})")
+            raise WrongPhaseError(f"{said}: {who} acts only on the first night (this is night {s.night})")
         if s.step >= step:
-            raise WrongPhaseError(f"{who} cannot act now: the night has moved past that call")
+            raise WrongPhaseError(f"{said}: {who} cannot act now: the night has moved past that call")
 
-    def _living_actor(self, role: Role, who: str) -> int:
+    def _living_actor(self, role: Role, who: str, said: str) -> int:
         seats = self.holders(role)
         if not seats:
-            raise IllegalActionError(f"nobody holds the {role.value} card, so {who} cannot act")
+            raise IllegalActionError(f"{said}: nobody holds the {role.value} card, so {who} cannot act")
         seat = self.living_holder(role)
         if seat is None:
-            raise IllegalActionError(f"{who} (seat {seats[0]}) is dead and cannot act")
+            raise IllegalActionError(f"{said}: {who} (seat {seats[0]}) is dead and cannot act")
         return seat
 
     # ---- the fold -----------------------------------------------------------------------
@@ -621,6 +653,10 @@ class Game:
         self.events.append(event)
         for listener in self._listeners:
             listener(event)
+
+
+def _names(roles: Iterable[Role]) -> str:
+    return "(" + ", ".join(r.value for r in roles) + ")"
 
 
 def _top_two(counts: Mapping[int, int], candidates: Sequence[int]) -> tuple[int, ...]:

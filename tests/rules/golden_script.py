@@ -1,0 +1,221 @@
+"""Golden game scripts: parse a `.game` file, play its actions, render the events as text lines.
+
+Format (blank lines and `#` comments are ignored):
+
+    seats: werewolf werewolf hunter seer villager villager cupid witch   # seat 1, 2, ...
+    extra: werewolf villager          # optional: the Thief's two extra cards
+    option: vote_procedure=runoff     # optional, repeatable
+    actions:
+    night                             # begin_night
+    thief 1                           # thief_choose(1); 0 keeps the Thief card
+    cupid 3 5                         # cupid_choose(3, 5)
+    election-open                     # open_captain_election()
+    captain-votes 1>2 3>2 4>-         # cast_votes; `-` abstains
+    seer 4                            # seer_inspect(4)
+    wolves 2 | wolves none            # wolves_choose(2) / no consensus
+    witch | witch heal | witch heal poison=6 | witch poison=6
+    dawn
+    hunter 3 | hunter none            # hunter_shoot
+    successor 4 | successor none      # name_successor
+    vote-open                         # open_vote()
+    votes 1>2 2>1 ...                 # cast_votes
+    tiebreak 3 | tiebreak none        # break_tie
+    draw-seed 7                       # the random.Random(7) given to the next cast_votes
+    refuse wolves 1                   # this action must be refused, leaving the state unchanged
+    events:
+    night 1                           # the expected events, one a line (see `render`)
+    ...
+
+The expected events are written by hand from RULES.md; the runner never writes them.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from narrator.rules import Deal, Game, Options, Role, RulesError
+from narrator.rules import events as ev
+
+
+@dataclass
+class Script:
+    path: Path
+    seats: tuple[Role, ...] = ()
+    extra: tuple[Role, ...] = ()
+    options: dict[str, str] = field(default_factory=dict)
+    actions: list[tuple[int, str]] = field(default_factory=list)  # (line number, text)
+    expected: list[str] = field(default_factory=list)
+
+
+class ScriptError(Exception):
+    """A mistake in a `.game` file (not a rules refusal)."""
+
+
+def parse(path: Path) -> Script:
+    script = Script(path)
+    section = "setup"
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if line in ("actions:", "events:"):
+            section = line[:-1]
+            continue
+        if section == "setup":
+            key, _, value = line.partition(":")
+            if key == "seats":
+                script.seats = tuple(Role.parse(w) for w in value.split())
+            elif key == "extra":
+                script.extra = tuple(Role.parse(w) for w in value.split())
+            elif key == "option":
+                name, _, val = value.strip().partition("=")
+                script.options[name.strip()] = val.strip()
+            else:
+                raise ScriptError(f"{path.name}:{number}: unknown setup line {raw!r}")
+        elif section == "actions":
+            script.actions.append((number, line))
+        else:
+            script.expected.append(" ".join(line.split()))
+    if not script.seats or not script.expected:
+        raise ScriptError(f"{path.name}: a script needs seats: and events:")
+    return script
+
+
+def _seat(word: str) -> int | None:
+    return None if word in ("none", "-") else int(word)
+
+
+def _votes(words: list[str]) -> dict[int, int | None]:
+    result: dict[int, int | None] = {}
+    for pair in words:
+        voter, sep, target = pair.partition(">")
+        if not sep:
+            raise ScriptError(f"vote {pair!r} is not VOTER>TARGET")
+        result[int(voter)] = _seat(target)
+    return result
+
+
+class Player:
+    """Plays a script's actions on a game."""
+
+    def __init__(self, script: Script) -> None:
+        self.script = script
+        self.game = Game.start(Deal(script.seats, script.extra), Options().with_values(script.options))
+        self.rng: random.Random | None = None
+
+    def play(self) -> None:
+        for number, line in self.script.actions:
+            where = f"{self.script.path.name}:{number}: {line!r}"
+            if line.startswith("refuse "):
+                before, count = self.game.state.copy(), len(self.game.events)
+                try:
+                    self.do(line[len("refuse "):].split())
+                except RulesError:
+                    assert self.game.state == before, f"{where}: refused but the state changed"
+                    assert len(self.game.events) == count
+                    continue
+                raise AssertionError(f"{where}: expected a refusal, the action was accepted")
+            try:
+                self.do(line.split())
+            except RulesError as exc:
+                raise AssertionError(f"{where}: refused: {exc}") from exc
+
+    def do(self, words: list[str]) -> None:
+        g, verb, args = self.game, words[0], words[1:]
+        if verb == "night":
+            g.begin_night()
+        elif verb == "thief":
+            g.thief_choose(int(args[0]))
+        elif verb == "cupid":
+            g.cupid_choose(int(args[0]), int(args[1]))
+        elif verb == "seer":
+            g.seer_inspect(int(args[0]))
+        elif verb == "wolves":
+            g.wolves_choose(_seat(args[0]))
+        elif verb == "witch":
+            poison = [a for a in args if a.startswith("poison=")]
+            g.witch_act("heal" in args, int(poison[0].split("=")[1]) if poison else None)
+        elif verb == "dawn":
+            g.dawn()
+        elif verb == "hunter":
+            g.hunter_shoot(_seat(args[0]))
+        elif verb == "successor":
+            g.name_successor(_seat(args[0]))
+        elif verb == "election-open":
+            g.open_captain_election()
+        elif verb == "vote-open":
+            g.open_vote()
+        elif verb in ("votes", "captain-votes"):
+            g.cast_votes(_votes(args), self.rng)
+        elif verb == "tiebreak":
+            g.break_tie(_seat(args[0]))
+        elif verb == "draw-seed":
+            self.rng = random.Random(int(args[0]))
+        else:
+            raise ScriptError(f"unknown action {verb!r}")
+
+
+def _seats(seats: tuple[int, ...]) -> str:
+    return " ".join(map(str, seats)) if seats else "-"
+
+
+def render(event: ev.Event) -> str:
+    """One event as one line of text, the form the `events:` section is written in."""
+    e = event
+    if isinstance(e, ev.GameStarted):
+        return f"start {e.players}"
+    if isinstance(e, ev.NightBegan):
+        return f"night {e.night}"
+    if isinstance(e, ev.ThiefChose):
+        return f"thief {e.seat} keeps" if e.took is None else f"thief {e.seat} takes card {e.card}: {e.took.value}"
+    if isinstance(e, ev.LoversChosen):
+        return f"lovers {e.first} {e.second} (cupid {e.cupid})"
+    if isinstance(e, ev.SeerSaw):
+        return f"seer {e.seer} sees {e.target}: {e.role.value}"
+    if isinstance(e, ev.WolvesChose):
+        return f"wolves choose {_seats(() if e.target is None else (e.target,))}"
+    if isinstance(e, ev.WitchActed):
+        acts = (["heal"] if e.healed else []) + ([f"poison {e.poisoned}"] if e.poisoned is not None else [])
+        return f"witch {e.witch}: {', '.join(acts) or 'nothing'}"
+    if isinstance(e, ev.DawnBroke):
+        return f"dawn {e.night}: deaths {_seats(e.deaths)}"
+    if isinstance(e, ev.PlayerDied):
+        return f"dies {e.seat} ({e.cause.value}): {e.role.value}"
+    if isinstance(e, ev.HunterCalled):
+        return f"hunter {e.hunter} called"
+    if isinstance(e, ev.HunterShot):
+        return f"hunter {e.hunter} shoots {_seats(() if e.target is None else (e.target,))}"
+    if isinstance(e, ev.SuccessorCalled):
+        return f"captain {e.captain} names a successor"
+    if isinstance(e, ev.CaptainSucceeded):
+        return f"captain {e.previous} -> {'vacant' if e.successor is None else e.successor}"
+    if isinstance(e, ev.VoteOpened):
+        return f"open {e.ballot.value}: candidates {_seats(e.candidates)} voters {_seats(e.voters)}"
+    if isinstance(e, ev.VotesCast):
+        counts = " ".join(f"{c}={n}" for c, n in e.counts if n)
+        return f"counted {e.ballot.value}: {counts or 'no votes'}"
+    if isinstance(e, ev.TieToBreak):
+        return f"captain breaks tie: {_seats(e.tied)}"
+    if isinstance(e, ev.CaptainElected):
+        return f"captain {'drawn' if e.by_draw else 'elected'} {e.seat}"
+    if isinstance(e, ev.PlayerEliminated):
+        return f"eliminated {e.seat}{' by captain' if e.by_captain else ''}"
+    if isinstance(e, ev.NobodyEliminated):
+        return f"nobody eliminated ({e.reason})"
+    if isinstance(e, ev.DayBegan):
+        return f"day {e.day}"
+    if isinstance(e, ev.DuskFell):
+        return f"dusk {e.day}"
+    if isinstance(e, ev.GameEnded):
+        return f"end {e.winner.value}: {_seats(e.winners)}"
+    raise TypeError(f"no rendering for {event!r}")
+
+
+def run(path: Path) -> tuple[list[str], list[str], Game]:
+    """Play the script; return (expected lines, rendered lines after GameStarted, the game)."""
+    script = parse(path)
+    player = Player(script)
+    player.play()
+    return script.expected, [render(e) for e in player.game.events[1:]], player.game

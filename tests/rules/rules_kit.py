@@ -1,0 +1,61 @@
+"""Small helpers for the rules tests: build a game from a line of role names, and drive it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from narrator.rules import Deal, Game, Options, Role, RulesError
+
+
+def roles_of(text: str) -> tuple[Role, ...]:
+    return tuple(Role.parse(word) for word in text.split())
+
+
+def new_game(seats: str, extra: str = "", **options: Any) -> Game:
+    """A game whose seat 1 holds the first role named, seat 2 the second, and so on."""
+    return Game.start(Deal(roles_of(seats), roles_of(extra)), Options().with_values(options))
+
+
+def refused(game: Game, action: Any, *args: Any, match: str | None = None) -> RulesError:
+    """Call `game.action(*args)`, expect a refusal, and check the game did not change at all."""
+    before = game.state.copy()
+    events = len(game.events)
+    with pytest.raises(RulesError, match=match) as info:
+        getattr(game, action)(*args)
+    assert game.state == before, f"{action}{args} was refused but changed the state"
+    assert len(game.events) == events
+    return info.value
+
+
+def night(
+    game: Game,
+    seer: int | None = None,
+    wolves: int | None = None,
+    heal: bool = False,
+    poison: int | None = None,
+) -> None:
+    """Play one night's Seer, Werewolves and Witch calls (each only if given / alive), then dawn."""
+    game.begin_night()
+    if seer is not None:
+        game.seer_inspect(seer)
+    if game.living_wolves():
+        game.wolves_choose(wolves)
+    if game.living_holder(Role.WITCH) is not None:
+        game.witch_act(heal, poison)
+    game.dawn()
+
+
+def block_vote(game: Game, target: int | None) -> None:
+    """Every voter of the open round votes for `target`."""
+    game.cast_votes({voter: target for voter in game.state.voters})
+
+
+def votes(text: str) -> dict[int, int | None]:
+    """`"1>2 3>2 4>-"`: voter > target, `-` abstains."""
+    result: dict[int, int | None] = {}
+    for pair in text.split():
+        voter, _, target = pair.partition(">")
+        result[int(voter)] = None if target == "-" else int(target)
+    return result

@@ -1,0 +1,419 @@
+"""Property-based tests: invariants of RULES.md over random legal games (Hypothesis)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+from narrator.rules import Awaiting, Game, Options, Phase, Role, RulesError, Side, complete, deal
+from narrator.rules import events as ev
+from narrator.sim.policies import RandomPolicy, play_day, play_night
+
+SPECIALS = (Role.SEER, Role.WITCH, Role.HUNTER, Role.CUPID, Role.LITTLE_GIRL, Role.THIEF)
+OPTION_VALUES: dict[str, tuple[Any, ...]] = {
+    "seer_sees": ("role", "team"),
+    "witch_sees_victim_after_heal": (False, True),
+    "hunter_shoots_on": ("any_death", "wolves_or_vote"),
+    "thief_extra_cards": ("villagers", "from_deck"),
+    "captain_election": ("day1", "never", "night1_end"),
+    "captain_powers": ("both", "double_vote_only", "tiebreak_only"),
+    "lovers_team_if_both_wolves": (False, True),
+    "first_night_kill": (True, False),
+    "reveal_role_on_death": (True, False),
+    "vote_procedure": ("plurality", "runoff", "accusation"),
+    "wolves_win_at_parity": (False, True),
+}
+
+
+@dataclass(frozen=True)
+class Setup:
+    players: int
+    deck: dict[Role, int]
+    options: Options
+    seed: int
+
+    def start(self) -> Game:
+        return Game.start(deal(self.players, self.deck, random.Random(self.seed), self.options), self.options)
+
+
+@st.composite
+def setups(draw: st.DrawFn, max_players: int = 12) -> Setup:
+    players = draw(st.integers(4, max_players))
+    options = Options(**{key: draw(st.sampled_from(values)) for key, values in OPTION_VALUES.items()})
+    wolves = draw(st.integers(1, max(1, players // 3)))
+    specials = draw(st.lists(st.sampled_from(SPECIALS), unique=True, max_size=players - wolves))
+    named = {Role.WEREWOLF: wolves, **{role: 1 for role in specials}}
+    return Setup(players, complete(players, named, options), options, draw(st.integers(0, 2**32 - 1)))
+
+
+# ---- the win conditions, recomputed apart from the engine -------------------------------
+
+
+def lovers_team(game: Game) -> tuple[int, int] | None:
+    lovers = game.state.lovers
+    if lovers is None:
+        return None
+    wolves = [game.state.roles[p - 1] is Role.WEREWOLF for p in lovers]
+    mixed = wolves.count(True) == 1
+    both = wolves.count(True) == 2 and game.options.lovers_team_if_both_wolves
+    return lovers if (mixed or both) else None
+
+
+def win_conditions(game: Game, alive: set[int]) -> dict[Side, tuple[int, ...]]:
+    """Every outcome that holds on these living players, with the seats that win with it."""
+    roles = game.state.roles
+    team = lovers_team(game)
+    team_alive = team is not None and set(team) <= alive
+    wolves_alive = [p for p in alive if roles[p - 1] is Role.WEREWOLF]
+    others_alive = [p for p in alive if roles[p - 1] is not Role.WEREWOLF]
+    in_team = set(team or ())
+    held: dict[Side, tuple[int, ...]] = {}
+    if not alive:
+        held[Side.NOBODY] = ()
+    if team is not None and team_alive and alive == set(team):
+        held[Side.LOVERS] = tuple(sorted(team))
+    if alive and not wolves_alive and Side.LOVERS not in held:
+        held[Side.VILLAGE] = tuple(
+            p for p in range(1, game.players + 1) if roles[p - 1] is not Role.WEREWOLF and p not in in_team
+        )
+    parity = game.options.wolves_win_at_parity and len(others_alive) <= 1
+    if wolves_alive and not team_alive and (not others_alive or parity):
+        held[Side.WEREWOLVES] = tuple(
+            p for p in range(1, game.players + 1) if roles[p - 1] is Role.WEREWOLF and p not in in_team
+        )
+    return held
+
+
+# ---- the checker: follows the events with its own model ---------------------------------
+
+
+@dataclass
+class Checker:
+    game: Game
+    alive: set[int] = field(default_factory=set)
+    seen: int = 0
+    heals: int = 0
+    poisons: int = 0
+    victim: int | None = None
+    healed: bool = False
+    poisoned: int | None = None
+    hunter_due: bool = False
+    living_before: int = 0
+
+    def __post_init__(self) -> None:
+        self.alive = set(range(1, self.game.players + 1))
+        self.living_before = self.game.players
+
+    def _alive(self, seat: int | None, what: str) -> None:
+        assert seat is None or seat in self.alive, f"{what}: seat {seat} is dead"
+
+    def check(self) -> None:
+        game = self.game
+        for event in game.events[self.seen:]:
+            self.follow(event)
+        self.seen = len(game.events)
+        assert set(game.living()) == self.alive
+        living = len(game.living())
+        assert living <= self.living_before, "the number of living players increased"
+        self.living_before = living
+        s = game.state
+        if s.captain is not None and s.phase is not Phase.RESOLVING and self.alive:
+            assert s.captain in self.alive, f"the Captain (seat {s.captain}) is dead after the resolution"
+
+    def follow(self, e: ev.Event) -> None:
+        game = self.game
+        if isinstance(e, ev.NightBegan):
+            self.victim, self.healed, self.poisoned = None, False, None
+        elif isinstance(e, ev.ThiefChose):
+            assert game.state.night == 1
+            self._alive(e.seat, "the Thief acts")
+        elif isinstance(e, ev.LoversChosen):
+            assert game.state.night == 1
+            for seat in (e.cupid, e.first, e.second):
+                self._alive(seat, "Cupid's choice")
+        elif isinstance(e, ev.SeerSaw):
+            self._alive(e.seer, "the Seer acts")
+            self._alive(e.target, "the Seer's target")
+            assert e.seer != e.target
+        elif isinstance(e, ev.WolvesChose):
+            assert any(game.state.roles[p - 1] is Role.WEREWOLF for p in self.alive), "no living Werewolf chose"
+            self._alive(e.target, "the Werewolves' victim")
+            assert e.target is None or game.state.roles[e.target - 1] is not Role.WEREWOLF
+            self.victim = e.target
+        elif isinstance(e, ev.WitchActed):
+            self._alive(e.witch, "the Witch acts")
+            self._alive(e.poisoned, "the Witch's poison")
+            self.healed, self.poisoned = e.healed, e.poisoned
+            self.heals += e.healed
+            self.poisons += e.poisoned is not None
+            assert self.heals <= 1 and self.poisons <= 1, "a potion was used twice"
+            assert not e.healed or self.victim is not None, "healed with no victim"
+        elif isinstance(e, ev.DawnBroke):
+            dead = {self.poisoned} | ({self.victim} if not self.healed else set())
+            assert e.deaths == tuple(sorted(p for p in dead if p is not None)), "wrong night deaths"
+        elif isinstance(e, ev.PlayerDied):
+            self._alive(e.seat, "dies again")
+            self.alive.discard(e.seat)
+            fires = game.options.hunter_shoots_on == "any_death" or e.cause in (ev.Cause.WOLVES, ev.Cause.VOTE)
+            if game.state.roles[e.seat - 1] is Role.HUNTER and fires:
+                self.hunter_due = True
+        elif isinstance(e, ev.HunterCalled):
+            assert self.hunter_due, "the Hunter was called without a death that lets him shoot"
+            self.hunter_due = False
+        elif isinstance(e, ev.HunterShot):
+            self._alive(e.target, "the Hunter's target")
+        elif isinstance(e, ev.CaptainSucceeded):
+            self._alive(e.successor, "the successor")
+        elif isinstance(e, ev.CaptainElected):
+            self._alive(e.seat, "the elected Captain")
+        elif isinstance(e, ev.VoteOpened):
+            assert set(e.candidates) <= self.alive and set(e.voters) <= self.alive
+        elif isinstance(e, ev.VotesCast):
+            for voter, target in e.votes:
+                self._alive(voter, "a voter")
+                self._alive(target, "a vote's target")
+        elif isinstance(e, ev.TieToBreak):
+            assert set(e.tied) <= self.alive
+        elif isinstance(e, ev.PlayerEliminated):
+            self._alive(e.seat, "the eliminated")
+        elif isinstance(e, (ev.DayBegan, ev.DuskFell, ev.GameEnded)) and game.state.lovers:
+            a, b = game.state.lovers
+            assert (a in self.alive) == (b in self.alive), f"Lovers {a} and {b}: one died without the other"
+        if isinstance(e, (ev.DayBegan, ev.DuskFell, ev.GameEnded)):
+            assert not (self.hunter_due and self.alive), "the dead Hunter was never called to shoot"
+        if isinstance(e, (ev.DayBegan, ev.DuskFell)):
+            assert win_conditions(game, self.alive) == {}, f"the game goes on although {win_conditions(game, self.alive)}"
+        elif isinstance(e, ev.GameEnded):
+            held = win_conditions(game, self.alive)
+            assert len(held) == 1, f"exactly one outcome must hold at the end: {held}"
+            assert held == {e.winner: e.winners}
+
+
+# ---- a random legal game, step by step --------------------------------------------------
+
+
+class Driver:
+    """Plays one action at a time. Each choice is drawn from every seat (and None), so it may be
+    illegal; the test decides legality from its own model (`Checker`), expects the engine to
+    refuse exactly the illegal ones without changing anything, and retries until one is legal."""
+
+    def __init__(self, game: Game, checker: Checker, data: st.DataObject) -> None:
+        self.game, self.checker, self.data = game, checker, data
+
+    def draw(self, strategy: st.SearchStrategy[Any]) -> Any:
+        return self.data.draw(strategy)
+
+    def seat(self) -> int | None:
+        return self.draw(st.one_of(st.none(), st.integers(1, self.game.players)))
+
+    def attempt(self, legal: bool, action: str, *args: Any) -> bool:
+        game = self.game
+        before, count = game.state.copy(), len(game.events)
+        if legal:
+            getattr(game, action)(*args)
+            return True
+        try:
+            getattr(game, action)(*args)
+        except RulesError:
+            assert game.state == before and len(game.events) == count, f"refused {action}{args} changed the state"
+            return False
+        raise AssertionError(f"{action}{args} is illegal but was accepted")
+
+    def until_legal(self, make: Any, *fallback: Any) -> None:
+        """`make()` draws (legal, action, *args); illegal tries are checked; after three, `fallback`
+        (an action and arguments the model knows are legal) is played."""
+        for _ in range(3):
+            legal, action, *args = make()
+            if self.attempt(legal, action, *args):
+                return
+        self.attempt(True, *fallback)
+
+    def move(self) -> None:
+        game, s, alive = self.game, self.game.state, self.checker.alive
+        if s.awaiting is Awaiting.VOTE:
+            def ballot() -> tuple[Any, ...]:
+                votes = {v: self.draw(st.sampled_from((*s.candidates, None))) for v in s.voters}
+                if self.draw(st.integers(0, 4)) == 4:  # now and then one stray vote
+                    votes[self.draw(st.integers(1, game.players))] = self.seat()
+                legal = all(v in s.voters and (t is None or t in s.candidates) for v, t in votes.items())
+                legal = legal and set(s.voters) <= alive and set(s.candidates) <= alive
+                return (legal, "cast_votes", votes, random.Random(self.draw(st.integers(0, 99))))
+            self.until_legal(ballot, "cast_votes", {}, random.Random(0))
+        elif s.awaiting is Awaiting.TIEBREAK:
+            self.until_legal(lambda: (lambda t: (t is None or t in s.candidates, "break_tie", t))(self.seat()), "break_tie", None)
+        elif s.awaiting is Awaiting.HUNTER:
+            self.until_legal(lambda: (lambda t: (t is None or t in alive, "hunter_shoot", t))(self.seat()), "hunter_shoot", None)
+        elif s.awaiting is Awaiting.SUCCESSOR:
+            self.until_legal(lambda: (lambda t: (t is None or t in alive, "name_successor", t))(self.seat()), "name_successor", None)
+        elif s.phase in (Phase.SETUP, Phase.DUSK):
+            game.begin_night()
+        elif s.phase is Phase.DAY:
+            if game.captain_election_due() and self.draw(st.booleans()):
+                game.open_captain_election()
+            else:
+                game.open_vote()
+        elif s.phase is Phase.NIGHT:
+            self.night_move()
+
+    def holder(self, role: Role) -> int | None:
+        seats = [p for p in self.checker.alive if self.game.state.roles[p - 1] is role]
+        return seats[0] if seats else None
+
+    def night_move(self) -> None:
+        game, s, alive = self.game, self.game.state, self.checker.alive
+        roles = s.roles
+        first = s.night == 1
+        calls: list[str] = []
+        if first and s.step < 0 and self.holder(Role.THIEF):
+            calls.append("thief")
+        if first and s.step < 1 and self.holder(Role.CUPID):
+            calls.append("cupid")
+        if game.captain_election_due():
+            calls.append("election")
+        if s.step < 3 and self.holder(Role.SEER):
+            calls.append("seer")
+        if s.step < 4 and self.holder(Role.WEREWOLF):
+            calls.append("wolves")
+        if s.step < 5 and self.holder(Role.WITCH):
+            calls.append("witch")
+        for call in calls:
+            if not self.draw(st.integers(0, 9)):  # now and then a role gives no answer in time
+                continue
+            if call == "thief":
+                both_wolves = all(r is Role.WEREWOLF for r in s.extra)
+                self.until_legal(lambda: (lambda c: (c in (1, 2) or (c == 0 and not both_wolves), "thief_choose", c))(
+                    self.draw(st.integers(-1, 3))), "thief_choose", 1)
+            elif call == "cupid":
+                def lovers() -> tuple[Any, ...]:
+                    a, b = self.draw(st.integers(1, game.players)), self.draw(st.integers(1, game.players))
+                    return (a != b and a in alive and b in alive, "cupid_choose", a, b)
+                self.until_legal(lovers, "cupid_choose", *sorted(alive)[:2])
+            elif call == "election":
+                game.open_captain_election()
+            elif call == "seer":
+                seer = self.holder(Role.SEER)
+                self.until_legal(lambda: (lambda t: (t in alive and t != seer, "seer_inspect", t))(
+                    self.draw(st.integers(1, game.players))), "seer_inspect", min(alive - {seer}))
+            elif call == "wolves":
+                no_kill = first and not game.options.first_night_kill
+                self.until_legal(lambda: (lambda t: (
+                    t is None or (not no_kill and t in alive and roles[t - 1] is not Role.WEREWOLF),
+                    "wolves_choose", t))(self.seat()), "wolves_choose", None)
+            elif call == "witch":
+                def witch() -> tuple[Any, ...]:
+                    heal, poison = self.draw(st.booleans()), self.seat()
+                    heal_ok = not heal or (self.checker.heals == 0 and self.checker.victim is not None)
+                    poison_ok = poison is None or (self.checker.poisons == 0 and poison in alive)
+                    return (heal_ok and poison_ok, "witch_act", heal, poison)
+                self.until_legal(witch, "witch_act", False, None)
+            return
+        game.dawn()
+
+
+def legal_move(game: Game, checker: Checker, data: st.DataObject) -> None:
+    Driver(game, checker, data).move()
+
+
+ACTIONS = ("begin_night", "thief_choose", "cupid_choose", "seer_inspect", "wolves_choose", "witch_act", "dawn",
+           "hunter_shoot", "name_successor", "open_captain_election", "open_vote", "cast_votes", "break_tie")
+
+
+def any_move(game: Game, data: st.DataObject) -> tuple[str, tuple[Any, ...]]:
+    """Any action with any arguments: often illegal, sometimes legal."""
+    seat = st.one_of(st.none(), st.integers(-1, game.players + 2))
+    action = data.draw(st.sampled_from(ACTIONS))
+    if action in ("begin_night", "dawn", "open_captain_election", "open_vote"):
+        args: tuple[Any, ...] = ()
+    elif action == "thief_choose":
+        args = (data.draw(st.integers(-1, 3)),)
+    elif action == "cupid_choose":
+        args = (data.draw(st.integers(-1, game.players + 2)), data.draw(st.integers(-1, game.players + 2)))
+    elif action in ("seer_inspect",):
+        args = (data.draw(st.integers(-1, game.players + 2)),)
+    elif action == "witch_act":
+        args = (data.draw(st.booleans()), data.draw(seat))
+    elif action == "cast_votes":
+        args = (data.draw(st.dictionaries(st.integers(-1, game.players + 2), seat, max_size=4)),)
+    else:
+        args = (data.draw(seat),)
+    return action, args
+
+
+class GameMachine(RuleBasedStateMachine):
+    """Random legal games, with random (mostly illegal) actions thrown in."""
+
+    game: Game
+    checker: Checker
+
+    @initialize(setup=setups())
+    def start(self, setup: Setup) -> None:
+        self.game = setup.start()
+        self.checker = Checker(self.game)
+
+    @precondition(lambda self: self.game.outcome is None)
+    @rule(data=st.data())
+    def play(self, data: st.DataObject) -> None:
+        legal_move(self.game, self.checker, data)
+
+    @rule(data=st.data())
+    def poke(self, data: st.DataObject) -> None:
+        action, args = any_move(self.game, data)
+        before, count = self.game.state.copy(), len(self.game.events)
+        try:
+            getattr(self.game, action)(*args)
+        except RulesError:
+            assert self.game.state == before, f"refused {action}{args} changed the state"
+            assert len(self.game.events) == count
+
+    @invariant()
+    def rules_hold(self) -> None:
+        if hasattr(self, "checker"):
+            self.checker.check()
+
+    def teardown(self) -> None:
+        if hasattr(self, "game"):
+            assert Game.replay(self.game.events).state == self.game.state
+
+
+GameMachine.TestCase.settings = settings(
+    max_examples=120, stateful_step_count=120, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+test_random_legal_games_keep_the_rules = GameMachine.TestCase
+
+
+@settings(max_examples=150, deadline=None)
+@given(setup=setups(max_players=18), data=st.data())
+def test_every_legal_game_ends_and_exactly_one_outcome_holds(setup: Setup, data: st.DataObject) -> None:
+    game = setup.start()
+    checker = Checker(game)
+    for _ in range(5000):
+        if game.outcome is not None:
+            break
+        legal_move(game, checker, data)
+        checker.check()
+    assert game.outcome is not None, "a game drawn move by move did not end in 5000 moves"
+    assert game.state.phase is Phase.OVER
+
+
+@settings(max_examples=150, deadline=None)
+@given(setup=setups(max_players=18))
+def test_every_game_ends_within_n_nights_with_block_votes(setup: Setup) -> None:
+    game = setup.start()
+    checker = Checker(game)
+    rng = random.Random(setup.seed)
+    policy = RandomPolicy()
+    while game.outcome is None:
+        assert game.state.night < setup.players, f"no end after {game.state.night} nights"
+        play_night(game, rng, policy)
+        checker.check()
+        if game.outcome is None:
+            living = len(game.living())
+            play_day(game, rng, policy)
+            checker.check()
+            assert len(game.living()) < living, "a day of block votes eliminated nobody"
+    assert game.state.night <= setup.players

@@ -1,0 +1,91 @@
+"""`narrator simulate`: its JSON, its determinism across jobs, and one clear line on bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from narrator.rules import Options, Side, complete, parse_roles
+from narrator.sim.runner import SimConfig, play_one, simulate
+
+ROLES = "werewolf=3,seer=1,witch=1,hunter=1,cupid=1,little_girl=1,thief=1"
+
+
+def narrator(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "narrator", *args], capture_output=True, text=True, timeout=120)
+
+
+def simulate_json(*args: str) -> dict[str, Any]:
+    done = narrator("simulate", *args, "--json")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+def test_simulate_json_shape_and_counts_sum_to_games() -> None:
+    result = simulate_json("--players", "12", "--roles", ROLES, "--games", "300", "--seed", "4",
+                           "--policy", "random-votes")
+    assert set(result) == {"games", "wins", "mean_days", "seconds"}
+    assert result["games"] == 300
+    assert set(result["wins"]) == {side.value for side in Side}
+    assert sum(result["wins"].values()) == 300
+    assert all(isinstance(n, int) and n >= 0 for n in result["wins"].values())
+    assert 1 <= result["mean_days"] <= 12 and result["seconds"] >= 0
+    # both main sides win sometimes with this composition: the games are really played
+    assert result["wins"]["village"] > 0 and result["wins"]["werewolves"] > 0
+
+
+def test_simulate_same_seed_same_result_whatever_the_jobs() -> None:
+    args = ("--players", "10", "--roles", "werewolf=2,seer,witch,hunter,cupid", "--games", "400", "--seed", "11",
+            "--option", "vote_procedure=runoff")
+    one = simulate_json(*args, "--jobs", "1")
+    two = simulate_json(*args, "--jobs", "2")
+    other_seed = simulate_json(*args[:-4], "--seed", "12", *args[-2:], "--jobs", "1")
+    del one["seconds"], two["seconds"], other_seed["seconds"]
+    assert one == two
+    assert one != other_seed, "the seed does not change anything"
+
+
+def test_simulate_runner_is_deterministic_per_game() -> None:
+    options = Options(vote_procedure="accusation")
+    config = SimConfig(12, complete(12, parse_roles(ROLES), options), options, "random-votes", 5)
+    assert play_one(config, 17).events == play_one(config, 17).events
+    assert simulate(config, 60, 1).tally == simulate(config, 60, 3).tally
+
+
+def test_simulate_prints_a_table_without_json() -> None:
+    done = narrator("simulate", "--players", "8", "--games", "50")
+    assert done.returncode == 0, done.stderr
+    assert "village" in done.stdout and "werewolves" in done.stdout and "games/s" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "quoted"),
+    [
+        (("--players", "8", "--roles", "werewolf=2,wizard=1"), "'wizard'"),
+        (("--players", "8", "--roles", "werewolf=6,seer,witch,hunter"), "do not fit 8 players"),
+        (("--players", "8", "--roles", "seer,witch"), "no Werewolf"),
+        (("--players", "3",), "3 players is out of range"),
+        (("--players", "31",), "31 players is out of range"),
+        (("--players", "8", "--option", "moon_phase=full"), "'moon_phase'"),
+        (("--players", "8", "--option", "vote_procedure=shouting"), "'shouting'"),
+        (("--players", "8", "--option", "first_night_kill=perhaps"), "'perhaps'"),
+        (("--players", "8", "--option", "runoff"), "'runoff'"),
+        (("--players", "8", "--games", "0"), "--games 0"),
+        (("--players", "eight",), "'eight'"),
+        (("--players", "8", "--policy", "clever"), "'clever'"),
+    ],
+)
+def test_simulate_bad_input_one_line_on_stderr_and_non_zero_exit(args: tuple[str, ...], quoted: str) -> None:
+    done = narrator("simulate", *args)
+    assert done.returncode != 0
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("narrator:")
+    assert quoted in lines[0]
+    assert "Traceback" not in done.stderr and done.stdout == ""
