@@ -593,10 +593,8 @@ class Sequencer:
     def _roll_call(self, phase: str) -> dict[int, int | None]:
         """Each voter in turn, alternating direction every day; no answer abstains."""
         s = self.game.state
-        voters = list(s.voters)
-        clockwise = s.day % 2 == 1 or s.day == 0
-        if not clockwise:
-            voters.reverse()
+        voters = list(self.game.roll_call())
+        clockwise = voters == sorted(voters)
         ballot = s.ballot.value if s.ballot else "vote"
         self.say(Cue("vote.order_cw" if clockwise else "vote.order_ccw", {"seat": voters[0]}, phase=phase))
         votes: dict[int, int | None] = {}

@@ -87,7 +87,8 @@ def test_cupid_lovers_see_each_other_and_die_of_grief() -> None:
 
 
 def test_thief_who_takes_a_werewolf_wakes_with_them() -> None:
-    r = play({"players": 8, "roles": {1: "thief", 2: "werewolf", 3: "seer"}, "extra": ["werewolf", "werewolf"]},
+    r = play({"players": 8, "roles": {1: "thief", 2: "werewolf", 3: "seer"}, "extra": ["werewolf", "werewolf"],
+              "options": {"thief_extra_cards": "from_deck"}},
              {"nights": [{"thief": 2, "werewolves": 3}], "days": [{"eliminate": 2}, {"eliminate": 1}]})
     thief_panel = [e.get("text") for e in during(r, "thief.wake", "thief.sleep")]
     assert thief_panel[0] == "Extra cards: 1 = Werewolf, 2 = Werewolf. 0 keeps the Thief."
@@ -97,7 +98,8 @@ def test_thief_who_takes_a_werewolf_wakes_with_them() -> None:
 
 
 def test_thief_offered_two_werewolves_must_take_one_even_without_answer() -> None:
-    r = play({"players": 8, "roles": {1: "thief", 2: "werewolf", 3: "seer"}, "extra": ["werewolf", "werewolf"]},
+    r = play({"players": 8, "roles": {1: "thief", 2: "werewolf", 3: "seer"}, "extra": ["werewolf", "werewolf"],
+              "options": {"thief_extra_cards": "from_deck"}},
              {"nights": [{}], "days": [{"eliminate": 2}, {"eliminate": 1}]})
     assert r.timeline[-1]["roles"]["1"] == "werewolf"
 

@@ -27,6 +27,7 @@ def public_config(rng: random.Random) -> dict[str, Any]:
         captain_election=rng.choice(["day1", "never", "night1_end"]),
         vote_procedure=rng.choice(["plurality", "runoff", "accusation"]),
         reveal_role_on_death=rng.random() < 0.8,
+        thief_extra_cards=rng.choice(["villagers", "from_deck"]),
     )
     return {"players": players, "possible": possible, "options": options, "wolves": rng.randint(1, max(1, players // 4))}
 
@@ -42,7 +43,10 @@ def hidden_deal(config: dict[str, Any], rng: random.Random) -> Deal:
     rng.shuffle(cards)
     extra: tuple[Role, ...] = ()
     if Role.THIEF in cards:
-        extra = tuple(rng.choice([Role.VILLAGER, Role.WEREWOLF]) for _ in range(2))
+        if config["options"].thief_extra_cards == "from_deck":
+            extra = tuple(rng.choice([Role.VILLAGER, Role.WEREWOLF]) for _ in range(2))
+        else:
+            extra = (Role.VILLAGER, Role.VILLAGER)
     return Deal(tuple(cards), extra)
 
 
