@@ -76,7 +76,7 @@ def open_from_args(pack: VoicePack, args: argparse.Namespace) -> Any:
     try:
         return open_speaker(pack, device=args.output_device, ambience=not getattr(args, "no_ambience", False), mix=mix_settings(args))
     except NoOutputDevice as exc:
-        raise NoOutputDevice(f"{exc}; play without sound with --text, or run 'narrator doctor'") from None
+        raise NoOutputDevice(f"{exc}; play without sound with --text or --no-audio, or run 'narrator doctor'") from None
     except DeviceOpenError as exc:
         raise DeviceOpenError(f"{exc}; choose another with --output-device, play with --text, or run 'narrator doctor'") from None
 

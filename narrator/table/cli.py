@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from narrator.errors import UsageError
+from narrator.table.sound import add_sound_arguments
 
 
 def register(sub: Any) -> None:
@@ -15,6 +16,8 @@ def register(sub: Any) -> None:
     a.add_argument("--roles", metavar="SPEC", help='roles to call, e.g. "werewolf,seer,witch" (default: the config\'s)')
     a.add_argument("--lang", default=None, metavar="L", help="language of the calls")
     a.add_argument("--pace", type=float, default=None, metavar="F", help="scale every turn by F")
+    a.add_argument("--text", action="store_true", help="print the calls instead of saying them")
+    add_sound_arguments(a)
     a.set_defaults(func=run_assist)
 
     d = sub.add_parser("demo", help="automatic players play a whole short game, fully narrated")
@@ -22,6 +25,7 @@ def register(sub: Any) -> None:
     d.add_argument("--text", action="store_true", help="print the lines instead of the full screen")
     d.add_argument("--seed", type=int, default=None, metavar="S", help="which game to play (default: a short, eventful one)")
     d.add_argument("--pace", type=float, default=1.0, metavar="F", help="scale every wait by F (0.1: ten times faster)")
+    add_sound_arguments(d)
     d.set_defaults(func=run_demo)
 
     c = sub.add_parser("doctor", help="check audio, microphone, voices, speech models and the keypad")
@@ -43,7 +47,7 @@ def run_demo(args: argparse.Namespace) -> int:
 
     pace = _pace(args.pace) or 1.0
     text = args.text or not sys.stdout.isatty()
-    demo(args.lang, DEMO_SEED if args.seed is None else args.seed, text, pace)
+    demo(args.lang, DEMO_SEED if args.seed is None else args.seed, text, pace, sound=args)
     return 0
 
 
@@ -72,8 +76,15 @@ def run_assist(args: argparse.Namespace) -> int:
         timing = scaled(timing, pace)
     if not sys.stdin.isatty():
         raise UsageError("assist reads keys from the terminal; run it in a terminal")
+    factory = None
+    if not args.text:
+        from narrator.table.sound import open_table_speaker
+
+        def factory(pack: Any, clock: Any) -> Any:
+            return open_table_speaker(pack, clock, args, pace or 1.0)
+
     with TerminalKeys() as keys:
-        assist(args.lang or config.language, roles, timing, options, keys)
+        assist(args.lang or config.language, roles, timing, options, keys, factory)
     return 0
 
 

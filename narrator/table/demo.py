@@ -29,7 +29,7 @@ def demo_setup(language: str, seed: int, pace: float = 1.0) -> Setup:
                  scaled(DEMO_TIMING, pace), 0.6 * pace)
 
 
-def run_demo(language: str, seed: int, text: bool, pace: float = 1.0, out: Any = None) -> int:
+def run_demo(language: str, seed: int, text: bool, pace: float = 1.0, out: Any = None, sound: Any = None) -> int:
     """One game by automatic players on the real clock; returns the number of lines said."""
     import sys
 
@@ -54,17 +54,22 @@ def run_demo(language: str, seed: int, text: bool, pace: float = 1.0, out: Any =
                      + ", ".join(f"{seat}={pack.role_name(r.value)}" for seat, r in enumerate(setup.deal.seats, 1)) + "\n")
         result = run_game(setup, players, seed, clock, journal, None, head, speaker, TextDisplay(pack, stream))
     else:
-        from narrator.table.screen import PacedSpeaker, ScreenDisplay, ScreenSpeaker
+        import argparse
 
+        from narrator.table.screen import ScreenDisplay, ScreenSpeaker
+        from narrator.table.sound import close_speaker, open_table_speaker
+
+        voice = open_table_speaker(pack, clock, sound or argparse.Namespace(no_audio=True), setup.speech_scale)
         screen = ScreenDisplay(pack, clock, timing=setup.timing)
         screen.title = "narrator demo"
         screen.start()
         try:
-            speaker_s = ScreenSpeaker(PacedSpeaker(pack, clock, setup.speech_scale), pack, screen)
+            speaker_s = ScreenSpeaker(voice, pack, screen)
             result = run_game(setup, players, seed, clock, journal, None, head, speaker_s, screen)
             clock.sleep_until(clock.now() + 3.0 * pace)
         finally:
             screen.stop()
+            close_speaker(voice)
     outcome = result.game.outcome
     assert outcome is not None
     stream.write(f"Demo over: the winner is {outcome.winner.value}. Play your own game with: narrator play\n")

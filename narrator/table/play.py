@@ -25,6 +25,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="full: the full-screen board (default in a terminal); text: printed lines")
     p.add_argument("--pace", type=float, default=None, metavar="F",
                    help="scale every turn and line by F (0.1 = ten times faster, for trying things out)")
+    from narrator.table.sound import add_sound_arguments
+
+    add_sound_arguments(p)
 
 
 def setup_from_config(config: TableConfig, seed: int | None, pace: float | None = None) -> Setup:
@@ -156,16 +159,22 @@ def _play_full(args: argparse.Namespace, setup: Setup, deal_mode: str = "program
     from narrator.flow.journal import FileJournal
     from narrator.packs import load_pack
     from narrator.table.keys import KeyListener, TerminalKeys
-    from narrator.table.screen import PacedSpeaker, ScreenDisplay, ScreenListener, ScreenSpeaker
+    from narrator.table.screen import ScreenDisplay, ScreenListener, ScreenSpeaker
+    from narrator.table.sound import close_speaker, open_table_speaker
 
     pack = load_pack(setup.language)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     path = _journal(args)
-    journal = FileJournal.create(path)
     clock = RealClock()
+    voice = open_table_speaker(pack, clock, args, setup.speech_scale)  # no device: stop before any file
+    try:
+        journal = FileJournal.create(path)
+    except BaseException:
+        close_speaker(voice)
+        raise
     screen = ScreenDisplay(pack, clock, timing=setup.timing)
     screen.title = f"narrator — journal {path.name}"
-    speaker = ScreenSpeaker(PacedSpeaker(pack, clock, setup.speech_scale), pack, screen)
+    speaker = ScreenSpeaker(voice, pack, screen)
     try:
         with TerminalKeys() as keys:
             listener = ScreenListener(KeyListener(clock, keys, screen.echo), screen)
@@ -178,6 +187,7 @@ def _play_full(args: argparse.Namespace, setup: Setup, deal_mode: str = "program
             finally:
                 screen.stop()
     finally:
+        close_speaker(voice)
         journal.close()
     outcome = result.game.outcome
     assert outcome is not None

@@ -79,7 +79,7 @@ class Player:
 def _start(tmp_path: Path, full: bool) -> Tmux:
     (tmp_path / "config.toml").write_text(CONFIG)
     cmd = [sys.executable, "-m", "narrator", "play", "--config", str(tmp_path / "config.toml"),
-           "--screen", "full" if full else "text", "--seed", "7"]
+           "--screen", "full" if full else "text", "--seed", "7", *(["--no-audio"] if full else [])]
     repo = Path(__file__).resolve().parents[2]
     return Tmux(cmd, tmp_path, {"NARRATOR_DATA": str(tmp_path / "data"), "PYTHONPATH": str(repo)})
 

@@ -1,0 +1,34 @@
+"""The table's voice: the real speaker (speech over ambience) unless `--no-audio` asks for silence."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from narrator.packs import VoicePack
+from narrator.ports import Clock, Speaker
+
+
+def add_sound_arguments(p: argparse.ArgumentParser) -> None:
+    from narrator.speech.cli import add_audio_arguments
+
+    add_audio_arguments(p)
+    p.add_argument("--no-audio", action="store_true", help="say nothing aloud: lines only on the screen")
+
+
+def open_table_speaker(pack: VoicePack, clock: Clock, args: argparse.Namespace, pace: float) -> Speaker:
+    """The AudioSpeaker the options ask for; no device gives one line naming --text, --no-audio and doctor."""
+    if getattr(args, "no_audio", False):
+        from narrator.table.screen import PacedSpeaker
+
+        return PacedSpeaker(pack, clock, pace)
+    from narrator.speech.cli import open_from_args
+
+    speaker: Speaker = open_from_args(pack, args)
+    return speaker
+
+
+def close_speaker(speaker: Any) -> None:
+    close = getattr(speaker, "close", None)
+    if callable(close):
+        close()
