@@ -130,7 +130,7 @@ def test_assist_in_a_real_terminal(tmp_path: Any) -> None:
     if shutil.which("tmux") is None:
         pytest.skip("tmux is not installed (scripts/setup.sh installs it)")
     repo = Path(__file__).resolve().parents[2]
-    t = Tmux([sys.executable, "-m", "narrator", "assist", "--roles", "werewolf=2,seer", "--pace", "0.5"], tmp_path,
+    t = Tmux([sys.executable, "-m", "narrator", "assist", "--roles", "werewolf=2,seer", "--pace", "0.5", "--text"], tmp_path,
              {"PYTHONPATH": str(repo), "NARRATOR_CONFIG": str(tmp_path / "cfg")})
     try:
         t.wait("Seer, wake up")
