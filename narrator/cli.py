@@ -14,6 +14,7 @@ from narrator.errors import NarratorError
 # Heavy imports (audio, models) stay inside the command functions so start-up stays fast.
 COMMAND_MODULES: tuple[str, ...] = (
     "narrator.sim.cli",
+    "narrator.listening.cli",
 )
 
 Handler = Callable[[argparse.Namespace], int]
