@@ -76,7 +76,6 @@ def cmd_fetch(args: argparse.Namespace) -> int:
     if not info.package and target.is_dir() and not args.force:
         print(f"the {args.lang} model is already installed at {target} (--force fetches it again)")
         return 0
-    print(f"fetching {info.url()} (about {info.size_mb} MB)", file=sys.stderr) if not info.package else None
     result = _fetch_with_progress(args.lang)
     for note in result.notes:
         print(f"note: {note}")
@@ -94,7 +93,7 @@ def _fetch_with_progress(lang: str) -> Any:
 
     with Progress("[progress.description]{task.description}", BarColumn(), DownloadColumn(),
                   TransferSpeedColumn(), transient=True) as progress:
-        task = progress.add_task(lang, total=None)
+        task = progress.add_task(f"{models.info(lang).name}.zip", total=None)
 
         def update(done: int, total: int | None) -> None:
             progress.update(task, completed=done, total=total)
