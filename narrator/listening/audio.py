@@ -58,7 +58,8 @@ class MicrophoneSource:
             self._stream.start()
         except (sd.PortAudioError, ValueError) as exc:
             self._stream = None
-            raise MicrophoneError(f"no microphone ({_one_line(exc)})") from None
+            raise MicrophoneError(f"no microphone found ({_one_line(exc)}); plug one in, or pick one "
+                                  "with --device (python -m sounddevice lists them)") from None
 
     def _callback(self, indata: Any, frames: int, time_info: Any, status: Any) -> None:
         if status:

@@ -166,6 +166,8 @@ def cmd_listen(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UsageError(f"--choices: {exc}") from None
     prompt = Prompt("listen", seats=seats, words=words)
+    if args.wav is not None and not args.wav.is_file():
+        raise UsageError(f"--wav {str(args.wav)!r}: no such file")
     if args.keypad:
         return _listen_keypad(prompt)
     from narrator.listening.models import info, require_model

@@ -145,6 +145,7 @@ def open_table_listener(
     voice: bool = True,
     echo: Callable[[str], None] | None = None,
     device: int | str | None = None,
+    keypad_fd: int | None = None,
 ) -> TableListener:
     """Keypad and voice for a game. Whatever stops voice (no model, no microphone, no vosk)
     becomes one line in `notes`, and the game goes on with the keypad."""
@@ -153,7 +154,7 @@ def open_table_listener(
     parts: list[CancellableListener] = []
     table = TableListener(listener=EitherListener([_Never()]))
     if keypad:
-        kp = KeypadListener(echo=echo)
+        kp = KeypadListener(fd=keypad_fd, echo=echo)
         kp.__enter__()
         table._closers.append(lambda: kp.__exit__(None, None, None))
         parts.append(kp)
