@@ -127,7 +127,7 @@ class Microphone:
 
 def run_child(mode: str, work: Path, count: int = 0, seconds: float = 0.0,
               noise: bool = False, words: list[bytes] | None = None) -> list[dict[str, object]]:
-    fifo = work / f"{mode}.fifo"
+    fifo = work / f"{mode}-{noise}-{time.monotonic_ns()}.fifo"
     os.mkfifo(fifo)
     env = {**os.environ, "ALSA_CONFIG_PATH": f"/usr/share/alsa/alsa.conf:{work / 'asoundrc'}",
            "VOICE_INFILE": str(fifo), "NARRATOR_VOICES": str(work / "voices"), "PYTHONPATH": str(ROOT)}
@@ -174,13 +174,18 @@ def main() -> None:
         plan = [WORDS[i % len(WORDS)] for i in range(args.utterances)]
 
         lines = run_child("latency", work, count=len(plan), words=[audio[w] for w, _ in plan])
-        ends = lines[-1]["speech_ends"]
-        answers = [ln for ln in lines if "t" in ln]
-        assert isinstance(ends, list)
-        lat = [1000 * (float(a["t"]) - float(e)) for a, e in zip(answers, ends)]  # type: ignore[arg-type]
-        right = sum(1 for a, (_, c) in zip(answers, plan) if a["choice"] == c)
+        ends = [float(e) for e in lines[-1]["speech_ends"]]  # type: ignore[attr-defined]
+        answers = [ln for ln in lines if "t" in ln and ln["choice"] is not None]
+        # Pair each accepted answer with the utterance that ended just before it.
+        lat, right = [], 0
+        for a in answers:
+            t = float(a["t"])  # type: ignore[arg-type]
+            k = max(i for i, e in enumerate(ends) if e < t)
+            lat.append(1000 * (t - ends[k]))
+            right += a["choice"] == plan[k][1]
         print(f"model load (first, in the latency run): {float(lines[0]['load_s']):.2f} s")  # type: ignore[arg-type]
-        print(f"end of speech -> accepted choice, {len(lat)} utterances ({right} right): "
+        print(f"utterances: {len(plan)}, accepted: {len(answers)}, right: {right}")
+        print(f"end of speech -> accepted choice, {len(lat)} answers: "
               f"min {min(lat):.0f} ms, median {statistics.median(lat):.0f} ms, p90 {pct(lat, 0.9):.0f} ms, "
               f"max {max(lat):.0f} ms  (silence timeout 300 ms included)")
         print("  all: " + " ".join(f"{x:.0f}" for x in lat))
