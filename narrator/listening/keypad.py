@@ -47,6 +47,8 @@ _CSI_FINAL = {"A": "8", "B": "2", "C": "6", "D": "4", "E": "5", "G": "5", "F": "
 _CSI_TILDE = {"1": "7", "7": "7", "4": "1", "8": "1", "2": "0", "3": CLEAR, "5": "9", "6": "3"}
 
 _ESC = "\x1b"
+# Prompts named `<prompt>.confirm` ask to confirm a choice just made (see listening.table).
+CONFIRM_SUFFIX = ".confirm"
 
 
 class KeyDecoder:
@@ -273,8 +275,10 @@ class KeypadListener:
 
     def listen(self, prompt: Prompt, cancel: threading.Event | None = None) -> Heard | None:
         with self.terminal:
-            self._drop_stale_input()
-            self.parser.reset()
+            # A confirmation follows its choice at once: a "-" typed during the read-back counts.
+            if not prompt.name.endswith(CONFIRM_SUFFIX):
+                self._drop_stale_input()
+                self.parser.reset()
             while True:
                 remaining = _remaining(prompt.deadline)
                 if remaining is not None and remaining <= 0:

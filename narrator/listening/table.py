@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Protocol, Sequence
 
 from narrator.errors import NarratorError
+from narrator.listening.keypad import CONFIRM_SUFFIX
 from narrator.packs import VoicePack
 from narrator.ports import Cue, Heard, Prompt, Speaker
 
@@ -102,7 +103,7 @@ class ConfirmingListener:
 
     def _confirm(self, prompt: Prompt, ends: float, cancel: threading.Event | None) -> bool | None:
         """True: confirmed (countdown over, or "yes"); False: "no"; None: cancelled from outside."""
-        confirm = Prompt(f"{prompt.name}.confirm", words=("yes", "no"), night=prompt.night, deadline=ends)
+        confirm = Prompt(f"{prompt.name}{CONFIRM_SUFFIX}", words=("yes", "no"), night=prompt.night, deadline=ends)
         while True:
             answer = self.inner.listen(confirm, cancel)
             if cancel is not None and cancel.is_set():

@@ -197,3 +197,17 @@ def test_deadline_and_stale_keys() -> None:
     finally:
         os.close(master)
         os.close(slave)
+
+
+def test_a_key_typed_during_the_read_back_counts_for_the_confirmation() -> None:
+    master, slave = pty.openpty()
+    try:
+        listener = KeypadListener(fd=slave, echo=lambda s: None)
+        with listener:
+            os.write(master, b"-")  # pressed while the choice was being read back
+            time.sleep(0.1)
+            heard = listener.listen(Prompt("day.vote.confirm", words=("yes", "no"), deadline=time.monotonic() + 2))
+            assert heard == Heard("no", source="keypad", text="-")
+    finally:
+        os.close(master)
+        os.close(slave)
