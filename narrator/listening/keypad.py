@@ -315,11 +315,21 @@ class KeypadListener:
         return None
 
     def _drop_stale_input(self) -> None:
+        """Discard keys typed before this prompt, but not a Ctrl-C."""
         self.decoder.flush()
-        if os.isatty(self.fd):
-            import termios
-
-            termios.tcflush(self.fd, termios.TCIFLUSH)
+        if self.closed:
+            return
+        while select.select([self.fd], [], [], 0)[0]:
+            try:
+                data = os.read(self.fd, 256)
+            except OSError:
+                data = b""
+            if not data:
+                self.closed = True
+                return
+            if b"\x03" in data:
+                raise KeyboardInterrupt
+        self.decoder.flush()
 
 
 def _remaining(deadline: float | None) -> float | None:
