@@ -16,6 +16,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "narrator.sim.cli",
     "narrator.flow.cli",
     "narrator.speech.cli",
+    "narrator.listening.cli",
     "narrator.table.cli",
 )
 

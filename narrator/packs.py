@@ -6,7 +6,7 @@ import itertools
 import os
 import string
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -68,6 +68,17 @@ class VoicePack:
     lines: Mapping[str, tuple[str, ...]]
     panel: Mapping[str, tuple[str, ...]]
     path: Path
+    # Every way to say each seat number (a [numbers] entry may be a list); `numbers` keeps the
+    # first, which is the one the narrator speaks.
+    number_variants: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+
+    def number_words(self, n: int) -> tuple[str, ...]:
+        """Every way a player may say seat `n` (the spoken one first); () if the pack has none."""
+        variants = self.number_variants.get(n)
+        if variants:
+            return variants
+        word = self.numbers.get(n)
+        return (word,) if word else ()
 
     def template(self, key: str, variant: int = 0) -> str:
         variants = self.lines.get(key)
@@ -123,6 +134,7 @@ def load_pack(language: str, root: Path | None = None) -> VoicePack:
         raise PackError(f"voice pack {path} cannot be read: {exc}") from None
     try:
         meta = data["pack"]
+        number_variants = {int(k): _variants(v, f"{path} [numbers] {k}") for k, v in data.get("numbers", {}).items()}
         return VoicePack(
             language=str(meta.get("language", language)),
             name=str(meta.get("name", language)),
@@ -131,11 +143,12 @@ def load_pack(language: str, root: Path | None = None) -> VoicePack:
             volume=float(meta.get("volume", 1.0)),
             roles={str(k): str(v) for k, v in data.get("roles", {}).items()},
             sides={str(k): str(v) for k, v in data.get("sides", {}).items()},
-            numbers={int(k): str(v) for k, v in data.get("numbers", {}).items()},
+            numbers={n: v[0] for n, v in number_variants.items()},
             words={str(k): _variants(v, f"{path} [words] {k}") for k, v in data.get("words", {}).items()},
             lines={str(k): _variants(v, f"{path} [lines] {k}") for k, v in data["lines"].items()},
             panel={str(k): _variants(v, f"{path} [panel] {k}") for k, v in data.get("panel", {}).items()},
             path=path,
+            number_variants=number_variants,
         )
     except KeyError as exc:
         raise PackError(f"voice pack {path} has no {exc.args[0]!r} section or key") from None

@@ -1,0 +1,9 @@
+"""Listening: the numeric keypad, offline Vosk speech recognition and the speech model store.
+
+Heavy modules (vosk, sounddevice, numpy) are imported inside functions, never at import time.
+"""
+
+from __future__ import annotations
+
+# Seats a keypad or a grammar can ever name (RULES.md: 4 to 30 players).
+MAX_SEAT = 30

@@ -1,0 +1,238 @@
+"""`narrator models ...` (the speech model store) and `narrator listen` (a microphone test)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from narrator.errors import NarratorError, UsageError
+
+
+def register(sub: Any) -> None:
+    m = sub.add_parser("models", help="list, fetch, verify and remove speech models")
+    msub = m.add_subparsers(dest="models_command", metavar="ACTION", parser_class=type(m))
+    p = msub.add_parser("list", help="known models and where each is installed")
+    p.set_defaults(func=cmd_list)
+    p = msub.add_parser("fetch", help="download, verify and install a model")
+    p.add_argument("lang", metavar="LANG")
+    p.add_argument("--force", action="store_true", help="download again even if installed")
+    p.set_defaults(func=cmd_fetch)
+    p = msub.add_parser("verify", help="check installed models (all, or one language)")
+    p.add_argument("lang", metavar="LANG", nargs="?")
+    p.set_defaults(func=cmd_verify)
+    p = msub.add_parser("path", help="where models are looked for, and where fetch installs")
+    p.set_defaults(func=cmd_path)
+    p = msub.add_parser("remove", help="remove a model that fetch installed")
+    p.add_argument("lang", metavar="LANG")
+    p.set_defaults(func=cmd_remove)
+    m.set_defaults(func=lambda args: _usage(m))
+
+    p = sub.add_parser("listen", help="test the microphone (or a WAV file): print what is heard, as JSON")
+    p.add_argument("--lang", default=os.environ.get("NARRATOR_LANG", "en"), metavar="L", help="voice pack and model language")
+    p.add_argument("--wav", type=Path, metavar="FILE", help="read this WAV file instead of the microphone")
+    p.add_argument("--choices", default="1-12,nobody,yes,no,repeat,pause,more_time,vote_now", metavar="SPEC",
+                   help="seat ranges and words, e.g. 1-12,nobody,yes,no")
+    p.add_argument("--device", metavar="DEV", help="input device (number or name) for sounddevice")
+    p.add_argument("--keypad", action="store_true", help="test the keypad instead: print each key's choice")
+    p.set_defaults(func=cmd_listen)
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    parser.print_help()
+    return 2
+
+
+# --- models -----------------------------------------------------------------------------------
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from narrator.listening import models
+
+    pins = models.read_pins()
+    for lang, info in models.CATALOG.items():
+        path = models.find_model(lang)
+        where = f"installed at {path}" if path else "not installed"
+        if info.package:
+            check = f"from the {info.package} package"
+        elif info.sha256:
+            check = "sha256 published"
+        elif info.name in pins:
+            check = "sha256 pinned"
+        else:
+            check = "sha256 unknown (pinned on first fetch)"
+        print(f"{lang:3} {info.name:30} {info.size_mb:4d} MB  {check:38} {where}")
+    return 0
+
+
+def cmd_fetch(args: argparse.Namespace) -> int:
+    from narrator.listening import models
+
+    info = models.info(args.lang)
+    target = models.user_models_dir() / args.lang
+    if not info.package and target.is_dir() and not args.force:
+        print(f"the {args.lang} model is already installed at {target} (--force fetches it again)")
+        return 0
+    result = _fetch_with_progress(args.lang)
+    for note in result.notes:
+        print(f"note: {note}")
+    if result.sha256:
+        print(f"installed {info.name} at {result.path}")
+    return 0
+
+
+def _fetch_with_progress(lang: str) -> Any:
+    from narrator.listening import models
+
+    if not sys.stderr.isatty():
+        return models.fetch(lang)
+    from rich.progress import BarColumn, DownloadColumn, Progress, TransferSpeedColumn
+
+    with Progress("[progress.description]{task.description}", BarColumn(), DownloadColumn(),
+                  TransferSpeedColumn(), transient=True) as progress:
+        task = progress.add_task(f"{models.info(lang).name}.zip", total=None)
+
+        def update(done: int, total: int | None) -> None:
+            progress.update(task, completed=done, total=total)
+
+        return models.fetch(lang, progress=update)
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from narrator.listening import models
+
+    langs = [args.lang] if args.lang else list(models.CATALOG)
+    if args.lang:
+        models.info(args.lang)
+    checked = 0
+    bad = 0
+    for lang in langs:
+        for path in _candidates(lang):
+            checked += 1
+            problems = models.verify(path)
+            if problems:
+                bad += 1
+                print(f"{lang}: {path}: BROKEN: {'; '.join(problems)} (fetch it again: narrator models fetch {lang} --force)")
+            else:
+                how = "files match the install manifest" if models.has_manifest(path) else "complete (no install manifest)"
+                print(f"{lang}: {path}: ok, {how}")
+    if checked == 0:
+        raise NarratorError(f"no {args.lang} model installed; {models.missing_model_hint(args.lang)}" if args.lang
+                            else "no speech model installed; run 'narrator models fetch LANG'")
+    return 1 if bad else 0
+
+
+def _candidates(lang: str) -> list[Path]:
+    from narrator.listening import models
+
+    out = [d / lang for d in models.search_dirs() if (d / lang).is_dir()]
+    known = models.CATALOG[lang]
+    if known.package:
+        p = models.package_model_path(known.package)
+        if p is not None:
+            out.append(p)
+    return out
+
+
+def cmd_path(args: argparse.Namespace) -> int:
+    from narrator.listening import models
+
+    print("speech models are looked for, in this order, in:")
+    for d in models.search_dirs():
+        print(f"  {d}{'' if d.is_dir() else '  (does not exist)'}")
+    print(f"'narrator models fetch' installs into: {models.user_models_dir()}")
+    return 0
+
+
+def cmd_remove(args: argparse.Namespace) -> int:
+    from narrator.listening import models
+
+    path = models.remove(args.lang)
+    print(f"removed {path}")
+    return 0
+
+
+# --- listen -----------------------------------------------------------------------------------
+
+def cmd_listen(args: argparse.Namespace) -> int:
+    from narrator.listening.grammar import parse_choices
+    from narrator.ports import Prompt
+
+    try:
+        seats, words = parse_choices(args.choices)
+    except ValueError as exc:
+        raise UsageError(f"--choices: {exc}") from None
+    prompt = Prompt("listen", seats=seats, words=words)
+    if args.wav is not None and not args.wav.is_file():
+        raise UsageError(f"--wav {str(args.wav)!r}: no such file")
+    if args.keypad:
+        return _listen_keypad(prompt)
+    from narrator.listening.models import info, require_model
+    from narrator.listening.vosk_listener import VoskModel, describe_missing, missing_words
+    from narrator.packs import load_pack
+
+    pack = load_pack(args.lang)
+    path = require_model(args.lang)
+    model = VoskModel(path, info(args.lang).name if _known(args.lang) else path.name)
+    missing = missing_words(model, pack)
+    if missing:
+        print(f"note: {describe_missing(missing, pack, model.name)}", file=sys.stderr)
+    if args.wav is not None:
+        return _listen_wav(args.wav, model, pack, prompt, missing)
+    return _listen_microphone(model, pack, prompt, missing, args.device)
+
+
+def _known(lang: str) -> bool:
+    from narrator.listening.models import CATALOG
+
+    return lang in CATALOG
+
+
+def _emit(line: dict[str, Any]) -> None:
+    print(json.dumps(line, ensure_ascii=False), flush=True)
+
+
+def _listen_wav(wav: Path, model: Any, pack: Any, prompt: Any, missing: Any) -> int:
+    from narrator.listening.audio import read_wav
+    from narrator.listening.grammar import build_grammar
+    from narrator.listening.vosk_listener import recognise_pcm
+
+    grammar = build_grammar(prompt, pack, missing)
+    for r in recognise_pcm(model, grammar, read_wav(wav)):
+        _emit(r.to_json())
+    return 0
+
+
+def _listen_microphone(model: Any, pack: Any, prompt: Any, missing: Any, device: str | None) -> int:
+    from narrator.listening.audio import MicrophoneSource
+    from narrator.listening.vosk_listener import VoiceListener
+
+    dev: int | str | None = int(device) if device and device.isdigit() else device
+    listener = VoiceListener(model, pack, MicrophoneSource(dev), missing=missing,
+                             observer=lambda r: _emit(r.to_json()))
+    listener.start()  # a missing microphone raises MicrophoneError: one line, exit 1
+    print(f"listening ({pack.language}); speak, Ctrl-C to stop", file=sys.stderr)
+    try:
+        while True:
+            listener.listen(prompt)
+    finally:
+        listener.close()
+
+
+def _listen_keypad(prompt: Any) -> int:
+    from narrator.listening.keypad import KeypadListener
+
+    if not os.isatty(sys.stdin.fileno()):
+        raise UsageError("--keypad needs a terminal on stdin (the keypad types into it)")
+    print("type on the keypad; Ctrl-C to stop", file=sys.stderr)
+    stop = threading.Event()
+    with KeypadListener() as keypad:
+        while not stop.is_set():
+            heard = keypad.listen(prompt)
+            if heard is not None:
+                sys.stderr.write("\r\x1b[K")
+                _emit({"heard": heard.text, "choice": heard.choice, "allowed": prompt.allows(heard.choice)})
+    return 0

