@@ -558,10 +558,14 @@ class Sequencer:
             pending = [w for w in pending if end - w[0] > self.clock.now()]
             stop = end - pending[0][0] if pending else end
             self.pause_shift = 0.0
+            # On the keypad "+" is "ready to vote" and "-" is "not yet": vote now, more time.
             heard = self.ask(
-                Prompt("day.debate", (), ("more_time", "vote_now", "repeat", "pause"), deadline=stop, number=self.day_number())
+                Prompt("day.debate", (), ("more_time", "vote_now", "yes", "no", "repeat", "pause"), deadline=stop,
+                       number=self.day_number())
             )
             end += self.pause_shift
+            if heard is not None and heard.choice in ("yes", "no"):
+                heard = Heard("vote_now" if heard.choice == "yes" else "more_time", heard.source, heard.text)
             if heard is None:
                 if not pending:
                     self.say(Cue("debate.end", phase="day.debate"))

@@ -20,6 +20,7 @@ from types import FrameType
 from typing import Any, Callable
 
 from narrator.listening import MAX_SEAT
+from narrator.errors import UsageError
 from narrator.ports import Heard, Prompt
 
 # Key names the parser understands. Anything else the decoder meets is dropped.
@@ -252,8 +253,8 @@ class RawTerminal:
 class KeypadListener:
     """The `Listener` port over a keypad on a terminal (stdin by default).
 
-    Keys typed before a prompt opens are dropped: a late answer to the last prompt must not
-    become an answer to this one.
+    At night, keys typed before a prompt opens are dropped: a late answer to the last call must
+    not become an answer to this one. By day they are kept: a voter may answer during the line.
     """
 
     POLL = 0.05  # seconds between checks of the deadline and of a cancel request
@@ -277,7 +278,10 @@ class KeypadListener:
         with self.terminal:
             # A confirmation follows its choice at once: a "-" typed during the read-back counts.
             if not prompt.name.endswith(CONFIRM_SUFFIX):
-                self._drop_stale_input()
+                # At night a key left from another role's turn must not answer this one. By day
+                # a voter answers while their name is still being said: keep what was typed.
+                if prompt.night:
+                    self._drop_stale_input()
                 self.parser.reset()
             while True:
                 remaining = _remaining(prompt.deadline)
@@ -287,13 +291,17 @@ class KeypadListener:
                     return None
                 wait = self.POLL if remaining is None else min(self.POLL, remaining)
                 if self.closed:
+                    if prompt.deadline is None:
+                        # Nothing can ever answer a prompt that waits for ever: stop cleanly.
+                        raise UsageError("the input ended while the game waited for an answer")
                     time.sleep(wait)
                     continue
-                heard = self._read(wait)
+                heard = self._read(wait, "enter" in prompt.words)
                 if heard is not None:
                     return heard
 
-    def _read(self, wait: float) -> Heard | None:
+    def _read(self, wait: float, bare_enter: bool = False) -> Heard | None:
+        """Keys until a choice; `bare_enter`: Enter with nothing typed answers "enter" (hide a card)."""
         ready, _, _ = select.select([self.fd], [], [], wait)
         if not ready:
             self.decoder.flush()
@@ -308,6 +316,8 @@ class KeypadListener:
         for key in self.decoder.feed(data.decode("latin-1")):
             if key == INTERRUPT:
                 raise KeyboardInterrupt
+            if bare_enter and key == ENTER and not self.parser.entry:
+                return Heard("enter", source="keypad", text="")
             heard = self.parser.feed(key)
             self.echo(self.parser.echo)
             if heard is not None:

@@ -98,12 +98,12 @@ def play_at_table(args: argparse.Namespace) -> int:
         config = run_wizard(args, lines.read_line)
         setup = setup_from_config(config, args.seed, args.pace)
     deal_mode = config.deal if config is not None else "program"
-    if config is not None and config.inputs != "keypad":
-        # The voice listener lives in narrator.listening; until it is wired here, say so plainly.
-        print(f"Note: answers by {config.inputs} are not wired in this build yet; the keypad is used.")
+    if screen == "text" and config is not None and config.inputs != "keypad":
+        print(f"Note: the text screen reads typed answers only; answers by {config.inputs} need the full screen.")
     if screen == "text":
         return _play_text(args, setup, deal_mode, lines)
-    return _play_full(args, setup, deal_mode)
+    # Voice answers when a model is present, unless the table chose the keypad alone.
+    return _play_full(args, setup, deal_mode, voice=config is None or config.inputs != "keypad")
 
 
 def deal_at_table(setup: Setup, mode: str, speaker: Speaker, listener: Listener, display: Display, clock: Clock) -> Setup:
@@ -153,31 +153,33 @@ def _play_text(args: argparse.Namespace, setup: Setup, deal_mode: str, listener:
     return 0
 
 
-def _play_full(args: argparse.Namespace, setup: Setup, deal_mode: str = "program") -> int:
+def _play_full(args: argparse.Namespace, setup: Setup, deal_mode: str = "program", voice: bool = True) -> int:
     from narrator.flow.clock import RealClock
     from narrator.flow.headless import run_game
     from narrator.flow.journal import FileJournal
+    from narrator.listening.table import open_table_listener
     from narrator.packs import load_pack
-    from narrator.table.keys import KeyListener, TerminalKeys
     from narrator.table.screen import ScreenDisplay, ScreenListener, ScreenSpeaker
-    from narrator.table.sound import close_speaker, open_table_speaker
+    from narrator.table.sound import SpeakingTracker, close_speaker, open_table_speaker
 
     pack = load_pack(setup.language)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     path = _journal(args)
     clock = RealClock()
-    voice = open_table_speaker(pack, clock, args, setup.speech_scale)  # no device: stop before any file
+    voice_out = SpeakingTracker(open_table_speaker(pack, clock, args, setup.speech_scale))  # no device: stop here
     try:
         journal = FileJournal.create(path)
     except BaseException:
-        close_speaker(voice)
+        close_speaker(voice_out)
         raise
     screen = ScreenDisplay(pack, clock, timing=setup.timing)
     screen.title = f"narrator — journal {path.name}"
-    speaker = ScreenSpeaker(voice, pack, screen)
+    speaker = ScreenSpeaker(voice_out, pack, screen)
     try:
-        with TerminalKeys() as keys:
-            listener = ScreenListener(KeyListener(clock, keys, screen.echo), screen)
+        with open_table_listener(pack, speaker, voice_out.busy_until, voice=voice, echo=screen.echo) as answers:
+            for note in answers.notes:
+                print(f"narrator: {note}")
+            listener = ScreenListener(answers, screen)
             screen.start()
             try:
                 setup = deal_at_table(setup, deal_mode, speaker, listener, screen, clock)
@@ -187,7 +189,7 @@ def _play_full(args: argparse.Namespace, setup: Setup, deal_mode: str = "program
             finally:
                 screen.stop()
     finally:
-        close_speaker(voice)
+        close_speaker(voice_out)
         journal.close()
     outcome = result.game.outcome
     assert outcome is not None

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import Any, Iterable
 
 from narrator.packs import VoicePack
-from narrator.ports import Clock, Speaker
+from narrator.ports import Clock, Cue, Speaker
 
 
 def add_sound_arguments(p: argparse.ArgumentParser) -> None:
@@ -32,3 +32,25 @@ def close_speaker(speaker: Any) -> None:
     close = getattr(speaker, "close", None)
     if callable(close):
         close()
+
+
+class SpeakingTracker:
+    """Passes lines to a speaker and remembers until when it speaks (the microphone's mute)."""
+
+    def __init__(self, inner: Speaker) -> None:
+        self.inner = inner
+        self.until = 0.0
+
+    def say(self, cue: Cue) -> float:
+        end = self.inner.say(cue)
+        self.until = max(self.until, end)
+        return end
+
+    def prepare(self, cues: Iterable[Cue]) -> None:
+        self.inner.prepare(cues)
+
+    def busy_until(self) -> float:
+        return self.until
+
+    def close(self) -> None:
+        close_speaker(self.inner)

@@ -189,11 +189,15 @@ def test_deadline_and_stale_keys() -> None:
     try:
         listener = KeypadListener(fd=slave, echo=lambda s: None)
         with listener:
-            os.write(master, b"5\r")  # typed before the prompt opens: dropped
+            os.write(master, b"5\r")  # typed before a night prompt opens: dropped
             time.sleep(0.1)
             start = time.monotonic()
-            assert listener.listen(Prompt("late", seats=(5,), deadline=start + 0.3)) is None
+            assert listener.listen(Prompt("late", seats=(5,), night=True, deadline=start + 0.3)) is None
             assert time.monotonic() - start >= 0.29
+            os.write(master, b"5\r")  # by day, typed while the question is said: kept
+            time.sleep(0.1)
+            heard = listener.listen(Prompt("vote", seats=(5,), deadline=time.monotonic() + 1.0))
+            assert heard is not None and heard.choice == 5
     finally:
         os.close(master)
         os.close(slave)

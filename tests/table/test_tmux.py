@@ -8,6 +8,7 @@ that role's wake line, never a sleep line.
 from __future__ import annotations
 
 import re
+import time
 import shutil
 import sys
 from pathlib import Path
@@ -128,7 +129,7 @@ def test_a_whole_game_in_a_terminal(tmp_path: Path, full: bool) -> None:
             t.type(str(seer))
         p.wait_said(f"Seat {seer} is the Captain.")
         p.wait_said("minutes to debate")
-        t.type("v")
+        t.type("+")  # ready to vote
         for voter in living:
             p.wait_said(f"Seat {voter}, your vote?")
             t.type(str(wolf))
