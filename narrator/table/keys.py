@@ -1,7 +1,7 @@
-"""Raw keys from the terminal for the full-screen board, behind the Listener port.
+"""Raw key commands from the terminal for `narrator assist` and the doctor's keypad check.
 
-A small reader for this screen only: the full keypad reader (NumLock, key repeat, device
-hot-plug) belongs to `narrator.listening`, which can replace it through the same port.
+Game answers (seats, yes/no) go through the keypad reader of `narrator.listening`; these are
+single-key commands (next, back, pause, repeat) read as they are typed.
 """
 
 from __future__ import annotations
@@ -10,15 +10,11 @@ import os
 import select
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
-from narrator.flow.text import parse_entry
-from narrator.ports import Clock, Heard, Prompt
+from narrator.ports import Clock
 
 ENTER = "\n"
-BACKSPACE = ("\x7f", "\b")
-SINGLE = "+-*/"  # keys that are an answer by themselves, without Enter
-
 
 class KeySource(Protocol):
     """Keys as they are typed: one or more characters, or None after `timeout` seconds."""
@@ -98,55 +94,3 @@ class ScriptedKeys:
             return None
         self.clock.sleep_until(now + timeout)
         return None
-
-
-class KeyListener:
-    """Digits then Enter make a seat; +, -, *, / answer at once; Backspace corrects.
-
-    `echo` shows what is being typed (on the private panel at night, where only the awake role
-    looks).
-    """
-
-    def __init__(self, clock: Clock, keys: KeySource, echo: Callable[[str], None] | None = None) -> None:
-        self.clock = clock
-        self.keys = keys
-        self.echo = echo or (lambda text: None)
-        self.pending = ""  # keys that came in with an answer, kept for the next prompt
-
-    @property
-    def closed(self) -> bool:
-        return bool(getattr(self.keys, "closed", False))
-
-    def listen(self, prompt: Prompt) -> Heard | None:
-        typed = ""
-        while True:
-            wait = None if prompt.deadline is None else prompt.deadline - self.clock.now()
-            if wait is not None and wait <= 0:
-                self.echo("")
-                return None
-            chunk = self.pending or self.keys.read(0.25 if wait is None else min(wait, 0.25))
-            self.pending = ""
-            if chunk is None:
-                if self.closed:
-                    if prompt.deadline is not None:
-                        self.clock.sleep_until(prompt.deadline)
-                    return None
-                continue
-            for i, ch in enumerate(chunk):
-                if ch == ENTER:
-                    if typed:
-                        self.pending = chunk[i + 1 :]
-                        self.echo("")
-                        return parse_entry(typed)
-                    if "enter" in prompt.words:
-                        self.pending = chunk[i + 1 :]
-                        return Heard("enter", "keypad", "")
-                elif ch in BACKSPACE:
-                    typed = typed[:-1]
-                elif ch in SINGLE and not typed:
-                    self.pending = chunk[i + 1 :]
-                    self.echo("")
-                    return parse_entry(ch)
-                elif ch.isprintable():
-                    typed += ch
-                self.echo(typed)

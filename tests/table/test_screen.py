@@ -10,8 +10,7 @@ from narrator.flow.clock import VirtualClock
 from narrator.flow.timing import Timing
 from narrator.packs import load_pack
 from narrator.ports import Cue, Heard, Prompt
-from narrator.table.keys import KeyListener, ScriptedKeys
-from narrator.table.screen import ScreenDisplay, ScreenListener, big
+from narrator.table.screen import ScreenDisplay, big
 
 BOARD = {"phase": "debate", "night": 1, "day": 1, "alive": [1, 2, 4, 5, 6], "revealed": {3: "werewolf"}, "captain": 5}
 
@@ -96,17 +95,21 @@ def test_the_night_is_dark_and_the_same_for_every_call() -> None:
     assert draw(screen, console) == screens[0]
 
 
-def test_typed_keys_echo_on_the_panel_and_whole_answers_come_back() -> None:
+def test_typed_keys_echo_on_the_panel() -> None:
+    from narrator.listening.keypad import KeypadParser
+
     screen, console, clock = make()
     screen.board(BOARD)
     screen.said(Cue("seer.wake", phase="night.seer"), "Seer, wake up.", 0.0)
     screen.show_private("seer.prompt", {})
-    keys = ScriptedKeys(clock, [(1.0, "1"), (1.5, "2"), (2.0, "\x7f"), (2.5, "4"), (3.0, "\n"), (4.0, "+-")])
+    parser = KeypadParser()
     seen: list[str] = []
-    listener = ScreenListener(KeyListener(clock, keys, lambda typed: (screen.echo(typed), seen.append(draw(screen, console)))), screen)
-    heard = listener.listen(Prompt("night.seer", (1, 2, 4, 14), night=True, deadline=20.0))
-    assert heard == Heard(14, "keypad", "14")
+    answers: list[Heard] = []
+    for key in ["1", "2", "clear", "1", "4", "enter"]:
+        heard = parser.feed(key)
+        screen.echo(parser.echo)
+        seen.append(draw(screen, console))
+        if heard is not None:
+            answers.append(heard)
+    assert answers == [Heard(14, "keypad", "14")]
     assert any("> 12" in s for s in seen) and any("> 14" in s for s in seen)
-    assert listener.listen(Prompt("day.x", words=("yes", "no"), deadline=30.0)) == Heard("yes", "keypad", "+")
-    assert listener.listen(Prompt("day.x", words=("yes", "no"), deadline=30.0)) == Heard("no", "keypad", "-")
-    assert listener.listen(Prompt("day.x", words=("yes",), deadline=30.0)) is None and clock.now() == 30.0
