@@ -8,6 +8,21 @@ import pytest
 
 from narrator.rules import Deal, Game, Options, Role, RulesError
 
+# Every option key of RULES.md with all its values, the default first.
+OPTION_VALUES: dict[str, tuple[Any, ...]] = {
+    "seer_sees": ("role", "team"),
+    "witch_sees_victim_after_heal": (False, True),
+    "hunter_shoots_on": ("any_death", "wolves_or_vote"),
+    "thief_extra_cards": ("villagers", "from_deck"),
+    "captain_election": ("day1", "never", "night1_end"),
+    "captain_powers": ("both", "double_vote_only", "tiebreak_only"),
+    "lovers_team_if_both_wolves": (False, True),
+    "first_night_kill": (True, False),
+    "reveal_role_on_death": (True, False),
+    "vote_procedure": ("plurality", "runoff", "accusation"),
+    "wolves_win_at_parity": (False, True),
+}
+
 
 def roles_of(text: str) -> tuple[Role, ...]:
     return tuple(Role.parse(word) for word in text.split())

@@ -21,23 +21,10 @@ from narrator.rules import (
 )
 from narrator.rules.events import GameStarted
 from narrator.sim.policies import RandomVotesPolicy, play_day, play_night
-from rules_kit import new_game, night, refused
+from rules_kit import OPTION_VALUES, new_game, night, refused
 
 TABLE = "werewolf werewolf seer witch hunter cupid villager villager"
 
-OPTION_VALUES = {
-    "seer_sees": ("role", "team"),
-    "witch_sees_victim_after_heal": (False, True),
-    "hunter_shoots_on": ("any_death", "wolves_or_vote"),
-    "thief_extra_cards": ("villagers", "from_deck"),
-    "captain_election": ("day1", "never", "night1_end"),
-    "captain_powers": ("both", "double_vote_only", "tiebreak_only"),
-    "lovers_team_if_both_wolves": (False, True),
-    "first_night_kill": (True, False),
-    "reveal_role_on_death": (True, False),
-    "vote_procedure": ("plurality", "runoff", "accusation"),
-    "wolves_win_at_parity": (False, True),
-}
 
 
 def test_every_option_of_rules_md_is_known_with_its_default_first() -> None:

@@ -13,21 +13,9 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from narrator.rules import Awaiting, Game, Options, Phase, Role, RulesError, Side, complete, deal
 from narrator.rules import events as ev
 from narrator.sim.policies import RandomPolicy, play_day, play_night
+from rules_kit import OPTION_VALUES
 
 SPECIALS = (Role.SEER, Role.WITCH, Role.HUNTER, Role.CUPID, Role.LITTLE_GIRL, Role.THIEF)
-OPTION_VALUES: dict[str, tuple[Any, ...]] = {
-    "seer_sees": ("role", "team"),
-    "witch_sees_victim_after_heal": (False, True),
-    "hunter_shoots_on": ("any_death", "wolves_or_vote"),
-    "thief_extra_cards": ("villagers", "from_deck"),
-    "captain_election": ("day1", "never", "night1_end"),
-    "captain_powers": ("both", "double_vote_only", "tiebreak_only"),
-    "lovers_team_if_both_wolves": (False, True),
-    "first_night_kill": (True, False),
-    "reveal_role_on_death": (True, False),
-    "vote_procedure": ("plurality", "runoff", "accusation"),
-    "wolves_win_at_parity": (False, True),
-}
 
 
 @dataclass(frozen=True)
