@@ -155,8 +155,9 @@ def _play_text(args: argparse.Namespace, setup: Setup, deal_mode: str, listener:
 
 def _play_full(args: argparse.Namespace, setup: Setup, deal_mode: str = "program", voice: bool = True) -> int:
     from narrator.flow.clock import RealClock
-    from narrator.flow.headless import run_game
+    from narrator.flow.headless import run_game, start_game
     from narrator.flow.journal import FileJournal
+    from narrator.flow.sequencer import all_cues
     from narrator.listening.table import open_table_listener
     from narrator.packs import load_pack
     from narrator.table.screen import ScreenDisplay, ScreenListener, ScreenSpeaker
@@ -176,6 +177,8 @@ def _play_full(args: argparse.Namespace, setup: Setup, deal_mode: str = "program
     screen.title = f"narrator — journal {path.name}"
     speaker = ScreenSpeaker(voice_out, pack, screen)
     try:
+        # Render every line before the screen takes over, with the speaker's progress bar.
+        voice_out.prepare(all_cues(pack, start_game(setup), setup.timing))
         with open_table_listener(pack, speaker, voice_out.busy_until, voice=voice, echo=screen.echo) as answers:
             for note in answers.notes:
                 print(f"narrator: {note}")
