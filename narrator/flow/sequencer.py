@@ -548,7 +548,7 @@ class Sequencer:
 
     def do_debate(self) -> None:
         t = self.timing
-        self.say(Cue("debate.start", {"minutes": max(1, round(t.debate / 60))}, phase="day.debate"))
+        self.say(minutes_cue("debate.start", t.debate))
         end = self.clock.now() + t.debate
         warnings = [(60.0, "debate.one_minute"), (10.0, "debate.ten_seconds")]
         pending = [w for w in warnings if w[0] < t.debate]
@@ -576,7 +576,7 @@ class Sequencer:
             elif heard.choice == "more_time":
                 end += t.more_time
                 pending = list(warnings)
-                self.say(Cue("debate.more_time", {"minutes": max(1, round(t.more_time / 60))}, phase="day.debate"))
+                self.say(minutes_cue("debate.more_time", t.more_time))
 
     def do_vote(self) -> None:
         self.game.open_vote()
@@ -640,6 +640,14 @@ class Sequencer:
             "revealed": revealed,
             "captain": s.captain,
         }
+
+
+def minutes_cue(key: str, seconds: float) -> Cue:
+    """A debate line that counts minutes; one minute has a line of its own (no "1 minutes")."""
+    minutes = max(1, round(seconds / 60))
+    if minutes == 1:
+        return Cue(f"{key}_one", phase="day.debate")
+    return Cue(key, {"minutes": minutes}, phase="day.debate")
 
 
 def all_cues(pack: VoicePack, game: Game, timing: Timing) -> list[Cue]:

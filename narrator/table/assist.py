@@ -11,6 +11,7 @@ import sys
 from dataclasses import dataclass
 from typing import Callable, Iterable, TextIO
 
+from narrator.flow.sequencer import minutes_cue
 from narrator.flow.timing import Timing
 from narrator.packs import VoicePack
 from narrator.ports import Clock, Cue, Speaker
@@ -54,8 +55,7 @@ def night_steps(night: int, possible: Iterable[Role], timing: Timing, options: O
         steps.append(Step(Cue(wake, phase=f"night.{call}"), timing.turn(call), f"{call}: awake", night))
         steps.append(Step(Cue(f"{call}.sleep", phase=f"night.{call}"), timing.gap, f"{call}: asleep", night))
     steps.append(Step(Cue("day.dawn", phase="day.morning"), None, "morning: announce the deaths, then Enter", night))
-    minutes = max(1, round(timing.debate / 60))
-    steps.append(Step(Cue("debate.start", {"minutes": minutes}, phase="day.debate"), timing.debate, "debate", night, True))
+    steps.append(Step(minutes_cue("debate.start", timing.debate), timing.debate, "debate", night, True))
     steps.append(Step(Cue("vote.start", phase="day.vote"), None, "vote: run it, then Enter", night))
     steps.append(Step(Cue("day.dusk", phase="day.dusk"), timing.gap, "dusk", night))
     return steps

@@ -123,9 +123,9 @@ class ScreenDisplay:
             self.note = ""  # an input's feedback belongs to the line it answered
             if cue.phase and cue.phase != "game.pause":
                 self.phase = cue.phase
-            if cue.key == "debate.start":
+            if cue.key in ("debate.start", "debate.start_one"):
                 self.timer_end = end + self.timing.debate
-            elif cue.key == "debate.more_time" and self.timer_end is not None:
+            elif cue.key in ("debate.more_time", "debate.more_time_one") and self.timer_end is not None:
                 self.timer_end += self.timing.more_time
             elif cue.key == "game.paused":
                 self.paused_at = self.clock.now()

@@ -193,6 +193,12 @@ def test_debate_warnings_and_more_time() -> None:
     assert abs((t["debate.ten_seconds"] - t["debate.one_minute"]) - 50) < 0.01
 
 
+def test_a_one_minute_debate_says_one_minute() -> None:
+    r = play({**BASIC, "timing": {"debate": 60, "more_time": 60}}, {"nights": [{}], "days": [{"eliminate": 2}, {"eliminate": 3}]})
+    assert "You have one minute to debate." in said(r)
+    assert not any("1 minutes" in text for text in said(r))
+
+
 def test_vote_now_ends_the_debate() -> None:
     r = play(BASIC, {"nights": [{}], "days": [{"vote_now": True, "eliminate": 2}, {"eliminate": 3}]})
     assert keys(r, "day.debate")[:1] == ["debate.start"] and "debate.end" not in keys(r, "day.debate")[:2]
