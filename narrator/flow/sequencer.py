@@ -260,7 +260,7 @@ class Sequencer:
                 prompt = self._pause(prompt)
                 continue
             if not prompt.allows(choice):
-                self.display.feedback("input.refused", {"reason": f"{heard.text or choice!s} is not a choice now"})
+                self.display.feedback("input.refused", {"reason": heard.text or str(choice)})
                 continue
             self.display.feedback("input.accepted", {})
             self.journal.append(

@@ -37,7 +37,7 @@ def _deal(deal: Deal, display: Display, listener: Listener) -> None:
                 continue
             if heard.choice == seat:
                 break
-            display.feedback("input.refused", {"reason": f"it is seat {seat}'s turn, not {heard.text or heard.choice}"})
+            display.feedback("input.refused", {"reason": str(heard.text or heard.choice)})
         display.show_private("deal.card", {"seat": seat, "role": deal.seats[seat - 1].value})
         while listener.listen(Prompt("deal.hide", words=("enter",))) is None:
             _check_open(listener)
@@ -112,7 +112,7 @@ def roll_call(
                     seats.append(heard.choice)
                     display.feedback("deal.seat_noted", {"seat": heard.choice})
                 else:
-                    display.feedback("input.refused", {"reason": f"{heard.text or heard.choice} is not a seat"})
+                    display.feedback("input.refused", {"reason": str(heard.text or heard.choice)})
             claims[role] = seats
             if role is Role.THIEF and options.thief_extra_cards == "from_deck" and seats:
                 middle = _middle_cards(players, listener, display, deadline)
@@ -144,7 +144,7 @@ def _middle_cards(players: int, listener: Listener, display: Display, deadline: 
             if isinstance(heard.choice, int) and 1 <= heard.choice <= len(MIDDLE_MENU):
                 cards.append(MIDDLE_MENU[heard.choice - 1])
                 break
-            display.feedback("input.refused", {"reason": f"{heard.text or heard.choice} is not on the list"})
+            display.feedback("input.refused", {"reason": str(heard.text or heard.choice)})
     return cards
 
 
