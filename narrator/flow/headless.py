@@ -105,7 +105,8 @@ def resume_from(records: list[dict[str, Any]]) -> Resume:
         kind = record.get("kind")
         if kind == "input":
             choice = record["choice"]
-            resume.inputs.setdefault(int(record["n"]), []).append(Heard(choice, str(record.get("source", "journal"))))
+            heard = None if choice is None else Heard(choice, str(record.get("source", "journal")))
+            resume.inputs.setdefault(int(record["n"]), []).append((str(record["prompt"]), heard))
         elif kind == "step":
             resume.steps[int(record["n"])] = list(record["events"])
     return resume

@@ -112,7 +112,8 @@ def transitions_table() -> list[dict[str, Any]]:
 class Resume:
     """What a journal says about an interrupted game."""
 
-    inputs: dict[int, list[Heard]] = field(default_factory=dict)  # step → accepted inputs
+    # step → its answers in order: (prompt name, the accepted choice, or None when the prompt ran out)
+    inputs: dict[int, list[tuple[str, Heard | None]]] = field(default_factory=dict)
     steps: dict[int, list[dict[str, Any]]] = field(default_factory=dict)  # step → its events
 
     @property
@@ -152,7 +153,7 @@ class Sequencer:
         self.on_step = on_step
         self.step = 0
         self.fast = False
-        self.preloaded: list[Heard] = []
+        self.preloaded: list[tuple[str, Heard | None]] = []
         self.last_cue: Cue | None = None
         self.narrated = len(game.events)
         self.step_start = len(game.events)
@@ -244,12 +245,20 @@ class Sequencer:
     def ask(self, prompt: Prompt) -> Heard | None:
         """One accepted answer, or None when the deadline passed; refusals are silent at night."""
         if self.preloaded:
-            return self.preloaded.pop(0)
+            name, answer = self.preloaded.pop(0)
+            if name != prompt.name:
+                raise JournalError(
+                    f"the journal does not match the game at step {self.step} ({self.state}): "
+                    f"it answers {name!r} where the game asks {prompt.name!r}"
+                )
+            return answer
         if self.fast:
             return None
         while True:
             heard = self.listener.listen(prompt)
             if heard is None:
+                # A prompt that ran out is journaled too: on resume each answer goes to its own prompt.
+                self.journal.append({"kind": "input", "n": self.step, "prompt": prompt.name, "choice": None, "source": "timeout"})
                 return None
             choice = heard.choice
             if not prompt.night and choice == "repeat" and "repeat" in prompt.words:
