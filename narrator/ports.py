@@ -75,6 +75,25 @@ class Prompt:
         return choice in self.words
 
 
+def drops_stale_keys(previous: Prompt | None, prompt: Prompt) -> bool:
+    """Whether keys typed before `prompt` opened must be thrown away.
+
+    At night a key left over from another role's turn must not answer this one, nor may a key
+    typed at night answer the first question of the day. Within one turn (Cupid's two seats, the
+    Witch's heal then poison) and by day (a voter answers while their seat is being said) what
+    was typed is kept.
+    """
+    if previous is None:
+        return prompt.night
+    if prompt.night:
+        return _turn(previous) != _turn(prompt) or not previous.night
+    return previous.night
+
+
+def _turn(prompt: Prompt) -> str:
+    return ".".join(prompt.name.split(".")[:2])
+
+
 class Speaker(Protocol):
     """Says cues. `say` returns the clock time at which the line ends."""
 

@@ -10,9 +10,9 @@ from typing import Any, Iterable, Mapping, TextIO
 from narrator.errors import UsageError
 from narrator.fakes import estimated_duration
 from narrator.packs import VoicePack
-from narrator.ports import Clock, Cue, Heard, Prompt, SlotValue
+from narrator.ports import Clock, Cue, Heard, Prompt, SlotValue, drops_stale_keys
 
-CLEAR = "\x1b[2J\x1b[H"
+CLEAR = "\x1b[2J\x1b[3J\x1b[H"  # the screen and its scrollback
 
 # Keypad keys as they arrive from a terminal, NumLock on or off.
 KEY_WORDS = {"0": "nobody", "+": "yes", "-": "no", "*": "repeat", "/": "pause"}
@@ -105,8 +105,25 @@ class LineListener:
         self.closed = False
         self.buffer = ""
         self.eof = False
+        self.previous: Prompt | None = None
+        try:
+            self.interactive = os.isatty(stream.fileno())
+        except (AttributeError, OSError, ValueError):
+            self.interactive = False
+
+    def _drop_pending(self) -> None:
+        self.buffer = ""
+        fd = self.stream.fileno()
+        while not self.eof and select.select([fd], [], [], 0)[0]:
+            if not os.read(fd, 4096):
+                self.eof = True
 
     def listen(self, prompt: Prompt) -> Heard | None:
+        # Typed-ahead lines from another turn are dropped at a real terminal; piped input (a
+        # script, a test) is read in order.
+        if self.interactive and drops_stale_keys(self.previous, prompt):
+            self._drop_pending()
+        self.previous = prompt
         while True:
             if self.closed:
                 if prompt.deadline is None:

@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 from narrator.listening import MAX_SEAT
 from narrator.errors import UsageError
-from narrator.ports import Heard, Prompt
+from narrator.ports import Heard, Prompt, drops_stale_keys
 
 # Key names the parser understands. Anything else the decoder meets is dropped.
 DIGITS = frozenset("0123456789")
@@ -253,8 +253,8 @@ class RawTerminal:
 class KeypadListener:
     """The `Listener` port over a keypad on a terminal (stdin by default).
 
-    At night, keys typed before a prompt opens are dropped: a late answer to the last call must
-    not become an answer to this one. By day they are kept: a voter may answer during the line.
+    Keys typed before a prompt opens are dropped when a new night turn begins or the day
+    follows the night (`drops_stale_keys`): a late answer must not answer another question.
     """
 
     POLL = 0.05  # seconds between checks of the deadline and of a cancel request
@@ -266,6 +266,8 @@ class KeypadListener:
         self.decoder = KeyDecoder()
         self.terminal = RawTerminal(self.fd)
         self.closed = False  # the input ended (stdin closed, keypad unplugged)
+        self.previous: Prompt | None = None  # the last prompt: whether typed-ahead keys still count
+        self.pending: list[str] = []  # keys read after an answer, not yet used
 
     def __enter__(self) -> KeypadListener:
         self.terminal.__enter__()
@@ -278,11 +280,10 @@ class KeypadListener:
         with self.terminal:
             # A confirmation follows its choice at once: a "-" typed during the read-back counts.
             if not prompt.name.endswith(CONFIRM_SUFFIX):
-                # At night a key left from another role's turn must not answer this one. By day
-                # a voter answers while their name is still being said: keep what was typed.
-                if prompt.night:
+                if drops_stale_keys(self.previous, prompt):
                     self._drop_stale_input()
                 self.parser.reset()
+                self.previous = prompt
             while True:
                 remaining = _remaining(prompt.deadline)
                 if remaining is not None and remaining <= 0:
@@ -301,19 +302,25 @@ class KeypadListener:
                     return heard
 
     def _read(self, wait: float, bare_enter: bool = False) -> Heard | None:
-        """Keys until a choice; `bare_enter`: Enter with nothing typed answers "enter" (hide a card)."""
-        ready, _, _ = select.select([self.fd], [], [], wait)
-        if not ready:
-            self.decoder.flush()
-            return None
-        try:
-            data = os.read(self.fd, 256)
-        except OSError:
-            data = b""
-        if not data:
-            self.closed = True
-            return None
-        for key in self.decoder.feed(data.decode("latin-1")):
+        """Keys until a choice; `bare_enter`: Enter with nothing typed answers "enter" (hide a card).
+
+        Keys that came in the same read after an answer are kept for the next prompt.
+        """
+        if not self.pending:
+            ready, _, _ = select.select([self.fd], [], [], wait)
+            if not ready:
+                self.decoder.flush()
+                return None
+            try:
+                data = os.read(self.fd, 256)
+            except OSError:
+                data = b""
+            if not data:
+                self.closed = True
+                return None
+            self.pending.extend(self.decoder.feed(data.decode("latin-1")))
+        while self.pending:
+            key = self.pending.pop(0)
             if key == INTERRUPT:
                 raise KeyboardInterrupt
             if bare_enter and key == ENTER and not self.parser.entry:
@@ -326,6 +333,7 @@ class KeypadListener:
 
     def _drop_stale_input(self) -> None:
         """Discard keys typed before this prompt, but not a Ctrl-C."""
+        self.pending.clear()
         self.decoder.flush()
         if self.closed:
             return

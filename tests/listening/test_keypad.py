@@ -194,10 +194,34 @@ def test_deadline_and_stale_keys() -> None:
             start = time.monotonic()
             assert listener.listen(Prompt("late", seats=(5,), night=True, deadline=start + 0.3)) is None
             assert time.monotonic() - start >= 0.29
+            os.write(master, b"+")  # typed after the night turn: must not answer the day's first question
+            time.sleep(0.1)
+            assert listener.listen(Prompt("day.debate", words=("yes",), deadline=time.monotonic() + 0.3)) is None
             os.write(master, b"5\r")  # by day, typed while the question is said: kept
             time.sleep(0.1)
-            heard = listener.listen(Prompt("vote", seats=(5,), deadline=time.monotonic() + 1.0))
+            heard = listener.listen(Prompt("day.vote.vote.5", seats=(5,), deadline=time.monotonic() + 1.0))
             assert heard is not None and heard.choice == 5
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+def test_keys_typed_between_two_prompts_of_one_turn_are_kept() -> None:
+    master, slave = pty.openpty()
+    try:
+        listener = KeypadListener(fd=slave, echo=lambda s: None)
+        with listener:
+            # Cupid's first Lover and the start of the second, typed once his turn has begun
+            threading.Timer(0.1, os.write, (master, b"3\r1")).start()
+            first = listener.listen(Prompt("night.cupid", seats=(3, 12), night=True, deadline=time.monotonic() + 1.0))
+            os.write(master, b"2\r")
+            time.sleep(0.05)
+            second = listener.listen(Prompt("night.cupid", seats=(12,), night=True, deadline=time.monotonic() + 1.0))
+            assert first is not None and first.choice == 3
+            assert second is not None and second.choice == 12
+            os.write(master, b"4\r")  # typed during Cupid's sleep line: not the Seer's answer
+            time.sleep(0.05)
+            assert listener.listen(Prompt("night.seer", seats=(4,), night=True, deadline=time.monotonic() + 0.3)) is None
     finally:
         os.close(master)
         os.close(slave)
