@@ -110,7 +110,8 @@ def run_resume(args: argparse.Namespace) -> int:
 
 def _latest_game() -> Path:
     folder = games_folder()
-    games = sorted(folder.glob("game-*.jsonl")) if folder.is_dir() else []
+    # A game whose deal never finished left an empty journal: it is not a game to continue.
+    games = sorted(p for p in folder.glob("game-*.jsonl") if p.stat().st_size > 0) if folder.is_dir() else []
     if not games:
         raise UsageError(f"no journal to resume in {folder}; name one: narrator resume FILE")
     return games[-1]

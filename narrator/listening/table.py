@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import queue
 import threading
-from dataclasses import dataclass, field
+import time
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, Protocol, Sequence
 
 from narrator.errors import NarratorError
@@ -93,6 +94,7 @@ class ConfirmingListener:
             heard = self.inner.listen(prompt, cancel)
             if heard is None or not prompt.risky or not isinstance(heard.choice, int) or not prompt.allows(heard.choice):
                 return heard
+            asked = time.monotonic()
             ends = self.speaker.say(Cue("vote.confirm", {"seat": heard.choice})) + self.countdown
             verdict = self._confirm(prompt, ends, cancel)
             if verdict is None:
@@ -100,6 +102,9 @@ class ConfirmingListener:
             if verdict:
                 return heard
             self.speaker.say(Cue("vote.cancelled"))
+            if prompt.deadline is not None:
+                # The read-back and its countdown do not eat the time left to choose again.
+                prompt = replace(prompt, deadline=prompt.deadline + time.monotonic() - asked)
 
     def _confirm(self, prompt: Prompt, ends: float, cancel: threading.Event | None) -> bool | None:
         """True: confirmed (countdown over, or "yes"); False: "no"; None: cancelled from outside."""

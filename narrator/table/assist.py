@@ -17,6 +17,7 @@ from narrator.packs import VoicePack
 from narrator.ports import Clock, Cue, Speaker
 from narrator.rules import Options, Role
 from narrator.table.keys import KeySource
+from narrator.table.sound import close_speaker
 
 KEYS = {"\n": "next", "+": "next", "n": "next", "-": "back", "b": "back", "/": "pause", "p": "pause",
         "*": "repeat", "r": "repeat", "q": "quit"}
@@ -202,4 +203,7 @@ def run_assist(language: str, roles: Iterable[Role], timing: Timing, options: Op
     clock = RealClock()
     speaker = speaker_factory(pack, clock) if speaker_factory else TextSpeaker(pack, clock, out)
     out.write(f"narrator assist: you run the game; I call the night. {HELP}\n")
-    Assistant(pack, speaker, clock, keys, roles, timing, options, out).run()
+    try:
+        Assistant(pack, speaker, clock, keys, roles, timing, options, out).run()
+    finally:
+        close_speaker(speaker)  # the last line ends, the ambience fades, the stream closes

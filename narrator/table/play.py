@@ -68,7 +68,13 @@ def run_wizard(args: argparse.Namespace, read_line: Callable[[], str | None] | N
         asker.tell(f"! {problem}")
     wizard = Wizard(asker, loaded.config, available_languages())
     config = wizard.run(offer_last=loaded.exists and not loaded.problems)
-    kept = save_config(config, path, keep_old=bool(loaded.problems))
+    try:
+        kept = save_config(config, path, keep_old=bool(loaded.problems))
+    except OSError as exc:
+        # The answers still make this game; only remembering them failed.
+        asker.tell(f"! the setup could not be saved in {path} ({exc.strerror or exc}); this game goes on, "
+                   "next time choose a writable file with --config FILE")
+        return config
     asker.tell(f"Saved in {path}." + (f" The old file is kept as {kept}." if kept else ""))
     return config
 

@@ -173,3 +173,17 @@ def test_bad_play_arguments_are_one_clear_line(tmp_path: Path, args: list[str], 
     proc = _narrator(args, "", tmp_path)
     assert proc.returncode == 1 and proc.stderr.startswith(expected) and len(proc.stderr.splitlines()) == 1
     assert not (tmp_path / "cfg" / "config.toml").exists()
+
+
+def test_a_config_that_cannot_be_saved_does_not_stop_the_game(tmp_path: Path) -> None:
+    """--config naming a folder: one line says the setup was not saved; the wizard's answers still play."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "narrator", "play", "--text", "--config", str(tmp_path), "--pace", "0.05"],
+        input="\n" * 40, capture_output=True, text=True, timeout=60,
+        env={**__import__("os").environ, "NARRATOR_DATA": str(tmp_path / "data")},
+    )
+    assert "Traceback" not in proc.stderr
+    assert f"! the setup could not be saved in {tmp_path}" in proc.stdout
