@@ -311,12 +311,8 @@ class KeypadListener:
             if not ready:
                 self.decoder.flush()
                 return None
-            try:
-                data = os.read(self.fd, 256)
-            except OSError:
-                data = b""
-            if not data:
-                self.closed = True
+            data = self._read_bytes()
+            if data is None:
                 return None
             self.pending.extend(self.decoder.feed(data.decode("latin-1")))
         while self.pending:
@@ -331,6 +327,17 @@ class KeypadListener:
                 return heard
         return None
 
+    def _read_bytes(self) -> bytes | None:
+        """What the terminal has ready; None once the input has ended (stdin closed, unplugged)."""
+        try:
+            data = os.read(self.fd, 256)
+        except OSError:
+            data = b""
+        if not data:
+            self.closed = True
+            return None
+        return data
+
     def _drop_stale_input(self) -> None:
         """Discard keys typed before this prompt, but not a Ctrl-C."""
         self.pending.clear()
@@ -338,12 +345,8 @@ class KeypadListener:
         if self.closed:
             return
         while select.select([self.fd], [], [], 0)[0]:
-            try:
-                data = os.read(self.fd, 256)
-            except OSError:
-                data = b""
-            if not data:
-                self.closed = True
+            data = self._read_bytes()
+            if data is None:
                 return
             if b"\x03" in data:
                 raise KeyboardInterrupt
