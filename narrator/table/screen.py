@@ -287,7 +287,7 @@ class PacedSpeaker:
     def say(self, cue: Cue) -> float:
         from narrator.fakes import estimated_duration
 
-        return self.clock.now() + estimated_duration(self.pack.text(cue)) * self.pace
+        return self.clock.now() + estimated_duration(self.pack.text(cue), self.pack.rate) * self.pace
 
     def prepare(self, cues: Iterable[Cue]) -> None:
         for cue in cues:
