@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from typing import Callable, Sequence
 
@@ -46,10 +47,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return func(args)
+        code = func(args)
+        sys.stdout.flush()  # a closed pipe shows up here, not at exit where it would print a traceback
+        return code
+    except BrokenPipeError:
+        return _reader_went_away()
     except NarratorError as exc:
         print(f"narrator: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("narrator: interrupted", file=sys.stderr)
         return 130
+
+
+def _reader_went_away() -> int:
+    """The reader of stdout closed it (`narrator simulate --json | head -c1`): stop quietly.
+
+    Whatever is still buffered for stdout can never be written; point stdout at /dev/null so the
+    interpreter's own flush at exit does not report the broken pipe again. Exit as a process
+    killed by SIGPIPE would, as `yes | true` does.
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # stdout without a file descriptor (a test's StringIO)
+        pass
+    return 141

@@ -6,6 +6,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from narrator.argtypes import integer
+from narrator.rules.composition import MAX_PLAYERS, MIN_PLAYERS
 from narrator.errors import UsageError
 
 
@@ -13,7 +15,7 @@ def register(sub: Any) -> None:
     p = sub.add_parser("play", help="play a game: at the table, in text mode, or headless from a script")
     p.add_argument("--headless", action="store_true", help="no audio, no screen: a scripted game on a virtual clock")
     p.add_argument("--text", action="store_true", help="no audio: lines are printed, the keypad is typed")
-    p.add_argument("--players", type=int, metavar="N", help="players at the table (without --setup)")
+    p.add_argument("--players", type=integer(MIN_PLAYERS, MAX_PLAYERS), metavar="N", help="players at the table (without --setup)")
     p.add_argument("--roles", metavar="SPEC", help='roles in the deck, e.g. "werewolf=2,seer=1,witch=1"')
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option")
     p.add_argument("--lang", default="en", metavar="L", help="language of the voice pack")

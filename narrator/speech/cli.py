@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from narrator.argtypes import decimal, integer
 from narrator.errors import UsageError
 from narrator.packs import VoicePack, available_languages, check_packs, check_voice_ids, load_pack, packs_root
 from narrator.ports import Cue, SlotValue
@@ -35,7 +36,7 @@ def register(sub: Any) -> None:
     vc.set_defaults(func=run_check)
     vr = vsub.add_parser("render", help="render every line a game can say into the cache")
     vr.add_argument("--lang", default="en", metavar="L", help="pack language, or 'all' (default en)")
-    vr.add_argument("--players", type=int, default=DEFAULT_PLAYERS, metavar="N", help=f"seats 1..N (default {DEFAULT_PLAYERS})")
+    vr.add_argument("--players", type=integer(1, 30), default=DEFAULT_PLAYERS, metavar="N", help=f"seats 1..N (default {DEFAULT_PLAYERS})")
     vr.set_defaults(func=run_render)
     v.set_defaults(func=lambda args: _usage(v))
 
@@ -50,9 +51,9 @@ def add_audio_arguments(p: argparse.ArgumentParser, ambience_flag: bool = True) 
     p.add_argument("--output-device", metavar="DEV", help="output device: index or part of its name (default: the system's)")
     if ambience_flag:
         p.add_argument("--no-ambience", action="store_true", help="no ambience bed under the voice")
-    p.add_argument("--voice-volume", type=float, default=1.0, metavar="V", help="voice gain, 0..1 (default 1)")
-    p.add_argument("--ambience-volume", type=float, default=0.35, metavar="V", help="ambience gain, 0..1 (default 0.35)")
-    p.add_argument("--duck-db", type=float, default=14.0, metavar="DB", help="how far the ambience dips under the voice, 0..40 dB (default 14)")
+    p.add_argument("--voice-volume", type=decimal(0.0, 1.0), default=1.0, metavar="V", help="voice gain, 0..1 (default 1)")
+    p.add_argument("--ambience-volume", type=decimal(0.0, 1.0), default=0.35, metavar="V", help="ambience gain, 0..1 (default 0.35)")
+    p.add_argument("--duck-db", type=decimal(0.0, 40.0), default=14.0, metavar="DB", help="how far the ambience dips under the voice, 0..40 dB (default 14)")
 
 
 def mix_settings(args: argparse.Namespace) -> Any:
@@ -91,6 +92,24 @@ def _slots(specs: list[str]) -> dict[str, SlotValue]:
     return out
 
 
+def _key_slots(pack: VoicePack, key: str, specs: list[str]) -> dict[str, SlotValue]:
+    """The --slot values of a line, refused in one line when the line has no such slot or lacks one."""
+    from narrator.packs import slots_of
+
+    given = _slots(specs)
+    wanted = slots_of(pack.template(key))
+    listed = ", ".join(sorted(wanted))
+    for name in given:
+        if name not in wanted:
+            has = f"its slots are: {listed}" if wanted else "it has no slots, drop --slot"
+            raise UsageError(f"--slot {name}=...: line {key!r} has no slot {name!r}; {has}")
+    missing = sorted(wanted - set(given))
+    if missing:
+        example = " ".join(f"--slot {name}=..." for name in missing)
+        raise UsageError(f"--key {key}: line {key!r} needs a value for {', '.join(missing)}; add {example}")
+    return given
+
+
 def run_say(args: argparse.Namespace) -> int:
     from narrator.speech.player import DeviceOpenError, NoOutputDevice
     from narrator.speech.render import Pyttsx3Synth, Renderer, VoiceSettings
@@ -100,7 +119,7 @@ def run_say(args: argparse.Namespace) -> int:
     if args.key:
         if args.key not in pack.lines:
             raise UsageError(f"--key {args.key!r} is not a line of the {pack.language} pack; see {pack.path}")
-        text = pack.text(Cue(args.key, _slots(args.slot)))
+        text = pack.text(Cue(args.key, _key_slots(pack, args.key, args.slot)))
     else:
         text = " ".join(args.text).strip()
     if not text:
