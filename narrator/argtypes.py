@@ -58,3 +58,10 @@ def decimal(lo: float | None = None, hi: float | None = None, above: bool = Fals
 
     parse.__name__ = "number"
     return parse
+
+
+def languages() -> str:
+    """The voice packs' languages, for a `--lang` help: "en, es, fr, it, ko"."""
+    from narrator.packs import available_languages
+
+    return ", ".join(available_languages()) or "no voice pack found"

@@ -19,6 +19,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "narrator.speech.cli",
     "narrator.listening.cli",
     "narrator.table.cli",
+    "narrator.reference",
 )
 
 Handler = Callable[[argparse.Namespace], int]
@@ -36,7 +37,20 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
+    _describe(sub)
     return parser
+
+
+def _describe(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Every subcommand page opens with a description: its own, or else its one-line help."""
+    helps = {action.dest: action.help for action in sub._choices_actions}
+    for name, parser in sub.choices.items():
+        if not parser.description and helps.get(name):
+            text = str(helps[name])
+            parser.description = text[0].upper() + text[1:] + "."
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                _describe(action)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -71,6 +71,8 @@ class VoicePack:
     # Every way to say each seat number (a [numbers] entry may be a list); `numbers` keeps the
     # first, which is the one the narrator speaks.
     number_variants: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    # The rules reference's texts (`narrator rules`): what each role and option does.
+    rules: Mapping[str, str] = field(default_factory=dict)
 
     def number_words(self, n: int) -> tuple[str, ...]:
         """Every way a player may say seat `n` (the spoken one first); () if the pack has none."""
@@ -149,6 +151,7 @@ def load_pack(language: str, root: Path | None = None) -> VoicePack:
             panel={str(k): _variants(v, f"{path} [panel] {k}") for k, v in data.get("panel", {}).items()},
             path=path,
             number_variants=number_variants,
+            rules={str(k): str(v) for k, v in data.get("rules", {}).items()},
         )
     except KeyError as exc:
         raise PackError(f"voice pack {path} has no {exc.args[0]!r} section or key") from None
@@ -202,6 +205,8 @@ def check_pack(pack: VoicePack, reference: VoicePack) -> list[str]:
     problems += _names_problems(f"{name} [roles]", reference.roles, pack.roles)
     problems += _names_problems(f"{name} [sides]", reference.sides, pack.sides)
     problems += _names_problems(f"{name} [words]", reference.words, pack.words)
+    problems += _names_problems(f"{name} [rules]", reference.rules, pack.rules)
+    problems += _rules_problems(name, pack)
     missing_numbers = [n for n in SEAT_NUMBERS if not pack.numbers.get(n, "").strip()]
     if missing_numbers:
         problems.append(f"{name} [numbers]: missing seat numbers {', '.join(map(str, missing_numbers))}")
@@ -221,6 +226,16 @@ def check_pack(pack: VoicePack, reference: VoicePack) -> list[str]:
     if not 0.0 < pack.volume <= 1.0:
         problems.append(f"{name} [pack]: volume {pack.volume} is outside (0, 1]")
     return problems
+
+
+def _rules_problems(name: str, pack: VoicePack) -> list[str]:
+    """[rules] keys the engine's roles and options need but the pack lacks (`narrator rules`)."""
+    from narrator.reference import missing_keys
+
+    missing = missing_keys(pack)
+    if not missing:
+        return []
+    return [f"{name} [rules]: no text for {', '.join(missing)} (every role and option of the engine needs one)"]
 
 
 def check_packs(root: Path | None = None, languages: list[str] | None = None) -> list[str]:

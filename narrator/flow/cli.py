@@ -6,19 +6,28 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from narrator.argtypes import integer
+from narrator.argtypes import integer, languages
 from narrator.rules.composition import MAX_PLAYERS, MIN_PLAYERS
 from narrator.errors import UsageError
+from narrator.reference import option_help
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("play", help="play a game: at the table, in text mode, or headless from a script")
+    p = sub.add_parser(
+        "play", help="play a game: at the table, in text mode, or headless from a script",
+        description="Play a game. Without --players or --setup, a few setup questions come first (remembered for "
+                    "next time). By default the full-screen board and spoken lines; --no-audio keeps the board and "
+                    "says nothing; --text (the same as --screen text) prints the lines, reads typed answers and "
+                    "never makes a sound. --headless plays a scripted game on a virtual clock.")
     p.add_argument("--headless", action="store_true", help="no audio, no screen: a scripted game on a virtual clock")
-    p.add_argument("--text", action="store_true", help="no audio: lines are printed, the keypad is typed")
+    p.add_argument("--text", action="store_true",
+                   help="text mode: printed lines, typed answers, never any sound (the same as --screen text; "
+                        "--no-audio adds nothing to it)")
     p.add_argument("--players", type=integer(MIN_PLAYERS, MAX_PLAYERS), metavar="N", help="players at the table (without --setup)")
     p.add_argument("--roles", metavar="SPEC", help='roles in the deck, e.g. "werewolf=2,seer=1,witch=1"')
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option")
-    p.add_argument("--lang", default="en", metavar="L", help="language of the voice pack")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help=option_help())
+    p.add_argument("--lang", default="en", metavar="L", help=f"language of the voice pack with --players: {languages()} "
+                   "(default: en; the setup questions ask for it otherwise)")
     p.add_argument("--setup", type=Path, metavar="SETUP.toml", help="who holds what, options, timing")
     p.add_argument("--script", type=Path, metavar="SCRIPT.toml", help="headless: what each role answers")
     p.add_argument("--timeline", type=Path, metavar="OUT.jsonl", help="headless: write what was said and shown")
@@ -40,6 +49,8 @@ def register(sub: Any) -> None:
 
 
 def run_play(args: argparse.Namespace) -> int:
+    if args.text and getattr(args, "screen", None) == "full":
+        raise UsageError("--text and --screen full contradict each other: --text is the same as --screen text; keep one")
     if args.headless:
         return _play_headless(args)
     from narrator.table.play import play_at_table

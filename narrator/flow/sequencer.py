@@ -384,7 +384,7 @@ class Sequencer:
             target = int(heard.choice)
             seen = game.seer_inspect(target)
             if isinstance(seen, Team):
-                self._panel("seer.result_team", seat=target, side="wolves" if seen is Team.WOLVES else "not_wolf")
+                self._panel("seer.result_wolf" if seen is Team.WOLVES else "seer.result_not_wolf", seat=target)
             else:
                 self._panel("seer.result", seat=target, role=seen.value)
 

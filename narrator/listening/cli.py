@@ -33,7 +33,7 @@ def register(sub: Any) -> None:
     m.set_defaults(func=lambda args: _usage(m))
 
     p = sub.add_parser("listen", help="test the microphone (or a WAV file): print what is heard, as JSON")
-    p.add_argument("--lang", default=os.environ.get("NARRATOR_LANG", "en"), metavar="L", help="voice pack and model language")
+    p.add_argument("--lang", default=os.environ.get("NARRATOR_LANG", "en"), metavar="L", help="voice pack and model language: en, es, fr, it, ko (default: en, or $NARRATOR_LANG)")
     p.add_argument("--wav", type=Path, metavar="FILE", help="read this WAV file instead of the microphone")
     p.add_argument("--choices", default="1-12,nobody,yes,no,repeat,pause,more_time,vote_now", metavar="SPEC",
                    help="seat ranges and words, e.g. 1-12,nobody,yes,no")
@@ -170,6 +170,8 @@ def cmd_listen(args: argparse.Namespace) -> int:
         raise UsageError(f"--wav {str(args.wav)!r}: no such file")
     if args.keypad:
         return _listen_keypad(prompt)
+    if args.wav is not None:
+        probe_wav(args.wav)  # an unreadable file is refused before the model loads
     from narrator.listening.models import info, require_model
     from narrator.listening.vosk_listener import VoskModel, describe_missing, missing_words
     from narrator.packs import load_pack
@@ -195,14 +197,68 @@ def _emit(line: dict[str, Any]) -> None:
     print(json.dumps(line, ensure_ascii=False), flush=True)
 
 
+def _result(r: Any) -> dict[str, Any]:
+    """A line of `listen`: what was heard and its choice, and why there is none when there is none."""
+    line: dict[str, Any] = r.to_json()
+    if line.get("choice") is None:
+        line["reason"] = r.reason or "not one of the choices"
+    return line
+
+
+def probe_wav(wav: Path) -> tuple[int, int, int, int]:
+    """(channels, sample bytes, rate, frames) of a WAV file, or one line saying why it cannot be read."""
+    import wave
+
+    convert = f"convert it with: sox {wav} -r 16000 -c 1 -b 16 out.wav"
+    try:
+        size = wav.stat().st_size
+    except OSError as exc:
+        raise UsageError(f"--wav {str(wav)!r}: cannot be read ({exc.strerror or exc})") from None
+    if size == 0:
+        raise UsageError(f"--wav {str(wav)!r} is an empty file (0 bytes), not a WAV recording")
+    with wav.open("rb") as f:
+        head = f.read(12)
+    cut_off = f"it ends ({size} bytes) before its WAV header is complete: a cut-off or unfinished recording"
+    if not head.startswith(b"RIFF"):
+        raise UsageError(f"--wav {str(wav)!r} is not a WAV file: it starts with {head!r}, not b'RIFF'; {convert}")
+    if len(head) < 12:
+        raise UsageError(f"--wav {str(wav)!r} cannot be read: {cut_off}; {convert}")
+    if head[8:12] != b"WAVE":
+        raise UsageError(f"--wav {str(wav)!r} is a RIFF file of type {head[8:12]!r}, not WAVE audio; {convert}")
+    try:
+        with wave.open(str(wav), "rb") as w:
+            return w.getnchannels(), w.getsampwidth(), w.getframerate(), w.getnframes()
+    except EOFError:
+        why = cut_off
+    except wave.Error as exc:
+        text = str(exc)
+        if text.startswith("unknown format: 3"):
+            why = "its samples are floating point; narrator reads 16-bit PCM"
+        elif text.startswith("unknown format"):
+            why = f"its sample encoding is not PCM ({text})"
+        else:
+            why = text or type(exc).__name__
+    except OSError as exc:
+        why = exc.strerror or str(exc) or type(exc).__name__
+    raise UsageError(f"--wav {str(wav)!r} cannot be read: {why}; {convert}")
+
+
 def _listen_wav(wav: Path, model: Any, pack: Any, prompt: Any, missing: Any) -> int:
-    from narrator.listening.audio import read_wav
+    from narrator.listening.audio import RATE, read_wav
     from narrator.listening.grammar import build_grammar
     from narrator.listening.vosk_listener import recognise_pcm
 
+    channels, width, rate, frames = probe_wav(wav)
+    if width == 2 and (rate != RATE or channels != 1):
+        print(f"note: {wav} is {rate} Hz, {channels} channel(s): converted to {RATE} Hz mono for the speech model",
+              file=sys.stderr)
     grammar = build_grammar(prompt, pack, missing)
+    heard = 0
     for r in recognise_pcm(model, grammar, read_wav(wav)):
-        _emit(r.to_json())
+        heard += 1
+        _emit(_result(r))
+    if heard == 0:
+        print(f"note: nothing was heard in {wav} ({frames / max(rate, 1):.1f} s): silence, or too quiet", file=sys.stderr)
     return 0
 
 
@@ -212,7 +268,7 @@ def _listen_microphone(model: Any, pack: Any, prompt: Any, missing: Any, device:
 
     dev: int | str | None = int(device) if device and device.isdigit() else device
     listener = VoiceListener(model, pack, MicrophoneSource(dev), missing=missing,
-                             observer=lambda r: _emit(r.to_json()))
+                             observer=lambda r: _emit(_result(r)))
     listener.start()  # a missing microphone raises MicrophoneError: one line, exit 1
     print(f"listening ({pack.language}); speak, Ctrl-C to stop", file=sys.stderr)
     try:

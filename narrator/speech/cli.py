@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from narrator.argtypes import decimal, integer
+from narrator.argtypes import decimal, integer, languages
 from narrator.errors import UsageError
 from narrator.packs import VoicePack, available_languages, check_packs, check_voice_ids, load_pack, packs_root
 from narrator.ports import Cue, SlotValue
@@ -20,7 +20,7 @@ DEFAULT_PLAYERS = 18
 def register(sub: Any) -> None:
     p = sub.add_parser("say", help="speak a line (or write it to a WAV file)")
     p.add_argument("text", nargs="*", metavar="TEXT", help="the words to say")
-    p.add_argument("--lang", default="en", metavar="L", help="voice pack language (en, fr, es, it, ko)")
+    p.add_argument("--lang", default="en", metavar="L", help=f"voice pack language: {languages()} (default: en)")
     p.add_argument("--to", metavar="FILE.wav", help="write the speech to this WAV file instead of playing it")
     p.add_argument("--key", metavar="KEY", help="say a line of the pack instead of TEXT, e.g. seer.wake")
     p.add_argument("--slot", action="append", default=[], metavar="NAME=VALUE", help="a slot of --key, e.g. seat=3")
@@ -35,7 +35,7 @@ def register(sub: Any) -> None:
     vc = vsub.add_parser("check", help="every pack complete and consistent with the English one")
     vc.set_defaults(func=run_check)
     vr = vsub.add_parser("render", help="render every line a game can say into the cache")
-    vr.add_argument("--lang", default="en", metavar="L", help="pack language, or 'all' (default en)")
+    vr.add_argument("--lang", default="en", metavar="L", help=f"pack language: {languages()}, or 'all' (default: en)")
     vr.add_argument("--players", type=integer(1, 30), default=DEFAULT_PLAYERS, metavar="N", help=f"seats 1..N (default {DEFAULT_PLAYERS})")
     vr.set_defaults(func=run_render)
     v.set_defaults(func=lambda args: _usage(v))

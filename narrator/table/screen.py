@@ -226,7 +226,7 @@ class ScreenDisplay:
             role = revealed.get(seat) or revealed.get(str(seat))
             status = Text()
             if seat == captain:
-                status.append("★ Captain\n", style="bold yellow")
+                status.append(f"★ {self.pack.role_name('captain')}\n", style="bold yellow")
             if dead:
                 status.append("dead", style="red")
             else:

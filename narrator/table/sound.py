@@ -13,7 +13,7 @@ def add_sound_arguments(p: argparse.ArgumentParser) -> None:
     from narrator.speech.cli import add_audio_arguments
 
     add_audio_arguments(p)
-    p.add_argument("--no-audio", action="store_true", help="say nothing aloud: lines only on the screen")
+    p.add_argument("--no-audio", action="store_true", help="say nothing aloud: the lines are only shown (--text is silent anyway)")
 
 
 def open_table_speaker(pack: VoicePack, clock: Clock, args: argparse.Namespace, pace: float) -> Speaker:

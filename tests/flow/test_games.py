@@ -115,7 +115,7 @@ def test_captain_elected_on_day_one_and_successor_named_when_he_dies() -> None:
     r = play(BASIC, script)
     k = keys(r)
     assert "captain.elected" in k and "chain.successor" in k and "chain.new_captain" in k
-    assert "Seat 4 is the new Captain." in said(r)
+    assert "Seat 4 is the new Sheriff." in said(r)
     assert r.game.state.captain == 4
 
 

@@ -42,7 +42,7 @@ def test_text_mode_plays_a_whole_game(tmp_path: Path) -> None:
     assert "  ┃ Seat 2 is the Werewolf." not in out[seer_sleep:]
     assert "  ┃ Tonight's victim: seat 4." in out
     assert "  » Seat 4. They were the Villager." in out
-    assert "  » Seat 1 is the Captain. Their vote counts double." in out
+    assert "  » Seat 1 is the Sheriff. Their vote counts double." in out
     assert "  » Seat 2 is eliminated." in out
     assert "  » The game is over. Victory for the village." in out
     assert journal.read_text().count('"kind":"input"') == len([k for k in KEYS[10:] if k])

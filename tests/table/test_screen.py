@@ -47,7 +47,7 @@ def test_the_day_board_in_big_digits() -> None:
     text = draw(screen, console)
     for seat in (1, 2, 3, 4, 5, 6):
         assert has_big(text, str(seat)), seat
-    assert "★ Captain" in text and "Werewolf" in text and text.count("dead") == 1
+    assert "★ Sheriff" in text and "Werewolf" in text and text.count("dead") == 1
     assert "Vote" in text and "Time to vote." in text
 
 
@@ -87,7 +87,7 @@ def test_the_night_is_dark_and_the_same_for_every_call() -> None:
         screen.said(Cue(f"{call}.sleep", phase=f"night.{call}"), "", 0.0)
         screens.append(draw(screen, console))
     assert screens[0] == screens[1] == screens[2]
-    assert "alive" not in screens[0] and "Captain" not in screens[0] and not has_big(screens[0], "1")
+    assert "alive" not in screens[0] and "Sheriff" not in screens[0] and not has_big(screens[0], "1")
     screen.show_private("seer.result", {"seat": 3, "role": "werewolf"})
     text = draw(screen, console)
     assert "Seat 3 is the Werewolf." in text and "private" in text

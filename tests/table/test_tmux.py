@@ -127,7 +127,7 @@ def test_a_whole_game_in_a_terminal(tmp_path: Path, full: bool) -> None:
         for voter in living:
             p.wait_said(f"Seat {voter}, your vote?")
             t.type(str(seer))
-        p.wait_said(f"Seat {seer} is the Captain.")
+        p.wait_said(f"Seat {seer} is the Sheriff.")
         p.wait_said("to debate.")
         t.type("+")  # ready to vote
         for voter in living:
