@@ -1,14 +1,16 @@
 """Argument types for the command line: numbers refused at once, in one line, when out of range.
 
-`type=` functions for argparse. A refusal raises `ArgumentTypeError`, which the parser turns into
-`narrator: argument --duck-db: 100 is too high: give a value from 0 to 40 (see '... --help')`.
+`type=` functions for argparse. A refusal raises `UsageError` (argparse lets it through), which
+`narrator.cli.main` prints as one line and exit 1, like every other refused value:
+`narrator: --duck-db 100 is too high: give a value from 0 to 40`.
 """
 
 from __future__ import annotations
 
-import argparse
 import math
 from typing import Callable
+
+from narrator.errors import UsageError
 
 
 def _bounds(lo: float | None, hi: float | None) -> str:
@@ -19,31 +21,31 @@ def _bounds(lo: float | None, hi: float | None) -> str:
     return f"of at most {hi:g}"
 
 
-def _check(text: str, value: float, lo: float | None, hi: float | None, above: bool) -> None:
+def _check(flag: str, text: str, value: float, lo: float | None, hi: float | None, above: bool) -> None:
     if lo is not None and (value <= lo if above else value < lo):
         low = f"above {lo:g}" + (f", at most {hi:g}" if hi is not None else "") if above else _bounds(lo, hi)
-        raise argparse.ArgumentTypeError(f"{text} is too low: give a value {low}")
+        raise UsageError(f"{flag} {text} is too low: give a value {low}")
     if hi is not None and value > hi:
         high = f"above {lo:g}, at most {hi:g}" if above and lo is not None else _bounds(lo, hi)
-        raise argparse.ArgumentTypeError(f"{text} is too high: give a value {high}")
+        raise UsageError(f"{flag} {text} is too high: give a value {high}")
 
 
-def integer(lo: int | None = None, hi: int | None = None) -> Callable[[str], int]:
+def integer(flag: str, lo: int | None = None, hi: int | None = None) -> Callable[[str], int]:
     """A whole number within lo..hi (either end may be open)."""
 
     def parse(text: str) -> int:
         try:
             value = int(text.strip())
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number: give one {_bounds(lo, hi)}") from None
-        _check(text, value, lo, hi, above=False)
+            raise UsageError(f"{flag} {text!r} is not a whole number: give one {_bounds(lo, hi)}") from None
+        _check(flag, text, value, lo, hi, above=False)
         return value
 
     parse.__name__ = "whole number"  # argparse names the type in its own messages
     return parse
 
 
-def decimal(lo: float | None = None, hi: float | None = None, above: bool = False) -> Callable[[str], float]:
+def decimal(flag: str, lo: float | None = None, hi: float | None = None, above: bool = False) -> Callable[[str], float]:
     """A finite number within lo..hi; `above` makes lo itself refused (a factor that must be > 0)."""
 
     def parse(text: str) -> float:
@@ -52,8 +54,8 @@ def decimal(lo: float | None = None, hi: float | None = None, above: bool = Fals
         except ValueError:
             value = math.nan
         if not math.isfinite(value):
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number: give one {_bounds(lo, hi)}")
-        _check(text, value, lo, hi, above)
+            raise UsageError(f"{flag} {text!r} is not a number: give one {_bounds(lo, hi)}")
+        _check(flag, text, value, lo, hi, above)
         return value
 
     parse.__name__ = "number"

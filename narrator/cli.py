@@ -55,7 +55,11 @@ def _describe(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except NarratorError as exc:  # a value refused by its argument type (narrator/argtypes.py)
+        print(f"narrator: {exc}", file=sys.stderr)
+        return 1
     func: Handler | None = getattr(args, "func", None)
     if func is None:
         parser.print_help()

@@ -6,6 +6,8 @@ where the process itself matters (a pipe closed by the reader).
 
 from __future__ import annotations
 
+import argparse
+import re
 import subprocess
 import sys
 
@@ -25,7 +27,7 @@ def run_main(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, 
 
 def refused_in_one_line(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     code, out, err = run_main(capsys, *argv)
-    assert code != 0, (argv, out, err)
+    assert code == 1, (argv, out, err)
     assert "Traceback" not in err
     lines = err.strip().splitlines()
     assert len(lines) == 1, err
@@ -54,19 +56,15 @@ def test_issue9_point15_closed_pipe_ends_quietly(argv: list[str]) -> None:
 # ---- point 16: out-of-range values refused in one line --------------------------------------------
 
 @pytest.mark.parametrize("argv, expected", [
-    (["say", "--voice-volume", "5", "--to", "x.wav", "hello"], "--voice-volume: 5 is too high: give a value from 0 to 1"),
-    (["say", "--ambience-volume", "-0.5", "hello"], "--ambience-volume: -0.5 is too low: give a value from 0 to 1"),
-    (["say", "--duck-db", "100", "hello"], "--duck-db: 100 is too high: give a value from 0 to 40"),
-    (["say", "--duck-db", "nan", "hello"], "--duck-db: 'nan' is not a number"),
-    (["simulate", "--players", "8", "--jobs", "-1"], "--jobs: -1 is too low: give a value of at least 0"),
-    (["simulate", "--players", "8", "--games", "0"], "--games: 0 is too low: give a value of at least 1"),
-    (["simulate", "--players", "31"], "--players: 31 is too high: give a value from 4 to 30"),
-    (["play", "--players", "2", "--text"], "--players: 2 is too low: give a value from 4 to 30"),
-    (["demo", "--pace", "0"], "--pace: 0 is too low: give a value above 0, at most 10"),
-    (["assist", "--pace", "11"], "--pace: 11 is too high: give a value above 0, at most 10"),
-    (["play", "--pace", "-1"], "--pace: -1 is too low"),
-    (["voices", "render", "--players", "0"], "--players: 0 is too low: give a value from 1 to 30"),
-    (["play", "--voice-volume", "2"], "--voice-volume: 2 is too high"),
+    (["say", "--voice-volume", "5", "--to", "x.wav", "hello"], "--voice-volume 5 is too high: give a value from 0 to 1"),
+    (["say", "--ambience-volume", "-0.5", "hello"], "--ambience-volume -0.5 is too low: give a value from 0 to 1"),
+    (["say", "--duck-db", "100", "hello"], "--duck-db 100 is too high: give a value from 0 to 40"),
+    (["say", "--duck-db", "nan", "hello"], "--duck-db 'nan' is not a number"),
+    (["simulate", "--players", "8", "--jobs", "-1"], "--jobs -1 is too low: give a value of at least 0"),
+    (["simulate", "--players", "8", "--jobs", "two"], "--jobs 'two' is not a whole number"),
+    (["voices", "render", "--players", "0"], "--players 0 is too low: give a value from 1 to 30"),
+    (["play", "--voice-volume", "2"], "--voice-volume 2 is too high"),
+    (["demo", "--duck-db", "-3"], "--duck-db -3 is too low"),
 ])
 def test_issue9_point16_out_of_range_numbers_refused(capsys: pytest.CaptureFixture[str], argv: list[str],
                                                      expected: str) -> None:
@@ -84,3 +82,75 @@ def test_issue9_point16_unknown_and_missing_slots(capsys: pytest.CaptureFixture[
     assert "has no slot 'sit'; its slots are: seat" in line
     line = refused_in_one_line(capsys, "say", "--key", "day.death", "--to", "x.wav")
     assert "needs a value for seat" in line and "--slot seat=" in line
+
+
+# ---- point 20: the help pages ---------------------------------------------------------------------
+
+def every_subcommand() -> list[tuple[str, argparse.ArgumentParser]]:
+    from narrator.cli import build_parser
+
+    found: list[tuple[str, argparse.ArgumentParser]] = []
+
+    def walk(parser: argparse.ArgumentParser) -> None:
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub in action.choices.values():
+                    found.append((sub.prog, sub))
+                    walk(sub)
+
+    walk(build_parser())
+    return found
+
+
+def help_of(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    code, out, err = run_main(capsys, *argv, "--help")
+    assert code == 0 and err == ""
+    return " ".join(re.sub(r"-\n\s+", "-", out).split())  # argparse wraps lines, even at hyphens: compare words
+
+
+def test_issue9_point20_every_subcommand_page_has_a_description(capsys: pytest.CaptureFixture[str]) -> None:
+    pages = every_subcommand()
+    assert len(pages) >= 15
+    for prog, parser in pages:
+        assert parser.description, f"{prog} --help has no description"
+        words = prog.split()[1:]
+        page = help_of(capsys, *words)
+        assert " ".join(str(parser.description).split()) in page, prog
+
+
+def test_issue9_point20_simulate_options_have_help_and_defaults(capsys: pytest.CaptureFixture[str]) -> None:
+    page = help_of(capsys, "simulate")
+    assert "--games K how many games to play (default: 1000)" in page
+    assert "--seed S random seed" in page and "(default: 0)" in page
+    assert "random-votes" in page and "(default: random)" in page
+
+
+@pytest.mark.parametrize("command", [["play"], ["demo"], ["assist"], ["say"], ["voices", "render"]])
+def test_issue9_point20_lang_lists_the_languages(capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
+    assert "en, es, fr, it, ko" in help_of(capsys, *command)
+
+
+@pytest.mark.parametrize("command", [["play"], ["simulate"]])
+def test_issue9_point20_option_lists_the_keys(capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
+    import dataclasses
+
+    from narrator.rules import Options
+
+    page = help_of(capsys, *command)
+    for f in dataclasses.fields(Options):
+        assert f.name in page
+    assert "narrator rules" in page
+
+
+def test_issue9_point20_text_no_audio_and_screen_say_which_wins(capsys: pytest.CaptureFixture[str]) -> None:
+    play = help_of(capsys, "play")
+    assert "never any sound (the same as --screen text; --no-audio adds nothing to it)" in play
+    assert "text: printed lines, typed answers, no sound (the same as --text)" in play
+    assert "lines spoken unless --no-audio" in play
+    assert "(--text is silent anyway)" in play
+    for command in ("demo", "assist"):
+        page = help_of(capsys, command)
+        assert "never any sound (--no-audio adds nothing to it)" in page, command
+        assert "(--text is silent anyway)" in page, command
+    line = refused_in_one_line(capsys, "play", "--text", "--screen", "full")
+    assert "--text and --screen full contradict each other" in line

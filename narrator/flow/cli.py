@@ -6,8 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from narrator.argtypes import integer, languages
-from narrator.rules.composition import MAX_PLAYERS, MIN_PLAYERS
+from narrator.argtypes import languages
 from narrator.errors import UsageError
 from narrator.reference import option_help
 
@@ -23,7 +22,7 @@ def register(sub: Any) -> None:
     p.add_argument("--text", action="store_true",
                    help="text mode: printed lines, typed answers, never any sound (the same as --screen text; "
                         "--no-audio adds nothing to it)")
-    p.add_argument("--players", type=integer(MIN_PLAYERS, MAX_PLAYERS), metavar="N", help="players at the table (without --setup)")
+    p.add_argument("--players", type=int, metavar="N", help="players at the table (without --setup)")
     p.add_argument("--roles", metavar="SPEC", help='roles in the deck, e.g. "werewolf=2,seer=1,witch=1"')
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help=option_help())
     p.add_argument("--lang", default="en", metavar="L", help=f"language of the voice pack with --players: {languages()} "

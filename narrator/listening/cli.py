@@ -197,7 +197,7 @@ def _emit(line: dict[str, Any]) -> None:
     print(json.dumps(line, ensure_ascii=False), flush=True)
 
 
-def _result(r: Any) -> dict[str, Any]:
+def listen_line(r: Any) -> dict[str, Any]:
     """A line of `listen`: what was heard and its choice, and why there is none when there is none."""
     line: dict[str, Any] = r.to_json()
     if line.get("choice") is None:
@@ -256,7 +256,7 @@ def _listen_wav(wav: Path, model: Any, pack: Any, prompt: Any, missing: Any) -> 
     heard = 0
     for r in recognise_pcm(model, grammar, read_wav(wav)):
         heard += 1
-        _emit(_result(r))
+        _emit(listen_line(r))
     if heard == 0:
         print(f"note: nothing was heard in {wav} ({frames / max(rate, 1):.1f} s): silence, or too quiet", file=sys.stderr)
     return 0
@@ -268,7 +268,7 @@ def _listen_microphone(model: Any, pack: Any, prompt: Any, missing: Any, device:
 
     dev: int | str | None = int(device) if device and device.isdigit() else device
     listener = VoiceListener(model, pack, MicrophoneSource(dev), missing=missing,
-                             observer=lambda r: _emit(_result(r)))
+                             observer=lambda r: _emit(listen_line(r)))
     listener.start()  # a missing microphone raises MicrophoneError: one line, exit 1
     print(f"listening ({pack.language}); speak, Ctrl-C to stop", file=sys.stderr)
     try:

@@ -9,7 +9,6 @@ import sys
 from typing import Any
 
 from narrator.argtypes import integer
-from narrator.rules.composition import MAX_PLAYERS, MIN_PLAYERS
 from narrator.errors import UsageError
 from narrator.reference import option_help
 from narrator.rules import Options, Side, complete, parse_roles, suggest
@@ -23,16 +22,16 @@ def register(sub: Any) -> None:
                        description="Play many games with automatic players and count how often each side wins, "
                                    "with a 95% interval: a way to weigh a composition or a rule option. "
                                    "The same seed gives the same result, whatever --jobs.")
-    p.add_argument("--players", type=integer(MIN_PLAYERS, MAX_PLAYERS), required=True, metavar="N", help="players at the table (4 to 30)")
+    p.add_argument("--players", type=int, required=True, metavar="N", help="players at the table (4 to 30)")
     p.add_argument("--roles", metavar="SPEC", help='e.g. "werewolf=3,seer=1,witch=1"; the rest are Villagers')
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help=option_help())
-    p.add_argument("--games", type=integer(1), default=1000, metavar="K", help="how many games to play (default: 1000)")
+    p.add_argument("--games", type=int, default=1000, metavar="K", help="how many games to play (default: 1000)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed: the same seed plays the same games (default: 0)")
     p.add_argument("--policy", choices=sorted(POLICIES), default="random",
                    help="how the automatic players choose: random (every choice at random; the village votes as "
                         "one block for a random player) or random-votes (each voter votes alone for a random other "
                         "player) (default: random)")
-    p.add_argument("--jobs", type=integer(0), default=1, metavar="J", help="worker processes, 0 for one per core (default: 1)")
+    p.add_argument("--jobs", type=integer("--jobs", 0), default=1, metavar="J", help="worker processes, 0 for one per core (default: 1)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
 

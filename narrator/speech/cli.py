@@ -36,7 +36,7 @@ def register(sub: Any) -> None:
     vc.set_defaults(func=run_check)
     vr = vsub.add_parser("render", help="render every line a game can say into the cache")
     vr.add_argument("--lang", default="en", metavar="L", help=f"pack language: {languages()}, or 'all' (default: en)")
-    vr.add_argument("--players", type=integer(1, 30), default=DEFAULT_PLAYERS, metavar="N", help=f"seats 1..N (default {DEFAULT_PLAYERS})")
+    vr.add_argument("--players", type=integer("--players", 1, 30), default=DEFAULT_PLAYERS, metavar="N", help=f"seats 1..N (default {DEFAULT_PLAYERS})")
     vr.set_defaults(func=run_render)
     v.set_defaults(func=lambda args: _usage(v))
 
@@ -51,9 +51,9 @@ def add_audio_arguments(p: argparse.ArgumentParser, ambience_flag: bool = True) 
     p.add_argument("--output-device", metavar="DEV", help="output device: index or part of its name (default: the system's)")
     if ambience_flag:
         p.add_argument("--no-ambience", action="store_true", help="no ambience bed under the voice")
-    p.add_argument("--voice-volume", type=decimal(0.0, 1.0), default=1.0, metavar="V", help="voice gain, 0..1 (default 1)")
-    p.add_argument("--ambience-volume", type=decimal(0.0, 1.0), default=0.35, metavar="V", help="ambience gain, 0..1 (default 0.35)")
-    p.add_argument("--duck-db", type=decimal(0.0, 40.0), default=14.0, metavar="DB", help="how far the ambience dips under the voice, 0..40 dB (default 14)")
+    p.add_argument("--voice-volume", type=decimal("--voice-volume", 0.0, 1.0), default=1.0, metavar="V", help="voice gain, 0..1 (default 1)")
+    p.add_argument("--ambience-volume", type=decimal("--ambience-volume", 0.0, 1.0), default=0.35, metavar="V", help="ambience gain, 0..1 (default 0.35)")
+    p.add_argument("--duck-db", type=decimal("--duck-db", 0.0, 40.0), default=14.0, metavar="DB", help="how far the ambience dips under the voice, 0..40 dB (default 14)")
 
 
 def mix_settings(args: argparse.Namespace) -> Any:

@@ -20,13 +20,11 @@ from narrator.table.config import Loaded, TableConfig, config_path, load_config,
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from narrator.argtypes import decimal
-
     p.add_argument("--config", type=Path, metavar="FILE", help="the table's config file (default: the user's config folder)")
     p.add_argument("--screen", choices=("full", "text"), default=None,
                    help="full: the full-screen board, lines spoken unless --no-audio (default in a terminal); "
                         "text: printed lines, typed answers, no sound (the same as --text)")
-    p.add_argument("--pace", type=decimal(0.0, 10.0, above=True), default=None, metavar="F",
+    p.add_argument("--pace", type=float, default=None, metavar="F",
                    help="scale every turn and line by F (0.1 = ten times faster, for trying things out)")
     from narrator.table.sound import add_sound_arguments
 
