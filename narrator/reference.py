@@ -103,12 +103,21 @@ def register(sub: Any) -> None:
         description="Print the rules reference: every role, and every rule option with its values, its default "
                     "and what each value does, in the language of a voice pack (the English one is docs/rules.md). "
                     "Set an option with --option KEY=VALUE, in the setup questions, or under [options] in config.toml.")
-    p.add_argument("--lang", default="en", metavar="L", help=f"language of the reference: {langs} (default en)")
+    p.add_argument("--lang", default=None, metavar="L",
+                   help=f"language of the reference: {langs} (default: the remembered table's language, else en)")
     p.set_defaults(func=run_rules)
+
+
+def _table_language() -> str:
+    """The language of the table's remembered setup (`narrator play` asks for it), else English."""
+    from narrator.table.config import config_path, load_config
+
+    loaded = load_config(config_path())
+    return loaded.config.language if loaded.exists and not loaded.problems else "en"
 
 
 def run_rules(args: argparse.Namespace) -> int:
     from narrator.packs import load_pack
 
-    print(render_rules(load_pack(args.lang)), end="")
+    print(render_rules(load_pack(args.lang or _table_language())), end="")
     return 0

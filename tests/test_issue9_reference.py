@@ -102,3 +102,12 @@ def test_issue9_point11_readme_and_simulate_help_point_to_the_reference() -> Non
                           timeout=60)
     assert done.returncode == 0
     assert "RULES.md" not in done.stdout and "narrator rules" in done.stdout
+
+
+def test_issue9_point11_rules_default_to_the_remembered_tables_language(capsys: pytest.CaptureFixture[str]) -> None:
+    from narrator.table.config import TableConfig, config_path, save_config
+
+    assert rules_output(capsys).startswith("# Rules reference")  # no table remembered: English
+    save_config(dataclasses.replace(TableConfig(), language="it"), config_path())
+    assert rules_output(capsys).startswith("# Riferimento delle regole")
+    assert rules_output(capsys, "--lang", "es").startswith("# Referencia de las reglas")
