@@ -154,3 +154,14 @@ def test_issue9_point20_text_no_audio_and_screen_say_which_wins(capsys: pytest.C
         assert "(--text is silent anyway)" in page, command
     line = refused_in_one_line(capsys, "play", "--text", "--screen", "full")
     assert "--text and --screen full contradict each other" in line
+
+
+@pytest.mark.parametrize("slots, expected", [
+    (["--key", "day.death", "--slot", "seat=99"], "--slot seat=99: give a seat from 1 to 30"),
+    (["--key", "day.death_role", "--slot", "seat=3", "--slot", "role=wizard"], "--slot role=wizard: not a role"),
+    (["--key", "game.over", "--slot", "side=martians"], "--slot side=martians: not a side"),
+    (["--key", "debate.start", "--slot", "minutes=-1"], "--slot minutes=-1: give a whole number of 0 or more"),
+])
+def test_issue9_point16_slot_values_out_of_range(capsys: pytest.CaptureFixture[str], slots: list[str],
+                                                 expected: str) -> None:
+    assert expected in refused_in_one_line(capsys, "say", *slots, "--to", "x.wav")

@@ -107,7 +107,26 @@ def _key_slots(pack: VoicePack, key: str, specs: list[str]) -> dict[str, SlotVal
     if missing:
         example = " ".join(f"--slot {name}=..." for name in missing)
         raise UsageError(f"--key {key}: line {key!r} needs a value for {', '.join(missing)}; add {example}")
+    for name, value in given.items():
+        _check_slot_value(pack, name, value)
     return given
+
+
+def _check_slot_value(pack: VoicePack, name: str, value: SlotValue) -> None:
+    """A seat within 1..30, a role or side the pack names, a count not below 0."""
+    from narrator.packs import ROLE_SLOTS, SEAT_NUMBERS, SEAT_SLOTS, SIDE_SLOTS
+
+    if name in SEAT_SLOTS:
+        if not isinstance(value, int) or value not in SEAT_NUMBERS:
+            raise UsageError(f"--slot {name}={value}: give a seat from {SEAT_NUMBERS[0]} to {SEAT_NUMBERS[-1]}")
+    elif name in ROLE_SLOTS:
+        if str(value) not in pack.roles:
+            raise UsageError(f"--slot {name}={value}: not a role; one of: {', '.join(pack.roles)}")
+    elif name in SIDE_SLOTS:
+        if str(value) not in pack.sides:
+            raise UsageError(f"--slot {name}={value}: not a side; one of: {', '.join(pack.sides)}")
+    elif not isinstance(value, int):
+        raise UsageError(f"--slot {name}={value}: give a whole number of 0 or more")
 
 
 def run_say(args: argparse.Namespace) -> int:
