@@ -7,6 +7,7 @@ where the process itself matters (a pipe closed by the reader).
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import subprocess
 import sys
@@ -40,14 +41,18 @@ def refused_in_one_line(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
 @pytest.mark.parametrize("argv", [
     ["simulate", "--players", "8", "--games", "200", "--json"],
     ["graph"],
-], ids=["simulate-json", "graph"])
+    ["rules", "--lang", "fr"],
+], ids=["simulate-json", "graph", "rules"])
 def test_issue9_point15_closed_pipe_ends_quietly(argv: list[str]) -> None:
-    proc = subprocess.Popen([sys.executable, "-m", "narrator", *argv], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
-    assert proc.stdout is not None and proc.stderr is not None
-    proc.stdout.close()  # as `| true` does: the reader is gone before anything is written
-    err = proc.stderr.read().decode()
-    code = proc.wait(timeout=120)
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # as `| true` does: the reader is gone before anything is written
+    try:
+        proc = subprocess.run([sys.executable, "-m", "narrator", *argv], stdout=write_end, stderr=subprocess.PIPE,
+                              timeout=120)
+    finally:
+        os.close(write_end)
+    err = proc.stderr.decode()
+    code = proc.returncode
     assert "Traceback" not in err and "BrokenPipeError" not in err, err
     assert err == ""
     assert code == 141  # as a process killed by SIGPIPE: the shell's usual answer to a closed pipe
