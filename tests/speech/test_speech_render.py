@@ -10,6 +10,7 @@ import pytest
 from narrator.packs import load_pack
 from narrator.packs import every_cue, texts_of
 from narrator.speech.render import Pyttsx3Synth, Renderer, SpeechError, VoiceSettings, cache_root
+from wavcheck import espeak_ng_seconds
 
 EN = VoiceSettings("en", 150, 1.0)
 
@@ -26,6 +27,21 @@ def test_a_line_is_a_22050_hz_mono_16_bit_wav_of_speech(synth: Pyttsx3Synth, tmp
     with wave.open(str(path)) as w:
         assert (w.getframerate(), w.getnchannels(), w.getsampwidth()) == (22050, 1, 2)
         assert 0.6 < w.getnframes() / 22050 < 3.0
+
+
+def test_a_rendered_line_lasts_as_long_as_espeak_ng_says_it(synth: Pyttsx3Synth, tmp_path: Path) -> None:
+    """Issue 9 point 22: pyttsx3 drives espeak-ng asynchronously; a line cut short (or run on) by a
+    late callback would be cached and heard that way at every game. Its length must be the
+    command line's, which is synchronous."""
+    pack = load_pack("en")
+    settings = VoiceSettings(pack.voice, pack.rate, pack.volume)
+    renderer = Renderer(synth, tmp_path)
+    for key in ("night.falls", "seer.wake", "witch.wake", "werewolves.sleep", "vote.start"):
+        text = pack.lines[key][0]
+        with wave.open(str(renderer.ensure(text, settings))) as w:
+            rendered = w.getnframes() / w.getframerate()
+        said = espeak_ng_seconds(text, pack.voice, pack.rate, tmp_path)
+        assert abs(rendered - said) < 0.05 * said, f"{key}: rendered {rendered:.3f} s, espeak-ng says it in {said:.3f} s"
 
 
 def test_a_cached_line_is_not_rendered_again(synth: Pyttsx3Synth, tmp_path: Path) -> None:
