@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from narrator.listening import MAX_SEAT
 from narrator.listening.keypad import KEYS, KeyDecoder, KeypadListener, KeypadParser
 from narrator.ports import WORDS, Heard, Prompt
+from tests.hypo import examples
 
 
 def choices_of(text: str, chunks: list[int] | None = None) -> list[object]:
@@ -103,7 +104,7 @@ keystroke = st.one_of(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.lists(keystroke, max_size=80), st.lists(st.integers(min_value=0, max_value=500), max_size=6))
 def test_any_keystroke_stream_yields_only_legal_choices(strokes: list[str], cuts: list[int]) -> None:
     text = "".join(strokes)
@@ -114,7 +115,7 @@ def test_any_keystroke_stream_yields_only_legal_choices(strokes: list[str], cuts
             assert choice in LEGAL_WORDS
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.text(alphabet="0123456789", min_size=1, max_size=2))
 def test_every_typed_number_round_trips(digits: str) -> None:
     n = int(digits)
@@ -122,7 +123,7 @@ def test_every_typed_number_round_trips(digits: str) -> None:
     assert choices_of(digits + "\r") == expected
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.sampled_from(sorted(KEYS)), max_size=60))
 def test_parser_state_stays_bounded(keys: list[str]) -> None:
     parser = KeypadParser()
