@@ -21,9 +21,9 @@ def test_timeline_speaker_records_lines_and_returns_their_end() -> None:
 
 
 def test_estimates_are_close_to_espeak(tmp_path: Path) -> None:
-    """Issue 9 point 22: the real lengths come from the espeak-ng command line, not from the
-    asynchronous pyttsx3 pipeline, which once in four loaded runs gave a length far off.
-    (test_speech_render checks that pipeline's lengths against the same command line.)"""
+    """Issue 9 point 22: the real lengths come from the espeak-ng command line (synchronous). Through
+    pyttsx3 this failed once in four loaded runs: a lost rate change (fixed in render.py; see
+    test_speech_render, which checks the pyttsx3 lengths against the same command line)."""
     pack = load_pack("en")
     for key in ("night.falls", "seer.wake", "witch.wake", "werewolves.sleep", "vote.start"):
         text = pack.lines[key][0]
