@@ -17,6 +17,9 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
+# A fresh install (a 250 MB speech model among the wheels) on a loaded machine: a guard against a
+# hang, far above the time it takes (issue 9 point 22; 300-400 s were within reach of a busy CI).
+INSTALL = 1200
 
 
 @pytest.mark.slow
@@ -30,13 +33,13 @@ def test_play_and_test_from_a_clean_clone(tmp_path: Path) -> None:
     env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep) if ".venv" not in p)
 
     play = subprocess.run(["./play", "demo", "--text", "--pace", "0.02"], cwd=clone, env=env,
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=INSTALL)
     assert play.returncode == 0, play.stderr[-3000:]
     assert (clone / ".venv" / "bin" / "narrator").exists()
     assert "Demo over: the winner is" in play.stdout
 
     test = subprocess.run(["./test", "tests/table/test_wizard.py", "-q", "-p", "no:cacheprovider"], cwd=clone,
-                          env=env, capture_output=True, text=True, timeout=400)
+                          env=env, capture_output=True, text=True, timeout=INSTALL)
     assert test.returncode == 0, (test.stdout + test.stderr)[-3000:]
     assert "Success: no issues found" in test.stdout  # mypy --strict ran on the clone
     assert " passed" in test.stdout or test.stdout.strip().endswith("%]")

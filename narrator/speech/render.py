@@ -136,6 +136,7 @@ class Pyttsx3Synth:
             return rc
 
         _espeak.SetSynthCallback(on_synth)
+        self._espeak = _espeak
         self._engine = engine
         self._finished = finished
         self._done = idle
@@ -169,6 +170,7 @@ class Pyttsx3Synth:
         self._call(lambda engine: self._synth(engine, text, settings, path))
 
     def _synth(self, e: Any, text: str, settings: VoiceSettings, path: Path) -> None:
+        self._espeak.Synchronize()  # the last line is wholly done before the voice changes
         e.setProperty("voice", settings.voice)
         e.setProperty("rate", settings.rate)
         e.setProperty("volume", settings.volume)
@@ -187,6 +189,12 @@ class Pyttsx3Synth:
             w.writeframes(audio)
 
     def _synth_once(self, e: Any, text: str, path: Path) -> bytes:
+        # In espeak-ng's asynchronous mode a rate or volume change is a queued command, and
+        # pyttsx3's runAndWait cancels what espeak still has queued if it looks busy (the
+        # driver's stop()): on a loaded machine the new rate was thrown away and the line said
+        # at the last one's (1 line in 6 with alternating rates). Wait until espeak has taken
+        # every setting before the line starts (issue 9 point 22).
+        self._espeak.Synchronize()
         self._finished.clear()
         self._done.clear()
         self._errors.clear()

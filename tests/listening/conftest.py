@@ -1,7 +1,13 @@
-"""Shared fixtures: a tiny Korean voice pack built in a temp dir (independent of the real one)."""
+"""Shared fixtures: a tiny Korean voice pack built in a temp dir (independent of the real one), and
+the FIFO microphone that feeds the ALSA file device in the end-to-end test."""
 
 from __future__ import annotations
 
+import errno
+import os
+import subprocess
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -61,3 +67,103 @@ def ko_pack(tmp_path: Path) -> VoicePack:
 @pytest.fixture(scope="session")
 def en_pack() -> VoicePack:
     return load_pack("en")
+
+
+class FifoMicrophone:
+    """A talking table at the far end of a FIFO that the ALSA `file` capture plugin reads.
+
+    Issue 9 point 22: the reader may open and close the FIFO any number of times -- importing
+    sounddevice makes PortAudio open every capture device once, before the real input stream --
+    so a closed FIFO (`BrokenPipeError`) is never the end: the writer waits for the next reader.
+    The old writer gave up at the first close, and the child then hung on its second open.
+
+    The room is quiet (silence, paced in real time, 100 ms every 100 ms) until `talk()`; then the
+    speech is played once, then quiet again. Speech only moves on when a chunk was written whole,
+    so no word is lost to a reader that closed. Nothing here knows how the listener opens its
+    stream: only the FIFO's opens and closes count.
+    """
+
+    CHUNK = 3200  # 100 ms of 16 kHz mono S16_LE; under PIPE_BUF, so a write is whole or not at all
+
+    def __init__(self, fifo: Path, speech: bytes) -> None:
+        if not fifo.exists():
+            os.mkfifo(fifo)
+        self.fifo = fifo
+        self.speech = speech
+        self.opens = 0  # how many readers it has fed
+        self.spoken = 0  # bytes of speech written
+        self._talk = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="fifo-microphone", daemon=True)
+
+    def __enter__(self) -> FifoMicrophone:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(10)
+
+    def talk(self) -> None:
+        self._talk.set()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                fd = os.open(self.fifo, os.O_WRONLY | os.O_NONBLOCK)
+            except OSError as exc:
+                if exc.errno != errno.ENXIO:  # ENXIO: nobody reads the FIFO yet
+                    raise
+                self._stop.wait(0.01)
+                continue
+            self.opens += 1
+            os.set_blocking(fd, True)
+            try:
+                self._feed(fd)
+            except BrokenPipeError:
+                pass  # the reader closed the FIFO: wait for the next one
+            finally:
+                os.close(fd)
+
+    def _feed(self, fd: int) -> None:
+        due = time.monotonic()
+        while not self._stop.is_set():
+            talking = self._talk.is_set() and self.spoken < len(self.speech)
+            chunk = self.speech[self.spoken:self.spoken + self.CHUNK] if talking else b""
+            os.write(fd, chunk + b"\0" * (self.CHUNK - len(chunk)))
+            if talking:
+                self.spoken += len(chunk)
+            due += self.CHUNK / 32000
+            time.sleep(max(0.0, due - time.monotonic()))
+
+
+class ChildLines:
+    """The stdout lines of a child process, read as they come (the test reacts to them)."""
+
+    def __init__(self, proc: subprocess.Popen[str]) -> None:
+        self.lines: list[str] = []
+        self.closed = False
+        self._new = threading.Condition()
+        self._proc = proc
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        assert self._proc.stdout is not None
+        for line in self._proc.stdout:
+            with self._new:
+                self.lines.append(line)
+                self._new.notify_all()
+        with self._new:
+            self.closed = True
+            self._new.notify_all()
+
+    def wait_for(self, needle: str, timeout: float) -> bool:
+        """Whether a line containing `needle` came before the child's stdout closed or `timeout`."""
+        with self._new:
+            self._new.wait_for(lambda: self.closed or any(needle in line for line in self.lines), timeout)
+            return any(needle in line for line in self.lines)
+
+    def join(self, timeout: float) -> list[str]:
+        self._thread.join(timeout)
+        return list(self.lines)

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from narrator.listening.grammar import build_grammar, pack_vocabulary, parse_choices
 from narrator.packs import VoicePack
 from narrator.ports import WORDS, Prompt
+from tests.hypo import examples
 
 
 def test_grammar_holds_living_seats_and_allowed_words(en_pack: VoicePack) -> None:
@@ -70,7 +71,7 @@ def test_parse_choices() -> None:
             parse_choices(bad)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.lists(st.integers(min_value=1, max_value=30), max_size=12),
     st.lists(st.sampled_from(WORDS), max_size=4),

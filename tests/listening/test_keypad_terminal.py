@@ -34,6 +34,7 @@ def read_until(master: int, needle: bytes, timeout: float = 20.0) -> bytes:
 
 @pytest.mark.parametrize("ending", ["ctrl-c", "sigterm", "sighup"])
 def test_keypad_listen_restores_the_terminal(ending: str) -> None:
+    """Issue 9 point 22: keys are typed once the terminal is raw, not after a fixed sleep."""
     master, slave = pty.openpty()
     before = termios.tcgetattr(slave)
     proc = subprocess.Popen([sys.executable, "-m", "narrator", "listen", "--keypad", "--choices", "1-12,nobody"],
@@ -41,8 +42,12 @@ def test_keypad_listen_restores_the_terminal(ending: str) -> None:
                             start_new_session=True)
     try:
         assert b"type on the keypad" in read_until(master, b"Ctrl-C to stop")
+        # The line is printed before the terminal goes raw: type only once it is (issue 9 point 22;
+        # a 0.2 s sleep raced a loaded machine and the keys met a cooked, echoing terminal).
+        end = time.monotonic() + 30
+        while termios.tcgetattr(slave)[3] & termios.ECHO and time.monotonic() < end:
+            time.sleep(0.01)
         # NumLock off: "1" is End, "2" is Down; then Enter. And "0" Enter with NumLock on.
-        time.sleep(0.2)
         os.write(master, b"\x1b[F\x1b[B\r")
         out = read_until(master, b"}")
         line = out[out.index(b"{"):out.index(b"}") + 1]

@@ -12,13 +12,11 @@ import os
 import shutil
 import subprocess
 import sys
-import threading
-import time
 from pathlib import Path
 
 import pytest
 
-from tests.listening.conftest import write_tiny_ko_pack
+from tests.listening.conftest import ChildLines, FifoMicrophone, write_tiny_ko_pack
 
 pytestmark = pytest.mark.slow
 
@@ -81,41 +79,28 @@ def child_env(work: Path, **extra: str) -> dict[str, str]:
 
 
 def test_korean_speech_through_a_real_input_stream(work: Path) -> None:
+    """Issue 9 point 22: the FIFO microphone outlives the device probe of `import sounddevice`
+    (it used to give up on BrokenPipeError and the child hung to the timeout), and the table
+    only talks once the child's listener is ready."""
     fifo = work / "mic.fifo"
-    if not fifo.exists():
-        os.mkfifo(fifo)
     env = child_env(work, ALSA_CONFIG_PATH=f"/usr/share/alsa/alsa.conf:{work / 'asoundrc'}",
                     VOICE_INFILE=str(fifo), VOICE_OUTFILE=str(work / "out.wav"))
-    proc = subprocess.Popen([sys.executable, str(HERE / "alsa_child.py"), str(len(WORDS)), "6"],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    speech = (work / "speech.raw").read_bytes()
-    stop = threading.Event()
-
-    def microphone() -> None:
-        # A talking table in real time: 100 ms of audio every 100 ms, then silence until the end.
-        # Opening blocks until the child's input stream opens the device (and so the FIFO).
+    with FifoMicrophone(fifo, (work / "speech.raw").read_bytes()) as mic, \
+            open(work / "child.err", "w+") as errors:
+        proc = subprocess.Popen([sys.executable, str(HERE / "alsa_child.py"), str(len(WORDS)), "6"],
+                                env=env, stdout=subprocess.PIPE, stderr=errors, text=True)
+        out = ChildLines(proc)
         try:
-            with open(fifo, "wb") as f:
-                start = time.monotonic()
-                pos = 0
-                while not stop.is_set():
-                    f.write(speech[pos:pos + 3200] or silence(0.1))
-                    f.flush()
-                    pos += 3200
-                    time.sleep(max(0.0, start + pos / 32000 - time.monotonic()))
-        except BrokenPipeError:
-            return  # the child closed its stream: the test is over
-
-    writer = threading.Thread(target=microphone, daemon=True)
-    writer.start()
-    try:
-        out, err = proc.communicate(timeout=120)
-    finally:
-        stop.set()
-        proc.kill()
-        writer.join(5)
+            if out.wait_for('"ready"', 120):
+                mic.talk()
+            proc.wait(timeout=120)
+        finally:
+            proc.kill()
+            proc.wait()
+        errors.seek(0)
+        err = errors.read()
     assert proc.returncode == 0, err
-    lines = [json.loads(line) for line in out.splitlines()]
+    lines = [json.loads(line) for line in out.join(10)]
     assert lines[0] == {"ready": True}
     heard = [line["choice"] for line in lines if "choice" in line]
     assert heard == [choice for _, choice in WORDS], (lines, err)

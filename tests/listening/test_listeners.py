@@ -1,5 +1,11 @@
 """The voice listener's logic (with a scripted model and timed fake audio), the keypad+voice
-listener and the confirmation of risky choices."""
+listener and the confirmation of risky choices.
+
+The fake audio is released in real time, so these tests take real seconds; none of them has a
+wall-clock bound that load can break (issue 9 point 22): deadlines are far (FAR), an upper bound
+only says "long before the deadline", and who answers first is decided by seconds of audio, not
+by a timer racing a thread.
+"""
 
 from __future__ import annotations
 
@@ -29,6 +35,8 @@ def burst(seconds: float = 0.3, level: int = 4000) -> bytes:
     return (rng.uniform(-level, level, int(seconds * RATE))).astype("<i2").tobytes()
 
 
+FAR = 60.0  # a deadline no answer comes near, however loaded the machine: listen returns at the answer
+
 VOCAB = ["일", "이", "삼", "사", "넷", "오", "아니요", "네", "다시"]
 
 
@@ -41,39 +49,47 @@ def voice(pack: VoicePack, pcm: bytes, answers: list[list[tuple[str, float]]],
 
 
 def test_a_spoken_seat_comes_back_as_a_choice(ko_pack: VoicePack) -> None:
+    """Issue 9 point 22: "long before the deadline" instead of "< 2 s"."""
     listener, model = voice(ko_pack, silence(0.2) + burst() + silence(1), [[("사", 0.97)]])
     with listener:
         start = time.monotonic()
-        heard = listener.listen(Prompt("day.vote", seats=(2, 4), words=("no",), deadline=start + 5))
+        heard = listener.listen(Prompt("day.vote", seats=(2, 4), words=("no",), deadline=start + FAR))
     assert heard == Heard(4, source="voice", text="사", confidence=0.97)
     assert sorted(model.grammars[0]) == sorted(["이", "사", "넷", "아니요"])
     # The answer comes after the speech and the silence timeout, not at the deadline.
-    assert 0.5 <= time.monotonic() - start < 2
+    assert 0.5 <= time.monotonic() - start < FAR / 2
 
 
+@pytest.mark.slow  # 8 s of audio in real time
 def test_misses_ask_to_repeat_then_suggest_the_keypad(ko_pack: VoicePack) -> None:
-    # Each gap outlasts the silence timeout plus the mute tail after "please repeat".
-    pcm = b"".join(silence(0.9) + burst(0.2) for _ in range(4)) + silence(1)
+    """Issue 9 point 22: the gaps leave a second for a loaded machine to be late with "please repeat"
+    (said on the real clock, muting what follows), and the deadline is far."""
+    # Each gap outlasts the silence timeout plus the mute tail after "please repeat", plus 1 s.
+    pcm = b"".join(silence(1.9) + burst(0.2) for _ in range(4)) + silence(1)
     speaker = RecordingSpeaker()
     answers = [[("사", 0.3)], [("오", 1.0), ("사", 0.9)], [("이", 0.2)], [("이", 0.95)]]
     listener, _ = voice(ko_pack, pcm, answers, speaker=speaker)
     with listener:
-        heard = listener.listen(Prompt("day.vote", seats=(2, 4, 5), deadline=time.monotonic() + 8))
+        heard = listener.listen(Prompt("day.vote", seats=(2, 4, 5), deadline=time.monotonic() + FAR))
     assert heard is not None and heard.choice == 2
     # Two misses: "please repeat", then "use the keypad"; the third miss is not spoken.
     assert speaker.keys() == ["prompt.repeat", "prompt.use_keypad"]
 
 
 def test_speech_while_the_narrator_speaks_is_ignored(ko_pack: VoicePack) -> None:
-    pcm = silence(0.1) + burst(0.3) + silence(1.0) + burst(0.3) + silence(1)
+    """Issue 9 point 22: the narrator's line is timed from the audio's start, not from before the
+    listener was built (a slow build let the first burst through); 2 s separate the two bursts."""
+    pcm = silence(0.1) + burst(0.3) + silence(2.0) + burst(0.3) + silence(1)
+    speaking_until = [float("inf")]  # the narrator speaks from before the microphone opens...
     t0 = time.monotonic()
-    listener, model = voice(ko_pack, pcm, [[("이", 1.0)], [("사", 1.0)]], mute_until=lambda: t0 + 0.5)
+    listener, model = voice(ko_pack, pcm, [[("이", 1.0)], [("사", 1.0)]], mute_until=lambda: speaking_until[0])
     with listener:
-        heard = listener.listen(Prompt("day.vote", seats=(2, 4), deadline=t0 + 5))
+        speaking_until[0] = time.monotonic() + 0.2  # ...until 0.2 s after it opened (+ the mute tail)
+        heard = listener.listen(Prompt("day.vote", seats=(2, 4), deadline=t0 + FAR))
         done = time.monotonic()
     assert heard is not None and heard.choice == 2  # the first scripted answer went to the 2nd burst
     assert len(model.grammars) == 1  # the muted burst never reached the recogniser
-    assert done - t0 >= 1.4
+    assert done - t0 >= 2.4
 
 
 def test_at_night_the_microphone_takes_nothing(ko_pack: VoicePack) -> None:
@@ -124,6 +140,7 @@ def test_not_risky_or_nobody_is_not_confirmed() -> None:
 
 
 def test_the_countdown_runs_in_real_time_and_then_the_choice_stands(ko_pack: VoicePack) -> None:
+    """Issue 9 point 22: "long before the deadline" instead of "< 3 s"."""
     # First a spoken "사", then nothing: the read-back's countdown runs out and 4 stands.
     listener, model = voice(ko_pack, silence(0.1) + burst(0.3) + silence(3), [[("사", 1.0)]])
     speaker = RecordingSpeaker(seconds_per_line=0.2)
@@ -131,31 +148,31 @@ def test_the_countdown_runs_in_real_time_and_then_the_choice_stands(ko_pack: Voi
         listener.speaker = speaker
         start = time.monotonic()
         heard = ConfirmingListener(listener, speaker, countdown=0.5).listen(
-            Prompt("chain.hunter", seats=(2, 4), risky=True, deadline=start + 6))
+            Prompt("chain.hunter", seats=(2, 4), risky=True, deadline=start + FAR))
         took = time.monotonic() - start
     assert heard is not None and heard.choice == 4
     assert speaker.keys() == ["vote.confirm"]
-    assert 0.5 + 0.2 + 0.4 <= took < 3
+    assert 0.5 + 0.2 + 0.4 <= took < FAR / 2
     assert len(model.grammars) == 1  # nobody spoke during the countdown
 
 
 # --- keypad and voice at once ------------------------------------------------------------------
 
 def test_keypad_and_voice_at_once_first_answer_wins(ko_pack: VoicePack) -> None:
+    """Issue 9 point 22: the keys are typed before the prompt opens (kept by day), so the keypad
+    is first by a second of audio, not by a timer racing the voice; no "< 1 s" bound."""
     master, slave = pty.openpty()
     try:
         keypad = KeypadListener(fd=slave, echo=lambda s: None)
-        # Voice would answer after about 1.4 s; the keypad answers at 0.3 s.
+        # Voice would answer after about 1.6 s; the keypad answers at once.
         listener, _ = voice(ko_pack, silence(1.0) + burst(0.3) + silence(2), [[("사", 1.0)]])
-        with listener:
+        with listener, keypad:
             either = EitherListener([keypad, listener])
-            threading.Timer(0.3, lambda: os.write(master, b"2\r")).start()
-            start = time.monotonic()
-            heard = either.listen(Prompt("day.vote", seats=(2, 4), deadline=start + 5))
+            os.write(master, b"2\r")
+            heard = either.listen(Prompt("day.vote", seats=(2, 4), deadline=time.monotonic() + FAR))
             assert heard == Heard(2, source="keypad", text="2")
-            assert time.monotonic() - start < 1.0
             # Next prompt: nobody types, the voice answers.
-            heard = either.listen(Prompt("day.vote", seats=(2, 4), deadline=time.monotonic() + 5))
+            heard = either.listen(Prompt("day.vote", seats=(2, 4), deadline=time.monotonic() + FAR))
             assert heard is not None and heard.source == "voice" and heard.choice == 4
     finally:
         os.close(master)

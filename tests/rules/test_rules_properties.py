@@ -14,6 +14,7 @@ from narrator.rules import Awaiting, Game, Options, Phase, Role, RulesError, Sid
 from narrator.rules import events as ev
 from narrator.sim.policies import RandomPolicy, play_day, play_night
 from rules_kit import OPTION_VALUES
+from tests.hypo import examples
 
 SPECIALS = (Role.SEER, Role.WITCH, Role.HUNTER, Role.CUPID, Role.LITTLE_GIRL, Role.THIEF)
 
@@ -369,12 +370,12 @@ class GameMachine(RuleBasedStateMachine):
 
 
 GameMachine.TestCase.settings = settings(
-    max_examples=120, stateful_step_count=120, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=examples(120), stateful_step_count=120, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 test_random_legal_games_keep_the_rules = GameMachine.TestCase
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(setup=setups(max_players=18), data=st.data())
 def test_every_legal_game_ends_and_exactly_one_outcome_holds(setup: Setup, data: st.DataObject) -> None:
     game = setup.start()
@@ -388,7 +389,7 @@ def test_every_legal_game_ends_and_exactly_one_outcome_holds(setup: Setup, data:
     assert game.state.phase is Phase.OVER
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(setup=setups(max_players=18))
 def test_every_game_ends_within_n_nights_with_block_votes(setup: Setup) -> None:
     game = setup.start()

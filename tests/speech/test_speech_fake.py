@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import wave
 from pathlib import Path
 
 from narrator.fakes import Timeline, TimelineSpeaker, estimated_duration
 from narrator.flow.clock import VirtualClock
 from narrator.packs import load_pack
 from narrator.ports import Cue, Speaker
-from narrator.speech.render import Pyttsx3Synth, Renderer, VoiceSettings
+from wavcheck import espeak_ng_seconds
 
 
 def test_timeline_speaker_records_lines_and_returns_their_end() -> None:
@@ -22,15 +21,11 @@ def test_timeline_speaker_records_lines_and_returns_their_end() -> None:
 
 
 def test_estimates_are_close_to_espeak(tmp_path: Path) -> None:
+    """Issue 9 point 22: the real lengths come from the espeak-ng command line (synchronous). Through
+    pyttsx3 this failed once in four loaded runs: a lost rate change (fixed in render.py; see
+    test_speech_render, which checks the pyttsx3 lengths against the same command line)."""
     pack = load_pack("en")
-    settings = VoiceSettings(pack.voice, pack.rate, pack.volume)
-    synth = Pyttsx3Synth()
-    try:
-        renderer = Renderer(synth, tmp_path)
-        for key in ("night.falls", "seer.wake", "witch.wake", "werewolves.sleep", "vote.start"):
-            text = pack.lines[key][0]
-            with wave.open(str(renderer.ensure(text, settings))) as w:
-                real = w.getnframes() / w.getframerate()
-            assert abs(estimated_duration(text, pack.rate) - real) < 0.3 * real, (key, real)
-    finally:
-        synth.close()
+    for key in ("night.falls", "seer.wake", "witch.wake", "werewolves.sleep", "vote.start"):
+        text = pack.lines[key][0]
+        real = espeak_ng_seconds(text, pack.voice, pack.rate, tmp_path)
+        assert abs(estimated_duration(text, pack.rate) - real) < 0.3 * real, (key, real)

@@ -1,7 +1,9 @@
-"""Analysis of a WAV the player wrote: where each line is, and the ambience bed once the voice is removed."""
+"""Analysis of a WAV the player wrote: where each line is, and the ambience bed once the voice is removed;
+and how long espeak-ng itself says a line."""
 
 from __future__ import annotations
 
+import subprocess
 import wave
 from pathlib import Path
 
@@ -41,3 +43,11 @@ def longest_quiet_run(levels: np.ndarray, threshold: float) -> int:
         run = run + 1 if quiet else 0
         best = max(best, run)
     return best
+
+
+def espeak_ng_seconds(text: str, voice: str, rate: int, work: Path) -> float:
+    """How long espeak-ng says a line, from its command line: synchronous, no threads, no callbacks."""
+    wav = work / "line.wav"
+    subprocess.run(["espeak-ng", "-v", voice, "-s", str(rate), "-w", str(wav), text], check=True, capture_output=True)
+    with wave.open(str(wav)) as w:
+        return w.getnframes() / w.getframerate()

@@ -3,6 +3,10 @@
 Both screens: `--screen text` (printed lines) and `--screen full` (the Rich board). On every
 screen read, a private panel may only be visible while its role is awake: the last line said is
 that role's wake line, never a sleep line.
+
+The game runs on the real clock, so a night turn must outlast what a loaded machine takes to
+read the screen and type (a few tmux calls): the turns are 10-12 s (issue 9 point 22; 4-5 s
+raced the load).
 """
 
 from __future__ import annotations
@@ -33,9 +37,9 @@ werewolf = 1
 seer = 1
 witch = 1
 [timing]
-seer = 4
-werewolves = 4
-witch = 5
+seer = 10
+werewolves = 10
+witch = 12
 gap = 0.1
 suspense = 0.1
 debate = 30
@@ -64,7 +68,7 @@ class Player:
         said = [ln for ln in screen.splitlines() if ln.startswith("  » ")]
         return said[-1][4:] if said else ""
 
-    def wait_said(self, line: str, timeout: float = 20.0) -> str:
+    def wait_said(self, line: str, timeout: float = 60.0) -> str:
         return self.t.wait(lambda s: line in self.last_said(s), timeout)
 
     def check_secrecy(self) -> None:

@@ -1,0 +1,85 @@
+"""`./test` and `.ci/run` (issue 9 point 25): `./test` runs everything and `--fast` leaves out the
+slow tests; CI runs everything with the ci Hypothesis profile and never passes on "no tests".
+
+The scripts run in a copy of the repository's layout where setup, mypy and pytest are stand-ins
+that record how they were called: nothing is installed and no test suite runs.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from hypothesis import settings
+
+from tests.conftest import REPO, hypothesis_profile
+
+RECORDER = """#!/usr/bin/env bash
+# Stands in for .venv/bin/python: records its arguments and CI; pytest exits with $PYTEST_EXIT.
+echo "$* | CI=${CI:-}" >> "$(dirname "$0")/../../calls"
+case "$*" in *pytest*) exit "${PYTEST_EXIT:-0}" ;; esac
+"""
+
+
+def _layout(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    (root / ".ci").mkdir(parents=True)
+    (root / "scripts").mkdir()
+    (root / ".venv" / "bin").mkdir(parents=True)
+    shutil.copy2(REPO / "test", root / "test")
+    shutil.copy2(REPO / ".ci" / "run", root / ".ci" / "run")
+    (root / "scripts" / "setup.sh").write_text("echo \"setup $*\" >> \"$(dirname \"$0\")/../calls\"\n")
+    python = root / ".venv" / "bin" / "python"
+    python.write_text(RECORDER)
+    python.chmod(0o755)
+    return root
+
+
+def _run(root: Path, *cmd: str, pytest_exit: int = 0) -> tuple[subprocess.CompletedProcess[str], list[str]]:
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "HYPOTHESIS_PROFILE")}
+    env["PYTEST_EXIT"] = str(pytest_exit)
+    done = subprocess.run(list(cmd), cwd=root, env=env, capture_output=True, text=True, timeout=60)
+    return done, (root / "calls").read_text().splitlines()
+
+
+def test_test_runs_everything_and_fast_leaves_out_the_slow_tests(tmp_path: Path) -> None:
+    root = _layout(tmp_path)
+    done, calls = _run(root, "./test")
+    assert done.returncode == 0, done.stderr
+    assert calls == ["setup dev,korean", "-m mypy --strict narrator | CI=", "-m pytest | CI="]
+    (root / "calls").unlink()
+    done, calls = _run(root, "./test", "--fast", "tests/flow", "-x")
+    assert done.returncode == 0, done.stderr
+    assert calls[-1] == "-m pytest -m not slow tests/flow -x | CI="
+
+
+def test_ci_runs_everything_with_ci_set(tmp_path: Path) -> None:
+    root = _layout(tmp_path)
+    done, calls = _run(root, ".ci/run")
+    assert done.returncode == 0, done.stderr
+    assert calls[-1] == "-m pytest | CI=true"
+
+
+def test_ci_fails_when_pytest_collected_no_tests(tmp_path: Path) -> None:
+    root = _layout(tmp_path)
+    done, _ = _run(root, ".ci/run", pytest_exit=5)
+    assert done.returncode == 1
+    assert "collected no tests" in done.stderr
+    done, _ = _run(root, ".ci/run", pytest_exit=2)
+    assert done.returncode == 2 and "exited with 2" in done.stderr
+
+
+def test_the_hypothesis_profile_follows_ci(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("HYPOTHESIS_PROFILE", raising=False)
+    monkeypatch.setenv("CI", "true")
+    assert hypothesis_profile() == "ci"
+    monkeypatch.delenv("CI")
+    assert hypothesis_profile() == "dev"
+    monkeypatch.setenv("HYPOTHESIS_PROFILE", "ci")
+    assert hypothesis_profile() == "ci"
+    ci, dev = settings.get_profile("ci"), settings.get_profile("dev")
+    assert dev.max_examples < ci.max_examples
+    assert ci.deadline is None and dev.deadline is None  # no wall-clock limits (point 22)
