@@ -45,6 +45,19 @@ def run_play(args: argparse.Namespace) -> int:
     return play_at_table(args)
 
 
+def warn_players(players: int, out: Any = None) -> None:
+    """RULES.md: the game is best with 8 to 18 players; outside that, one warning line (never a stop)."""
+    import sys
+
+    from narrator.rules.composition import RECOMMENDED
+
+    if players not in RECOMMENDED:
+        stream = out or sys.stderr
+        stream.write(f"narrator: warning: {players} players: the game is best with "
+                     f"{RECOMMENDED.start} to {RECOMMENDED.stop - 1} (RULES.md)\n")
+        stream.flush()
+
+
 def games_folder() -> Path:
     import os
 
@@ -78,6 +91,7 @@ def _play_headless(args: argparse.Namespace) -> int:
     if args.setup is None or args.script is None:
         raise UsageError("headless play needs --setup SETUP.toml and --script SCRIPT.toml")
     setup = load_setup(args.setup)
+    warn_players(setup.players)
     script = load_script(args.script, setup.players)
     journal = FileJournal.create(args.journal) if args.journal else None
     clock = RealClock() if args.real_clock else VirtualClock()
@@ -127,10 +141,12 @@ def _resume_text(path: Path, setup: Any, seed: int) -> int:
     pack = load_pack(setup.language)
     clock = RealClock()
     journal = FileJournal.reopen(path)
+    display = TextDisplay(pack)
     try:
         run_game(setup, LineListener(clock), seed, clock, journal, resume_from(journal.records()), None,
-                 TextSpeaker(pack, clock, pace=setup.speech_scale), TextDisplay(pack))
+                 TextSpeaker(pack, clock, pace=setup.speech_scale), display)
     finally:
+        display.clear_private()  # Ctrl-C during a private turn: wipe it before "interrupted"
         journal.close()
     return 0
 

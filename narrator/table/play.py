@@ -103,6 +103,10 @@ def play_at_table(args: argparse.Namespace) -> int:
     else:
         config = run_wizard(args, lines.read_line)
         setup = setup_from_config(config, args.seed, args.pace)
+    if given:  # the wizard warned already
+        from narrator.flow.cli import warn_players
+
+        warn_players(setup.players, sys.stdout)
     deal_mode = config.deal if config is not None else "program"
     if screen == "text" and config is not None and config.inputs != "keypad":
         print(f"Note: the text screen reads typed answers only; answers by {config.inputs} need the full screen.")
@@ -155,6 +159,7 @@ def _play_text(args: argparse.Namespace, setup: Setup, deal_mode: str, listener:
         head = {"mode": "text", "seed": seed, "setup": setup.to_record()}
         run_game(setup, listener, seed, clock, journal, None, head, speaker, display)
     finally:
+        display.clear_private()  # Ctrl-C during a private turn: wipe it before "interrupted"
         journal.close()
     return 0
 
@@ -196,6 +201,7 @@ def _play_full(args: argparse.Namespace, setup: Setup, deal_mode: str = "program
                 result = run_game(setup, listener, seed, clock, journal, None, head, speaker, screen)
                 listener.listen(_final_prompt())
             finally:
+                screen.clear_private()  # Ctrl-C or an error: no secret stays on the screen
                 screen.stop()
     finally:
         close_speaker(voice_out)

@@ -13,6 +13,7 @@ from typing import Callable, Protocol, TextIO, TypeVar
 from narrator.errors import UsageError
 from narrator.flow.timing import DEFAULT_TURNS, Timing
 from narrator.rules import Role, RulesError
+from narrator.rules.composition import RECOMMENDED
 from narrator.rules.options import CHOICES, Options
 from narrator.table.config import DEAL_MODES, INPUTS, TableConfig, specials_of, with_defaults
 
@@ -112,6 +113,7 @@ class Wizard:
         except RulesError:
             return False
         self.io.tell(f"Last table: {summary}.")
+        self._warn_players(self.config.players)
         return self._ask("Enter = play with it, 1 = change it:", lambda a: _pick(a, ("keep", "change"), "keep")) == "keep"
 
     def players(self) -> None:
@@ -122,9 +124,15 @@ class Wizard:
             return n
 
         n = self._ask(f"How many players? (4 to 30) [{self.config.players}]:", parse)
+        self._warn_players(n)
         if n != self.config.players:
             self.config.players = n
             self.config.roles = specials_of(n)
+
+    def _warn_players(self, n: int) -> None:
+        if n not in RECOMMENDED:
+            self.io.tell(f"! {n} players: the game is best with {RECOMMENDED.start} to {RECOMMENDED.stop - 1} "
+                         "(RULES.md); it can still be played")
 
     def roles(self) -> None:
         while True:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 import pty
 import termios
 import threading
 import time
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -131,7 +133,7 @@ def test_parser_state_stays_bounded(keys: list[str]) -> None:
 
 # --- the terminal reader, on a real pseudo-terminal ---------------------------------------------
 
-def _attrs(fd: int) -> list[object]:
+def _attrs(fd: int) -> list[Any]:
     return termios.tcgetattr(fd)
 
 
@@ -158,26 +160,27 @@ def test_listener_reads_a_pty_and_restores_the_terminal() -> None:
 
 
 def test_ctrl_c_interrupts_and_the_terminal_is_restored() -> None:
+    """Ctrl-C stays a signal in raw mode (ISIG on): it interrupts at once, and the terminal comes back."""
+    import signal
+
     master, slave = pty.openpty()
     try:
         before = _attrs(slave)
         listener = KeypadListener(fd=slave, echo=lambda s: None)
-        os.write(master, b"")
-        errors: list[BaseException] = []
+        seen: list[list[int]] = []
 
-        def run() -> None:
-            try:
-                listener.listen(Prompt("test", seats=(1,)))
-            except KeyboardInterrupt as exc:
-                errors.append(exc)
+        def ctrl_c() -> None:
+            time.sleep(0.2)
+            seen.append(_attrs(slave))
+            os.kill(os.getpid(), signal.SIGINT)  # what the terminal sends on Ctrl-C
 
-        t = threading.Thread(target=run)
+        t = threading.Thread(target=ctrl_c)
         t.start()
-        time.sleep(0.2)
-        assert _attrs(slave) != before  # raw while listening
-        os.write(master, b"\x03")
+        with pytest.raises(KeyboardInterrupt):
+            listener.listen(Prompt("test", seats=(1,)))
         t.join(5)
-        assert len(errors) == 1
+        assert seen[0] != before  # raw while listening
+        assert seen[0][3] & termios.ISIG  # ... but Ctrl-C still a signal
         assert _attrs(slave) == before
     finally:
         os.close(master)

@@ -32,13 +32,20 @@ def read_until(master: int, needle: bytes, timeout: float = 20.0) -> bytes:
     return out
 
 
+def _take_terminal() -> None:
+    """In the child: the pty becomes its controlling terminal, as a real terminal is (Ctrl-C is a SIGINT)."""
+    import fcntl
+
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
 @pytest.mark.parametrize("ending", ["ctrl-c", "sigterm", "sighup"])
 def test_keypad_listen_restores_the_terminal(ending: str) -> None:
     master, slave = pty.openpty()
     before = termios.tcgetattr(slave)
     proc = subprocess.Popen([sys.executable, "-m", "narrator", "listen", "--keypad", "--choices", "1-12,nobody"],
                             stdin=slave, stdout=slave, stderr=slave, env={**os.environ, "PYTHONPATH": str(ROOT)},
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=_take_terminal)
     try:
         assert b"type on the keypad" in read_until(master, b"Ctrl-C to stop")
         # NumLock off: "1" is End, "2" is Down; then Enter. And "0" Enter with NumLock on.
