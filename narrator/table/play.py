@@ -143,7 +143,7 @@ def _journal(args: argparse.Namespace) -> Path:
 def _play_text(args: argparse.Namespace, setup: Setup, deal_mode: str, listener: LineListener) -> int:
     from narrator.flow.headless import run_game
     from narrator.flow.journal import FileJournal
-    from narrator.flow.text import TextDisplay, TextSpeaker
+    from narrator.flow.text import TextDisplay, TextSpeaker, seat_hint
     from narrator.packs import load_pack
 
     pack = load_pack(setup.language)
@@ -153,10 +153,11 @@ def _play_text(args: argparse.Namespace, setup: Setup, deal_mode: str, listener:
     clock = listener.clock
     display = TextDisplay(pack)
     speaker = TextSpeaker(pack, clock, pace=setup.speech_scale)
+    listener.on_prompt = seat_hint(pack)
     print(f"Journal: {path} (if the game stops, continue it with: narrator resume {path})")
     try:
         setup = deal_at_table(setup, deal_mode, speaker, listener, display, clock)
-        head = {"mode": "text", "seed": seed, "setup": setup.to_record()}
+        head = {"mode": "text", "screen": "text", "started": _now(), "seed": seed, "setup": setup.to_record()}
         run_game(setup, listener, seed, clock, journal, None, head, speaker, display)
     finally:
         display.clear_private()  # Ctrl-C during a private turn: wipe it before "interrupted"
@@ -164,9 +165,26 @@ def _play_text(args: argparse.Namespace, setup: Setup, deal_mode: str, listener:
     return 0
 
 
+def _now() -> str:
+    return time.strftime("%Y-%m-%d %H:%M")
+
+
 def _play_full(args: argparse.Namespace, setup: Setup, deal_mode: str = "program", voice: bool = True) -> int:
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    return _full_screen(args, setup, seed, _journal(args), deal_mode, voice)
+
+
+def resume_full(args: argparse.Namespace, path: Path, setup: Setup, seed: int) -> int:
+    """`narrator resume` of a game played on the full screen (or `--screen full`)."""
+    if not (sys.stdout.isatty() and sys.stdin.isatty()):
+        raise UsageError("the full screen needs a terminal; use --screen text when input or output is redirected")
+    return _full_screen(args, setup, seed, path, None, voice=True, resuming=True)
+
+
+def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, deal_mode: str | None,
+                 voice: bool = True, resuming: bool = False) -> int:
     from narrator.flow.clock import RealClock
-    from narrator.flow.headless import run_game, start_game
+    from narrator.flow.headless import resume_from, run_game, start_game
     from narrator.flow.journal import FileJournal
     from narrator.flow.sequencer import all_cues
     from narrator.listening.table import open_table_listener
@@ -175,15 +193,14 @@ def _play_full(args: argparse.Namespace, setup: Setup, deal_mode: str = "program
     from narrator.table.sound import SpeakingTracker, close_speaker, open_table_speaker
 
     pack = load_pack(setup.language)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    path = _journal(args)
     clock = RealClock()
     voice_out = SpeakingTracker(open_table_speaker(pack, clock, args, setup.speech_scale))  # no device: stop here
     try:
-        journal = FileJournal.create(path)
+        journal = FileJournal.reopen(path) if resuming else FileJournal.create(path)
     except BaseException:
         close_speaker(voice_out)
         raise
+    resume = resume_from(journal.records()) if resuming else None
     screen = ScreenDisplay(pack, clock, timing=setup.timing)
     screen.title = f"narrator — journal {path.name}"
     speaker = ScreenSpeaker(voice_out, pack, screen)
@@ -191,14 +208,23 @@ def _play_full(args: argparse.Namespace, setup: Setup, deal_mode: str = "program
         # Render every line before the screen takes over, with the speaker's progress bar.
         voice_out.prepare(all_cues(pack, start_game(setup), setup.timing))
         with open_table_listener(pack, speaker, voice_out.busy_until, voice=voice, echo=screen.echo) as answers:
-            for note in answers.notes:
-                print(f"narrator: {note}")
             listener = ScreenListener(answers, screen)
+            if answers.notes:
+                # Before the screen takes over, while it can be read: why answers are keypad only.
+                for note in answers.notes:
+                    print(f"narrator: {note}")
+                print(pack.panel_text("screen.start", {}))
+                sys.stdout.flush()
+                while listener.listen(_final_prompt()) is None:
+                    pass
             screen.start()
             try:
-                setup = deal_at_table(setup, deal_mode, speaker, listener, screen, clock)
-                head = {"mode": "text", "seed": seed, "setup": setup.to_record()}
-                result = run_game(setup, listener, seed, clock, journal, None, head, speaker, screen)
+                if deal_mode is not None:
+                    setup = deal_at_table(setup, deal_mode, speaker, listener, screen, clock)
+                head = {"mode": "text", "screen": "full", "started": _now(), "seed": seed, "setup": setup.to_record()}
+                result = run_game(setup, listener, seed, clock, journal, resume, head, speaker, screen)
+                screen.final_hint = pack.panel_text("screen.end", {})
+                screen.refresh()
                 listener.listen(_final_prompt())
             finally:
                 screen.clear_private()  # Ctrl-C or an error: no secret stays on the screen

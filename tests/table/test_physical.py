@@ -180,4 +180,4 @@ def test_a_text_game_with_physical_cards(tmp_path: Path) -> None:
     assert "  ┃ Seat 2 is the Werewolf." in out
     assert "  » Seat 4. They were the Villager." in out
     assert "  » The game is over. Victory for the village." in out
-    assert "  » Seat 3 was the Witch." in out and "  » Seat 5 was the Villager." in out
+    assert "  » Seat 3's card: Witch." in out and "  » Seat 5's card: Villager." in out
