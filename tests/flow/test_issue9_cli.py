@@ -1,0 +1,130 @@
+"""Issue 9 through the real command line: `narrator resume` says what it resumes (point 6), and
+play / resume warn outside 8-18 players (point 14)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+SETUP5 = """
+players = 5
+roles = { 1 = "seer", 2 = "werewolf", 3 = "witch" }
+speech_scale = 0.01
+[timing]
+seer = 0.6
+werewolves = 0.6
+witch = 0.8
+gap = 0.05
+suspense = 0.05
+debate = 5
+vote = 2
+chain = 2
+"""
+SCRIPT5 = """
+answer_delay = 0.1
+[[nights]]
+seer = 2
+werewolves = 4
+witch = { heal = false, poison = 0 }
+[[days]]
+captain = 1
+eliminate = 2
+"""
+
+
+def narrator(*args: str, stdin: str = "", data: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    if data is not None:
+        env["NARRATOR_DATA"] = str(data)
+    return subprocess.run([sys.executable, "-m", "narrator", *args], input=stdin, capture_output=True, text=True,
+                          timeout=120, env=env)
+
+
+def headless_journal(tmp_path: Path, name: str = "game.jsonl") -> Path:
+    (tmp_path / "setup.toml").write_text(SETUP5)
+    (tmp_path / "script.toml").write_text(SCRIPT5)
+    path = tmp_path / name
+    proc = narrator("play", "--headless", "--setup", str(tmp_path / "setup.toml"), "--script",
+                    str(tmp_path / "script.toml"), "--journal", str(path))
+    assert proc.returncode == 0, proc.stderr
+    return path
+
+
+def cut_at(path: Path, prompt: str) -> None:
+    """Keep the journal up to (and with) the first input of `prompt`: a game stopped in that turn."""
+    lines = path.read_text().splitlines(keepends=True)
+    n = next(i for i, line in enumerate(lines) if json.loads(line).get("prompt") == prompt)
+    path.write_text("".join(lines[: n + 1]))
+
+
+def test_issue9_point14_headless_play_warns_on_stderr(tmp_path: Path) -> None:
+    (tmp_path / "setup.toml").write_text(SETUP5)
+    (tmp_path / "script.toml").write_text(SCRIPT5)
+    proc = narrator("play", "--headless", "--setup", str(tmp_path / "setup.toml"), "--script", str(tmp_path / "script.toml"))
+    assert proc.returncode == 0
+    assert "warning: 5 players: the game is best with 8 to 18" in proc.stderr
+    assert "8 to 18" not in proc.stdout  # stdout stays the game's result only
+
+
+def test_issue9_point14_text_play_warns_before_the_game(tmp_path: Path) -> None:
+    proc = narrator("play", "--text", "--players", "5", "--seed", "1", "--journal", str(tmp_path / "g.jsonl"))
+    first = (proc.stdout + proc.stderr).index("5 players: the game is best with 8 to 18")
+    assert first < proc.stdout.index("Journal:") if "Journal:" in proc.stdout else first >= 0
+
+
+def test_issue9_point14_resume_warns(tmp_path: Path) -> None:
+    path = headless_journal(tmp_path)
+    cut_at(path, "night.seer")
+    proc = narrator("resume", str(path))
+    assert proc.returncode == 0, proc.stderr
+    assert "warning: 5 players: the game is best with 8 to 18" in proc.stderr
+
+
+def test_issue9_point6_resume_says_which_journal_and_where_it_stopped(tmp_path: Path) -> None:
+    path = headless_journal(tmp_path)
+    cut_at(path, "day.vote.vote.1")
+    proc = narrator("resume", str(path))
+    assert proc.returncode == 0, proc.stderr
+    first = proc.stdout.splitlines()[0]
+    assert first.startswith(f"Resuming {path}: started ")
+    assert first.endswith(", stopped in day 1.")
+    night = headless_journal(tmp_path, "night.jsonl")
+    cut_at(night, "night.werewolves")
+    assert narrator("resume", str(night)).stdout.splitlines()[0].endswith(", stopped in night 1.")
+
+
+def test_issue9_point6_an_empty_newest_journal_does_not_resume_an_older_game(tmp_path: Path) -> None:
+    games = tmp_path / "data" / "games"
+    games.mkdir(parents=True)
+    older = headless_journal(tmp_path)
+    cut_at(older, "night.seer")
+    kept = older.read_bytes()
+    (games / "game-20260101-100000.jsonl").write_bytes(kept)
+    (games / "game-20260102-100000.jsonl").write_bytes(b"")  # a game stopped during its deal
+    proc = narrator("resume", data=tmp_path / "data")
+    assert proc.returncode != 0
+    assert "game-20260102-100000.jsonl is empty" in proc.stderr
+    assert f"narrator resume {games / 'game-20260101-100000.jsonl'}" in proc.stderr
+    assert (games / "game-20260101-100000.jsonl").read_bytes() == kept  # not resumed
+    assert "Traceback" not in proc.stderr
+
+
+def test_issue9_point6_resume_keeps_the_screen_the_game_had(tmp_path: Path) -> None:
+    """A full-screen game resumes on the full screen (here: refused without a terminal), unless --screen says."""
+    path = headless_journal(tmp_path)
+    cut_at(path, "night.werewolves")
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    records[0].update(mode="text", screen="full")  # as `narrator play` on the full screen writes it
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    proc = narrator("resume", str(path))
+    assert proc.returncode != 0 and "the full screen needs a terminal" in proc.stderr
+    # --screen text: the same game, on printed lines (the Witch, the Captain, then the votes).
+    proc = narrator("resume", str(path), "--screen", "text", stdin="-\n0\n1\n1\n1\n1\nv\n2\n2\n2\n2\n")
+    assert "It is night: everyone, close your eyes." in proc.stdout, proc.stdout + proc.stderr
+    assert "Kept from before the stop: 4." in proc.stdout  # the Werewolves see the victim they had chosen
+    assert proc.returncode == 0, proc.stderr
