@@ -7,7 +7,7 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, TextIO
 
 from narrator.errors import UsageError
 from narrator.flow.script import Setup
@@ -93,6 +93,9 @@ def play_at_table(args: argparse.Namespace) -> int:
 
     lines = LineListener(RealClock())  # one reader for the wizard and the text game: no answer lost between
     given = args.setup is not None or args.players is not None
+    if screen == "full" and not args.no_audio:
+        # Before the first question: a table with no speaker learns it now, not after the setup.
+        screen = check_sound(args, lines.read_line, _voice_remembered(args, given))
     config: TableConfig | None = None
     if given:
         setup = _text_setup(args)
@@ -114,6 +117,60 @@ def play_at_table(args: argparse.Namespace) -> int:
         return _play_text(args, setup, deal_mode, lines)
     # Voice answers when a model is present, unless the table chose the keypad alone.
     return _play_full(args, setup, deal_mode, voice=config is None or config.inputs != "keypad")
+
+
+def _voice_remembered(args: argparse.Namespace, given: bool) -> bool:
+    """Whether the remembered setup answers by voice (the microphone is checked with the speaker)."""
+    if given:
+        return False
+    loaded = load_config(args.config or config_path())
+    return loaded.exists and loaded.config.inputs != "keypad"
+
+
+def sound_problems(device: str | None, voice: bool) -> list[str]:
+    """What keeps the table from hearing the narrator (and, for voice answers, the narrator from hearing it)."""
+    from narrator.errors import NarratorError
+
+    problems: list[str] = []
+    try:
+        from narrator.speech.player import resolve_device
+
+        resolve_device(device)
+    except NarratorError as exc:
+        problems.append(f"no sound: {exc}")
+    if voice:
+        from narrator.table.doctor import check_microphone
+
+        mic = check_microphone()[0]
+        if not mic.ok:
+            problems.append(f"no microphone for voice answers: {mic.detail}; the keypad still works")
+    return problems
+
+
+def check_sound(args: argparse.Namespace, read_line: Callable[[], str | None], voice: bool,
+                out: TextIO | None = None) -> str:
+    """The screen to play on, after checking the speaker (and the microphone when voice is chosen).
+
+    Without a speaker, the table chooses right here: the full screen without sound (--no-audio),
+    the text screen (--text), or stop. Returns "full" or "text"; sets `args.no_audio` if chosen.
+    """
+    stream = out or sys.stdout
+    problems = sound_problems(getattr(args, "output_device", None), voice)
+    for problem in problems:
+        stream.write(f"narrator: {problem}\n")
+    if not any(p.startswith("no sound") for p in problems):
+        stream.flush()
+        return "full"
+    stream.write("Play without sound? 1 = full screen, silent (--no-audio); 2 = printed lines (--text); "
+                 "Enter = stop (then 'narrator doctor'): ")
+    stream.flush()
+    answer = (read_line() or "").strip()
+    if answer == "1":
+        args.no_audio = True
+        return "full"
+    if answer == "2":
+        return "text"
+    raise UsageError("no sound for the game; run 'narrator doctor', or play with --no-audio or --text")
 
 
 def deal_at_table(setup: Setup, mode: str, speaker: Speaker, listener: Listener, display: Display, clock: Clock) -> Setup:

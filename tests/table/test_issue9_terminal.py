@@ -79,3 +79,65 @@ def test_issue9_point5_ctrl_c_acts_at_once_and_wipes_the_seers_answer(tmp_path: 
         assert f"Seat {wolf} is the Werewolf." not in final, final
     finally:
         t.close()
+
+
+def test_issue9_point4_no_speaker_is_said_before_the_first_question(tmp_path: Path) -> None:
+    """No output device: said before any setup question, with --no-audio and --text offered right there."""
+    t = start(tmp_path, "--screen", "full", "--output-device", "no-such-device-xyz")
+    try:
+        screen = t.wait("Play without sound?")
+        assert "no sound" in screen and "--no-audio" in screen and "--text" in screen
+        assert "Last table" not in screen and "How many players" not in screen
+        t.type("1")  # the full screen, silent
+        t.wait("Enter = play with it")
+        t.send("Enter")
+        t.wait("Seat 1: press your seat number")
+        t.send("C-c")
+        assert t.exit_code() == 130
+    finally:
+        t.close()
+
+
+def test_issue9_point4_stop_there_names_doctor(tmp_path: Path) -> None:
+    t = start(tmp_path, "--screen", "full", "--output-device", "no-such-device-xyz")
+    try:
+        t.wait("Play without sound?")
+        t.type("")
+        assert t.exit_code() == 1
+        screen = t.screen()
+        assert "narrator doctor" in screen and "Traceback" not in screen
+        assert "Last table" not in screen
+    finally:
+        t.close()
+
+
+def test_issue9_point9_no_speech_model_is_said_before_the_game(tmp_path: Path) -> None:
+    """Voice answers chosen, no speech model here: the notice comes before the full screen, and waits."""
+    t = start(tmp_path, "--screen", "full", "--no-audio", config=CONFIG.replace('inputs = "keypad"', 'inputs = "voice"'))
+    try:
+        t.wait("Enter = play with it")
+        t.send("Enter")
+        screen = t.wait("Press Enter to start the game.")
+        assert "keypad only" in screen or "keypad" in screen
+        assert "Seat 1: press your seat number" not in screen
+        t.send("Enter")
+        t.wait("Seat 1: press your seat number")
+        t.send("C-c")
+        assert t.exit_code() == 130
+        assert "using the keypad only" not in t.screen().split("interrupted")[-1]  # not left for after the game
+    finally:
+        t.close()
+
+
+def test_issue9_point18_the_end_of_a_full_screen_game_says_which_key(tmp_path: Path) -> None:
+    from tests.table.test_tmux import Player, _start, play_to_the_end
+
+    t = _start(tmp_path, True)
+    p = Player(t, True)
+    try:
+        play_to_the_end(t, p, True)
+        t.wait("Press Enter to leave.")
+        t.send("Enter")
+        assert t.exit_code() == 0
+    finally:
+        t.close()
