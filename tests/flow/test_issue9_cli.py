@@ -128,3 +128,42 @@ def test_issue9_point6_resume_keeps_the_screen_the_game_had(tmp_path: Path) -> N
     assert "It is night: everyone, close your eyes." in proc.stdout, proc.stdout + proc.stderr
     assert "Kept from before the stop: 4." in proc.stdout  # the Werewolves see the victim they had chosen
     assert proc.returncode == 0, proc.stderr
+
+
+TEXT_SETUP = SETUP5.replace("debate = 5", "debate = 200")
+# deal (seat, Enter) x5; Seer 2; Werewolves 4; Witch: no heal, no poison; Captain votes; in the debate
+# "*" (how long is left?), "/" "/" (pause, go on), "v" (vote now); everyone votes 2.
+TEXT_KEYS = ["1", "", "2", "", "3", "", "4", "", "5", "", "2", "4", "-", "0", "1", "1", "1", "1", "*", "/", "/", "v",
+             "2", "2", "2", "2"]
+
+
+def text_game(tmp_path: Path) -> list[str]:
+    (tmp_path / "setup.toml").write_text(TEXT_SETUP)
+    proc = narrator("play", "--text", "--setup", str(tmp_path / "setup.toml"), "--journal", str(tmp_path / "g.jsonl"),
+                    "--seed", "1", stdin="\n".join(TEXT_KEYS) + "\n")
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.splitlines()
+
+
+def test_issue9_point17_and_18_text_mode_labels_and_hints(tmp_path: Path) -> None:
+    out = text_game(tmp_path)
+    boards = [line for line in out if line.startswith("[")]
+    # Point 17: only night/day in the status (no step name lagging behind), and no "day 0".
+    assert not any("election" in b or "debate" in b or "day 0" in b.lower() for b in boards), boards
+    debate = out.index("  » You have 3 minutes to debate.")
+    status = [line for line in out[:debate] if line.startswith("[")][-1]
+    assert status.startswith("[Day 1]"), status
+    # The game-over line: the dead are the dead; the living's cards are listed apart.
+    last = boards[-1]
+    dead = last.split("dead: ")[1].split("  ")[0]
+    assert [int(x.split(":")[0]) for x in dead.split(", ")] == [2, 4], last
+    assert "cards: 1:Seer, 3:Witch, 5:Villager" in last, last
+    # "Seat N's card: Cupid." wording, not "Seat N was the Cupid."
+    assert "  » Seat 2's card: Werewolf." in out and not any("was the" in line for line in out)
+    # Point 18: "*" tells the time actually left; the pause says how to go on; day prompts say what to type.
+    star = out.index("  » You have 3 minutes to debate.", debate)
+    assert "  » 3 minutes left." in out[star:], out[star:]
+    paused = out.index("  » The game is paused.")
+    assert out[paused + 1] == "  ┃ Press / (or say pause) to go on."
+    first_vote = out.index("  » Seat 1, your vote?")
+    assert out[first_vote + 1] == "  (Type a seat number, then Enter.)"

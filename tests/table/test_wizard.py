@@ -194,3 +194,20 @@ def test_issue9_point14_the_wizard_warns_outside_8_to_18_players() -> None:
     assert "! 5 players: the game is best with 8 to 18 (RULES.md); it can still be played" in asker.told
     config, asker = run(["10", "", "", "", "", "", ""])
     assert not any("best with 8 to 18" in t for t in asker.told)
+
+
+def test_issue9_point17_setup_questions_use_the_packs_names_not_raw_keys() -> None:
+    config, asker = run(["", "", "2", "", "", "", "", ""])
+    told = "\n".join(asker.told)
+    for raw in ("little_girl", "witch_sees_victim_after_heal", "=no", "=yes", "seer_sees", "any_death"):
+        assert raw not in told, raw
+    assert "6 Little Girl x0" in told
+    assert "2 the Witch sees the victim after healing: no" in told
+    assert "the Witch sees the victim after healing: yes" in told  # after choosing 2, in the listing and summary
+
+
+def test_issue9_point17_the_questions_speak_the_tables_language() -> None:
+    asker = ScriptedAsker(["", "", "", "", "", "", ""])
+    Wizard(asker, TableConfig(language="fr"), ["en", "fr"]).run()
+    told = "\n".join(asker.told)
+    assert "Petite Fille" in told and "la Voyante voit: la carte" in told
