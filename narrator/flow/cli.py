@@ -130,7 +130,7 @@ def run_resume(args: argparse.Namespace) -> int:
         if screen == "full":
             from narrator.table.play import resume_full
 
-            return resume_full(args, path, setup, seed)
+            return resume_full(args, path, setup, seed, voice=bool(head.get("voice", True)))
         return _resume_text(path, setup, seed)
     result = resume_headless(path, args.timeline)
     outcome = result.game.outcome

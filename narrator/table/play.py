@@ -231,11 +231,11 @@ def _play_full(args: argparse.Namespace, setup: Setup, deal_mode: str = "program
     return _full_screen(args, setup, seed, _journal(args), deal_mode, voice)
 
 
-def resume_full(args: argparse.Namespace, path: Path, setup: Setup, seed: int) -> int:
-    """`narrator resume` of a game played on the full screen (or `--screen full`)."""
+def resume_full(args: argparse.Namespace, path: Path, setup: Setup, seed: int, voice: bool = True) -> int:
+    """`narrator resume` of a game played on the full screen (or `--screen full`), answered as it was."""
     if not (sys.stdout.isatty() and sys.stdin.isatty()):
         raise UsageError("the full screen needs a terminal; use --screen text when input or output is redirected")
-    return _full_screen(args, setup, seed, path, None, voice=True, resuming=True)
+    return _full_screen(args, setup, seed, path, None, voice=voice, resuming=True)
 
 
 def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, deal_mode: str | None,
@@ -278,7 +278,8 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
             try:
                 if deal_mode is not None:
                     setup = deal_at_table(setup, deal_mode, speaker, listener, screen, clock)
-                head = {"mode": "text", "screen": "full", "started": _now(), "seed": seed, "setup": setup.to_record()}
+                head = {"mode": "text", "screen": "full", "voice": voice, "started": _now(), "seed": seed,
+                        "setup": setup.to_record()}
                 result = run_game(setup, listener, seed, clock, journal, resume, head, speaker, screen)
                 screen.final_hint = pack.panel_text("screen.end", {})
                 screen.refresh()

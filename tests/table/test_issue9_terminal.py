@@ -141,3 +141,34 @@ def test_issue9_point18_the_end_of_a_full_screen_game_says_which_key(tmp_path: P
         assert t.exit_code() == 0
     finally:
         t.close()
+
+
+def test_issue9_point6_a_full_screen_game_resumes_on_the_full_screen_eyes_closed_answer_kept(tmp_path: Path) -> None:
+    journal = tmp_path / "game.jsonl"
+    t = start(tmp_path, "--screen", "full", "--no-audio", "--journal", str(journal))
+    try:
+        roles = deal(t)
+        wolf = next(s for s, r in roles.items() if r == "Werewolf")
+        t.wait("Seer, wake up")
+        t.wait("Enter a seat number.")
+        t.type(str(wolf))
+        t.wait(f"Seat {wolf} is the Werewolf.")
+        t.send("C-c")
+        assert t.exit_code(timeout=30) == 130
+    finally:
+        t.close()
+    r = Tmux([sys.executable, "-m", "narrator", "resume", str(journal), "--no-audio"], tmp_path,
+             {"NARRATOR_DATA": str(tmp_path / "data"), "PYTHONPATH": str(REPO)})
+    try:
+        # The full screen again (no --screen given), at night: eyes closed first, then the Seer sees her answer.
+        screen = r.wait("It is night: everyone, close your eyes.")
+        assert "  » " not in screen  # not the text screen
+        # Her kept answer, on her panel under her wake line (the result replaces the "kept" note).
+        screen = r.wait(f"Seat {wolf} is the Werewolf.")
+        assert "Seer, wake up" in screen
+        r.send("C-c")
+        assert r.exit_code(timeout=30) == 130
+        out = r.scrollback()
+        assert f"Resuming {journal}: started " in out and "stopped in night 1" in out
+    finally:
+        r.close()
