@@ -122,8 +122,9 @@ def run_resume(args: argparse.Namespace) -> int:
     path = args.journal or _latest_game()
     head, setup, seed = read_head(path)
     records, _ = read_journal(path)
-    print(f"Resuming {path}: {describe_journal(path, head, records)}.")
-    sys.stdout.flush()
+    # Headless: stdout stays the game's result alone (scripts read it); the table reads its terminal.
+    where = sys.stdout if head.get("mode") == "text" else sys.stderr
+    print(f"Resuming {path}: {describe_journal(path, head, records)}.", file=where, flush=True)
     warn_players(setup.players)
     if head.get("mode") == "text":
         screen = args.screen or head.get("screen", "text")

@@ -90,12 +90,14 @@ def test_issue9_point6_resume_says_which_journal_and_where_it_stopped(tmp_path: 
     cut_at(path, "day.vote.vote.1")
     proc = narrator("resume", str(path))
     assert proc.returncode == 0, proc.stderr
-    first = proc.stdout.splitlines()[0]
+    # Headless: on stderr, stdout stays the result alone.
+    first = proc.stderr.splitlines()[0]
     assert first.startswith(f"Resuming {path}: started ")
     assert first.endswith(", stopped in day 1.")
+    assert proc.stdout.startswith("game over: ")
     night = headless_journal(tmp_path, "night.jsonl")
     cut_at(night, "night.werewolves")
-    assert narrator("resume", str(night)).stdout.splitlines()[0].endswith(", stopped in night 1.")
+    assert narrator("resume", str(night)).stderr.splitlines()[0].endswith(", stopped in night 1.")
 
 
 def test_issue9_point6_an_empty_newest_journal_does_not_resume_an_older_game(tmp_path: Path) -> None:
