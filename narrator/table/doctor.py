@@ -179,7 +179,7 @@ def verdict(checks: list[Check]) -> list[str]:
     failed = [c for c in checks if c.status == "FAIL"]
     lines: list[str] = []
     if not failed:
-        lines.append("keypad play: ready (narrator play)")
+        lines.append("keypad play: ready (narrator play; silent: narrator play --no-audio, or --text for printed lines)")
     else:
         names = ", ".join(c.name for c in failed)
         lines.append(f"keypad play with sound: not ready ({names}); play silently with 'narrator play --no-audio' "
