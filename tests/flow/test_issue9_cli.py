@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 
 SETUP5 = """
@@ -85,6 +87,7 @@ def test_issue9_point14_resume_warns(tmp_path: Path) -> None:
     assert "warning: 5 players: the game is best with 8 to 18" in proc.stderr
 
 
+@pytest.mark.slow
 def test_issue9_point6_resume_says_which_journal_and_where_it_stopped(tmp_path: Path) -> None:
     path = headless_journal(tmp_path)
     cut_at(path, "day.vote.vote.1")
@@ -116,6 +119,7 @@ def test_issue9_point6_an_empty_newest_journal_does_not_resume_an_older_game(tmp
     assert "Traceback" not in proc.stderr
 
 
+@pytest.mark.slow
 def test_issue9_point6_resume_keeps_the_screen_the_game_had(tmp_path: Path) -> None:
     """A full-screen game resumes on the full screen (here: refused without a terminal), unless --screen says."""
     path = headless_journal(tmp_path)
@@ -147,6 +151,7 @@ def text_game(tmp_path: Path) -> list[str]:
     return proc.stdout.splitlines()
 
 
+@pytest.mark.slow
 def test_issue9_point17_and_18_text_mode_labels_and_hints(tmp_path: Path) -> None:
     out = text_game(tmp_path)
     boards = [line for line in out if line.startswith("[")]
