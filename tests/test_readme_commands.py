@@ -36,7 +36,7 @@ def test_play_and_test_from_a_clean_clone(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=INSTALL)
     assert play.returncode == 0, play.stderr[-3000:]
     assert (clone / ".venv" / "bin" / "narrator").exists()
-    assert "Demo over: the winner is" in play.stdout
+    assert "Demo over: victory for" in play.stdout
 
     test = subprocess.run(["./test", "tests/table/test_wizard.py", "-q", "-p", "no:cacheprovider"], cwd=clone,
                           env=env, capture_output=True, text=True, timeout=INSTALL)

@@ -41,6 +41,11 @@ def register(sub: Any) -> None:
     r = sub.add_parser("resume", help="continue an interrupted game from its journal")
     r.add_argument("journal", type=Path, nargs="?", metavar="FILE", help="the journal (default: the last game's)")
     r.add_argument("--timeline", type=Path, metavar="OUT.jsonl", help="headless: write the resumed timeline")
+    r.add_argument("--screen", choices=("full", "text"), default=None,
+                   help="the screen to resume on (default: the one the game was played on)")
+    from narrator.table.sound import add_sound_arguments
+
+    add_sound_arguments(r)
     r.set_defaults(func=run_resume)
 
     g = sub.add_parser("graph", help="print the game's state machine as a mermaid diagram")
@@ -55,6 +60,19 @@ def run_play(args: argparse.Namespace) -> int:
     from narrator.table.play import play_at_table
 
     return play_at_table(args)
+
+
+def warn_players(players: int, out: Any = None) -> None:
+    """RULES.md: the game is best with 8 to 18 players; outside that, one warning line (never a stop)."""
+    import sys
+
+    from narrator.rules.composition import RECOMMENDED
+
+    if players not in RECOMMENDED:
+        stream = out or sys.stderr
+        stream.write(f"narrator: warning: {players} players: the game is best with "
+                     f"{RECOMMENDED.start} to {RECOMMENDED.stop - 1} (RULES.md)\n")
+        stream.flush()
 
 
 def games_folder() -> Path:
@@ -90,6 +108,7 @@ def _play_headless(args: argparse.Namespace) -> int:
     if args.setup is None or args.script is None:
         raise UsageError("headless play needs --setup SETUP.toml and --script SCRIPT.toml")
     setup = load_setup(args.setup)
+    warn_players(setup.players)
     script = load_script(args.script, setup.players)
     journal = FileJournal.create(args.journal) if args.journal else None
     clock = RealClock() if args.real_clock else VirtualClock()
@@ -107,11 +126,24 @@ def _play_headless(args: argparse.Namespace) -> int:
 
 
 def run_resume(args: argparse.Namespace) -> int:
+    import sys
+
     from narrator.flow.headless import read_head, resume_headless
+    from narrator.flow.journal import read_journal
 
     path = args.journal or _latest_game()
     head, setup, seed = read_head(path)
+    records, _ = read_journal(path)
+    # Headless: stdout stays the game's result alone (scripts read it); the table reads its terminal.
+    where = sys.stdout if head.get("mode") == "text" else sys.stderr
+    print(f"Resuming {path}: {describe_journal(path, head, records)}.", file=where, flush=True)
+    warn_players(setup.players)
     if head.get("mode") == "text":
+        screen = args.screen or head.get("screen", "text")
+        if screen == "full":
+            from narrator.table.play import resume_full
+
+            return resume_full(args, path, setup, seed, voice=bool(head.get("voice", True)))
         return _resume_text(path, setup, seed)
     result = resume_headless(path, args.timeline)
     outcome = result.game.outcome
@@ -120,29 +152,71 @@ def run_resume(args: argparse.Namespace) -> int:
     return 0
 
 
+def describe_journal(path: Path, head: dict[str, Any], records: list[dict[str, Any]]) -> str:
+    """When the game started, and where it stopped: "started 2026-11-23 03:12, stopped in night 2"."""
+    import time
+
+    from narrator.flow.sequencer import NIGHT_ORDER
+
+    started = head.get("started")
+    if not isinstance(started, str):
+        started = time.strftime("%Y-%m-%d %H:%M", time.localtime(_birth(path)))
+    steps = [r for r in records if r.get("kind") == "step"]
+    nights = sum(1 for r in steps if r.get("state") == "night_falls")
+    night_states = {name for name, _ in NIGHT_ORDER} - {"dawn"} | {"night_falls"}
+    if not steps:
+        where = "stopped before the first night"
+    elif steps[-1].get("state") in night_states:
+        where = f"stopped in night {nights}"
+    else:
+        where = f"stopped in day {max(nights, 1)}"
+    return f"started {started}, {where}"
+
+
+def _birth(path: Path) -> float:
+    """The journal's start time from its name (game-YYYYmmdd-HHMMSS), else when it was last written."""
+    import time
+
+    try:
+        return time.mktime(time.strptime(path.stem, "game-%Y%m%d-%H%M%S"))
+    except ValueError:
+        return path.stat().st_mtime
+
+
 def _latest_game() -> Path:
+    """The newest journal. An empty one (a deal that never finished) stops here: an older game is
+    never resumed silently in its place; it can be named."""
     folder = games_folder()
-    # A game whose deal never finished left an empty journal: it is not a game to continue.
-    games = sorted(p for p in folder.glob("game-*.jsonl") if p.stat().st_size > 0) if folder.is_dir() else []
+    games = sorted(folder.glob("game-*.jsonl")) if folder.is_dir() else []
     if not games:
         raise UsageError(f"no journal to resume in {folder}; name one: narrator resume FILE")
-    return games[-1]
+    newest = games[-1]
+    if newest.stat().st_size == 0:
+        older = [p for p in games[:-1] if p.stat().st_size > 0]
+        hint = f"; to continue the game before it: narrator resume {older[-1]}" if older else ""
+        raise UsageError(f"the newest journal {newest} is empty: that game stopped during the deal, "
+                         f"there is nothing to resume{hint}")
+    return newest
 
 
 def _resume_text(path: Path, setup: Any, seed: int) -> int:
     from narrator.flow.clock import RealClock
     from narrator.flow.headless import resume_from, run_game
     from narrator.flow.journal import FileJournal
-    from narrator.flow.text import LineListener, TextDisplay, TextSpeaker
+    from narrator.flow.text import LineListener, TextDisplay, TextSpeaker, seat_hint
     from narrator.packs import load_pack
 
     pack = load_pack(setup.language)
     clock = RealClock()
     journal = FileJournal.reopen(path)
+    display = TextDisplay(pack)
+    listener = LineListener(clock)
+    listener.on_prompt = seat_hint(pack)
     try:
-        run_game(setup, LineListener(clock), seed, clock, journal, resume_from(journal.records()), None,
-                 TextSpeaker(pack, clock, pace=setup.speech_scale), TextDisplay(pack))
+        run_game(setup, listener, seed, clock, journal, resume_from(journal.records()), None,
+                 TextSpeaker(pack, clock, pace=setup.speech_scale), display)
     finally:
+        display.clear_private()  # Ctrl-C during a private turn: wipe it before "interrupted"
         journal.close()
     return 0
 

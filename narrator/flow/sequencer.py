@@ -214,7 +214,9 @@ class Sequencer:
         self.fast = recorded is not None
         self.preloaded = list(self.resume.inputs.get(self.step, []))
         if not self.fast and self.step == self.resume.completed + 1 and self.resume.completed:
-            self.say(Cue("game.resume_journal", phase="game.resume"))
+            # Resuming into the night: everyone closes their eyes before any role is called.
+            night = self.state == "night_falls" or self.state in {name for name, _ in NIGHT_ORDER} - {"dawn"}
+            self.say(Cue("game.resume_night" if night else "game.resume_journal", phase="game.resume"))
         getattr(self, f"do_{self.state}")()
         events = [event_to_dict(e) for e in self.game.events[self.step_start :]]
         if recorded is not None:
@@ -251,6 +253,9 @@ class Sequencer:
                     f"the journal does not match the game at step {self.step} ({self.state}): "
                     f"it answers {name!r} where the game asks {prompt.name!r}"
                 )
+            if answer is not None and not self.fast:
+                # The turn cut off by the stop runs again: its role sees the answer it had given.
+                self.display.feedback("input.kept", {"reason": str(answer.choice)})
             return answer
         if self.fast:
             return None
@@ -262,7 +267,9 @@ class Sequencer:
                 return None
             choice = heard.choice
             if not prompt.night and choice == "repeat" and "repeat" in prompt.words:
-                if self.last_cue is not None:
+                if prompt.name == "day.debate" and self.debate_end is not None:
+                    self.say(time_left_cue(self.debate_end + self.pause_shift - self.clock.now()))
+                elif self.last_cue is not None:
                     self.say(self.last_cue)
                 continue
             if not prompt.night and choice == "pause" and "pause" in prompt.words:
@@ -280,6 +287,7 @@ class Sequencer:
     def _pause(self, prompt: Prompt) -> Prompt:
         started = self.clock.now()
         self.say(Cue("game.paused", phase="game.pause"))
+        self.display.feedback("game.paused_hint", {})
         while True:
             heard = self.listener.listen(Prompt("game.pause", words=("pause",), number=prompt.number))
             if heard is not None and heard.choice == "pause":
@@ -290,6 +298,7 @@ class Sequencer:
         return replace(prompt, deadline=None if prompt.deadline is None else prompt.deadline + shift)
 
     pause_shift = 0.0
+    debate_end: float | None = None  # while the debate runs: when its time is up (before pauses)
 
     # ---- the night ----------------------------------------------------------------------
 
@@ -567,12 +576,14 @@ class Sequencer:
             pending = [w for w in pending if end - w[0] > self.clock.now()]
             stop = end - pending[0][0] if pending else end
             self.pause_shift = 0.0
+            self.debate_end = end
             # On the keypad "+" is "ready to vote" and "-" is "not yet": vote now, more time.
             heard = self.ask(
                 Prompt("day.debate", (), ("more_time", "vote_now", "yes", "no", "repeat", "pause"), deadline=stop,
                        number=self.day_number())
             )
             end += self.pause_shift
+            self.debate_end = None
             if heard is not None and heard.choice in ("yes", "no"):
                 heard = Heard("vote_now" if heard.choice == "yes" else "more_time", heard.source, heard.text)
             if heard is None:
@@ -659,11 +670,25 @@ def minutes_cue(key: str, seconds: float) -> Cue:
     return Cue(key, {"minutes": minutes}, phase="day.debate")
 
 
+def time_left_cue(seconds: float) -> Cue:
+    """What `*` says during the debate: the time actually left, in minutes, or tens of seconds."""
+    if seconds >= 90:
+        return Cue("debate.left", {"minutes": round(seconds / 60)}, phase="day.debate")
+    if seconds >= 50:
+        return Cue("debate.one_minute", phase="day.debate")
+    if seconds > 10:
+        return Cue("debate.left_seconds", {"count": min(50, 10 * int((seconds + 9) // 10))}, phase="day.debate")
+    return Cue("debate.ten_seconds", phase="day.debate")
+
+
 def all_cues(pack: VoicePack, game: Game, timing: Timing) -> list[Cue]:
     """Every line this game can say, with every seat and role in play and its own timings."""
     roles = sorted({r.value for r in game.state.possible} | {r.value for r in game.state.roles})
-    minutes = {max(1, round(timing.debate / 60)), max(1, round(timing.more_time / 60))}
-    return every_cue(pack, game.players, roles, {"minutes": sorted(minutes), "seconds": [int(timing.defence)]})
+    most = max(1, round(timing.debate / 60), round(timing.more_time / 60))
+    # Every whole minute up to the longest debate: `*` tells the minutes left.
+    minutes = list(range(1, most + 2))
+    return every_cue(pack, game.players, roles,
+                     {"minutes": minutes, "seconds": [int(timing.defence)], "count": [20, 30, 40, 50]})
 
 
 class SequencerError(NarratorError):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import select
 import sys
-from typing import Any, Iterable, Mapping, TextIO
+from typing import Any, Callable, Iterable, Mapping, TextIO
 
 from narrator.errors import UsageError
 from narrator.fakes import estimated_duration
@@ -67,13 +67,26 @@ class TextDisplay:
         if dict(state) == self.last:
             return
         self.last = dict(state)
-        dead = [f"{seat}:{role}" for seat, role in sorted(state.get("revealed", {}).items())]
+        alive = list(state.get("alive", []))
+        revealed = sorted((int(seat), str(role)) for seat, role in state.get("revealed", {}).items())
+        dead = [f"{seat}:{self.pack.role_name(role)}" for seat, role in revealed if seat not in alive]
+        cards = [f"{seat}:{self.pack.role_name(role)}" for seat, role in revealed if seat in alive]
         captain = state.get("captain")
-        self.out.write(
-            f"[{state.get('phase')}  night {state.get('night')}  day {state.get('day')}]  alive: "
-            f"{' '.join(map(str, state.get('alive', [])))}"
-            f"{'  captain: ' + str(captain) if captain else ''}{'  dead: ' + ', '.join(dead) if dead else ''}\n"
-        )
+        # Only night or day (the board follows a step, so a step's name would lag: no "election"
+        # during the debate); the morning after night k is day k. Every word from the pack.
+        p = self.pack
+        if state.get("phase") == "night":
+            when = p.panel_text("board.night", {"count": int(state.get("night") or 0)})
+        else:
+            when = p.panel_text("board.day", {"count": max(int(state.get("day") or 0), int(state.get("night") or 0), 1)})
+        parts = [f"[{when}]", f"{p.panel_text('board.alive', {})}: {' '.join(map(str, alive))}"]
+        if captain:
+            parts.append(f"{p.role_name('captain')}: {captain}")
+        if dead:
+            parts.append(f"{p.panel_text('board.dead', {})}: {', '.join(dead)}")
+        if cards:
+            parts.append(f"{p.panel_text('board.cards', {})}: {', '.join(cards)}")
+        self.out.write("  ".join(parts) + "\n")
         self.out.flush()
 
     def show_private(self, key: str, slots: Mapping[str, SlotValue]) -> None:
@@ -106,6 +119,7 @@ class LineListener:
         self.buffer = ""
         self.eof = False
         self.previous: Prompt | None = None
+        self.on_prompt: Callable[[Prompt], None] | None = None  # e.g. a hint printed before day prompts
         try:
             self.interactive = os.isatty(stream.fileno())
         except (AttributeError, OSError, ValueError):
@@ -124,6 +138,8 @@ class LineListener:
         if self.interactive and drops_stale_keys(self.previous, prompt):
             self._drop_pending()
         self.previous = prompt
+        if self.on_prompt is not None:
+            self.on_prompt(prompt)
         while True:
             if self.closed:
                 if prompt.deadline is None:
@@ -166,6 +182,17 @@ class LineListener:
                 self.eof = True
         line, _, self.buffer = self.buffer.partition("\n")
         return line + "\n"
+
+
+def seat_hint(pack: VoicePack, out: TextIO = sys.stdout) -> Callable[[Prompt], None]:
+    """Before each day prompt that asks for a seat: how to answer (never at night: silent and identical)."""
+
+    def hint(prompt: Prompt) -> None:
+        if not prompt.night and prompt.seats and not prompt.name.startswith("deal.") and not prompt.name.endswith(".confirm"):
+            out.write(f"  ({pack.panel_text('prompt.seat_hint', {})})\n")
+            out.flush()
+
+    return hint
 
 
 def wants_tty() -> bool:

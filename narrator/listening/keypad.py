@@ -219,7 +219,9 @@ class RawTerminal:
         saved = termios.tcgetattr(self.fd)
         mode = termios.tcgetattr(self.fd)
         mode[0] &= ~(termios.ICRNL | termios.IXON | termios.INLCR | termios.IGNCR | termios.ISTRIP)
-        mode[3] &= ~(termios.ECHO | termios.ICANON | termios.IEXTEN | termios.ISIG)
+        # ISIG stays on: Ctrl-C is a SIGINT at once, even while nobody reads the keypad (a night
+        # turn running out its time), not a byte found only at the next prompt.
+        mode[3] &= ~(termios.ECHO | termios.ICANON | termios.IEXTEN)
         mode[6][termios.VMIN] = 0
         mode[6][termios.VTIME] = 0
         self._saved = saved

@@ -11,7 +11,7 @@ import sys
 from dataclasses import dataclass
 from typing import Callable, Iterable, TextIO
 
-from narrator.flow.sequencer import minutes_cue
+from narrator.flow.sequencer import minutes_cue, time_left_cue
 from narrator.flow.timing import Timing
 from narrator.packs import VoicePack
 from narrator.ports import Clock, Cue, Speaker
@@ -33,6 +33,11 @@ class Step:
     label: str
     night: int
     debate: bool = False
+
+    @property
+    def when(self) -> str:
+        """"night 2" for the night's calls, "day 2" for the day after it."""
+        return f"{'day' if self.cue.phase.startswith('day.') else 'night'} {self.night}"
 
 
 def night_steps(night: int, possible: Iterable[Role], timing: Timing, options: Options) -> list[Step]:
@@ -75,6 +80,7 @@ class Assistant:
         timing: Timing | None = None,
         options: Options | None = None,
         out: TextIO | None = None,
+        captions: bool = False,
     ) -> None:
         self.pack = pack
         self.speaker = speaker
@@ -87,6 +93,10 @@ class Assistant:
         self.steps: list[Step] = []
         self.pending = ""
         self.last: Cue | None = None
+        # The speaker does not print (audio, or --no-audio): print each line, and count down the waits.
+        self.captions = captions
+        self.shown_left: int | None = None
+        self.count_to: float | None = None  # the debate's end, while it runs (its warnings come before)
 
     def run(self, nights: int | None = None) -> None:
         """Until `nights` nights and their days are done, the input ends, or q is pressed."""
@@ -98,7 +108,7 @@ class Assistant:
                     return
                 self.steps += night_steps(night, self.possible, self.timing, self.options)
             step = self.steps[i]
-            self.show(f"[night {step.night}] {step.label}")
+            self.show(f"[{step.when}] {step.label}")
             result = self.play(step)
             if result == "quit":
                 return
@@ -106,14 +116,29 @@ class Assistant:
 
     def show(self, text: str) -> None:
         if self.out is not None:
+            if self.shown_left is not None:
+                self.out.write("\n")  # the countdown's line stays as it ended
+                self.shown_left = None
             self.out.write(text + "\n")
             self.out.flush()
 
     def say(self, cue: Cue) -> float:
         self.last = cue
+        if self.captions:
+            self.show(f"  » {self.pack.text(cue)}")
         end = self.speaker.say(cue)
         self.clock.sleep_until(end)
         return end
+
+    def countdown(self, deadline: float | None) -> None:
+        """The time left of the current wait, rewritten in place once a second."""
+        if not self.captions or self.out is None or deadline is None:
+            return
+        left = max(0, int(deadline - self.clock.now() + 0.999))
+        if left != self.shown_left:
+            self.shown_left = left
+            self.out.write(f"\r  {left // 60}:{left % 60:02d} left ")
+            self.out.flush()
 
     def key(self, deadline: float | None) -> str | None:
         """The next command key before the deadline (clock time), or None when it passed."""
@@ -126,6 +151,9 @@ class Assistant:
             wait = None if deadline is None else deadline - self.clock.now()
             if wait is not None and wait <= 0:
                 return None
+            self.countdown(self.count_to if self.count_to is not None else deadline)
+            if wait is not None and self.captions:
+                wait = min(wait, 1.0)  # wake up to count down
             chunk = self.keys.read(wait)
             if chunk is None:
                 if getattr(self.keys, "closed", False):
@@ -147,6 +175,7 @@ class Assistant:
             if command in ("back", "quit"):
                 return command
             if command == "repeat":
+                self.show(f"[{step.when}] * {step.label}: said again")
                 end = self.say(step.cue)
                 deadline = None if step.wait is None else end + step.wait
             elif command == "pause":
@@ -172,9 +201,16 @@ class Assistant:
     def debate(self, start: float) -> str:
         """The day's timer: spoken warnings at one minute and ten seconds, then time is up."""
         end = start + self.timing.debate
+        try:
+            return self._debate(end)
+        finally:
+            self.count_to = None
+
+    def _debate(self, end: float) -> str:
         warnings = [(w, key) for w, key in ((60.0, "debate.one_minute"), (10.0, "debate.ten_seconds")) if w < self.timing.debate]
         while True:
             stop = end - warnings[0][0] if warnings else end
+            self.count_to = end
             command = self.key(stop)
             if command is None:
                 if warnings:
@@ -184,8 +220,10 @@ class Assistant:
                 return "next"
             if command in ("next", "back", "quit"):
                 return command
-            if command == "repeat" and self.last is not None:
-                self.say(self.last)
+            if command == "repeat":
+                # What is left of the debate, not its opening line again.
+                self.show("[debate] * time left")
+                self.say(time_left_cue(end - self.clock.now()))
             elif command == "pause":
                 shift = self.pause()
                 if shift is None:
@@ -204,6 +242,6 @@ def run_assist(language: str, roles: Iterable[Role], timing: Timing, options: Op
     speaker = speaker_factory(pack, clock) if speaker_factory else TextSpeaker(pack, clock, out)
     out.write(f"narrator assist: you run the game; I call the night. {HELP}\n")
     try:
-        Assistant(pack, speaker, clock, keys, roles, timing, options, out).run()
+        Assistant(pack, speaker, clock, keys, roles, timing, options, out, captions=speaker_factory is not None).run()
     finally:
         close_speaker(speaker)  # the last line ends, the ambience fades, the stream closes

@@ -65,10 +65,17 @@ class TableConfig:
     def timings(self) -> Timing:
         return Timing().with_values(self.timing)
 
-    def describe(self) -> str:
+    def describe(self, pack: Any = None) -> str:
+        """One line; with a voice pack, roles and options in the pack's words (not raw keys)."""
         deck = self.composition()
-        roles = ", ".join(f"{n} {r.value}" for r, n in sorted(deck.items(), key=lambda kv: _ROLE_ORDER[kv[0]]))
-        changed = ", ".join(f"{k}={_toml_value(v)}" for k, v in sorted(self.options.items())) or "standard rules"
+        def role(key: str) -> str:
+            return str(pack.role_name(key)) if pack is not None else key
+
+        roles = ", ".join(f"{n} {role(r.value)}" for r, n in sorted(deck.items(), key=lambda kv: _ROLE_ORDER[kv[0]]))
+        if pack is not None:
+            changed = ", ".join(option_text(pack, k, v) for k, v in sorted(self.options.items())) or "standard rules"
+        else:
+            changed = ", ".join(f"{k}={_toml_value(v)}" for k, v in sorted(self.options.items())) or "standard rules"
         return (
             f"{self.players} players ({roles}); {changed}; language {self.language}; "
             f"input {self.inputs}; {'the program deals' if self.deal == 'program' else 'physical cards'}"
@@ -242,3 +249,14 @@ def save_config(config: TableConfig, path: Path, keep_old: bool = False) -> Path
 
 def with_defaults(config: TableConfig) -> TableConfig:
     return dataclasses.replace(config, roles=dict(config.roles), options=dict(config.options), timing=dict(config.timing))
+
+
+def option_text(pack: Any, name: str, value: object) -> str:
+    """A rule option as the table reads it: "the Seer sees: the side" (the pack's words)."""
+    label = pack.panel.get(f"setup.option.{name}", (name.replace("_", " "),))[0]
+    if isinstance(value, bool):
+        words = pack.words.get("yes" if value else "no")
+        shown = words[0] if words else ("yes" if value else "no")
+    else:
+        shown = pack.panel.get(f"setup.value.{value}", (str(value).replace("_", " "),))[0]
+    return f"{label}: {shown}"

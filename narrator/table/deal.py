@@ -93,6 +93,7 @@ def roll_call(
         if attempt:
             say(Cue("deal.roll_call_again", phase="deal.roll_call"))
         claims: dict[Role, list[int]] = {}
+        given: dict[int, Role] = {}  # seats claimed by the roles called before, this roll call
         middle: list[Role] = []
         for role in ROLL_ORDER:
             if not deck.get(role):
@@ -102,18 +103,11 @@ def roll_call(
             deadline = clock.now() + turn
             wanted = deck[role]
             display.show_private("deal.seats_prompt" if wanted > 1 else "deal.seat_prompt", {})
-            seats: list[int] = []
-            while len(seats) < wanted:
-                heard = listener.listen(Prompt(f"night.{role.value}.seat", tuple(range(1, players + 1)), night=True,
-                                               deadline=deadline))
-                if heard is None:
-                    break
-                if isinstance(heard.choice, int) and 1 <= heard.choice <= players and heard.choice not in seats:
-                    seats.append(heard.choice)
-                    display.feedback("deal.seat_noted", {"seat": heard.choice})
-                else:
-                    display.feedback("input.refused", {"reason": str(heard.text or heard.choice)})
+            # The Thief with cards from the deck goes on to the middle cards once his seat is given.
+            middle_next = role is Role.THIEF and options.thief_extra_cards == "from_deck"
+            seats = _seats_of(role, wanted, players, given, listener, display, deadline, stop_when_full=middle_next)
             claims[role] = seats
+            given.update({seat: role for seat in seats})
             if role is Role.THIEF and options.thief_extra_cards == "from_deck" and seats:
                 middle = _middle_cards(players, listener, display, deadline)
             clock.sleep_until(deadline)
@@ -130,6 +124,39 @@ def roll_call(
         f"the seats given in {attempts} roll calls did not add up to the announced cards; "
         "check the cards and start again with 'narrator play'"
     )
+
+
+def _seats_of(role: Role, wanted: int, players: int, given: Mapping[int, Role], listener: Listener, display: Display,
+              deadline: float, stop_when_full: bool = False) -> list[int]:
+    """One role's seats, answered on its private panel as they are typed, until its turn ends.
+
+    A seat already given to another role is refused at once; a seat beyond the role's number of
+    cards is not taken, with the reason; `-` takes back the last seat noted; `+` says all are in.
+    The turn lasts its full time whatever is typed (the caller waits for the deadline).
+    """
+    seats: list[int] = []
+    while not (stop_when_full and len(seats) >= wanted):
+        heard = listener.listen(Prompt(f"night.{role.value}.seat", tuple(range(1, players + 1)), ("yes", "no"),
+                                       night=True, deadline=deadline))
+        if heard is None:
+            break
+        choice = heard.choice
+        if choice == "yes":
+            break
+        if choice == "no":
+            if seats:
+                display.feedback("deal.seat_removed", {"seat": seats.pop()})
+            continue
+        if not isinstance(choice, int) or not 1 <= choice <= players or choice in seats:
+            display.feedback("input.refused", {"reason": str(heard.text or choice)})
+        elif choice in given:
+            display.feedback("deal.seat_taken", {"seat": choice})
+        elif len(seats) >= wanted:
+            display.feedback("deal.seats_full", {"seat": choice, "count": wanted})
+        else:
+            seats.append(choice)
+            display.feedback("deal.seat_noted", {"seat": choice})
+    return seats
 
 
 def _middle_cards(players: int, listener: Listener, display: Display, deadline: float) -> list[Role]:

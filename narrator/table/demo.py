@@ -50,8 +50,7 @@ def run_demo(language: str, seed: int, text: bool, pace: float = 1.0, out: Any =
     stream = out or sys.stdout
     if text:
         speaker = TextSpeaker(pack, clock, stream, pace=setup.speech_scale)
-        stream.write(f"Demo: {DEMO_PLAYERS} automatic players; cards: "
-                     + ", ".join(f"{seat}={pack.role_name(r.value)}" for seat, r in enumerate(setup.deal.seats, 1)) + "\n")
+        stream.write(cards_line(pack, setup) + "\n")
         result = run_game(setup, players, seed, clock, journal, None, head, speaker, TextDisplay(pack, stream))
     else:
         import argparse
@@ -70,7 +69,56 @@ def run_demo(language: str, seed: int, text: bool, pace: float = 1.0, out: Any =
         finally:
             screen.stop()
             close_speaker(voice)
+        stream.write(cards_line(pack, setup) + "\n")
     outcome = result.game.outcome
     assert outcome is not None
-    stream.write(f"Demo over: the winner is {outcome.winner.value}. Play your own game with: narrator play\n")
+    # What the automatic players did: the night answers nobody saw, and who voted for whom.
+    stream.write(pack.panel_text("demo.answers", {}) + "\n")
+    for line in what_happened(pack, journal.records()):
+        stream.write(f"  {line}\n")
+    stream.write(pack.panel_text("demo.over", {"side": outcome.winner.value}) + "\n")
     return sum(1 for r in journal.records() if r.get("kind") == "step")
+
+
+def cards_line(pack: Any, setup: Setup) -> str:
+    cards = ", ".join(pack.panel_text("demo.card", {"seat": seat, "role": r.value})
+                      for seat, r in enumerate(setup.deal.seats, 1))
+    return f"{pack.panel_text('demo.start', {'count': setup.players})} {cards}"
+
+
+# Night prompts and day prompts by the role that answers them.
+NIGHT_ROLES = {"night.thief": "thief", "night.cupid": "cupid", "night.seer": "seer", "night.werewolves": "werewolf",
+               "night.witch.heal": "witch", "night.witch.poison": "witch"}
+DAY_ROLES = {"day.hunter": "hunter", "day.successor": "captain", "day.tiebreak": "captain"}
+
+
+def what_happened(pack: Any, records: list[dict[str, Any]]) -> list[str]:
+    """Every answer the game took, in the pack's words: "Night 1, Seer: seat 3", "Seat 4 voted for seat 2"."""
+    lines: list[str] = []
+    nights = 0
+    for record in records:
+        kind = record.get("kind")
+        if kind == "step" and record.get("state") == "night_falls":
+            nights += 1
+        if kind != "input" or record.get("choice") is None:
+            continue
+        prompt = str(record["prompt"])
+        choice = record["choice"]
+        if isinstance(choice, int):
+            reason = pack.panel_text("demo.seat", {"seat": choice})
+        elif choice == "nobody":
+            reason = pack.panel_text("demo.nobody", {})
+        else:
+            words = pack.words.get(str(choice))
+            reason = words[0] if words else str(choice)
+        if prompt == "night.witch.heal":
+            reason = pack.panel_text("demo.heal", {"reason": reason})
+        elif prompt == "night.witch.poison":
+            reason = pack.panel_text("demo.poison", {"reason": reason})
+        if prompt in NIGHT_ROLES:
+            lines.append(pack.panel_text("demo.night", {"count": nights, "role": NIGHT_ROLES[prompt], "reason": reason}))
+        elif prompt in DAY_ROLES:
+            lines.append(pack.panel_text("demo.day", {"count": max(nights, 1), "role": DAY_ROLES[prompt], "reason": reason}))
+        elif prompt.startswith(("day.vote.", "day.captain.")) and prompt.rsplit(".", 1)[-1].isdigit():
+            lines.append(pack.panel_text("demo.vote", {"seat": int(prompt.rsplit(".", 1)[-1]), "reason": reason}))
+    return lines

@@ -1,4 +1,8 @@
-"""`narrator doctor`: is this machine ready for a game? One line per check, pass or fail with the fix.
+"""`narrator doctor`: is this machine ready for a game? One line per check, pass, warn or fail with
+the fix, then a verdict saying what works.
+
+Only what keypad play needs (the speaker, the speech engine, a TTS voice, the keypad) can fail;
+the microphone and the speech models are for voice answers, optional: they warn.
 
 Each check is a small function returning `Check`s. Heavy or optional modules (sounddevice,
 pyttsx3, vosk, narrator.speech, narrator.listening) are imported inside the checks, and a
@@ -10,7 +14,7 @@ from __future__ import annotations
 import importlib
 import sys
 from dataclasses import dataclass
-from typing import Any, Callable, TextIO
+from typing import Any, Callable, Sequence, TextIO
 
 from narrator.packs import available_languages, load_pack
 
@@ -21,11 +25,16 @@ class Check:
     ok: bool
     detail: str
     fix: str = ""
+    optional: bool = False  # only voice answers need it: a warning, not a failure
+
+    @property
+    def status(self) -> str:
+        return "pass" if self.ok else "warn" if self.optional else "FAIL"
 
     def line(self) -> str:
         if self.ok:
             return f"pass  {self.name}: {self.detail}"
-        return f"FAIL  {self.name}: {self.detail}" + (f" -> fix: {self.fix}" if self.fix else "")
+        return f"{self.status}  {self.name}: {self.detail}" + (f" -> fix: {self.fix}" if self.fix else "")
 
 
 def _module(name: str) -> tuple[Any, str]:
@@ -70,9 +79,10 @@ def check_microphone(voice_wanted: bool = True) -> list[Check]:
     names, why = _devices("input")
     fix = "plug in a USB microphone; 'arecord -l' lists what ALSA sees" if voice_wanted else ""
     if names is None:
-        return [Check("microphone", False, why, "sudo apt-get install libportaudio2, then pip install sounddevice")]
+        return [Check("microphone", False, why, "sudo apt-get install libportaudio2, then pip install sounddevice",
+                      optional=True)]
     if not names:
-        return [Check("microphone", False, "no input device found (the keypad still works)", fix)]
+        return [Check("microphone", False, "no input device found (the keypad still works)", fix, optional=True)]
     return [Check("microphone", True, f"{len(names)} device(s): {', '.join(names[:3])}")]
 
 
@@ -105,6 +115,10 @@ def check_voices() -> list[Check]:
         ok = pack.voice in known
         out.append(Check(f"TTS voice ({lang})", ok, f"voice {pack.voice!r}" + (" found" if ok else " not found"),
                          "" if ok else f"sudo apt-get install espeak-ng-data, or set another voice in {pack.path}"))
+    if any(c.ok for c in out):
+        # A missing voice only stops games in that language: the others can be played.
+        out = [c if c.ok else Check(c.name, False, c.detail + " (games in this language cannot be spoken)", c.fix,
+                                    optional=True) for c in out]
     return out
 
 
@@ -113,14 +127,14 @@ def check_models() -> list[Check]:
     vosk, why = _module("vosk")
     if vosk is None:
         return [Check("speech models", False, f"vosk {why}; the keypad works without it",
-                      "pip install 'narrator[voice]' for voice input")]
+                      "pip install 'narrator[voice]' for voice input", optional=True)]
     from narrator.listening.models import find_model, missing_model_hint
 
     out: list[Check] = []
     for lang in available_languages():
         found = find_model(lang)
         out.append(Check(f"speech model ({lang})", found is not None, str(found) if found else "none installed",
-                         "" if found else missing_model_hint(lang)))
+                         "" if found else missing_model_hint(lang), optional=True))
     return out
 
 
@@ -138,17 +152,49 @@ def check_keypad(read_key: Callable[[float], str | None] | None, out: TextIO, wa
     return [Check("keypad", True, f"got {shown}")]
 
 
-def run_doctor(out: TextIO = sys.stdout, keypad: bool = True) -> int:
+CHECKS: tuple[Callable[[], list[Check]], ...] = (check_audio_output, check_microphone, check_voices, check_models)
+
+
+def run_doctor(out: TextIO = sys.stdout, keypad: bool = True,
+               checks_to_run: Sequence[Callable[[], list[Check]]] = CHECKS) -> int:
+    """Exit 0 when keypad play works (with sound), whatever the optional items say."""
     checks: list[Check] = []
-    for check in (check_audio_output, check_microphone, check_voices, check_models):
+    for check in checks_to_run:
         checks += check()
     if keypad:
         checks += _keypad(out)
     for c in checks:
         out.write(c.line() + "\n")
-    failed = sum(not c.ok for c in checks)
-    out.write(f"{len(checks) - failed} passed, {failed} failed\n")
+    failed = sum(c.status == "FAIL" for c in checks)
+    warned = sum(c.status == "warn" for c in checks)
+    out.write(f"{len(checks) - failed - warned} passed, {warned} warnings, {failed} failed\n")
+    for line in verdict(checks):
+        out.write(line + "\n")
     return 1 if failed else 0
+
+
+def verdict(checks: list[Check]) -> list[str]:
+    """What works on this machine, in a few lines: keypad play, voice answers, and what to do."""
+    by_name = {c.name: c for c in checks}
+    failed = [c for c in checks if c.status == "FAIL"]
+    lines: list[str] = []
+    if not failed:
+        lines.append("keypad play: ready (narrator play; silent: narrator play --no-audio, or --text for printed lines)")
+    else:
+        names = ", ".join(c.name for c in failed)
+        lines.append(f"keypad play with sound: not ready ({names}); play silently with 'narrator play --no-audio' "
+                     "(full screen) or 'narrator play --text' (printed lines)")
+    models = [c for c in checks if c.name.startswith("speech model")]
+    mic = by_name.get("microphone")
+    have = [c.name[len("speech model ("):-1] for c in models if c.ok and c.name.startswith("speech model (")]
+    if mic is not None and not mic.ok:
+        lines.append("voice answers: no microphone; the keypad is enough")
+    elif not any(c.ok for c in models):
+        lines.append("voice answers: no model; get one with 'narrator models fetch en' (or fr, es, it, ko); "
+                     "the keypad is enough")
+    else:
+        lines.append(f"voice answers: ready ({', '.join(have)})")
+    return lines
 
 
 def _keypad(out: TextIO) -> list[Check]:

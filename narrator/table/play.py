@@ -7,7 +7,7 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, TextIO
 
 from narrator.errors import UsageError
 from narrator.flow.script import Setup
@@ -94,6 +94,9 @@ def play_at_table(args: argparse.Namespace) -> int:
 
     lines = LineListener(RealClock())  # one reader for the wizard and the text game: no answer lost between
     given = args.setup is not None or args.players is not None
+    if screen == "full" and not args.no_audio:
+        # Before the first question: a table with no speaker learns it now, not after the setup.
+        screen = check_sound(args, lines.read_line, _voice_remembered(args, given))
     config: TableConfig | None = None
     if given:
         setup = _text_setup(args)
@@ -104,6 +107,10 @@ def play_at_table(args: argparse.Namespace) -> int:
     else:
         config = run_wizard(args, lines.read_line)
         setup = setup_from_config(config, args.seed, args.pace)
+    if given:  # the wizard warned already
+        from narrator.flow.cli import warn_players
+
+        warn_players(setup.players, sys.stdout)
     deal_mode = config.deal if config is not None else "program"
     if screen == "text" and config is not None and config.inputs != "keypad":
         print(f"Note: the text screen reads typed answers only; answers by {config.inputs} need the full screen.")
@@ -111,6 +118,60 @@ def play_at_table(args: argparse.Namespace) -> int:
         return _play_text(args, setup, deal_mode, lines)
     # Voice answers when a model is present, unless the table chose the keypad alone.
     return _play_full(args, setup, deal_mode, voice=config is None or config.inputs != "keypad")
+
+
+def _voice_remembered(args: argparse.Namespace, given: bool) -> bool:
+    """Whether the remembered setup answers by voice (the microphone is checked with the speaker)."""
+    if given:
+        return False
+    loaded = load_config(args.config or config_path())
+    return loaded.exists and loaded.config.inputs != "keypad"
+
+
+def sound_problems(device: str | None, voice: bool) -> list[str]:
+    """What keeps the table from hearing the narrator (and, for voice answers, the narrator from hearing it)."""
+    from narrator.errors import NarratorError
+
+    problems: list[str] = []
+    try:
+        from narrator.speech.player import resolve_device
+
+        resolve_device(device)
+    except NarratorError as exc:
+        problems.append(f"no sound: {exc}")
+    if voice:
+        from narrator.table.doctor import check_microphone
+
+        mic = check_microphone()[0]
+        if not mic.ok:
+            problems.append(f"no microphone for voice answers: {mic.detail}; the keypad still works")
+    return problems
+
+
+def check_sound(args: argparse.Namespace, read_line: Callable[[], str | None], voice: bool,
+                out: TextIO | None = None) -> str:
+    """The screen to play on, after checking the speaker (and the microphone when voice is chosen).
+
+    Without a speaker, the table chooses right here: the full screen without sound (--no-audio),
+    the text screen (--text), or stop. Returns "full" or "text"; sets `args.no_audio` if chosen.
+    """
+    stream = out or sys.stdout
+    problems = sound_problems(getattr(args, "output_device", None), voice)
+    for problem in problems:
+        stream.write(f"narrator: {problem}\n")
+    if not any(p.startswith("no sound") for p in problems):
+        stream.flush()
+        return "full"
+    stream.write("Play without sound? 1 = full screen, silent (--no-audio); 2 = printed lines (--text); "
+                 "Enter = stop (then 'narrator doctor'): ")
+    stream.flush()
+    answer = (read_line() or "").strip()
+    if answer == "1":
+        args.no_audio = True
+        return "full"
+    if answer == "2":
+        return "text"
+    raise UsageError("no sound for the game; run 'narrator doctor', or play with --no-audio or --text")
 
 
 def deal_at_table(setup: Setup, mode: str, speaker: Speaker, listener: Listener, display: Display, clock: Clock) -> Setup:
@@ -140,7 +201,7 @@ def _journal(args: argparse.Namespace) -> Path:
 def _play_text(args: argparse.Namespace, setup: Setup, deal_mode: str, listener: LineListener) -> int:
     from narrator.flow.headless import run_game
     from narrator.flow.journal import FileJournal
-    from narrator.flow.text import TextDisplay, TextSpeaker
+    from narrator.flow.text import TextDisplay, TextSpeaker, seat_hint
     from narrator.packs import load_pack
 
     pack = load_pack(setup.language)
@@ -150,19 +211,38 @@ def _play_text(args: argparse.Namespace, setup: Setup, deal_mode: str, listener:
     clock = listener.clock
     display = TextDisplay(pack)
     speaker = TextSpeaker(pack, clock, pace=setup.speech_scale)
+    listener.on_prompt = seat_hint(pack)
     print(f"Journal: {path} (if the game stops, continue it with: narrator resume {path})")
     try:
         setup = deal_at_table(setup, deal_mode, speaker, listener, display, clock)
-        head = {"mode": "text", "seed": seed, "setup": setup.to_record()}
+        head = {"mode": "text", "screen": "text", "started": _now(), "seed": seed, "setup": setup.to_record()}
         run_game(setup, listener, seed, clock, journal, None, head, speaker, display)
     finally:
+        display.clear_private()  # Ctrl-C during a private turn: wipe it before "interrupted"
         journal.close()
     return 0
 
 
+def _now() -> str:
+    return time.strftime("%Y-%m-%d %H:%M")
+
+
 def _play_full(args: argparse.Namespace, setup: Setup, deal_mode: str = "program", voice: bool = True) -> int:
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    return _full_screen(args, setup, seed, _journal(args), deal_mode, voice)
+
+
+def resume_full(args: argparse.Namespace, path: Path, setup: Setup, seed: int, voice: bool = True) -> int:
+    """`narrator resume` of a game played on the full screen (or `--screen full`), answered as it was."""
+    if not (sys.stdout.isatty() and sys.stdin.isatty()):
+        raise UsageError("the full screen needs a terminal; use --screen text when input or output is redirected")
+    return _full_screen(args, setup, seed, path, None, voice=voice, resuming=True)
+
+
+def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, deal_mode: str | None,
+                 voice: bool = True, resuming: bool = False) -> int:
     from narrator.flow.clock import RealClock
-    from narrator.flow.headless import run_game, start_game
+    from narrator.flow.headless import resume_from, run_game, start_game
     from narrator.flow.journal import FileJournal
     from narrator.flow.sequencer import all_cues
     from narrator.listening.table import open_table_listener
@@ -171,15 +251,14 @@ def _play_full(args: argparse.Namespace, setup: Setup, deal_mode: str = "program
     from narrator.table.sound import SpeakingTracker, close_speaker, open_table_speaker
 
     pack = load_pack(setup.language)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    path = _journal(args)
     clock = RealClock()
     voice_out = SpeakingTracker(open_table_speaker(pack, clock, args, setup.speech_scale))  # no device: stop here
     try:
-        journal = FileJournal.create(path)
+        journal = FileJournal.reopen(path) if resuming else FileJournal.create(path)
     except BaseException:
         close_speaker(voice_out)
         raise
+    resume = resume_from(journal.records()) if resuming else None
     screen = ScreenDisplay(pack, clock, timing=setup.timing)
     screen.title = f"narrator — journal {path.name}"
     speaker = ScreenSpeaker(voice_out, pack, screen)
@@ -187,16 +266,27 @@ def _play_full(args: argparse.Namespace, setup: Setup, deal_mode: str = "program
         # Render every line before the screen takes over, with the speaker's progress bar.
         voice_out.prepare(all_cues(pack, start_game(setup), setup.timing))
         with open_table_listener(pack, speaker, voice_out.busy_until, voice=voice, echo=screen.echo) as answers:
-            for note in answers.notes:
-                print(f"narrator: {note}")
             listener = ScreenListener(answers, screen)
+            if answers.notes:
+                # Before the screen takes over, while it can be read: why answers are keypad only.
+                for note in answers.notes:
+                    print(f"narrator: {note}")
+                print(pack.panel_text("screen.start", {}))
+                sys.stdout.flush()
+                while listener.listen(_final_prompt()) is None:
+                    pass
             screen.start()
             try:
-                setup = deal_at_table(setup, deal_mode, speaker, listener, screen, clock)
-                head = {"mode": "text", "seed": seed, "setup": setup.to_record()}
-                result = run_game(setup, listener, seed, clock, journal, None, head, speaker, screen)
+                if deal_mode is not None:
+                    setup = deal_at_table(setup, deal_mode, speaker, listener, screen, clock)
+                head = {"mode": "text", "screen": "full", "voice": voice, "started": _now(), "seed": seed,
+                        "setup": setup.to_record()}
+                result = run_game(setup, listener, seed, clock, journal, resume, head, speaker, screen)
+                screen.final_hint = pack.panel_text("screen.end", {})
+                screen.refresh()
                 listener.listen(_final_prompt())
             finally:
+                screen.clear_private()  # Ctrl-C or an error: no secret stays on the screen
                 screen.stop()
     finally:
         close_speaker(voice_out)

@@ -36,9 +36,11 @@ GLYPHS: dict[str, tuple[str, ...]] = {
 }
 
 # What the table is doing, from the phase of the last line said (the board lags one step).
+# Labels are the pack's panel lines `phase.*`.
 PHASES = {
-    "day.morning": "Morning", "day.chain": "Morning", "day.captain": "Captain election", "day.debate": "Debate",
-    "day.vote": "Vote", "day.dusk": "Dusk", "game.over": "Game over", "game.pause": "Paused",
+    "day.morning": "phase.morning", "day.chain": "phase.morning", "day.captain": "phase.captain",
+    "day.debate": "phase.debate", "day.vote": "phase.vote", "day.dusk": "phase.dusk", "game.over": "phase.over",
+    "game.pause": "phase.paused",
 }
 
 
@@ -68,6 +70,8 @@ class ScreenDisplay:
         self.prompt_end: float | None = None
         self.paused_at: float | None = None
         self.title = "narrator"
+        self.final_hint = ""  # after the game: which key ends it
+        self.hint = ""  # by day, while a seat is asked for: how to answer
         self.live: Any = None
         self.lock = threading.Lock()
 
@@ -121,7 +125,10 @@ class ScreenDisplay:
         with self.lock:
             self.caption = text
             self.note = ""  # an input's feedback belongs to the line it answered
-            if cue.phase and cue.phase != "game.pause":
+            # A chain (a grief, the Hunter's shot) belongs to the part of the day it follows:
+            # a death after the vote stays under "Vote", not "Morning".
+            chain_by_day = cue.phase == "day.chain" and self.phase.startswith("day.")
+            if cue.phase and cue.phase != "game.pause" and not chain_by_day:
                 self.phase = cue.phase
             if cue.key in ("debate.start", "debate.start_one"):
                 self.timer_end = end + self.timing.debate
@@ -140,6 +147,8 @@ class ScreenDisplay:
     def listening(self, prompt: Prompt | None) -> None:
         with self.lock:
             self.prompt_end = None if prompt is None or prompt.night else prompt.deadline
+            asks_seat = prompt is not None and not prompt.night and bool(prompt.seats) and not prompt.name.startswith("deal.")
+            self.hint = self.pack.panel_text("prompt.seat_hint", {}) if asks_seat else ""
             if prompt is None:
                 self.typed = ""
 
@@ -168,7 +177,8 @@ class ScreenDisplay:
                 body.append(f"\n\n{self.note}", style="yellow")
             parts.append(Panel(Align.center(body), title="private", border_style="grey50", padding=(1, 4)))
         else:
-            label = "Night" if self.phase else self.title
+            night = max(1, int(self.state.get("night", 0) or 0))
+            label = self.pack.panel_text("board.night", {"count": night}) if self.phase else self.title
             parts.append(Align.center(Text(label, style="grey30")))
         if self.caption:
             parts.append(Text(""))
@@ -178,13 +188,16 @@ class ScreenDisplay:
 
     def _day(self) -> RenderableType:
         s = self.state
-        phase = PHASES.get(self.phase, "Day")
+        key = PHASES.get(self.phase)
+        day = max(s.get("day", 0), s.get("night", 0), 1)
+        phase = self.pack.panel_text(key, {"role": "captain"}) if key else self.pack.panel_text("board.day", {"count": day})
         header = Table.grid(expand=True)
         header.add_column(ratio=1)
         header.add_column(justify="right")
         timer = self._timer()
         title = Text(f"{phase}\n", style="bold")
-        title.append(f"Day {s.get('day', 0)}", style="cyan")
+        # The morning after night k is day k (the engine counts days from the first vote).
+        title.append(self.pack.panel_text("board.day", {"count": day}), style="cyan")
         header.add_row(title, Align.right(Text(big(timer) if timer else "", style="bold green", justify="left", no_wrap=True)))
         parts: list[RenderableType] = [header, self._seats()]
         if self.private is not None:
@@ -194,6 +207,10 @@ class ScreenDisplay:
             line.append(f"   > {self.typed}", style="bold yellow")
         if self.note:
             line.append(f"   {self.note}", style="yellow")
+        if self.hint and not self.typed:
+            line.append(f"   {self.hint}", style="grey62")
+        if self.final_hint:
+            line.append(f"\n{self.final_hint}", style="bold yellow")
         parts.append(Panel(line, border_style="grey50"))
         return Group(*parts)
 
@@ -228,9 +245,9 @@ class ScreenDisplay:
             if seat == captain:
                 status.append(f"★ {self.pack.role_name('captain')}\n", style="bold yellow")
             if dead:
-                status.append("dead", style="red")
+                status.append(self.pack.panel_text("board.dead", {}), style="red")
             else:
-                status.append("alive", style="green")
+                status.append(self.pack.panel_text("board.alive", {}), style="green")
             if role:
                 status.append(f"\n{self.pack.role_name(str(role))}", style="grey62" if dead else "white")
             cells.append(Group(Align.center(number), Align.center(status)))

@@ -13,8 +13,10 @@ from typing import Callable, Protocol, TextIO, TypeVar
 from narrator.errors import UsageError
 from narrator.flow.timing import DEFAULT_TURNS, Timing
 from narrator.rules import Role, RulesError
+from narrator.rules.composition import RECOMMENDED
 from narrator.rules.options import CHOICES, Options
-from narrator.table.config import DEAL_MODES, INPUTS, TableConfig, specials_of, with_defaults
+from narrator.packs import VoicePack
+from narrator.table.config import DEAL_MODES, INPUTS, TableConfig, option_text, specials_of, with_defaults
 
 T = TypeVar("T")
 
@@ -82,10 +84,11 @@ class Invalid(ValueError):
 
 
 class Wizard:
-    def __init__(self, asker: Asker, config: TableConfig, languages: list[str]) -> None:
+    def __init__(self, asker: Asker, config: TableConfig, languages: list[str], pack: VoicePack | None = None) -> None:
         self.io = asker
         self.config = with_defaults(config)
         self.languages = languages or ["en"]
+        self.pack = pack if pack is not None else _pack(self.config.language, self.languages)
 
     # ---- the questions ------------------------------------------------------------------
 
@@ -103,15 +106,16 @@ class Wizard:
             self.deal()
         except EOFError:
             raise UsageError("setup stopped: the input ended before the last question") from None
-        self.io.tell(f"Ready: {self.config.describe()}.")
+        self.io.tell(f"Ready: {self.config.describe(_pack(self.config.language, self.languages))}.")
         return self.config
 
     def _keep_last(self) -> bool:
         try:
-            summary = self.config.describe()
+            summary = self.config.describe(self.pack)
         except RulesError:
             return False
         self.io.tell(f"Last table: {summary}.")
+        self._warn_players(self.config.players)
         return self._ask("Enter = play with it, 1 = change it:", lambda a: _pick(a, ("keep", "change"), "keep")) == "keep"
 
     def players(self) -> None:
@@ -122,9 +126,15 @@ class Wizard:
             return n
 
         n = self._ask(f"How many players? (4 to 30) [{self.config.players}]:", parse)
+        self._warn_players(n)
         if n != self.config.players:
             self.config.players = n
             self.config.roles = specials_of(n)
+
+    def _warn_players(self, n: int) -> None:
+        if n not in RECOMMENDED:
+            self.io.tell(f"! {n} players: the game is best with {RECOMMENDED.start} to {RECOMMENDED.stop - 1} "
+                         "(RULES.md); it can still be played")
 
     def roles(self) -> None:
         while True:
@@ -147,8 +157,10 @@ class Wizard:
 
     def _roles_menu(self) -> str:
         deck = self.config.composition()
-        parts = [f"{i} {r.value} x{deck.get(r, 0)}" for i, r in enumerate(ROLE_MENU, start=1)]
-        return f"Roles for {self.config.players} players: " + ", ".join(parts) + f"; villagers x{deck.get(Role.VILLAGER, 0)}"
+        name = self.pack.role_name
+        parts = [f"{i} {name(r.value)} x{deck.get(r, 0)}" for i, r in enumerate(ROLE_MENU, start=1)]
+        return (f"Roles for {self.config.players} players: " + ", ".join(parts)
+                + f"; {name(Role.VILLAGER.value)} x{deck.get(Role.VILLAGER, 0)}")
 
     def _parse_role_change(self, answer: str) -> tuple[Role, int] | None:
         text = answer.strip().replace(" ", "")
@@ -163,7 +175,7 @@ class Wizard:
     def options(self) -> None:
         while True:
             opts = self.config.rule_options().to_dict()
-            listing = ", ".join(f"{i} {name}={_show(opts[name])}" for i, name in enumerate(OPTION_MENU, start=1))
+            listing = ", ".join(f"{i} {option_text(self.pack, name, opts[name])}" for i, name in enumerate(OPTION_MENU, start=1))
             self.io.tell(f"Rules: {listing}")
 
             def parse(answer: str) -> str | None:
@@ -269,10 +281,6 @@ def _pick(answer: str, choices: tuple[str, ...], default: str) -> str:
     return choices[_index(answer, len(choices), "a choice") - 1]
 
 
-def _show(value: object) -> str:
-    return ("yes" if value else "no") if isinstance(value, bool) else str(value)
-
-
 def _next_value(name: str, value: object) -> object:
     if name in CHOICES:
         values = CHOICES[name]
@@ -282,3 +290,15 @@ def _next_value(name: str, value: object) -> object:
 
 def _seconds(t: Timing, name: str) -> float:
     return t.turn(name) if name in t.turns else float(getattr(t, name))
+
+
+def _pack(language: str, languages: list[str]) -> VoicePack:
+    """The voice pack whose words the questions use: the table's language, else English."""
+    from narrator.packs import PackError, load_pack
+
+    for lang in (language, "en", *languages):
+        try:
+            return load_pack(lang)
+        except PackError:
+            continue
+    raise UsageError("no voice pack found; run from the repository, or set NARRATOR_VOICES")

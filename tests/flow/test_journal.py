@@ -62,7 +62,8 @@ def test_a_cut_off_turn_restarts_from_its_wake_line_without_asking_again(tmp_pat
     path.write_bytes(b"".join(line + b"\n" for line in full.splitlines()[: seer_input + 1]))
     result = resume_headless(path)
     said = [e["key"] for e in result.timeline if e["kind"] == "say"]
-    assert said[:3] == ["game.resume_journal", "seer.wake", "seer.sleep"]
+    # Issue 9 point 6: at night, the table is first asked to close its eyes.
+    assert said[:3] == ["game.resume_night", "seer.wake", "seer.sleep"]
     shown = [e.get("text") for e in result.timeline if e["kind"] == "private"]
     assert "Seat 2 is the Werewolf." in shown  # her answer, kept: shown again, not asked again
     assert path.read_bytes() == full  # her input is in the journal once, as in the uninterrupted game
@@ -135,3 +136,21 @@ def test_journal_that_does_not_match_the_game_is_refused(tmp_path: Path) -> None
     with pytest.raises(JournalError, match="does not match"):
         resume_headless(path)
     assert path.read_text() == text
+
+
+def test_issue9_point6_resuming_at_night_closes_eyes_and_shows_the_kept_answer(tmp_path: Path) -> None:
+    full, _ = reference(tmp_path)
+    records = [json.loads(line) for line in full.splitlines()]
+    seer_input = next(i for i, r in enumerate(records) if r.get("prompt") == "night.seer")
+    path = tmp_path / "seer.jsonl"
+    path.write_bytes(b"".join(line + b"\n" for line in full.splitlines()[: seer_input + 1]))
+    result = resume_headless(path)
+    says = [e for e in result.timeline if e["kind"] == "say"]
+    assert says[0]["text"] == "We pick up the game where it stopped. It is night: everyone, close your eyes."
+    private = [e for e in result.timeline if e["kind"] == "private"]
+    kept = [i for i, e in enumerate(private) if e.get("key") == "input.kept"]
+    assert [private[i]["text"] for i in kept] == ["Kept from before the stop: 2."]
+    # On her own panel, while she is awake: after her wake line's panel opens, before it is cleared.
+    opened = max(i for i, e in enumerate(private[: kept[0]]) if e.get("action") == "show")
+    assert private[opened]["key"] == "seer.prompt"
+    assert all(e.get("action") != "clear" for e in private[opened: kept[0]])

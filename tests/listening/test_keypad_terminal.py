@@ -32,6 +32,13 @@ def read_until(master: int, needle: bytes, timeout: float = 20.0) -> bytes:
     return out
 
 
+def _take_terminal() -> None:
+    """In the child: the pty becomes its controlling terminal, as a real terminal is (Ctrl-C is a SIGINT)."""
+    import fcntl
+
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
 @pytest.mark.parametrize("ending", ["ctrl-c", "sigterm", "sighup"])
 def test_keypad_listen_restores_the_terminal(ending: str) -> None:
     """Issue 9 point 22: keys are typed once the terminal is raw, not after a fixed sleep."""
@@ -39,7 +46,7 @@ def test_keypad_listen_restores_the_terminal(ending: str) -> None:
     before = termios.tcgetattr(slave)
     proc = subprocess.Popen([sys.executable, "-m", "narrator", "listen", "--keypad", "--choices", "1-12,nobody"],
                             stdin=slave, stdout=slave, stderr=slave, env={**os.environ, "PYTHONPATH": str(ROOT)},
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=_take_terminal)
     try:
         assert b"type on the keypad" in read_until(master, b"Ctrl-C to stop")
         # The line is printed before the terminal goes raw: type only once it is (issue 9 point 22;

@@ -146,3 +146,47 @@ def test_assist_in_a_real_terminal(tmp_path: Any) -> None:
         assert t.exit_code() == 0
     finally:
         t.close()
+
+
+def test_issue9_point10_no_audio_shows_each_line_a_countdown_and_the_day() -> None:
+    import io
+
+    clock = VirtualClock()
+    pack = load_pack("en")
+    out = io.StringIO()
+    speaker = TimelineSpeaker(pack, Timeline(clock))  # silent, as --no-audio is
+    keys = ScriptedKeys(clock, [(400.0, "\n"), (420.0, "*"), (430.0, "+"), (1000.0, "\n")])
+    Assistant(pack, speaker, clock, keys, ROLES, TIMING, Options(), out, captions=True).run(1)
+    text = out.getvalue()
+    assert "  » Cupid, wake up. Choose the two players who will fall in love." in text
+    assert f"0:{int(TIMING.turn('cupid')):02d} left" in text  # the turn counts down
+    assert "0:01 left" in text
+    assert "[day 1] debate" in text and "[night 1] debate" not in text
+    assert "[night 1] cupid: awake" in text
+    assert "[debate] * time left" in text and "  » 2 minutes left." in text
+
+
+@pytest.mark.slow
+def test_issue9_point10_assist_no_audio_in_a_real_terminal(tmp_path: Any) -> None:
+    import shutil
+    import sys
+    from pathlib import Path
+
+    from tests.table.tmux import Tmux
+
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed (scripts/setup.sh installs it)")
+    repo = Path(__file__).resolve().parents[2]
+    t = Tmux([sys.executable, "-m", "narrator", "assist", "--roles", "werewolf,seer", "--no-audio"], tmp_path,
+             {"PYTHONPATH": str(repo), "NARRATOR_CONFIG": str(tmp_path / "cfg")})
+    try:
+        t.wait("» Seer, wake up. Choose a player whose card you want to see.")
+        import re
+
+        t.wait(lambda s: re.search(r"Seer, wake up.*\n\s+\d:\d\d left", s) is not None)
+        t.send("*")
+        t.wait("seer: awake: said again")
+        t.send("q")
+        assert t.exit_code() == 0
+    finally:
+        t.close()

@@ -170,7 +170,8 @@ chain = 2
 def test_a_text_game_with_physical_cards(tmp_path: Path) -> None:
     (tmp_path / "config.toml").write_text(CONFIG)
     # Keep the setup; roll call: Seer 1, Werewolf 2, Witch 3; then the game of test_text_mode.
-    keys = ["", "1", "2", "3", "2", "4", "-", "0", "1", "1", "1", "1", "v", "2", "2", "2", "2"]
+    # "+" after each role's seat: that role is done (piped input has no pauses between turns).
+    keys = ["", "1", "+", "2", "+", "3", "+", "2", "4", "-", "0", "1", "1", "1", "1", "v", "2", "2", "2", "2"]
     env = {**os.environ, "NARRATOR_DATA": str(tmp_path / "data")}
     proc = subprocess.run([sys.executable, "-m", "narrator", "play", "--text", "--config", str(tmp_path / "config.toml")],
                           input="\n".join(keys) + "\n", capture_output=True, text=True, timeout=120, env=env)
@@ -180,4 +181,74 @@ def test_a_text_game_with_physical_cards(tmp_path: Path) -> None:
     assert "  ┃ Seat 2 is the Werewolf." in out
     assert "  » Seat 4. They were the Villager." in out
     assert "  » The game is over. Victory for the village." in out
-    assert "  » Seat 3 was the Witch." in out and "  » Seat 5 was the Villager." in out
+    assert "  » Seat 3's card: Witch." in out and "  » Seat 5's card: Villager." in out
+
+
+class Typed:
+    """Each role types the given keys in its roll-call turn, one a second; then waits for the turn's end."""
+
+    def __init__(self, clock: VirtualClock, keys: dict[Role, list[Any]]) -> None:
+        self.clock = clock
+        self.keys = {role: list(k) for role, k in keys.items()}
+
+    def listen(self, prompt: Prompt) -> Heard | None:
+        assert prompt.deadline is not None
+        role = Role(prompt.name.split(".")[1])
+        todo = self.keys.get(role, [])
+        if not todo:
+            self.clock.sleep_until(prompt.deadline)
+            return None
+        self.clock.sleep_until(self.clock.now() + 1.0)
+        key = todo.pop(0)
+        word = {"-": "no", "+": "yes"}.get(key) if isinstance(key, str) else None
+        return Heard(word or key, "keypad", str(key))
+
+
+def typed_roll_call(truth: Deal, keys: dict[Role, list[Any]]) -> tuple[Deal | None, Timeline]:
+    clock = VirtualClock()
+    timeline = Timeline(clock)
+    pack = load_pack("en")
+    try:
+        learnt: Deal | None = roll_call(len(truth.seats), deck_of(truth.seats), Options(), TimelineSpeaker(pack, timeline),
+                                        Typed(clock, keys), TimelineDisplay(pack, timeline), clock, TIMING, attempts=1)
+    except UsageError:
+        learnt = None
+    return learnt, timeline
+
+
+def panel_during(timeline: Timeline, role: Role) -> list[str]:
+    """The feedback on the private panel during `role`'s first roll-call turn."""
+    out: list[str] = []
+    awake = False
+    for e in timeline.entries:
+        if e["kind"] == "say" and e["key"] in ("deal.seat_wake", "deal.seat_sleep"):
+            if awake and e["key"] == "deal.seat_sleep":
+                return out
+            awake = e["key"] == "deal.seat_wake" and e["text"].startswith(f"Whoever holds the {role.value.capitalize()}")
+        elif awake and e["kind"] == "private" and e["action"] == "feedback":
+            out.append(e["text"])
+    return out
+
+
+TRUTH = Deal((Role.SEER, Role.WEREWOLF, Role.VILLAGER, Role.WEREWOLF, Role.VILLAGER, Role.VILLAGER, Role.VILLAGER,
+              Role.VILLAGER))
+
+
+def test_issue9_point8_a_seat_given_to_another_role_is_refused_at_once() -> None:
+    # The Seer types 2 (a Werewolf's seat) by mistake; the Werewolves learn it in their own turn.
+    _, timeline = typed_roll_call(TRUTH, {Role.SEER: [2], Role.WEREWOLF: [2, 4]})
+    assert panel_during(timeline, Role.WEREWOLF) == [
+        "Seat 2 is already given to another card: enter your own seat.", "Seat 4 noted."]
+
+
+def test_issue9_point8_a_werewolf_seat_beyond_the_cards_gets_feedback() -> None:
+    learnt, timeline = typed_roll_call(TRUTH, {Role.SEER: [1], Role.WEREWOLF: [2, 4, 5]})
+    assert learnt == TRUTH
+    assert panel_during(timeline, Role.WEREWOLF)[-1] == (
+        "Seat 5 is not noted: there are 2 of these cards. Press - to take back the last seat.")
+
+
+def test_issue9_point8_a_mistyped_seat_is_taken_back_with_minus() -> None:
+    learnt, timeline = typed_roll_call(TRUTH, {Role.SEER: [3, "-", 1], Role.WEREWOLF: [2, 4]})
+    assert learnt == TRUTH  # no second roll call needed
+    assert panel_during(timeline, Role.SEER) == ["Seat 3 noted.", "Seat 3 taken back.", "Seat 1 noted."]

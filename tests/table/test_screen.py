@@ -113,3 +113,37 @@ def test_typed_keys_echo_on_the_panel() -> None:
             answers.append(heard)
     assert answers == [Heard(14, "keypad", "14")]
     assert any("> 12" in s for s in seen) and any("> 14" in s for s in seen)
+
+
+def test_issue9_point17_the_first_morning_is_day_1_and_a_vote_death_is_not_morning() -> None:
+    screen, console, _ = make()
+    # The engine's day counter is 0 on the first morning (it counts from the first vote).
+    screen.board({"phase": "dawn", "night": 1, "day": 0, "alive": [1, 2, 4, 5, 6], "revealed": {3: "werewolf"}})
+    screen.said(Cue("day.dawn", phase="day.morning"), "The sun rises.", 0.0)
+    text = draw(screen, console)
+    assert "Day 1" in text and "Day 0" not in text and "Morning" in text
+    screen.said(Cue("vote.eliminated", {"seat": 2}, phase="day.vote"), "Seat 2 is eliminated.", 0.0)
+    screen.said(Cue("day.role", {"seat": 2, "role": "cupid"}, phase="day.chain"), "Seat 2's card: Cupid.", 0.0)
+    text = draw(screen, console)
+    assert "Morning" not in text and "Vote" in text
+
+
+def test_issue9_point18_day_prompts_say_type_a_seat_number() -> None:
+    screen, console, clock = make()
+    screen.board(BOARD)
+    screen.said(Cue("vote.voter", {"seat": 1}, phase="day.vote"), "Seat 1, your vote?", 0.0)
+    screen.listening(Prompt("day.vote.vote.1", (1, 2, 4), deadline=clock.now() + 10))
+    assert "Type a seat number, then Enter." in draw(screen, console)
+    screen.listening(None)
+    assert "Type a seat number" not in draw(screen, console)
+
+
+def test_issue9_point17_the_board_speaks_the_tables_language() -> None:
+    clock = VirtualClock()
+    console = Console(file=io.StringIO(), width=100, height=40, color_system=None)
+    screen = ScreenDisplay(load_pack("fr"), clock, console, Timing())
+    screen.board(BOARD)
+    screen.said(Cue("vote.start", phase="day.vote"), "C'est l'heure du vote.", 0.0)
+    text = draw(screen, console)
+    assert "Jour 1" in text and "Capitaine" in text and "mort" in text and "en vie" in text
+    assert "Day" not in text and "alive" not in text and "Captain" not in text

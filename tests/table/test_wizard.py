@@ -55,7 +55,7 @@ def test_out_of_range_players_are_asked_again() -> None:
 def test_too_many_roles_for_the_players_keeps_what_was_chosen() -> None:
     # 4 players: 1 wolf, 1 seer, 2 villagers. Witch and Hunter fit; Cupid does not.
     config, asker = run(["4", "3+", "4+", "5+", "", "", "", "", "", ""])
-    refusals = [t for t in asker.told if t.startswith("! ")]
+    refusals = [t for t in asker.told if t.startswith("! ") and "best with 8 to 18" not in t]
     assert len(refusals) == 1 and "do not fit 4 players" in refusals[0]
     assert config.composition() == {Role.WEREWOLF: 1, Role.SEER: 1, Role.WITCH: 1, Role.HUNTER: 1}
 
@@ -187,3 +187,27 @@ def test_a_config_that_cannot_be_saved_does_not_stop_the_game(tmp_path: Path) ->
     )
     assert "Traceback" not in proc.stderr
     assert f"! the setup could not be saved in {tmp_path}" in proc.stdout
+
+
+def test_issue9_point14_the_wizard_warns_outside_8_to_18_players() -> None:
+    config, asker = run(["5", "", "", "", "", "", ""])
+    assert "! 5 players: the game is best with 8 to 18 (RULES.md); it can still be played" in asker.told
+    config, asker = run(["10", "", "", "", "", "", ""])
+    assert not any("best with 8 to 18" in t for t in asker.told)
+
+
+def test_issue9_point17_setup_questions_use_the_packs_names_not_raw_keys() -> None:
+    config, asker = run(["", "", "2", "", "", "", "", ""])
+    told = "\n".join(asker.told)
+    for raw in ("little_girl", "witch_sees_victim_after_heal", "=no", "=yes", "seer_sees", "any_death"):
+        assert raw not in told, raw
+    assert "6 Little Girl x0" in told
+    assert "2 the Witch sees the victim after healing: no" in told
+    assert "the Witch sees the victim after healing: yes" in told  # after choosing 2, in the listing and summary
+
+
+def test_issue9_point17_the_questions_speak_the_tables_language() -> None:
+    asker = ScriptedAsker(["", "", "", "", "", "", ""])
+    Wizard(asker, TableConfig(language="fr"), ["en", "fr"]).run()
+    told = "\n".join(asker.told)
+    assert "Petite Fille" in told and "la Voyante voit: la carte" in told

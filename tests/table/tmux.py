@@ -45,6 +45,11 @@ class Tmux:
         self.history.append(out)
         return out
 
+    def scrollback(self) -> str:
+        """The screen and everything scrolled off it."""
+        return subprocess.run(["tmux", "-L", self.name, "capture-pane", "-p", "-S", "-", "-t", self.name],
+                              capture_output=True, text=True, check=True).stdout
+
     def wait(self, check: Callable[[str], bool] | str, timeout: float = WAIT) -> str:
         test = (lambda s: check in s) if isinstance(check, str) else check
         end = time.monotonic() + timeout

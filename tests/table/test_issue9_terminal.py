@@ -1,0 +1,174 @@
+"""Issue 9 in a real terminal (tmux): what a table sees when it stops a game, starts one, resumes one."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.table.tmux import Tmux
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (scripts/setup.sh installs it)"),
+]
+
+REPO = Path(__file__).resolve().parents[2]
+
+# The Seer's turn is ten minutes long: a Ctrl-C that waits for the turn's end never shows in time.
+CONFIG = """
+players = 5
+language = "en"
+inputs = "keypad"
+deal = "program"
+speech_scale = 0.02
+[roles]
+werewolf = 1
+seer = 1
+witch = 1
+[timing]
+seer = 600
+werewolves = 4
+witch = 5
+gap = 0.1
+suspense = 0.1
+debate = 30
+vote = 10
+chain = 4
+"""
+
+
+def start(tmp_path: Path, *args: str, config: str = CONFIG) -> Tmux:
+    (tmp_path / "config.toml").write_text(config)
+    cmd = [sys.executable, "-m", "narrator", "play", "--config", str(tmp_path / "config.toml"), "--seed", "7", *args]
+    return Tmux(cmd, tmp_path, {"NARRATOR_DATA": str(tmp_path / "data"), "PYTHONPATH": str(REPO)})
+
+
+def deal(t: Tmux, players: int = 5) -> dict[int, str]:
+    t.wait("Enter = play with it")
+    t.send("Enter")
+    roles: dict[int, str] = {}
+    for seat in range(1, players + 1):
+        t.wait(f"Seat {seat}: press your seat number")
+        t.type(str(seat))
+        screen = t.wait(f"Seat {seat}: you are the")
+        roles[seat] = re.search(rf"Seat {seat}: you are the ([A-Za-z ]+)\.", screen).group(1)  # type: ignore[union-attr]
+        t.type("")
+        t.wait(lambda s, seat=seat: f"Seat {seat}: you are the" not in s)
+    return roles
+
+
+@pytest.mark.parametrize("screen", ["text", "full"])
+def test_issue9_point5_ctrl_c_acts_at_once_and_wipes_the_seers_answer(tmp_path: Path, screen: str) -> None:
+    t = start(tmp_path, "--screen", screen, "--no-audio")
+    try:
+        roles = deal(t)
+        wolf = next(s for s, r in roles.items() if r == "Werewolf")
+        t.wait("Seer, wake up")
+        t.wait("Enter a seat number.")
+        t.type(str(wolf))
+        t.wait(f"Seat {wolf} is the Werewolf.")
+        t.send("C-c")
+        # The turn has ten minutes left: only a Ctrl-C that acts at once ends the program in time.
+        assert t.exit_code(timeout=30) == 130
+        final = t.scrollback()
+        assert "interrupted" in final
+        assert f"Seat {wolf} is the Werewolf." not in final, final
+    finally:
+        t.close()
+
+
+def test_issue9_point4_no_speaker_is_said_before_the_first_question(tmp_path: Path) -> None:
+    """No output device: said before any setup question, with --no-audio and --text offered right there."""
+    t = start(tmp_path, "--screen", "full", "--output-device", "no-such-device-xyz")
+    try:
+        screen = t.wait("Play without sound?")
+        assert "no sound" in screen and "--no-audio" in screen and "--text" in screen
+        assert "Last table" not in screen and "How many players" not in screen
+        t.type("1")  # the full screen, silent
+        t.wait("Enter = play with it")
+        t.send("Enter")
+        t.wait("Seat 1: press your seat number")
+        t.send("C-c")
+        assert t.exit_code() == 130
+    finally:
+        t.close()
+
+
+def test_issue9_point4_stop_there_names_doctor(tmp_path: Path) -> None:
+    t = start(tmp_path, "--screen", "full", "--output-device", "no-such-device-xyz")
+    try:
+        t.wait("Play without sound?")
+        t.type("")
+        assert t.exit_code() == 1
+        screen = t.screen()
+        assert "narrator doctor" in screen and "Traceback" not in screen
+        assert "Last table" not in screen
+    finally:
+        t.close()
+
+
+def test_issue9_point9_no_speech_model_is_said_before_the_game(tmp_path: Path) -> None:
+    """Voice answers chosen, no speech model here: the notice comes before the full screen, and waits."""
+    t = start(tmp_path, "--screen", "full", "--no-audio", config=CONFIG.replace('inputs = "keypad"', 'inputs = "voice"'))
+    try:
+        t.wait("Enter = play with it")
+        t.send("Enter")
+        screen = t.wait("Press Enter to start the game.")
+        assert "keypad only" in screen or "keypad" in screen
+        assert "Seat 1: press your seat number" not in screen
+        t.send("Enter")
+        t.wait("Seat 1: press your seat number")
+        t.send("C-c")
+        assert t.exit_code() == 130
+        assert "using the keypad only" not in t.screen().split("interrupted")[-1]  # not left for after the game
+    finally:
+        t.close()
+
+
+def test_issue9_point18_the_end_of_a_full_screen_game_says_which_key(tmp_path: Path) -> None:
+    from tests.table.test_tmux import Player, _start, play_to_the_end
+
+    t = _start(tmp_path, True)
+    p = Player(t, True)
+    try:
+        play_to_the_end(t, p, True)
+        t.wait("Press Enter to leave.")
+        t.send("Enter")
+        assert t.exit_code() == 0
+    finally:
+        t.close()
+
+
+def test_issue9_point6_a_full_screen_game_resumes_on_the_full_screen_eyes_closed_answer_kept(tmp_path: Path) -> None:
+    journal = tmp_path / "game.jsonl"
+    t = start(tmp_path, "--screen", "full", "--no-audio", "--journal", str(journal))
+    try:
+        roles = deal(t)
+        wolf = next(s for s, r in roles.items() if r == "Werewolf")
+        t.wait("Seer, wake up")
+        t.wait("Enter a seat number.")
+        t.type(str(wolf))
+        t.wait(f"Seat {wolf} is the Werewolf.")
+        t.send("C-c")
+        assert t.exit_code(timeout=30) == 130
+    finally:
+        t.close()
+    r = Tmux([sys.executable, "-m", "narrator", "resume", str(journal), "--no-audio"], tmp_path,
+             {"NARRATOR_DATA": str(tmp_path / "data"), "PYTHONPATH": str(REPO)})
+    try:
+        # The full screen again (no --screen given), at night: eyes closed first, then the Seer sees her answer.
+        screen = r.wait("It is night: everyone, close your eyes.")
+        assert "  » " not in screen  # not the text screen
+        # Her kept answer, on her panel under her wake line (the result replaces the "kept" note).
+        screen = r.wait(f"Seat {wolf} is the Werewolf.")
+        assert "Seer, wake up" in screen
+        r.send("C-c")
+        assert r.exit_code(timeout=30) == 130
+        out = r.scrollback()
+        assert f"Resuming {journal}: started " in out and "stopped in night 1" in out
+    finally:
+        r.close()
