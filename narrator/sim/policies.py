@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from typing import Protocol, Sequence, TypeVar
 
 from narrator.rules import Awaiting, Ballot, Game, Role
+
+T = TypeVar("T")
+
+
+def pick(rng: random.Random, seq: Sequence[T]) -> T:
+    """One element, uniformly: `rng.choice` without its rejection loop (the simulator's hot path)."""
+    return seq[int(rng.random() * len(seq))]
 
 
 class Policy(Protocol):
@@ -23,8 +30,8 @@ class RandomPolicy:
 
     def votes(self, game: Game, rng: random.Random) -> dict[int, int | None]:
         s = game.state
-        target = rng.choice(s.candidates)
-        return {voter: target for voter in s.voters}
+        target = pick(rng, s.candidates)
+        return dict.fromkeys(s.voters, target)
 
 
 class RandomVotesPolicy(RandomPolicy):
@@ -34,10 +41,16 @@ class RandomVotesPolicy(RandomPolicy):
 
     def votes(self, game: Game, rng: random.Random) -> dict[int, int | None]:
         s = game.state
+        candidates = s.candidates
+        n = len(candidates)
+        rand = rng.random
         ballot: dict[int, int | None] = {}
         for voter in s.voters:
-            others = [c for c in s.candidates if c != voter] or list(s.candidates)
-            ballot[voter] = rng.choice(others)
+            # Uniform over the other candidates: draw again on oneself (a lone candidate is voted anyway).
+            target = candidates[int(rand() * n)]
+            while target == voter and n > 1:
+                target = candidates[int(rand() * n)]
+            ballot[voter] = target
         return ballot
 
 
@@ -51,7 +64,7 @@ def play_night(game: Game, rng: random.Random, policy: Policy) -> None:
     if first and game.living_holder(Role.THIEF):
         extra = game.state.extra
         options = [1, 2] if all(r is Role.WEREWOLF for r in extra) else [0, 1, 2]
-        game.thief_choose(rng.choice(options))
+        game.thief_choose(pick(rng, options))
     if first and game.living_holder(Role.CUPID):
         a, b = rng.sample(game.living(), 2)
         game.cupid_choose(a, b)
@@ -59,15 +72,15 @@ def play_night(game: Game, rng: random.Random, policy: Policy) -> None:
         game.open_captain_election()
         settle(game, rng, policy)
     if game.living_holder(Role.SEER):
-        game.seer_inspect(rng.choice(game.seer_targets()))
+        game.seer_inspect(pick(rng, game.seer_targets()))
     if game.living_wolves():
         targets: list[int | None] = [*game.wolf_targets(), None]
-        game.wolves_choose(rng.choice(targets))
+        game.wolves_choose(pick(rng, targets))
     if game.living_holder(Role.WITCH):
         view = game.witch_view()
         heal = rng.random() < 0.5 if view.can_heal else False
         poisons: list[int | None] = [*view.targets, None]
-        game.witch_act(heal, rng.choice(poisons))
+        game.witch_act(heal, pick(rng, poisons))
     game.dawn()
     settle(game, rng, policy)
 
@@ -91,11 +104,11 @@ def settle(game: Game, rng: random.Random, policy: Policy) -> None:
         if waiting is Awaiting.VOTE:
             game.cast_votes(policy.votes(game, rng), rng)
         elif waiting is Awaiting.TIEBREAK:
-            game.break_tie(rng.choice(s.candidates))
+            game.break_tie(pick(rng, s.candidates))
         elif waiting is Awaiting.HUNTER:
-            game.hunter_shoot(rng.choice(game.hunter_targets()))
+            game.hunter_shoot(pick(rng, game.hunter_targets()))
         elif waiting is Awaiting.SUCCESSOR:
-            game.name_successor(rng.choice(game.living()))
+            game.name_successor(pick(rng, game.living()))
 
 
 __all__ = ["Ballot", "POLICIES", "Policy", "RandomPolicy", "RandomVotesPolicy", "play_day", "play_night", "settle"]
