@@ -531,8 +531,10 @@ class Game:
             if target is not None:
                 counts[target] += 1
         captain = s.captain
-        if captain is not None and votes.get(captain) is not None:
-            counts[votes[captain]] += self.vote_weight(captain) - 1
+        if captain is not None:
+            captain_target = votes.get(captain)
+            if captain_target is not None:
+                counts[captain_target] += self.vote_weight(captain) - 1
         top = max(counts.values(), default=0)
         leaders = tuple([c for c in candidates if counts[c] == top]) if top > 0 else ()
         if ballot is Ballot.CAPTAIN_REVOTE and len(leaders) != 1 and rng is None:
