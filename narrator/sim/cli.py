@@ -11,7 +11,7 @@ from typing import Any
 from narrator.errors import UsageError
 from narrator.rules import Options, Side, complete, parse_roles, suggest
 from narrator.rules.composition import describe, validate
-from narrator.sim.policies import POLICIES
+from narrator.sim.policies import POLICIES, InformedParams
 from narrator.sim.runner import SimConfig, simulate, wilson
 
 
@@ -22,7 +22,10 @@ def register(sub: Any) -> None:
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option of RULES.md")
     p.add_argument("--games", type=int, default=1000, metavar="K")
     p.add_argument("--seed", type=int, default=0, metavar="S")
-    p.add_argument("--policy", choices=sorted(POLICIES), default="random")
+    p.add_argument("--policy", choices=sorted(POLICIES), default="random",
+                   help="random, random-votes, or informed (players who play like people)")
+    p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                   help="an informed player's behaviour, e.g. seer_reveal=1 (see README, Balance)")
     p.add_argument("--jobs", type=int, default=1, metavar="J", help="worker processes (0 = one per core)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
@@ -35,7 +38,10 @@ def run(args: argparse.Namespace) -> int:
     deck = complete(args.players, parse_roles(args.roles) if args.roles else suggest(args.players), options)
     warnings = validate(args.players, deck, options)
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
-    config = SimConfig(args.players, deck, options, args.policy, args.seed)
+    if args.param and args.policy != "informed":
+        raise UsageError(f"--param {args.param[0]!r}: parameters are for --policy informed")
+    params = InformedParams.parse(args.param) if args.policy == "informed" else None
+    config = SimConfig(args.players, deck, options, args.policy, args.seed, params)
     if args.json:
         result = simulate(config, args.games, jobs)
         print(json.dumps(result.to_json()))

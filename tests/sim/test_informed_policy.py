@@ -1,0 +1,104 @@
+"""The informed players: each behaviour is a parameter, and moving it moves the outcome the way it should."""
+
+from __future__ import annotations
+
+import pytest
+
+from narrator.errors import UsageError
+from narrator.rules import Options, Role, complete, parse_roles
+from narrator.rules.events import GameStarted, PlayerDied, ThiefChose, VotesCast, WolvesChose
+from narrator.sim.policies import InformedParams
+from narrator.sim.runner import SimConfig, play_one, simulate
+
+OPTIONS = Options()
+
+
+def village_rate(spec: str, players: int, games: int = 1500, **params: float) -> float:
+    deck = complete(players, parse_roles(spec), OPTIONS)
+    config = SimConfig(players, deck, OPTIONS, "informed", 5, InformedParams(**params))
+    tally = simulate(config, games).tally
+    return tally.wins["village"] / tally.games
+
+
+def test_the_seer_always_revealing_raises_the_villages_win_rate() -> None:
+    never = village_rate("werewolf=2,seer", 10, seer_reveal=0.0)
+    always = village_rate("werewolf=2,seer", 10, seer_reveal=1.0)
+    assert always > never + 0.05, (never, always)
+
+
+def test_a_better_nose_for_werewolves_raises_the_villages_win_rate() -> None:
+    blind = village_rate("werewolf=2,seer", 10, wolf_tell=1.0)
+    keen = village_rate("werewolf=2,seer", 10, wolf_tell=4.0)
+    assert keen > blind + 0.05, (blind, keen)
+
+
+def test_following_the_seer_matters() -> None:
+    deaf = village_rate("werewolf=2,seer", 10, seer_reveal=1.0, follow_reveal=0.0)
+    loyal = village_rate("werewolf=2,seer", 10, seer_reveal=1.0, follow_reveal=1.0)
+    assert loyal > deaf + 0.05, (deaf, loyal)
+
+
+def test_the_witch_healing_the_first_night_helps_the_village() -> None:
+    spec = "werewolf=2,witch"
+    never = village_rate(spec, 9, witch_heal_first_night=0.0, witch_heal_later=0.0, witch_poison=0.0)
+    always = village_rate(spec, 9, witch_heal_first_night=1.0, witch_heal_later=0.0, witch_poison=0.0)
+    assert always > never + 0.03, (never, always)
+
+
+def test_the_little_girl_spotting_wolves_helps_the_village() -> None:
+    never = village_rate("werewolf=2,little_girl", 10, little_girl_spots=0.0)
+    often = village_rate("werewolf=2,little_girl", 10, little_girl_spots=0.8)
+    assert often > never + 0.05, (never, often)
+
+
+def test_an_aiming_hunter_helps_the_village() -> None:
+    spec = "werewolf=2,hunter,seer"
+    wild = village_rate(spec, 10, hunter_aims=0.0, seer_reveal=1.0)
+    aimed = village_rate(spec, 10, hunter_aims=1.0, seer_reveal=1.0)
+    assert aimed > wild + 0.02, (wild, aimed)
+
+
+def test_werewolves_following_the_village_vote_helps_them() -> None:
+    alone = village_rate("werewolf=2,seer", 10, wolves_bandwagon=0.0, herd=0.6)
+    along = village_rate("werewolf=2,seer", 10, wolves_bandwagon=1.0, herd=0.6)
+    assert along < alone, (alone, along)
+
+
+def test_werewolves_never_kill_or_vote_out_a_werewolf_over_thousands_of_games() -> None:
+    spec = "werewolf=3,seer,witch,hunter,cupid,little_girl,thief"
+    deck = complete(12, parse_roles(spec), Options(thief_extra_cards="from_deck"))
+    config = SimConfig(12, deck, Options(thief_extra_cards="from_deck"), "informed", 3)
+    checked_votes = 0
+    for index in range(2000):
+        game = play_one(config, index)
+        roles: list[Role] = []
+        for event in game.events:
+            if isinstance(event, GameStarted):
+                roles = list(event.roles)
+            elif isinstance(event, ThiefChose) and event.took is not None:
+                roles[event.seat - 1] = event.took
+            elif isinstance(event, WolvesChose) and event.target is not None:
+                assert roles[event.target - 1] is not Role.WEREWOLF, (index, event)
+            elif isinstance(event, VotesCast) and event.ballot.value not in ("captain", "captain_revote"):
+                for voter, target in event.votes:
+                    if roles[voter - 1] is Role.WEREWOLF and target is not None:
+                        checked_votes += 1
+                        assert roles[target - 1] is not Role.WEREWOLF, (index, event)
+            elif isinstance(event, PlayerDied):
+                pass
+    assert checked_votes > 10000
+
+
+def test_the_defaults_land_near_even_on_the_full_french_composition() -> None:
+    rate = village_rate("werewolf=3,seer,witch,hunter,cupid,little_girl,thief", 12, games=2000)
+    assert 0.40 <= rate <= 0.60, rate
+
+
+@pytest.mark.parametrize("pair", ["nope=1", "seer_reveal=2", "seer_reveal=x", "herd"])
+def test_a_bad_parameter_is_one_clear_error(pair: str) -> None:
+    with pytest.raises(UsageError, match="--param"):
+        InformedParams.parse([pair])
+
+
+def test_parameters_are_read_by_name() -> None:
+    assert InformedParams.parse(["seer_reveal=1", "wolf_tell=3"]) == InformedParams(seer_reveal=1.0, wolf_tell=3.0)
