@@ -66,7 +66,7 @@ def run_wizard(args: argparse.Namespace, read_line: Callable[[], str | None] | N
     asker = LineAsker(sys.stdin, sys.stdout, read_line)
     for problem in loaded.problems:
         asker.tell(f"! {problem}")
-    wizard = Wizard(asker, loaded.config, available_languages())
+    wizard = Wizard(asker, loaded.config, available_languages(), advisor=balance_advice)
     config = wizard.run(offer_last=loaded.exists and not loaded.problems)
     try:
         kept = save_config(config, path, keep_old=bool(loaded.problems))
@@ -77,6 +77,22 @@ def run_wizard(args: argparse.Namespace, read_line: Callable[[], str | None] | N
         return config
     asker.tell(f"Saved in {path}." + (f" The old file is kept as {kept}." if kept else ""))
     return config
+
+
+def balance_advice(config: TableConfig) -> tuple[list[str], list[dict[str, int]]]:
+    """The balance advisor for the wizard: its lines, and the fair compositions as the config's roles."""
+    from narrator.rules import Role, RulesError
+    from narrator.sim.balance import advise
+    from narrator.sim.cli import advice_lines
+
+    try:
+        advice = advise(config.players, config.composition(), config.rule_options())
+    except RulesError:
+        return [], []
+    offers = [{r.value: n for r, n in e.deck.items() if r is not Role.VILLAGER} for e in advice.fair]
+    lines = advice_lines(advice)
+    numbered = [f"    *{i} {line.strip()}" for i, line in enumerate(lines[-len(offers):], start=1)] if offers else []
+    return (lines[: len(lines) - len(offers)] + numbered) if offers else lines, offers
 
 
 def play_at_table(args: argparse.Namespace) -> int:

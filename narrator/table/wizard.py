@@ -82,10 +82,13 @@ class Invalid(ValueError):
 
 
 class Wizard:
-    def __init__(self, asker: Asker, config: TableConfig, languages: list[str]) -> None:
+    def __init__(self, asker: Asker, config: TableConfig, languages: list[str],
+                 advisor: Callable[[TableConfig], tuple[list[str], list[dict[str, int]]]] | None = None) -> None:
         self.io = asker
         self.config = with_defaults(config)
         self.languages = languages or ["en"]
+        # The balance advisor: lines to show and the fair compositions offered (their special roles).
+        self.advisor = advisor
 
     # ---- the questions ------------------------------------------------------------------
 
@@ -129,10 +132,23 @@ class Wizard:
     def roles(self) -> None:
         while True:
             self.io.tell(self._roles_menu())
+            offers = self._advice()
             question = "Enter = these roles; a role number then + or - (e.g. 3+):"
-            change = self._ask(question, self._parse_role_change)
+            if offers:
+                question = question[:-1] + f"; *1 to *{len(offers)} = that fair composition:"
+
+            def parse(answer: str) -> tuple[Role, int] | int | None:
+                text = answer.strip()
+                if offers and text.startswith("*"):
+                    return _index(text[1:], len(offers), "a fair composition")
+                return self._parse_role_change(answer)
+
+            change = self._ask(question, parse)
             if change is None:
                 return
+            if isinstance(change, int):
+                self.config.roles = dict(offers[change - 1])
+                continue
             role, delta = change
             trial = dict(self.config.roles)
             trial[role.value] = max(0, trial.get(role.value, 0) + delta)
@@ -144,6 +160,15 @@ class Wizard:
                 self.io.tell(f"! {exc}")
                 continue
             self.config.roles = trial
+
+    def _advice(self) -> list[dict[str, int]]:
+        """Show the balance advisor's estimate; return the fair compositions it offers (special roles)."""
+        if self.advisor is None:
+            return []
+        lines, offers = self.advisor(self.config)
+        for line in lines:
+            self.io.tell(line)
+        return offers
 
     def _roles_menu(self) -> str:
         deck = self.config.composition()
