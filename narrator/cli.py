@@ -18,6 +18,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "narrator.speech.cli",
     "narrator.listening.cli",
     "narrator.table.cli",
+    "narrator.history.cli",
 )
 
 Handler = Callable[[argparse.Namespace], int]

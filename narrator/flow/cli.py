@@ -79,13 +79,19 @@ def _play_headless(args: argparse.Namespace) -> int:
         raise UsageError("headless play needs --setup SETUP.toml and --script SCRIPT.toml")
     setup = load_setup(args.setup)
     script = load_script(args.script, setup.players)
+    from narrator.history.cli import Recorder
+
     journal = FileJournal.create(args.journal) if args.journal else None
     clock = RealClock() if args.real_clock else VirtualClock()
+    recorder = Recorder()
     try:
         result = play_headless(setup, script, args.seed or 0, clock, journal)
     finally:
         if journal is not None:
             journal.close()
+            recorder.journal(args.journal)
+    if journal is None:
+        recorder.events(setup.to_record(), result.game.events, args.seed or 0, "headless")
     if args.timeline:
         write_timeline(args.timeline, result.timeline)
     outcome = result.game.outcome
@@ -101,7 +107,13 @@ def run_resume(args: argparse.Namespace) -> int:
     head, setup, seed = read_head(path)
     if head.get("mode") == "text":
         return _resume_text(path, setup, seed)
-    result = resume_headless(path, args.timeline)
+    from narrator.history.cli import Recorder
+
+    recorder = Recorder()
+    try:
+        result = resume_headless(path, args.timeline)
+    finally:
+        recorder.journal(path)
     outcome = result.game.outcome
     assert outcome is not None
     print(f"game over: the winner is {outcome.winner.value}; alive: {', '.join(map(str, result.game.living())) or 'nobody'}")
@@ -132,6 +144,9 @@ def _resume_text(path: Path, setup: Any, seed: int) -> int:
                  TextSpeaker(pack, clock, pace=setup.speech_scale), TextDisplay(pack))
     finally:
         journal.close()
+        from narrator.history.cli import Recorder
+
+        Recorder().journal(path)
     return 0
 
 

@@ -166,12 +166,16 @@ def _play_text(args: argparse.Namespace, setup: Setup, deal_mode: str, listener:
     display = TextDisplay(pack)
     speaker = TextSpeaker(pack, clock, pace=setup.speech_scale)
     print(f"Journal: {path} (if the game stops, continue it with: narrator resume {path})")
+    from narrator.history.cli import Recorder
+
+    recorder = Recorder()
     try:
         setup = deal_at_table(setup, deal_mode, speaker, listener, display, clock)
         head = {"mode": "text", "seed": seed, "setup": setup.to_record()}
         run_game(setup, listener, seed, clock, journal, None, head, speaker, display)
     finally:
         journal.close()
+        recorder.journal(path)
     return 0
 
 
@@ -195,6 +199,9 @@ def _play_full(args: argparse.Namespace, setup: Setup, deal_mode: str = "program
     except BaseException:
         close_speaker(voice_out)
         raise
+    from narrator.history.cli import Recorder
+
+    recorder = Recorder()
     screen = ScreenDisplay(pack, clock, timing=setup.timing)
     screen.title = f"narrator — journal {path.name}"
     speaker = ScreenSpeaker(voice_out, pack, screen)
@@ -216,6 +223,7 @@ def _play_full(args: argparse.Namespace, setup: Setup, deal_mode: str = "program
     finally:
         close_speaker(voice_out)
         journal.close()
+        recorder.journal(path)
     outcome = result.game.outcome
     assert outcome is not None
     print(f"game over: the winner is {outcome.winner.value}; journal: {path}")
