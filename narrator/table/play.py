@@ -25,6 +25,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="full: the full-screen board (default in a terminal); text: printed lines")
     p.add_argument("--pace", type=float, default=None, metavar="F",
                    help="scale every turn and line by F (0.1 = ten times faster, for trying things out)")
+    p.add_argument("--again", action="store_true",
+                   help="play the last game again: same table, composition and options, a fresh deal")
     from narrator.table.sound import add_sound_arguments
 
     add_sound_arguments(p)
@@ -110,7 +112,15 @@ def play_at_table(args: argparse.Namespace) -> int:
     lines = LineListener(RealClock())  # one reader for the wizard and the text game: no answer lost between
     given = args.setup is not None or args.players is not None
     config: TableConfig | None = None
-    if given:
+    names: dict[int, str] = {}
+    if args.again:
+        from narrator.flow.cli import games_folder
+        from narrator.table.rematch import last_game, rematch_setup
+
+        last, head = last_game(games_folder())
+        setup = rematch_setup(last, _rematch_rng(args.seed, 0))
+        names = {int(k): str(v) for k, v in (head.get("names") or {}).items()}
+    elif given:
         setup = _text_setup(args)
         if args.pace is not None:
             from dataclasses import replace
@@ -119,13 +129,30 @@ def play_at_table(args: argparse.Namespace) -> int:
     else:
         config = run_wizard(args, lines.read_line)
         setup = setup_from_config(config, args.seed, args.pace)
+        names = config.seat_names()
     deal_mode = config.deal if config is not None else "program"
     if screen == "text" and config is not None and config.inputs != "keypad":
         print(f"Note: the text screen reads typed answers only; answers by {config.inputs} need the full screen.")
-    if screen == "text":
-        return _play_text(args, setup, deal_mode, lines)
-    # Voice answers when a model is present, unless the table chose the keypad alone.
-    return _play_full(args, setup, deal_mode, voice=config is None or config.inputs != "keypad")
+    from narrator.packs import load_pack
+    from narrator.table.rematch import offer_rematch, rematch_setup
+
+    for game in range(1, 1000):
+        if screen == "text":
+            code = _play_text(args, setup, deal_mode, lines, names)
+        else:
+            # Voice answers when a model is present, unless the table chose the keypad alone.
+            code = _play_full(args, setup, deal_mode, voice=config is None or config.inputs != "keypad", names=names)
+        if code != 0 or not offer_rematch(load_pack(setup.language), lines.read_line):
+            return code
+        # The rematch: same table, composition, options and timing; a fresh deal; a new journal.
+        setup = rematch_setup(setup, _rematch_rng(args.seed, game))
+        args.journal = None
+    return 0
+
+
+def _rematch_rng(seed: int | None, game: int) -> random.Random:
+    """A fresh deal's random source: reproducible with --seed, otherwise from the system."""
+    return random.Random(f"rematch:{seed}:{game}") if seed is not None else random.Random(random.SystemRandom().random())
 
 
 def deal_at_table(setup: Setup, mode: str, speaker: Speaker, listener: Listener, display: Display, clock: Clock) -> Setup:
@@ -149,10 +176,15 @@ def _journal(args: argparse.Namespace) -> Path:
     from narrator.flow.cli import games_folder
 
     path: Path = args.journal or games_folder() / time.strftime("game-%Y%m%d-%H%M%S.jsonl")
+    n = 1
+    while args.journal is None and path.exists():  # two games in the same second (a quick rematch)
+        n += 1
+        path = path.with_name(time.strftime("game-%Y%m%d-%H%M%S") + f"-{n}.jsonl")
     return path
 
 
-def _play_text(args: argparse.Namespace, setup: Setup, deal_mode: str, listener: LineListener) -> int:
+def _play_text(args: argparse.Namespace, setup: Setup, deal_mode: str, listener: LineListener,
+               names: dict[int, str] | None = None) -> int:
     from narrator.flow.headless import run_game
     from narrator.flow.journal import FileJournal
     from narrator.flow.text import TextDisplay, TextSpeaker
@@ -168,10 +200,10 @@ def _play_text(args: argparse.Namespace, setup: Setup, deal_mode: str, listener:
     print(f"Journal: {path} (if the game stops, continue it with: narrator resume {path})")
     from narrator.history.cli import Recorder
 
-    recorder = Recorder()
+    recorder = Recorder(names)
     try:
         setup = deal_at_table(setup, deal_mode, speaker, listener, display, clock)
-        head = {"mode": "text", "seed": seed, "setup": setup.to_record()}
+        head = {"mode": "text", "seed": seed, "setup": setup.to_record(), **_names_head(names)}
         run_game(setup, listener, seed, clock, journal, None, head, speaker, display)
     finally:
         journal.close()
@@ -179,7 +211,13 @@ def _play_text(args: argparse.Namespace, setup: Setup, deal_mode: str, listener:
     return 0
 
 
-def _play_full(args: argparse.Namespace, setup: Setup, deal_mode: str = "program", voice: bool = True) -> int:
+def _names_head(names: dict[int, str] | None) -> dict[str, object]:
+    """The seats' names in the journal's head record (for the history), when the table gave them."""
+    return {"names": {str(k): v for k, v in sorted(names.items())}} if names else {}
+
+
+def _play_full(args: argparse.Namespace, setup: Setup, deal_mode: str = "program", voice: bool = True,
+               names: dict[int, str] | None = None) -> int:
     from narrator.flow.clock import RealClock
     from narrator.flow.headless import run_game, start_game
     from narrator.flow.journal import FileJournal
@@ -201,7 +239,7 @@ def _play_full(args: argparse.Namespace, setup: Setup, deal_mode: str = "program
         raise
     from narrator.history.cli import Recorder
 
-    recorder = Recorder()
+    recorder = Recorder(names)
     screen = ScreenDisplay(pack, clock, timing=setup.timing)
     screen.title = f"narrator — journal {path.name}"
     speaker = ScreenSpeaker(voice_out, pack, screen)
@@ -215,7 +253,7 @@ def _play_full(args: argparse.Namespace, setup: Setup, deal_mode: str = "program
             screen.start()
             try:
                 setup = deal_at_table(setup, deal_mode, speaker, listener, screen, clock)
-                head = {"mode": "text", "seed": seed, "setup": setup.to_record()}
+                head = {"mode": "text", "seed": seed, "setup": setup.to_record(), **_names_head(names)}
                 result = run_game(setup, listener, seed, clock, journal, None, head, speaker, screen)
                 listener.listen(_final_prompt())
             finally:

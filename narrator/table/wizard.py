@@ -104,6 +104,7 @@ class Wizard:
             self.inputs()
             self.timing()
             self.deal()
+            self.names()
         except EOFError:
             raise UsageError("setup stopped: the input ended before the last question") from None
         self.io.tell(f"Ready: {self.config.describe()}.")
@@ -260,6 +261,34 @@ class Wizard:
         )
 
     # ---- asking until the answer is good ------------------------------------------------
+
+    def names(self) -> None:
+        """Optional: the players' names by seat, for the history's statistics per person (Enter skips)."""
+        kept = self.config.seat_names()
+        shown = ", ".join(f"{k} {v}" for k, v in sorted(kept.items()))
+        question = (f"Seat names: {shown}. Enter = keep them, 1 = name the seats again, 0 = no names:" if kept
+                    else "Name the seats (for the history)? Enter = no, 1 = yes:")
+        def parse(answer: str) -> str:
+            text = answer.strip()
+            choices = {"": "keep", "1": "name", **({"0": "none"} if kept else {})}
+            if text not in choices:
+                raise Invalid(f"{text!r}: press Enter, or 1" + (", or 0" if kept else ""))
+            return choices[text]
+
+        try:
+            answer = self._ask(question, parse)
+        except EOFError:
+            return  # the input ended at this optional question: nothing changes
+        if answer == "none":
+            self.config.names = {}
+        if answer != "name":
+            return
+        names: dict[str, str] = {}
+        for seat in range(1, self.config.players + 1):
+            name = self.io.ask(f"Seat {seat}'s name (Enter = none):").strip()
+            if name:
+                names[str(seat)] = name[:40]
+        self.config.names = names
 
     def _ask(self, question: str, parse: Callable[[str], T]) -> T:
         while True:
