@@ -234,9 +234,12 @@ class Game:
         if role not in roles:
             return None
         alive = self.state.alive
-        for i, r in enumerate(roles):
-            if r is role and alive[i]:
-                return i + 1
+        i = roles.index(role)
+        if alive[i]:
+            return i + 1
+        for j in range(i + 1, len(roles)):  # a role held more than once (Werewolves, Villagers)
+            if roles[j] is role and alive[j]:
+                return j + 1
         return None
 
     def living_wolves(self) -> tuple[int, ...]:
@@ -297,7 +300,8 @@ class Game:
         lovers = self.state.lovers
         if lovers is None:
             return None
-        wolves = sum(self.state.roles[p - 1] is Role.WEREWOLF for p in lovers)
+        roles = self.state.roles
+        wolves = (roles[lovers[0] - 1] is Role.WEREWOLF) + (roles[lovers[1] - 1] is Role.WEREWOLF)
         if wolves == 1 or (wolves == 2 and self.state.options.lovers_team_if_both_wolves):
             return lovers
         return None
