@@ -8,6 +8,7 @@ played is added to the user's cache, so answers sharpen with use.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import os
@@ -27,6 +28,7 @@ SPECIALS: tuple[Role, ...] = (Role.SEER, Role.WITCH, Role.HUNTER, Role.CUPID, Ro
 TABLE = Path(__file__).with_name("balance_table.json")
 CACHE_VERSION = 1
 MIN_GAMES = 200  # a composition is not judged on fewer games
+CHOSEN_GAMES = 1000  # games wanted for the chosen composition (played within the budget, then cached)
 BATCH = 100  # games played at a time within the budget
 
 
@@ -67,9 +69,12 @@ class Advice:
 
 
 def key(players: int, deck: Mapping[Role, int], options: Options, params: InformedParams) -> str:
-    opts = json.dumps(options.to_dict(), sort_keys=True)
-    pars = json.dumps(params.to_dict(), sort_keys=True)
-    return f"v{CACHE_VERSION}|{players}|{describe(deck)}|{opts}|{pars}"
+    """The cache key of one table: players, deck, and digests of the options and the players' parameters."""
+    return f"v{CACHE_VERSION}|{players}|{describe(deck)}|{_digest(options.to_dict())}|{_digest(params.to_dict())}"
+
+
+def _digest(values: Mapping[str, object]) -> str:
+    return hashlib.sha1(json.dumps(values, sort_keys=True).encode()).hexdigest()[:10]
 
 
 def cache_path() -> Path:
@@ -113,7 +118,7 @@ class Store:
 
 def _write(path: Path, table: Mapping[str, tuple[int, int]]) -> None:
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps({k: list(v) for k, v in sorted(table.items())}, indent=0))
+    tmp.write_text("{\n" + ",\n".join(f"{json.dumps(k)}: {list(v)}" for k, v in sorted(table.items())) + "\n}\n")
     os.replace(tmp, path)
 
 
@@ -184,16 +189,21 @@ def advise(
             games, village = games + tally.games, village + tally.wins["village"]
         return Estimate(dict(d), games, village)
 
-    chosen = estimate(deck, 0, 2000, started + budget * 0.4)
+    chosen = estimate(deck, 0, CHOSEN_GAMES, started + budget * 0.4)
     others = [d for d in neighbours(players, owned, options) if distance(d, deck) > 0]
     others.sort(key=lambda d: (distance(d, deck), describe(d)))
     fair: list[Estimate] = []
+    tier: list[Estimate] = []  # fair decks at the same distance: the closest to even first
     for i, d in enumerate(others, start=1):
-        e = estimate(d, i, MIN_GAMES, deadline)
-        if e.games >= MIN_GAMES and e.fair:  # fewer games: not judged
-            fair.append(e)
+        if tier and distance(d, deck) != distance(tier[0].deck, deck):
+            fair += sorted(tier, key=lambda e: abs(e.rate - 0.5))
+            tier = []
             if len(fair) >= limit:
                 break
+        e = estimate(d, i, MIN_GAMES, deadline)
+        if e.games >= MIN_GAMES and e.fair:  # fewer games: not judged
+            tier.append(e)
+    fair = (fair + sorted(tier, key=lambda e: abs(e.rate - 0.5)))[:limit]
     store.save()
     return Advice(players, chosen, fair, time.perf_counter() - started)
 

@@ -118,11 +118,14 @@ class InformedParams:
     #: The night after the Seer speaks, the chance that the Werewolves kill her.
     wolves_kill_revealed_seer: float = 0.9
     #: How much likelier a villager is to suspect a Werewolf than anyone else (1 = no better than chance).
-    wolf_tell: float = 2.0
+    wolf_tell: float = 1.7
     #: The chance that a villager follows the candidate already leading the vote (herding).
     herd: float = 0.35
     #: The chance that the Werewolves pile onto the village's leading innocent rather than their own pick.
     wolves_bandwagon: float = 0.7
+    #: The chance that the Werewolves vote as a block for one of their own in a Captain election
+    #: (otherwise each votes like a villager would).
+    wolves_campaign: float = 0.5
     #: The chance that the Witch heals the first night's victim.
     witch_heal_first_night: float = 1.0
     #: Later nights, the chance that the Witch (potion unused) heals the victim.
@@ -275,12 +278,13 @@ class InformedPolicy(RandomPolicy):
         s = game.state
         candidates = s.candidates
         wolves = [v for v in s.voters if self._wolf(game, v)]
+        captain_round = s.ballot in (Ballot.CAPTAIN, Ballot.CAPTAIN_REVOTE)
+        campaign = captain_round and rng.random() < self.p.wolves_campaign
         innocents = [c for c in candidates if not self._wolf(game, c)]
         ballot: dict[int, int | None] = {}
         counts: dict[int, int] = {}
-        captain_round = s.ballot in (Ballot.CAPTAIN, Ballot.CAPTAIN_REVOTE)
         for voter in s.voters:
-            if voter in wolves:
+            if voter in wolves and (campaign or not captain_round):
                 continue
             named = [c for c in candidates if c in self.named and c != voter]
             if named and not captain_round and rng.random() < self.p.follow_reveal:
@@ -295,7 +299,7 @@ class InformedPolicy(RandomPolicy):
                 target = self._suspect(game, rng, candidates, voter, False) or pick(rng, candidates)
             ballot[voter] = target
             counts[target] = counts.get(target, 0) + 1
-        if wolves:
+        if wolves and (campaign or not captain_round):
             block: int | None
             if captain_round:
                 block = pick(rng, [c for c in candidates if self._wolf(game, c)] or list(candidates))
