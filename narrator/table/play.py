@@ -139,10 +139,14 @@ def play_at_table(args: argparse.Namespace) -> int:
     for game in range(1, 1000):
         if screen == "text":
             code = _play_text(args, setup, deal_mode, lines, names)
+            again = code == 0 and offer_rematch(load_pack(setup.language), lines.read_line)
         else:
             # Voice answers when a model is present, unless the table chose the keypad alone.
-            code = _play_full(args, setup, deal_mode, voice=config is None or config.inputs != "keypad", names=names)
-        if code != 0 or not offer_rematch(load_pack(setup.language), lines.read_line):
+            rematch: list[bool] = []
+            code = _play_full(args, setup, deal_mode, voice=config is None or config.inputs != "keypad", names=names,
+                              rematch=rematch)
+            again = code == 0 and any(rematch)
+        if not again:
             return code
         # The rematch: same table, composition, options and timing; a fresh deal; a new journal.
         setup = rematch_setup(setup, _rematch_rng(args.seed, game))
@@ -217,7 +221,8 @@ def _names_head(names: dict[int, str] | None) -> dict[str, object]:
 
 
 def _play_full(args: argparse.Namespace, setup: Setup, deal_mode: str = "program", voice: bool = True,
-               names: dict[int, str] | None = None) -> int:
+               names: dict[int, str] | None = None, rematch: list[bool] | None = None) -> int:
+    """One game on the full screen; `rematch` gets True when the table asks for another at game over (`*`)."""
     from narrator.flow.clock import RealClock
     from narrator.flow.headless import run_game, start_game
     from narrator.flow.journal import FileJournal
@@ -255,7 +260,10 @@ def _play_full(args: argparse.Namespace, setup: Setup, deal_mode: str = "program
                 setup = deal_at_table(setup, deal_mode, speaker, listener, screen, clock)
                 head = {"mode": "text", "seed": seed, "setup": setup.to_record(), **_names_head(names)}
                 result = run_game(setup, listener, seed, clock, journal, None, head, speaker, screen)
-                listener.listen(_final_prompt())
+                screen.show_private("game.rematch", {})
+                last = listener.listen(_final_prompt())
+                if rematch is not None:
+                    rematch.append(last is not None and last.choice == "repeat")
             finally:
                 screen.stop()
     finally:
@@ -269,4 +277,5 @@ def _play_full(args: argparse.Namespace, setup: Setup, deal_mode: str = "program
 
 
 def _final_prompt() -> Prompt:
-    return Prompt("game.end", words=("enter",))
+    # Enter finishes; `*` (the keypad's "repeat") asks for a rematch.
+    return Prompt("game.end", words=("enter", "repeat"))

@@ -89,7 +89,7 @@ def test_star_at_game_over_plays_again_with_a_fresh_deal(tmp_path: Path) -> None
     deal = ["1", "", "2", "", "3", "", "4", "", "5", ""]
     out = play_until_second_game(["--setup", str(tmp_path / "setup.toml"), "--seed", "1"], [*KEYS, "*", *deal],
                                  tmp_path / "data")
-    assert "Rematch, same table and roles, new deal: type * then Enter. Enter alone finishes." in out
+    assert "Rematch, same table and roles, new deal: press *. Enter alone finishes." in out
     first, second = heads(tmp_path / "data")
     a, b = first["setup"], second["setup"]
     assert isinstance(a, dict) and isinstance(b, dict)
