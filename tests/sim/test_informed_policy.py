@@ -110,3 +110,64 @@ def test_werewolves_campaigning_for_captain_helps_them() -> None:
     quiet = village_rate("werewolf=2,seer", 9, wolves_campaign=0.0)
     campaign = village_rate("werewolf=2,seer", 9, wolves_campaign=1.0)
     assert campaign < quiet - 0.03, (quiet, campaign)
+
+
+def test_werewolves_hunting_the_revealed_seer_helps_them() -> None:
+    spare = village_rate("werewolf=2,seer", 10, seer_reveal=1.0, wolves_kill_revealed_seer=0.0)
+    hunt = village_rate("werewolf=2,seer", 10, seer_reveal=1.0, wolves_kill_revealed_seer=1.0)
+    assert hunt < spare - 0.03, (spare, hunt)
+
+
+def test_a_witch_who_poisons_on_a_good_nose_helps_the_village() -> None:
+    never = village_rate("werewolf=2,witch", 10, wolf_tell=6.0, witch_poison=0.0)
+    often = village_rate("werewolf=2,witch", 10, wolf_tell=6.0, witch_poison=1.0)
+    assert often > never + 0.03, (never, often)
+
+
+def test_the_witch_healing_later_nights_helps_the_village() -> None:
+    spec = "werewolf=2,witch"
+    never = village_rate(spec, 10, witch_heal_first_night=0.0, witch_heal_later=0.0, witch_poison=0.0)
+    later = village_rate(spec, 10, witch_heal_first_night=0.0, witch_heal_later=1.0, witch_poison=0.0)
+    assert later > never + 0.03, (never, later)
+
+
+def distinct_targets(herd: float) -> float:
+    """The mean number of different seats voted against in a day's first round."""
+    deck = complete(12, parse_roles("werewolf=3,seer"), OPTIONS)
+    config = SimConfig(12, deck, OPTIONS, "informed", 9, InformedParams(herd=herd))
+    rounds = targets = 0
+    for index in range(300):
+        for event in play_one(config, index).events:
+            if isinstance(event, VotesCast) and event.ballot.value == "vote":
+                rounds += 1
+                targets += len({t for _, t in event.votes if t is not None})
+    return targets / rounds
+
+
+def test_herding_concentrates_the_votes() -> None:
+    assert distinct_targets(herd=1.0) < distinct_targets(herd=0.0) - 1.0
+
+
+def thief_took_a_power(rate: float) -> tuple[int, int]:
+    """(games where the Thief was offered a power card and no two Werewolves, games where he took one)."""
+    options = Options(thief_extra_cards="from_deck")
+    deck = complete(10, parse_roles("werewolf=2,thief,seer,witch,hunter,cupid,little_girl"), options)
+    config = SimConfig(10, deck, options, "informed", 2, InformedParams(thief_takes_power=rate))
+    offered = took = 0
+    for index in range(400):
+        game = play_one(config, index)
+        started = game.events[0]
+        assert isinstance(started, GameStarted)
+        powers = [r for r in started.extra if r not in (Role.VILLAGER, Role.WEREWOLF)]
+        if powers and started.extra.count(Role.WEREWOLF) < 2:
+            offered += 1
+            chose = next(e for e in game.events if isinstance(e, ThiefChose))
+            took += chose.took is not None and chose.took in powers
+    return offered, took
+
+
+def test_the_thief_takes_a_power_card_as_often_as_told() -> None:
+    offered, took = thief_took_a_power(1.0)
+    assert offered > 50 and took == offered
+    offered, took = thief_took_a_power(0.0)
+    assert offered > 50 and took == 0
