@@ -146,7 +146,8 @@ def from_events(
     deck = deck_of(started.roles, started.extra if started.options.thief_extra_cards == "from_deck" else ())
     plain = [event_to_dict(e) for e in game.events]
     # One row a game: a journal's game keeps its row when resumed or imported again.
-    identity: list[Any] = [dict(setup), str(journal.resolve())] if journal else [dict(setup), plain]
+    # Without a journal, a game is its setup, its events and when it started (the same script played twice is two games).
+    identity: list[Any] = [dict(setup), str(journal.resolve())] if journal else [dict(setup), plain, started_at]
     digest = hashlib.sha256(json.dumps(identity, sort_keys=True, default=str).encode()).hexdigest()[:24]
     return GameRecord(
         uid=digest,
