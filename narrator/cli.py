@@ -20,6 +20,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "narrator.listening.cli",
     "narrator.table.cli",
     "narrator.reference",
+    "narrator.history.cli",
 )
 
 Handler = Callable[[argparse.Namespace], int]

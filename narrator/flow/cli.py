@@ -110,13 +110,19 @@ def _play_headless(args: argparse.Namespace) -> int:
     setup = load_setup(args.setup)
     warn_players(setup.players)
     script = load_script(args.script, setup.players)
+    from narrator.history.cli import Recorder
+
     journal = FileJournal.create(args.journal) if args.journal else None
     clock = RealClock() if args.real_clock else VirtualClock()
+    recorder = Recorder()
     try:
         result = play_headless(setup, script, args.seed or 0, clock, journal)
     finally:
         if journal is not None:
             journal.close()
+            recorder.journal(args.journal)
+    if journal is None:
+        recorder.events(setup.to_record(), result.game.events, args.seed or 0, "headless")
     if args.timeline:
         write_timeline(args.timeline, result.timeline)
     outcome = result.game.outcome
@@ -145,7 +151,13 @@ def run_resume(args: argparse.Namespace) -> int:
 
             return resume_full(args, path, setup, seed, voice=bool(head.get("voice", True)))
         return _resume_text(path, setup, seed)
-    result = resume_headless(path, args.timeline)
+    from narrator.history.cli import Recorder
+
+    recorder = Recorder()
+    try:
+        result = resume_headless(path, args.timeline)
+    finally:
+        recorder.journal(path)
     outcome = result.game.outcome
     assert outcome is not None
     print(f"game over: the winner is {outcome.winner.value}; alive: {', '.join(map(str, result.game.living())) or 'nobody'}")
@@ -218,6 +230,9 @@ def _resume_text(path: Path, setup: Any, seed: int) -> int:
     finally:
         display.clear_private()  # Ctrl-C during a private turn: wipe it before "interrupted"
         journal.close()
+        from narrator.history.cli import Recorder
+
+        Recorder().journal(path)
     return 0
 
 

@@ -95,8 +95,26 @@ def complete(players: int, named: Composition, options: Options) -> dict[Role, i
     return deck
 
 
+# Decks already found playable, with their warnings: the simulator validates the same deck every game.
+_PLAYABLE: dict[tuple[int, tuple[tuple[Role, int], ...], Options], tuple[str, ...]] = {}
+
+
 def validate(players: int, deck: Composition, options: Options) -> list[str]:
     """Refuse a deck that cannot be played; return warnings for one that can but is unusual."""
+    try:
+        key = (players, tuple(deck.items()), options)
+        known = _PLAYABLE.get(key)
+    except TypeError:  # an unhashable count or role: checked (and refused) below
+        key, known = None, None
+    if known is not None:
+        return list(known)
+    warnings = _validate(players, deck, options)
+    if key is not None and len(_PLAYABLE) < 4096:
+        _PLAYABLE[key] = tuple(warnings)
+    return warnings
+
+
+def _validate(players: int, deck: Composition, options: Options) -> list[str]:
     check_players(players)
     for role, count in deck.items():
         if not isinstance(role, Role):

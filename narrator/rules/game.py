@@ -99,6 +99,7 @@ class State:
     possible: frozenset[Role]
     options: Options
     alive: list[bool]
+    living: tuple[int, ...] = ()  # the living seats in seat order: `alive` as a tuple, kept by `_died`
     phase: Phase = Phase.SETUP
     night: int = 0
     day: int = 0
@@ -154,6 +155,7 @@ class Game:
             possible=started.possible,
             options=started.options,
             alive=[True] * started.players,
+            living=tuple(range(1, started.players + 1)),
         )
         self._record(started)
 
@@ -221,21 +223,28 @@ class Game:
         return self.state.alive[seat - 1]
 
     def living(self) -> tuple[int, ...]:
-        return tuple([i + 1 for i, a in enumerate(self.state.alive) if a])
+        return self.state.living
 
     def holders(self, role: Role) -> tuple[int, ...]:
         """Seats that hold `role` now (alive or dead)."""
         return tuple(i + 1 for i, r in enumerate(self.state.roles) if r is role)
 
     def living_holder(self, role: Role) -> int | None:
-        for i, r in enumerate(self.state.roles):
-            if r is role and self.state.alive[i]:
-                return i + 1
+        roles = self.state.roles
+        if role not in roles:
+            return None
+        alive = self.state.alive
+        i = roles.index(role)
+        if alive[i]:
+            return i + 1
+        for j in range(i + 1, len(roles)):  # a role held more than once (Werewolves, Villagers)
+            if roles[j] is role and alive[j]:
+                return j + 1
         return None
 
     def living_wolves(self) -> tuple[int, ...]:
-        s = self.state
-        return tuple(i + 1 for i in range(s.players) if s.alive[i] and s.roles[i] is Role.WEREWOLF)
+        roles = self.state.roles
+        return tuple([p for p in self.state.living if roles[p - 1] is Role.WEREWOLF])
 
     def seer_targets(self) -> tuple[int, ...]:
         seer = self.living_holder(Role.SEER)
@@ -246,7 +255,8 @@ class Game:
         s = self.state
         if s.night == 1 and not s.options.first_night_kill:
             return ()
-        return tuple(i + 1 for i in range(s.players) if s.alive[i] and s.roles[i] is not Role.WEREWOLF)
+        roles = s.roles
+        return tuple([p for p in s.living if roles[p - 1] is not Role.WEREWOLF])
 
     def witch_view(self) -> WitchView:
         s = self.state
@@ -290,7 +300,8 @@ class Game:
         lovers = self.state.lovers
         if lovers is None:
             return None
-        wolves = sum(self.state.roles[p - 1] is Role.WEREWOLF for p in lovers)
+        roles = self.state.roles
+        wolves = (roles[lovers[0] - 1] is Role.WEREWOLF) + (roles[lovers[1] - 1] is Role.WEREWOLF)
         if wolves == 1 or (wolves == 2 and self.state.options.lovers_team_if_both_wolves):
             return lovers
         return None
@@ -298,15 +309,19 @@ class Game:
     def check_outcome(self) -> Outcome | None:
         """The win conditions of RULES.md, checked on the current state."""
         s = self.state
-        alive = self.living()
+        alive = s.living
         if not alive:
             return Outcome(Side.NOBODY, ())
-        team = self.lovers_team()
+        team = self.lovers_team() if s.lovers is not None else None
         team_alive = team is not None and s.alive[team[0] - 1] and s.alive[team[1] - 1]
-        if team is not None and team_alive and set(alive) == set(team):
+        if team is not None and team_alive and len(alive) == 2:
             return Outcome(Side.LOVERS, tuple(sorted(team)))
         in_team = set(team) if team else set()
-        wolves = sum(1 for p in alive if s.roles[p - 1] is Role.WEREWOLF)
+        roles = s.roles
+        wolves = 0
+        for p in alive:
+            if roles[p - 1] is Role.WEREWOLF:
+                wolves += 1
         others = len(alive) - wolves
         if wolves == 0:
             return Outcome(Side.VILLAGE, self._side_seats(Team.VILLAGE, in_team))
@@ -506,6 +521,35 @@ class Game:
             self._require_awaiting(Awaiting.VOTE, f"votes {dict(votes)!r}")
         ballot = s.ballot
         assert ballot is not None
+        voters, candidates = s.voters, s.candidates
+        try:
+            chosen = set(votes.values())
+            chosen.discard(None)
+            valid = chosen.issubset(candidates) and set(votes).issubset(voters)
+        except TypeError:  # an unhashable seat: refused below with its own message
+            valid = False
+        if not valid:
+            self._refuse_votes(votes)
+        counts = dict.fromkeys(candidates, 0)
+        for target in votes.values():
+            if target is not None:
+                counts[target] += 1
+        captain = s.captain
+        if captain is not None:
+            captain_target = votes.get(captain)
+            if captain_target is not None:
+                counts[captain_target] += self.vote_weight(captain) - 1
+        top = max(counts.values(), default=0)
+        leaders = tuple([c for c in candidates if counts[c] == top]) if top > 0 else ()
+        if ballot is Ballot.CAPTAIN_REVOTE and len(leaders) != 1 and rng is None:
+            raise RulesError("a Captain election still tied after the revote needs a random draw (rng)")
+        self._emit(VotesCast(ballot, tuple(sorted(votes.items())), tuple(counts.items())))
+        self._after_votes(ballot, votes, counts, leaders, rng)
+
+    def _refuse_votes(self, votes: Mapping[int, int | None]) -> None:
+        s = self.state
+        ballot = s.ballot
+        assert ballot is not None
         for voter, target in votes.items():
             if voter not in s.voters:
                 if not (isinstance(voter, int) and 1 <= voter <= s.players):
@@ -517,22 +561,18 @@ class Game:
                 self._check_target(target, f"seat {voter}'s vote")
                 allowed = ", ".join(map(str, s.candidates))
                 raise InvalidTargetError(f"seat {voter} voted for seat {target}, who is not a candidate ({allowed})")
-        counts = dict.fromkeys(s.candidates, 0)
-        captain_weight = self.vote_weight(s.captain) if s.captain is not None else 1
-        for voter, target in votes.items():
-            if target is not None:
-                counts[target] += captain_weight if voter == s.captain else 1
+        raise AssertionError("votes refused without a reason")  # pragma: no cover
+
+    def _after_votes(
+        self,
+        ballot: Ballot,
+        votes: Mapping[int, int | None],
+        counts: Mapping[int, int],
+        leaders: tuple[int, ...],
+        rng: random.Random | None,
+    ) -> None:
+        s = self.state
         top = max(counts.values(), default=0)
-        leaders = tuple(c for c in s.candidates if counts[c] == top and top > 0)
-        if ballot is Ballot.CAPTAIN_REVOTE and len(leaders) != 1 and rng is None:
-            raise RulesError("a Captain election still tied after the revote needs a random draw (rng)")
-        self._emit(
-            VotesCast(
-                ballot,
-                tuple(sorted(votes.items())),
-                tuple((c, counts[c]) for c in s.candidates),
-            )
-        )
         tied = leaders or s.candidates
         if ballot is Ballot.CAPTAIN:
             if len(leaders) == 1:
@@ -634,25 +674,26 @@ class Game:
             raise WrongPhaseError(f"{said}: {who} cannot act now: the night has moved past that call")
 
     def _living_actor(self, role: Role, who: str, said: str) -> int:
+        seat = self.living_holder(role)
+        if seat is not None:
+            return seat
         seats = self.holders(role)
         if not seats:
             raise IllegalActionError(f"{said}: nobody holds the {role.value} card, so {who} cannot act")
-        seat = self.living_holder(role)
-        if seat is None:
-            raise IllegalActionError(f"{said}: {who} (seat {seats[0]}) is dead and cannot act")
-        return seat
+        raise IllegalActionError(f"{said}: {who} (seat {seats[0]}) is dead and cannot act")
 
     # ---- the fold -----------------------------------------------------------------------
 
-    def _emit(self, event: Event) -> None:
-        self._record(event)
-
     def _record(self, event: Event) -> None:
-        _APPLY[type(event)](self.state, event)
-        self.state.events += 1
+        state = self.state
+        _APPLY[type(event)](state, event)
+        state.events += 1
         self.events.append(event)
-        for listener in self._listeners:
-            listener(event)
+        if self._listeners:
+            for listener in self._listeners:
+                listener(event)
+
+    _emit = _record
 
 
 def _names(roles: Iterable[Role]) -> str:
@@ -714,6 +755,7 @@ def _dawn(s: State, e: DawnBroke) -> None:
 
 def _died(s: State, e: PlayerDied) -> None:
     s.alive[e.seat - 1] = False
+    s.living = tuple([p for p in s.living if p != e.seat])
 
 
 def _hunter_called(s: State, e: HunterCalled) -> None:

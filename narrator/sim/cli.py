@@ -13,7 +13,7 @@ from narrator.errors import UsageError
 from narrator.reference import option_help
 from narrator.rules import Options, Side, complete, parse_roles, suggest
 from narrator.rules.composition import describe, validate
-from narrator.sim.policies import POLICIES
+from narrator.sim.policies import POLICIES, InformedParams
 from narrator.sim.runner import SimConfig, simulate, wilson
 
 
@@ -29,11 +29,14 @@ def register(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed: the same seed plays the same games (default: 0)")
     p.add_argument("--policy", choices=sorted(POLICIES), default="random",
                    help="how the automatic players choose: random (every choice at random; the village votes as "
-                        "one block for a random player) or random-votes (each voter votes alone for a random other "
-                        "player) (default: random)")
+                        "one block for a random player), random-votes (each voter votes alone for a random other "
+                        "player) or informed (players who play like people; see --param) (default: random)")
+    p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                   help="an informed player's behaviour, e.g. seer_reveal=1 (see README, Balance)")
     p.add_argument("--jobs", type=integer("--jobs", 0), default=1, metavar="J", help="worker processes, 0 for one per core (default: 1)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
+    register_balance(sub)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,7 +46,10 @@ def run(args: argparse.Namespace) -> int:
     deck = complete(args.players, parse_roles(args.roles) if args.roles else suggest(args.players), options)
     warnings = validate(args.players, deck, options)
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
-    config = SimConfig(args.players, deck, options, args.policy, args.seed)
+    if args.param and args.policy != "informed":
+        raise UsageError(f"--param {args.param[0]!r}: parameters are for --policy informed")
+    params = InformedParams.parse(args.param) if args.policy == "informed" else None
+    config = SimConfig(args.players, deck, options, args.policy, args.seed, params)
     if args.json:
         result = simulate(config, args.games, jobs)
         print(json.dumps(result.to_json()))
@@ -83,3 +89,66 @@ def _print_table(config: SimConfig, deck_text: str, result: dict[str, Any]) -> N
     console.print(table)
     console.print(f"mean days: {result['mean_days']:.2f}   time: {result['seconds']:.2f} s "
                   f"({games / max(result['seconds'], 1e-9):,.0f} games/s)")
+
+
+def register_balance(sub: Any) -> None:
+    p = sub.add_parser("balance", help="the village's chance with informed players, and the nearest fair compositions")
+    p.add_argument("--players", type=int, metavar="N", help="players at the table (8 to 18 answer from the shipped table)")
+    p.add_argument("--roles", metavar="SPEC", help='the chosen roles, e.g. "werewolf=3,seer=1,witch=1" (default: the suggestion)')
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help=option_help())
+    p.add_argument("--owns", metavar="ROLES", help='special roles the table owns, e.g. "seer,witch,hunter" (default: all)')
+    p.add_argument("--budget", type=float, default=0.8, metavar="S", help="seconds to spend playing games not yet known")
+    p.add_argument("--jobs", type=int, default=1, metavar="J", help="worker processes for the games (0 = one per core)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--precompute", type=int, default=0, metavar="GAMES",
+                   help="fill the shipped table for 8 to 18 players with GAMES games a composition (slow)")
+    p.set_defaults(func=run_balance)
+
+
+def run_balance(args: argparse.Namespace) -> int:
+    from narrator.rules import Role
+    from narrator.sim.balance import SPECIALS, advise, precompute
+
+    jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
+    if args.precompute:
+        precompute(range(8, 19), args.precompute, jobs, progress=True)
+        return 0
+    if args.players is None:
+        raise UsageError("balance needs --players N (or --precompute GAMES)")
+    if not 0 < args.budget <= 600:
+        raise UsageError(f"--budget {args.budget!r}: give seconds above 0, at most 600")
+    options = Options.parse(args.option)
+    deck = complete(args.players, parse_roles(args.roles) if args.roles else suggest(args.players), options)
+    owned = [Role.parse(name) for name in args.owns.split(",") if name.strip()] if args.owns else list(SPECIALS)
+    advice = advise(args.players, deck, options, owned, budget=args.budget, jobs=jobs)
+    if args.json:
+        print(json.dumps(advice.to_json()))
+        return 0
+    for line in advice_lines(advice):
+        print(line)
+    return 0
+
+
+def advice_lines(advice: Any) -> list[str]:
+    """The advisor's answer as plain lines (the command line and the wizard print the same)."""
+    from narrator.sim.balance import FAIR, changes
+
+    chosen = advice.chosen
+    lo, hi = chosen.interval
+    lines = [f"{advice.players} players, {describe(chosen.deck)}:"]
+    if chosen.games:
+        lines.append(f"  the village wins {chosen.rate:.0%} of games with informed players "
+                     f"(95% interval {lo:.0%}–{hi:.0%}, {chosen.games:,} games)")
+    else:
+        lines.append("  no estimate yet (no game could be played in the time given)")
+    verdict = "fair" if chosen.fair else ("favours the village" if chosen.rate > FAIR[1] else "favours the Werewolves")
+    if chosen.games:
+        lines.append(f"  verdict: {verdict} (fair is {FAIR[0]:.0%}–{FAIR[1]:.0%})")
+    if advice.fair:
+        lines.append("  nearest fair compositions:")
+        for e in advice.fair:
+            elo, ehi = e.interval
+            lines.append(f"    {describe(e.deck)}: {e.rate:.0%} ({elo:.0%}–{ehi:.0%}); change {changes(chosen.deck, e.deck)}")
+    else:
+        lines.append("  no fair composition found near this one with the roles owned")
+    return lines

@@ -1,11 +1,24 @@
-"""Automatic players: each decision drawn from the legal options with a passed-in random source."""
+"""Automatic players: each decision drawn with a passed-in random source.
+
+`random` and `random-votes` choose uniformly among the legal options. `informed` plays like
+people do: see `InformedParams` for every behaviour and its default.
+"""
 
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from dataclasses import dataclass, fields, replace
+from typing import Mapping, Protocol, Sequence, TypeVar
 
+from narrator.errors import UsageError
 from narrator.rules import Awaiting, Ballot, Game, Role
+
+T = TypeVar("T")
+
+
+def pick(rng: random.Random, seq: Sequence[T]) -> T:
+    """One element, uniformly: `rng.choice` without its rejection loop (the simulator's hot path)."""
+    return seq[int(rng.random() * len(seq))]
 
 
 class Policy(Protocol):
@@ -13,7 +26,17 @@ class Policy(Protocol):
 
     name: str
 
+    def new_game(self, game: Game, rng: random.Random) -> None: ...
+    def thief(self, game: Game, rng: random.Random) -> int: ...
+    def lovers(self, game: Game, rng: random.Random) -> tuple[int, int]: ...
+    def seer(self, game: Game, rng: random.Random) -> int: ...
+    def wolves(self, game: Game, rng: random.Random) -> int | None: ...
+    def witch(self, game: Game, rng: random.Random) -> tuple[bool, int | None]: ...
+    def dawn(self, game: Game, rng: random.Random) -> None: ...
     def votes(self, game: Game, rng: random.Random) -> dict[int, int | None]: ...
+    def tiebreak(self, game: Game, rng: random.Random) -> int: ...
+    def hunter(self, game: Game, rng: random.Random) -> int: ...
+    def successor(self, game: Game, rng: random.Random) -> int: ...
 
 
 class RandomPolicy:
@@ -21,10 +44,42 @@ class RandomPolicy:
 
     name = "random"
 
+    def new_game(self, game: Game, rng: random.Random) -> None:
+        pass
+
+    def thief(self, game: Game, rng: random.Random) -> int:
+        return pick(rng, (1, 2) if all(r is Role.WEREWOLF for r in game.state.extra) else (0, 1, 2))
+
+    def lovers(self, game: Game, rng: random.Random) -> tuple[int, int]:
+        a, b = rng.sample(game.living(), 2)
+        return a, b
+
+    def seer(self, game: Game, rng: random.Random) -> int:
+        return pick(rng, game.seer_targets())
+
+    def wolves(self, game: Game, rng: random.Random) -> int | None:
+        return pick(rng, (*game.wolf_targets(), None))
+
+    def witch(self, game: Game, rng: random.Random) -> tuple[bool, int | None]:
+        view = game.witch_view()
+        heal = rng.random() < 0.5 if view.can_heal else False
+        return heal, pick(rng, (*view.targets, None))
+
+    def dawn(self, game: Game, rng: random.Random) -> None:
+        pass
+
     def votes(self, game: Game, rng: random.Random) -> dict[int, int | None]:
         s = game.state
-        target = rng.choice(s.candidates)
-        return {voter: target for voter in s.voters}
+        return dict.fromkeys(s.voters, pick(rng, s.candidates))
+
+    def tiebreak(self, game: Game, rng: random.Random) -> int:
+        return pick(rng, game.state.candidates)
+
+    def hunter(self, game: Game, rng: random.Random) -> int:
+        return pick(rng, game.hunter_targets())
+
+    def successor(self, game: Game, rng: random.Random) -> int:
+        return pick(rng, game.living())
 
 
 class RandomVotesPolicy(RandomPolicy):
@@ -34,42 +89,289 @@ class RandomVotesPolicy(RandomPolicy):
 
     def votes(self, game: Game, rng: random.Random) -> dict[int, int | None]:
         s = game.state
+        candidates = s.candidates
+        n = len(candidates)
+        rand = rng.random
         ballot: dict[int, int | None] = {}
         for voter in s.voters:
-            others = [c for c in s.candidates if c != voter] or list(s.candidates)
-            ballot[voter] = rng.choice(others)
+            # Uniform over the other candidates: draw again on oneself (a lone candidate is voted anyway).
+            target = candidates[int(rand() * n)]
+            while target == voter and n > 1:
+                target = candidates[int(rand() * n)]
+            ballot[voter] = target
         return ballot
 
 
-POLICIES: dict[str, type[RandomPolicy]] = {"random": RandomPolicy, "random-votes": RandomVotesPolicy}
+@dataclass(frozen=True)
+class InformedParams:
+    """The behaviours of the `informed` players; each a probability (0 to 1) or a weight.
+
+    The defaults are tuned so that the village wins about half of the games on the usual
+    compositions of 8 to 18 players (README, "Balance"). Change one with
+    `simulate --policy informed --param seer_reveal=1`.
+    """
+
+    #: Each day, the chance that a Seer who has found a living Werewolf says so to the village.
+    seer_reveal: float = 0.7
+    #: The chance that a villager votes for a Werewolf the Seer or the Little Girl has named.
+    follow_reveal: float = 0.85
+    #: The night after the Seer speaks, the chance that the Werewolves kill her.
+    wolves_kill_revealed_seer: float = 0.9
+    #: How much likelier a villager is to suspect a Werewolf than anyone else (1 = no better than chance).
+    wolf_tell: float = 1.7
+    #: The chance that a villager follows the candidate already leading the vote (herding).
+    herd: float = 0.35
+    #: The chance that the Werewolves pile onto the village's leading innocent rather than their own pick.
+    wolves_bandwagon: float = 0.7
+    #: The chance that the Werewolves vote as a block for one of their own in a Captain election
+    #: (otherwise each votes like a villager would).
+    wolves_campaign: float = 0.5
+    #: The chance that the Witch heals the first night's victim.
+    witch_heal_first_night: float = 1.0
+    #: Later nights, the chance that the Witch (potion unused) heals the victim.
+    witch_heal_later: float = 0.5
+    #: Each night, the chance that the Witch poisons her strongest suspect (always a named Werewolf).
+    witch_poison: float = 0.2
+    #: The chance that the dying Hunter shoots his strongest suspect rather than anyone.
+    hunter_aims: float = 0.9
+    #: Each night, the chance that the Little Girl's peek shows her one Werewolf (she says so by day).
+    little_girl_spots: float = 0.15
+    #: The chance that the Thief takes an extra card with a power rather than keeping his own.
+    thief_takes_power: float = 0.8
+
+    @classmethod
+    def parse(cls, pairs: Sequence[str]) -> InformedParams:
+        """Read `name=value` pairs; a bad one is a usage error that names the known parameters."""
+        known = {f.name for f in fields(cls)}
+        values: dict[str, float] = {}
+        for pair in pairs:
+            name, sep, raw = pair.partition("=")
+            name = name.strip()
+            if name not in known:
+                raise UsageError(f"--param {pair!r}: unknown parameter; known: {', '.join(sorted(known))}")
+            try:
+                value = float(raw)
+            except ValueError:
+                raise UsageError(f"--param {pair!r}: the value must be a number, like {name}=0.5") from None
+            if not sep or value < 0 or (name != "wolf_tell" and value > 1):
+                raise UsageError(f"--param {pair!r}: give {name}=P with P from 0 to 1"
+                                 + (" (wolf_tell: any weight from 0)" if name == "wolf_tell" else ""))
+            values[name] = value
+        return replace(cls(), **values)
+
+    def to_dict(self) -> dict[str, float]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+class InformedPolicy(RandomPolicy):
+    """Players who play like people: the Werewolves know each other, the powers are used on purpose.
+
+    What the village knows is public: Werewolves named by the Seer or the Little Girl, and players the
+    Seer has cleared. What each villager feels is modelled by `wolf_tell` (a slightly better than
+    chance nose for Werewolves) and `herd` (following the leading candidate).
+    """
+
+    name = "informed"
+
+    def __init__(self, params: InformedParams | None = None) -> None:
+        self.p = params or InformedParams()
+        self.found: dict[int, bool] = {}  # the Seer's private findings: seat -> is a Werewolf
+        self.named: set[int] = set()  # Werewolves named publicly
+        self.cleared: set[int] = set()  # players the Seer has publicly cleared
+        self.seer_spoke = False
+        self.spotted: set[int] = set()  # the Little Girl's private findings
+
+    def new_game(self, game: Game, rng: random.Random) -> None:
+        self.found, self.named, self.cleared, self.spotted = {}, set(), set(), set()
+        self.seer_spoke = False
+
+    # ---- helpers --------------------------------------------------------------------
+
+    def _wolf(self, game: Game, seat: int) -> bool:
+        return game.state.roles[seat - 1] is Role.WEREWOLF
+
+    def _suspect(
+        self, game: Game, rng: random.Random, among: Sequence[int], exclude: int | None = None, named_first: bool = True,
+    ) -> int | None:
+        """A villager's suspect among `among`: a named Werewolf if any (`named_first`), else by nose (`wolf_tell`)."""
+        pool = [c for c in among if c != exclude and c not in self.cleared] or [c for c in among if c != exclude]
+        if not pool:
+            return None
+        named = [c for c in pool if c in self.named] if named_first else []
+        if named:
+            return pick(rng, named)
+        roles, tell = game.state.roles, self.p.wolf_tell
+        weights = [tell if roles[c - 1] is Role.WEREWOLF else 1.0 for c in pool]
+        r = rng.random() * sum(weights)
+        for c, w in zip(pool, weights):
+            r -= w
+            if r < 0:
+                return c
+        return pool[-1]
+
+    # ---- the night ------------------------------------------------------------------
+
+    def thief(self, game: Game, rng: random.Random) -> int:
+        extra = game.state.extra
+        wolves = [i + 1 for i, r in enumerate(extra) if r is Role.WEREWOLF]
+        if len(wolves) == 2:
+            return pick(rng, (1, 2))
+        powers = [i + 1 for i, r in enumerate(extra) if r is not Role.VILLAGER and r is not Role.WEREWOLF]
+        if powers and rng.random() < self.p.thief_takes_power:
+            return pick(rng, powers)
+        return 0
+
+    def seer(self, game: Game, rng: random.Random) -> int:
+        targets = [t for t in game.seer_targets() if t not in self.found and t not in self.named]
+        target = pick(rng, targets or game.seer_targets())
+        self.found[target] = self._wolf(game, target)
+        return target
+
+    def wolves(self, game: Game, rng: random.Random) -> int | None:
+        targets = game.wolf_targets()
+        if not targets:
+            return None
+        seer = game.living_holder(Role.SEER)
+        if self.seer_spoke and seer in targets and rng.random() < self.p.wolves_kill_revealed_seer:
+            return seer
+        return pick(rng, targets)
+
+    def witch(self, game: Game, rng: random.Random) -> tuple[bool, int | None]:
+        view = game.witch_view()
+        s = game.state
+        witch = game.living_holder(Role.WITCH)
+        heal = False
+        if view.can_heal:
+            chance = self.p.witch_heal_first_night if s.night == 1 else self.p.witch_heal_later
+            heal = rng.random() < chance
+        poison: int | None = None
+        if view.can_poison and view.targets:
+            named = [t for t in view.targets if t in self.named and t != witch]
+            if named:
+                poison = pick(rng, named)
+            elif s.night > 1 and rng.random() < self.p.witch_poison:
+                others = [t for t in view.targets if t != witch and t != (view.victim if heal else None)]
+                poison = self._suspect(game, rng, others)
+        return heal, poison
+
+    def dawn(self, game: Game, rng: random.Random) -> None:
+        """What the village learns by day: the Seer may speak; the Little Girl tells what she saw."""
+        s = game.state
+        girl = game.living_holder(Role.LITTLE_GIRL)
+        if girl is not None:
+            if s.night >= 1 and rng.random() < self.p.little_girl_spots:
+                wolves = game.living_wolves()
+                if wolves:
+                    self.spotted.add(pick(rng, wolves))
+            self.named |= self.spotted
+        seer = game.living_holder(Role.SEER)
+        if seer is not None and not self.seer_spoke:
+            if any(w and s.alive[t - 1] for t, w in self.found.items()) and rng.random() < self.p.seer_reveal:
+                self.seer_spoke = True
+        if seer is not None and self.seer_spoke:
+            for t, w in self.found.items():
+                (self.named if w else self.cleared).add(t)
+
+    # ---- the day --------------------------------------------------------------------
+
+    def votes(self, game: Game, rng: random.Random) -> dict[int, int | None]:
+        s = game.state
+        candidates = s.candidates
+        wolves = [v for v in s.voters if self._wolf(game, v)]
+        captain_round = s.ballot in (Ballot.CAPTAIN, Ballot.CAPTAIN_REVOTE)
+        campaign = captain_round and rng.random() < self.p.wolves_campaign
+        innocents = [c for c in candidates if not self._wolf(game, c)]
+        ballot: dict[int, int | None] = {}
+        counts: dict[int, int] = {}
+        for voter in s.voters:
+            if voter in wolves and (campaign or not captain_round):
+                continue
+            named = [c for c in candidates if c in self.named and c != voter]
+            if named and not captain_round and rng.random() < self.p.follow_reveal:
+                target = pick(rng, named)
+            elif counts and rng.random() < self.p.herd:
+                leader = max(counts.items(), key=lambda kv: kv[1])[0]
+                target = leader if leader != voter else self._suspect(game, rng, candidates, voter, False) or leader
+            elif captain_round:
+                trusted = [c for c in candidates if c != voter and c not in self.named]
+                target = pick(rng, trusted or list(candidates))
+            else:
+                target = self._suspect(game, rng, candidates, voter, False) or pick(rng, candidates)
+            ballot[voter] = target
+            counts[target] = counts.get(target, 0) + 1
+        if wolves and (campaign or not captain_round):
+            block: int | None
+            if captain_round:
+                block = pick(rng, [c for c in candidates if self._wolf(game, c)] or list(candidates))
+            else:
+                village_pick = [c for c in sorted(counts, key=lambda c: -counts[c]) if c in innocents]
+                if village_pick and rng.random() < self.p.wolves_bandwagon:
+                    block = village_pick[0]
+                else:
+                    block = pick(rng, innocents) if innocents else None  # never a vote against a Werewolf
+            for w in wolves:
+                ballot[w] = block
+        return ballot
+
+    def tiebreak(self, game: Game, rng: random.Random) -> int:
+        s = game.state
+        captain = s.captain
+        candidates = s.candidates
+        if captain is not None and self._wolf(game, captain):
+            innocents = [c for c in candidates if not self._wolf(game, c)]
+            return pick(rng, innocents or list(candidates))
+        return self._suspect(game, rng, candidates, captain) or pick(rng, candidates)
+
+    def hunter(self, game: Game, rng: random.Random) -> int:
+        targets = game.hunter_targets()
+        if rng.random() < self.p.hunter_aims:
+            return self._suspect(game, rng, targets) or pick(rng, targets)
+        return pick(rng, targets)
+
+    def successor(self, game: Game, rng: random.Random) -> int:
+        s = game.state
+        living = game.living()
+        previous = s.awaiting_seat
+        if previous is not None and self._wolf(game, previous):
+            wolves = [p for p in living if self._wolf(game, p)]
+            return pick(rng, wolves or list(living))
+        trusted = [p for p in living if p in self.cleared] or [p for p in living if p not in self.named]
+        return pick(rng, trusted or list(living))
+
+
+POLICIES: Mapping[str, type[RandomPolicy]] = {
+    "random": RandomPolicy,
+    "random-votes": RandomVotesPolicy,
+    "informed": InformedPolicy,
+}
+
+
+def make_policy(name: str, params: InformedParams | None = None) -> RandomPolicy:
+    if name == "informed":
+        return InformedPolicy(params)
+    return POLICIES[name]()
 
 
 def play_night(game: Game, rng: random.Random, policy: Policy) -> None:
-    """One night: every living role acts with a uniformly random legal choice."""
+    """One night: every living role acts as the policy decides."""
     game.begin_night()
     first = game.state.night == 1
     if first and game.living_holder(Role.THIEF):
-        extra = game.state.extra
-        options = [1, 2] if all(r is Role.WEREWOLF for r in extra) else [0, 1, 2]
-        game.thief_choose(rng.choice(options))
+        game.thief_choose(policy.thief(game, rng))
     if first and game.living_holder(Role.CUPID):
-        a, b = rng.sample(game.living(), 2)
-        game.cupid_choose(a, b)
+        game.cupid_choose(*policy.lovers(game, rng))
     if game.captain_election_due():
         game.open_captain_election()
         settle(game, rng, policy)
     if game.living_holder(Role.SEER):
-        game.seer_inspect(rng.choice(game.seer_targets()))
+        game.seer_inspect(policy.seer(game, rng))
     if game.living_wolves():
-        targets: list[int | None] = [*game.wolf_targets(), None]
-        game.wolves_choose(rng.choice(targets))
+        game.wolves_choose(policy.wolves(game, rng))
     if game.living_holder(Role.WITCH):
-        view = game.witch_view()
-        heal = rng.random() < 0.5 if view.can_heal else False
-        poisons: list[int | None] = [*view.targets, None]
-        game.witch_act(heal, rng.choice(poisons))
+        game.witch_act(*policy.witch(game, rng))
     game.dawn()
     settle(game, rng, policy)
+    policy.dawn(game, rng)
 
 
 def play_day(game: Game, rng: random.Random, policy: Policy) -> None:
@@ -91,11 +393,14 @@ def settle(game: Game, rng: random.Random, policy: Policy) -> None:
         if waiting is Awaiting.VOTE:
             game.cast_votes(policy.votes(game, rng), rng)
         elif waiting is Awaiting.TIEBREAK:
-            game.break_tie(rng.choice(s.candidates))
+            game.break_tie(policy.tiebreak(game, rng))
         elif waiting is Awaiting.HUNTER:
-            game.hunter_shoot(rng.choice(game.hunter_targets()))
+            game.hunter_shoot(policy.hunter(game, rng))
         elif waiting is Awaiting.SUCCESSOR:
-            game.name_successor(rng.choice(game.living()))
+            game.name_successor(policy.successor(game, rng))
 
 
-__all__ = ["Ballot", "POLICIES", "Policy", "RandomPolicy", "RandomVotesPolicy", "play_day", "play_night", "settle"]
+__all__ = [
+    "Ballot", "InformedParams", "InformedPolicy", "POLICIES", "Policy", "RandomPolicy", "RandomVotesPolicy",
+    "make_policy", "pick", "play_day", "play_night", "settle",
+]

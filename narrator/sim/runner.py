@@ -11,7 +11,7 @@ from typing import Callable, Mapping
 
 from narrator.errors import NarratorError
 from narrator.rules import Game, Options, Role, Side, deal
-from narrator.sim.policies import POLICIES, Policy, play_day, play_night
+from narrator.sim.policies import InformedParams, Policy, make_policy, play_day, play_night
 
 # A game that has not ended after this many nights is a bug, not a long game.
 MAX_NIGHTS = 500
@@ -24,6 +24,7 @@ class SimConfig:
     options: Options
     policy: str
     seed: int
+    params: InformedParams | None = None  # the informed players' behaviours (None: the defaults)
 
 
 @dataclass
@@ -46,8 +47,9 @@ def game_rng(seed: int, index: int) -> random.Random:
 
 def play_one(config: SimConfig, index: int, policy: Policy | None = None) -> Game:
     rng = game_rng(config.seed, index)
-    pol = policy or POLICIES[config.policy]()
+    pol = policy or make_policy(config.policy, config.params)
     game = Game.start(deal(config.players, config.deck, rng, config.options), config.options)
+    pol.new_game(game, rng)
     while game.outcome is None:
         if game.state.night >= MAX_NIGHTS:
             raise NarratorError(f"game {index} (seed {config.seed}) did not end within {MAX_NIGHTS} nights")
@@ -59,7 +61,7 @@ def play_one(config: SimConfig, index: int, policy: Policy | None = None) -> Gam
 
 def run_range(config: SimConfig, start: int, stop: int) -> Tally:
     tally = Tally()
-    policy = POLICIES[config.policy]()
+    policy = make_policy(config.policy, config.params)
     for index in range(start, stop):
         game = play_one(config, index, policy)
         assert game.outcome is not None

@@ -20,7 +20,7 @@ else:  # pragma: no cover
 
 INPUTS = ("keypad", "voice", "both")
 DEAL_MODES = ("program", "cards")
-KEYS = ("players", "roles", "options", "language", "inputs", "deal", "timing", "speech_scale")
+KEYS = ("players", "roles", "options", "language", "inputs", "deal", "timing", "speech_scale", "names")
 
 
 class ConfigError(UsageError):
@@ -54,6 +54,11 @@ class TableConfig:
     deal: str = "program"
     timing: dict[str, float] = field(default_factory=dict)  # only the values changed from the defaults
     speech_scale: float = 1.0  # text mode: how long a printed line 'lasts' (tests and demos shorten it)
+    names: dict[str, str] = field(default_factory=dict)  # optional: seat number -> the player's name (history)
+
+    def seat_names(self) -> dict[int, str]:
+        """The named seats that exist at this table."""
+        return {int(k): v for k, v in self.names.items() if k.isdigit() and 1 <= int(k) <= self.players and v}
 
     def rule_options(self) -> Options:
         return Options().with_values(self.options)
@@ -96,6 +101,8 @@ class TableConfig:
             lines.append("")
             lines.append(f"[{name}]")
             lines.extend(f"{k} = {_toml_value(v)}" for k, v in sorted(table.items()))
+        if self.names:
+            lines += ["", "[names]"] + [f'"{k}" = {_toml_value(v)}' for k, v in sorted(self.names.items(), key=lambda kv: int(kv[0]))]
         return "\n".join(lines) + "\n"
 
 
@@ -197,6 +204,16 @@ def parse_config(data: Mapping[str, Any], where: str) -> tuple[TableConfig, list
                     bad(f"timing.{k}", str(exc).removeprefix("timing: "))
                     continue
                 cfg.timing[k] = float(v)
+    if "names" in data:
+        raw = data["names"]
+        if not isinstance(raw, dict):
+            bad("names", 'must be a table like { "1" = "Ann", "2" = "Bo" }')
+        else:
+            for k, v in raw.items():
+                if not str(k).isdigit() or not isinstance(v, str) or not v.strip():
+                    bad(f"names.{k}", f"{v!r}: give a seat number and a name, like \"1\" = \"Ann\"")
+                    continue
+                cfg.names[str(int(k))] = v.strip()
     if "speech_scale" in data:
         scale = data["speech_scale"]
         if isinstance(scale, bool) or not isinstance(scale, (int, float)) or scale < 0:

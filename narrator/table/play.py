@@ -26,6 +26,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "text: printed lines, typed answers, no sound (the same as --text)")
     p.add_argument("--pace", type=float, default=None, metavar="F",
                    help="scale every turn and line by F (0.1 = ten times faster, for trying things out)")
+    p.add_argument("--again", action="store_true",
+                   help="play the last game again: same table, composition and options, a fresh deal")
     from narrator.table.sound import add_sound_arguments
 
     add_sound_arguments(p)
@@ -67,7 +69,7 @@ def run_wizard(args: argparse.Namespace, read_line: Callable[[], str | None] | N
     asker = LineAsker(sys.stdin, sys.stdout, read_line)
     for problem in loaded.problems:
         asker.tell(f"! {problem}")
-    wizard = Wizard(asker, loaded.config, available_languages())
+    wizard = Wizard(asker, loaded.config, available_languages(), advisor=balance_advice)
     config = wizard.run(offer_last=loaded.exists and not loaded.problems)
     try:
         kept = save_config(config, path, keep_old=bool(loaded.problems))
@@ -78,6 +80,22 @@ def run_wizard(args: argparse.Namespace, read_line: Callable[[], str | None] | N
         return config
     asker.tell(f"Saved in {path}." + (f" The old file is kept as {kept}." if kept else ""))
     return config
+
+
+def balance_advice(config: TableConfig) -> tuple[list[str], list[dict[str, int]]]:
+    """The balance advisor for the wizard: its lines, and the fair compositions as the config's roles."""
+    from narrator.rules import Role, RulesError
+    from narrator.sim.balance import advise
+    from narrator.sim.cli import advice_lines
+
+    try:
+        advice = advise(config.players, config.composition(), config.rule_options())
+    except RulesError:
+        return [], []
+    offers = [{r.value: n for r, n in e.deck.items() if r is not Role.VILLAGER} for e in advice.fair]
+    lines = advice_lines(advice)
+    numbered = [f"    *{i} {line.strip()}" for i, line in enumerate(lines[-len(offers):], start=1)] if offers else []
+    return (lines[: len(lines) - len(offers)] + numbered) if offers else lines, offers
 
 
 def play_at_table(args: argparse.Namespace) -> int:
@@ -98,7 +116,15 @@ def play_at_table(args: argparse.Namespace) -> int:
         # Before the first question: a table with no speaker learns it now, not after the setup.
         screen = check_sound(args, lines.read_line, _voice_remembered(args, given))
     config: TableConfig | None = None
-    if given:
+    names: dict[int, str] = {}
+    if args.again:
+        from narrator.flow.cli import games_folder
+        from narrator.table.rematch import last_game, rematch_setup
+
+        last, head = last_game(games_folder())
+        setup = rematch_setup(last, _rematch_rng(args.seed, 0))
+        names = {int(k): str(v) for k, v in (head.get("names") or {}).items()}
+    elif given:
         setup = _text_setup(args)
         if args.pace is not None:
             from dataclasses import replace
@@ -107,17 +133,38 @@ def play_at_table(args: argparse.Namespace) -> int:
     else:
         config = run_wizard(args, lines.read_line)
         setup = setup_from_config(config, args.seed, args.pace)
-    if given:  # the wizard warned already
+        names = config.seat_names()
+    if given or args.again:  # the wizard warned already
         from narrator.flow.cli import warn_players
 
         warn_players(setup.players, sys.stdout)
     deal_mode = config.deal if config is not None else "program"
     if screen == "text" and config is not None and config.inputs != "keypad":
         print(f"Note: the text screen reads typed answers only; answers by {config.inputs} need the full screen.")
-    if screen == "text":
-        return _play_text(args, setup, deal_mode, lines)
-    # Voice answers when a model is present, unless the table chose the keypad alone.
-    return _play_full(args, setup, deal_mode, voice=config is None or config.inputs != "keypad")
+    from narrator.packs import load_pack
+    from narrator.table.rematch import offer_rematch, rematch_setup
+
+    for game in range(1, 1000):
+        if screen == "text":
+            code = _play_text(args, setup, deal_mode, lines, names)
+            again = code == 0 and offer_rematch(load_pack(setup.language), lines.read_line)
+        else:
+            # Voice answers when a model is present, unless the table chose the keypad alone.
+            rematch: list[bool] = []
+            code = _play_full(args, setup, deal_mode, voice=config is None or config.inputs != "keypad", names=names,
+                              rematch=rematch)
+            again = code == 0 and any(rematch)
+        if not again:
+            return code
+        # The rematch: same table, composition, options and timing; a fresh deal; a new journal.
+        setup = rematch_setup(setup, _rematch_rng(args.seed, game))
+        args.journal = None
+    return 0
+
+
+def _rematch_rng(seed: int | None, game: int) -> random.Random:
+    """A fresh deal's random source: reproducible with --seed, otherwise from the system."""
+    return random.Random(f"rematch:{seed}:{game}") if seed is not None else random.Random(random.SystemRandom().random())
 
 
 def _voice_remembered(args: argparse.Namespace, given: bool) -> bool:
@@ -195,10 +242,15 @@ def _journal(args: argparse.Namespace) -> Path:
     from narrator.flow.cli import games_folder
 
     path: Path = args.journal or games_folder() / time.strftime("game-%Y%m%d-%H%M%S.jsonl")
+    n = 1
+    while args.journal is None and path.exists():  # two games in the same second (a quick rematch)
+        n += 1
+        path = path.with_name(time.strftime("game-%Y%m%d-%H%M%S") + f"-{n}.jsonl")
     return path
 
 
-def _play_text(args: argparse.Namespace, setup: Setup, deal_mode: str, listener: LineListener) -> int:
+def _play_text(args: argparse.Namespace, setup: Setup, deal_mode: str, listener: LineListener,
+               names: dict[int, str] | None = None) -> int:
     from narrator.flow.headless import run_game
     from narrator.flow.journal import FileJournal
     from narrator.flow.text import TextDisplay, TextSpeaker, seat_hint
@@ -213,13 +265,18 @@ def _play_text(args: argparse.Namespace, setup: Setup, deal_mode: str, listener:
     speaker = TextSpeaker(pack, clock, pace=setup.speech_scale)
     listener.on_prompt = seat_hint(pack)
     print(f"Journal: {path} (if the game stops, continue it with: narrator resume {path})")
+    from narrator.history.cli import Recorder
+
+    recorder = Recorder(names)
     try:
         setup = deal_at_table(setup, deal_mode, speaker, listener, display, clock)
-        head = {"mode": "text", "screen": "text", "started": _now(), "seed": seed, "setup": setup.to_record()}
+        head = {"mode": "text", "screen": "text", "started": _now(), "seed": seed, "setup": setup.to_record(),
+                **_names_head(names)}
         run_game(setup, listener, seed, clock, journal, None, head, speaker, display)
     finally:
         display.clear_private()  # Ctrl-C during a private turn: wipe it before "interrupted"
         journal.close()
+        recorder.journal(path)
     return 0
 
 
@@ -227,9 +284,16 @@ def _now() -> str:
     return time.strftime("%Y-%m-%d %H:%M")
 
 
-def _play_full(args: argparse.Namespace, setup: Setup, deal_mode: str = "program", voice: bool = True) -> int:
+def _names_head(names: dict[int, str] | None) -> dict[str, object]:
+    """The seats' names in the journal's head record (for the history), when the table gave them."""
+    return {"names": {str(k): v for k, v in sorted(names.items())}} if names else {}
+
+
+def _play_full(args: argparse.Namespace, setup: Setup, deal_mode: str = "program", voice: bool = True,
+               names: dict[int, str] | None = None, rematch: list[bool] | None = None) -> int:
+    """One game on the full screen; `rematch` gets True when the table asks for another at game over (`*`)."""
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    return _full_screen(args, setup, seed, _journal(args), deal_mode, voice)
+    return _full_screen(args, setup, seed, _journal(args), deal_mode, voice, names=names, rematch=rematch)
 
 
 def resume_full(args: argparse.Namespace, path: Path, setup: Setup, seed: int, voice: bool = True) -> int:
@@ -240,7 +304,8 @@ def resume_full(args: argparse.Namespace, path: Path, setup: Setup, seed: int, v
 
 
 def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, deal_mode: str | None,
-                 voice: bool = True, resuming: bool = False) -> int:
+                 voice: bool = True, resuming: bool = False, names: dict[int, str] | None = None,
+                 rematch: list[bool] | None = None) -> int:
     from narrator.flow.clock import RealClock
     from narrator.flow.headless import resume_from, run_game, start_game
     from narrator.flow.journal import FileJournal
@@ -259,6 +324,9 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
         close_speaker(voice_out)
         raise
     resume = resume_from(journal.records()) if resuming else None
+    from narrator.history.cli import Recorder
+
+    recorder = Recorder(names)
     screen = ScreenDisplay(pack, clock, timing=setup.timing)
     screen.title = f"narrator — journal {path.name}"
     speaker = ScreenSpeaker(voice_out, pack, screen)
@@ -280,17 +348,21 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
                 if deal_mode is not None:
                     setup = deal_at_table(setup, deal_mode, speaker, listener, screen, clock)
                 head = {"mode": "text", "screen": "full", "voice": voice, "started": _now(), "seed": seed,
-                        "setup": setup.to_record()}
+                        "setup": setup.to_record(), **_names_head(names)}
                 result = run_game(setup, listener, seed, clock, journal, resume, head, speaker, screen)
-                screen.final_hint = pack.panel_text("screen.end", {})
+                # Game over: Enter leaves; `*` (a rematch) deals again where the caller offers one.
+                screen.final_hint = pack.panel_text("game.rematch" if rematch is not None else "screen.end", {})
                 screen.refresh()
-                listener.listen(_final_prompt())
+                last = listener.listen(_final_prompt())
+                if rematch is not None:
+                    rematch.append(last is not None and last.choice == "repeat")
             finally:
                 screen.clear_private()  # Ctrl-C or an error: no secret stays on the screen
                 screen.stop()
     finally:
         close_speaker(voice_out)
         journal.close()
+        recorder.journal(path)
     outcome = result.game.outcome
     assert outcome is not None
     print(f"game over: the winner is {outcome.winner.value}; journal: {path}")
@@ -298,4 +370,5 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
 
 
 def _final_prompt() -> Prompt:
-    return Prompt("game.end", words=("enter",))
+    # Enter finishes; `*` (the keypad's "repeat") asks for a rematch.
+    return Prompt("game.end", words=("enter", "repeat"))

@@ -84,11 +84,14 @@ class Invalid(ValueError):
 
 
 class Wizard:
-    def __init__(self, asker: Asker, config: TableConfig, languages: list[str], pack: VoicePack | None = None) -> None:
+    def __init__(self, asker: Asker, config: TableConfig, languages: list[str], pack: VoicePack | None = None,
+                 advisor: Callable[[TableConfig], tuple[list[str], list[dict[str, int]]]] | None = None) -> None:
         self.io = asker
         self.config = with_defaults(config)
         self.languages = languages or ["en"]
         self.pack = pack if pack is not None else _pack(self.config.language, self.languages)
+        # The balance advisor: lines to show and the fair compositions offered (their special roles).
+        self.advisor = advisor
 
     # ---- the questions ------------------------------------------------------------------
 
@@ -104,6 +107,7 @@ class Wizard:
             self.inputs()
             self.timing()
             self.deal()
+            self.names()
         except EOFError:
             raise UsageError("setup stopped: the input ended before the last question") from None
         self.io.tell(f"Ready: {self.config.describe(_pack(self.config.language, self.languages))}.")
@@ -139,10 +143,23 @@ class Wizard:
     def roles(self) -> None:
         while True:
             self.io.tell(self._roles_menu())
+            offers = self._advice()
             question = "Enter = these roles; a role number then + or - (e.g. 3+):"
-            change = self._ask(question, self._parse_role_change)
+            if offers:
+                question = question[:-1] + f"; *1 to *{len(offers)} = that fair composition:"
+
+            def parse(answer: str) -> tuple[Role, int] | int | None:
+                text = answer.strip()
+                if offers and text.startswith("*"):
+                    return _index(text[1:], len(offers), "a fair composition")
+                return self._parse_role_change(answer)
+
+            change = self._ask(question, parse)
             if change is None:
                 return
+            if isinstance(change, int):
+                self.config.roles = dict(offers[change - 1])
+                continue
             role, delta = change
             trial = dict(self.config.roles)
             trial[role.value] = max(0, trial.get(role.value, 0) + delta)
@@ -154,6 +171,15 @@ class Wizard:
                 self.io.tell(f"! {exc}")
                 continue
             self.config.roles = trial
+
+    def _advice(self) -> list[dict[str, int]]:
+        """Show the balance advisor's estimate; return the fair compositions it offers (special roles)."""
+        if self.advisor is None:
+            return []
+        lines, offers = self.advisor(self.config)
+        for line in lines:
+            self.io.tell(line)
+        return offers
 
     def _roles_menu(self) -> str:
         deck = self.config.composition()
@@ -247,6 +273,34 @@ class Wizard:
         )
 
     # ---- asking until the answer is good ------------------------------------------------
+
+    def names(self) -> None:
+        """Optional: the players' names by seat, for the history's statistics per person (Enter skips)."""
+        kept = self.config.seat_names()
+        shown = ", ".join(f"{k} {v}" for k, v in sorted(kept.items()))
+        question = (f"Seat names: {shown}. Enter = keep them, 1 = name the seats again, 0 = no names:" if kept
+                    else "Name the seats (for the history)? Enter = no, 1 = yes:")
+        def parse(answer: str) -> str:
+            text = answer.strip()
+            choices = {"": "keep", "1": "name", **({"0": "none"} if kept else {})}
+            if text not in choices:
+                raise Invalid(f"{text!r}: press Enter, or 1" + (", or 0" if kept else ""))
+            return choices[text]
+
+        try:
+            answer = self._ask(question, parse)
+        except EOFError:
+            return  # the input ended at this optional question: nothing changes
+        if answer == "none":
+            self.config.names = {}
+        if answer != "name":
+            return
+        names: dict[str, str] = {}
+        for seat in range(1, self.config.players + 1):
+            name = self.io.ask(f"Seat {seat}'s name (Enter = none):").strip()
+            if name:
+                names[str(seat)] = name[:40]
+        self.config.names = names
 
     def _ask(self, question: str, parse: Callable[[str], T]) -> T:
         while True:

@@ -151,8 +151,8 @@ def test_a_finished_wizard_remembers_and_keeps_the_bad_file(tmp_path: Path) -> N
     cfg = tmp_path / "cfg"
     cfg.mkdir()
     (cfg / "config.toml").write_text("players = 9\ncolour = 'red'\n")
-    # The wizard (7 answers), then the deal's first key, then the input ends.
-    proc = _narrator(["play", "--text"], "\n" * 7 + "1\n", tmp_path)
+    # The wizard (7 answers, then Enter skips naming the seats), then the deal's first key, then the input ends.
+    proc = _narrator(["play", "--text"], "\n" * 8 + "1\n", tmp_path)
     assert "Saved in" in proc.stdout and "config.toml.bad" in proc.stdout
     assert (cfg / "config.toml.bad").read_text() == "players = 9\ncolour = 'red'\n"
     loaded = load_config(cfg / "config.toml")

@@ -1,0 +1,226 @@
+"""`narrator history`: the games played, one game's story, statistics; and recording a game at its end."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from narrator.errors import UsageError
+from narrator.history.record import HistoryError
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("history", help="the games played: a list, one game's story (history N), --stats; "
+                                       "history import [JOURNAL ...]")
+    p.add_argument("what", nargs="*", metavar="GAME | import [JOURNAL ...]",
+                   help="a game's number for its story; or 'import' and journals (default: every journal of the games folder)")
+    p.add_argument("--stats", action="store_true", help="win rates by side, composition, players, role and person")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--csv", action="store_true", help="print CSV")
+    p.add_argument("--db", type=Path, metavar="FILE", help="the history database (default: in the user data folder)")
+    p.add_argument("--lang", metavar="L", help="language of the story (default: the game's)")
+    p.set_defaults(func=run_history)
+
+
+def run_history(args: argparse.Namespace) -> int:
+    from narrator.history import db
+
+    if args.json and args.csv:
+        raise UsageError("--json and --csv: choose one")
+    what: list[str] = list(args.what)
+    conn = db.connect(args.db)
+    try:
+        if what and what[0] == "import":
+            return _import(conn, [Path(p) for p in what[1:]])
+        if args.stats:
+            return _stats(conn, args)
+        if what:
+            if len(what) > 1 or not what[0].isdigit():
+                raise UsageError(f"history {' '.join(what)!r}: give one game's number (see 'narrator history'), or 'import'")
+            return _detail(conn, int(what[0]), args)
+        return _list(conn, args)
+    finally:
+        conn.close()
+
+
+def _list(conn: Any, args: argparse.Namespace) -> int:
+    from narrator.history import db
+
+    rows = db.games(conn)
+    if args.json:
+        print(json.dumps([r.to_json() for r in rows], ensure_ascii=False))
+        return 0
+    fields = ["id", "status", "ended_at", "players", "language", "composition", "nights", "days", "winner", "journal"]
+    if args.csv:
+        w = csv.writer(sys.stdout)
+        w.writerow(fields)
+        for r in rows:
+            w.writerow([getattr(r, f) for f in fields])
+        return 0
+    if not rows:
+        print("No game in the history yet. Play one, or import journals: narrator history import")
+        return 0
+    for r in rows:
+        winner = r.winner or "(abandoned)"
+        print(f"{r.id:>4}  {(r.ended_at or r.started_at or '?')[:16]:16}  {r.players:>2} players  {r.composition}  "
+              f"{r.nights} nights  winner: {winner}")
+    return 0
+
+
+def _detail(conn: Any, gid: int, args: argparse.Namespace) -> int:
+    from narrator.history import db
+    from narrator.history.stats import story
+    from narrator.packs import load_pack
+
+    row = db.game(conn, gid)
+    if row is None:
+        raise UsageError(f"no game number {gid} in the history; 'narrator history' lists them")
+    seats = list(conn.execute("SELECT seat, name, dealt, role, team, won FROM seats WHERE game_id = ? ORDER BY seat", (gid,)))
+    deaths = list(conn.execute("SELECT seat, role, cause, phase, number FROM deaths WHERE game_id = ? ORDER BY ord", (gid,)))
+    votes = list(conn.execute("SELECT round, phase, number, ballot, voter, target FROM votes WHERE game_id = ? "
+                              "ORDER BY round, voter", (gid,)))
+    names = {s[0]: s[1] for s in seats if s[1]}
+    if args.json or args.csv:
+        detail = {**row.to_json(),
+                  "seats": [dict(zip(("seat", "name", "dealt", "role", "team", "won"), s)) for s in seats],
+                  "deaths": [dict(zip(("seat", "role", "cause", "phase", "number"), d)) for d in deaths],
+                  "votes": [dict(zip(("round", "phase", "number", "ballot", "voter", "target"), v)) for v in votes]}
+        if args.json:
+            print(json.dumps(detail, ensure_ascii=False))
+        else:
+            w = csv.writer(sys.stdout)
+            w.writerow(["seat", "name", "dealt", "role", "team", "won"])
+            w.writerows(seats)
+        return 0
+    pack = load_pack(args.lang or row.language)
+    print(f"Game {row.id}: {row.players} players, {row.composition}; {row.status}"
+          + (f", journal {row.journal}" if row.journal else ""))
+    for line in story(row.events, pack, names):
+        print(line)
+    return 0
+
+
+def _stats(conn: Any, args: argparse.Namespace) -> int:
+    from narrator.history.stats import compute
+
+    stats = compute(conn)
+    if args.json:
+        print(json.dumps(stats.to_json(), ensure_ascii=False))
+        return 0
+    if args.csv:
+        w = csv.writer(sys.stdout)
+        w.writerow(["section", "key", "games", "wins", "rate"])
+        for r in stats.rows:
+            w.writerow([r.section, r.key, r.games, r.wins, f"{r.rate:.4f}"])
+        return 0
+    for line in stats_lines(stats):
+        print(line)
+    return 0
+
+
+def stats_lines(stats: Any) -> list[str]:
+    """The statistics as a plain table (the README shows one)."""
+    titles = {"side": "wins by side", "composition": "village wins by composition",
+              "players": "village wins by number of players", "role": "wins by role (seats)",
+              "person": "wins by person (seats)"}
+    lines = [f"{stats.games} finished games; average {stats.mean_nights:.1f} nights, {stats.mean_days:.1f} days"
+             + (f", {stats.mean_minutes:.0f} minutes" if stats.mean_minutes is not None else "")]
+    for section, title in titles.items():
+        rows = stats.section(section)
+        if not rows:
+            continue
+        width = max(len(r.key) for r in rows)
+        lines.append("")
+        lines.append(f"{title}:")
+        for r in rows:
+            lines.append(f"  {r.key:<{width}}  {r.wins:>4} / {r.games:<4} {r.rate:>6.1%}")
+    return lines
+
+
+def _import(conn: Any, paths: Sequence[Path]) -> int:
+    from narrator.flow.cli import games_folder
+    from narrator.flow.journal import JournalError, read_journal
+    from narrator.history import db
+    from narrator.history.record import from_journal
+
+    if not paths:
+        folder = games_folder()
+        paths = sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
+        if not paths:
+            raise UsageError(f"no journal to import in {folder}; name them: narrator history import FILE ...")
+    imported = skipped = 0
+    for path in paths:
+        try:
+            records, _ = read_journal(path)
+            ended = _iso(path.stat().st_mtime)
+            record = from_journal(records, path, ended_at=ended)
+        except (JournalError, HistoryError) as exc:
+            print(f"skipped {path}: {exc}", file=sys.stderr)
+            skipped += 1
+            continue
+        db.save(conn, record)
+        imported += 1
+    print(f"imported {imported} game{'s' * (imported != 1)}" + (f", skipped {skipped}" if skipped else ""))
+    return 0 if imported or not skipped else 1
+
+
+def _iso(t: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(t))
+
+
+class Recorder:
+    """Records the game being played at its end (finished or abandoned); never stops the game for it."""
+
+    def __init__(self, names: Mapping[int, str] | None = None) -> None:
+        self.started_at = _iso(time.time())
+        self.started = time.monotonic()
+        self.names = dict(names or {})
+
+    def journal(self, path: Path | None) -> None:
+        """Record the game of this journal (it holds everything, even for a game stopped half-way)."""
+        from narrator.flow.journal import JournalError, read_journal
+        from narrator.history.record import from_journal
+
+        if path is None or not path.exists() or path.stat().st_size == 0:
+            return
+        try:
+            records, _ = read_journal(path)
+            if self.names and "names" not in records[0]:
+                records[0] = {**records[0], "names": {str(k): v for k, v in self.names.items()}}
+            record = from_journal(records, path, **self._times())
+        except (JournalError, HistoryError) as exc:
+            print(f"narrator: the game was not added to the history: {exc}", file=sys.stderr)
+            return
+        self._save(record)
+
+    def events(self, setup: Mapping[str, Any], events: Sequence[Any], seed: int | None, mode: str) -> None:
+        """Record a game that has no journal, from its events."""
+        from narrator.history.record import from_events
+
+        try:
+            record = from_events(setup, events, names=self.names, seed=seed, mode=mode, **self._times())
+        except HistoryError as exc:
+            print(f"narrator: the game was not added to the history: {exc}", file=sys.stderr)
+            return
+        self._save(record)
+
+    def _times(self) -> dict[str, Any]:
+        return {"started_at": self.started_at, "ended_at": _iso(time.time()),
+                "duration_s": round(time.monotonic() - self.started, 3)}
+
+    def _save(self, record: Any) -> None:
+        from narrator.history import db
+
+        try:
+            conn = db.connect()
+            try:
+                db.save(conn, record)
+            finally:
+                conn.close()
+        except Exception as exc:  # the game is over; the history must not crash it
+            print(f"narrator: the game was not added to the history: {exc}", file=sys.stderr)
