@@ -30,7 +30,7 @@ import subprocess
 import sys
 import time
 import wave
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -187,6 +187,7 @@ class Outcome:
     choice: Any
     latency_ms: float | None  # true end of speech → answer, for the accepted choice
     texts: list[str]
+    raw: list[Any] = field(default_factory=list)  # (words, alternatives) per utterance, for calibration
 
 
 def prompt_for(kind: str) -> Any:
@@ -198,31 +199,40 @@ def prompt_for(kind: str) -> Any:
     return Prompt("day.vote", seats=seats, words=("nobody",), risky=True)
 
 
-def make_decider(model: Any, pack: Any) -> Callable[[Item], Outcome]:
+def make_decider(model: Any, pack: Any, margin: float | None = None) -> Callable[[Item], Outcome]:
     """The listener's own path: `decide_stream` where the package has it, else the old pieces."""
     from narrator.listening import vosk_listener as vl
 
     missing = vl.missing_words(model, pack)
-    grammars = {k: vl.build_grammar(prompt_for(k), pack, missing) for k in ("vote", "big", "confirm")}
+    rejects = vl.model_rejects(model, pack) if hasattr(vl, "model_rejects") else ()
+    grammars = {k: vl.build_grammar(prompt_for(k), pack, missing, *([rejects] if rejects else []))
+                for k in ("vote", "big", "confirm")}
 
     def decide(item: Item) -> Outcome:
         grammar = grammars[item.prompt]
         texts: list[str] = []
-        for t_close, t_proc, text, choice in _utterances(vl, model, grammar, item.pcm):
+        raw: list[Any] = []
+        for t_close, t_proc, text, choice, utt in _utterances(vl, model, grammar, item.pcm, margin, pack.language):
             texts.append(text)
+            if utt is not None:
+                raw.append([list(utt.words), list(utt.alternatives)])
             if choice is not None:
                 lat = None if item.speech_end is None else 1000 * (t_close - item.speech_end) + t_proc
-                return Outcome(choice, lat, texts)
-        return Outcome(None, None, texts)
+                return Outcome(choice, lat, texts, raw)
+        return Outcome(None, None, texts, raw)
 
     return decide
 
 
-def _utterances(vl: Any, model: Any, grammar: Any, pcm: bytes) -> Iterator[tuple[float, float, str, Any]]:
+def _utterances(vl: Any, model: Any, grammar: Any, pcm: bytes, margin: float | None,
+                language: str) -> Iterator[tuple[float, float, str, Any, Any]]:
     """(stream time the utterance closed, recogniser ms, text heard, choice or None) per utterance."""
     if hasattr(vl, "decide_stream"):
-        for d in vl.decide_stream(model, grammar, pcm):
-            yield d.closed_at, d.processing_ms, d.heard, d.choice
+        from narrator.listening.rejection import alternative_margin
+
+        m = alternative_margin(language) if margin is None else margin
+        for d in vl.decide_stream(model, grammar, pcm, margin=m):
+            yield d.closed_at, d.processing_ms, d.heard, d.choice, d.utterance
         return
     detector = vl.Detector(lambda: model.recognizer(grammar.vosk_words()))
     size = 800 * 2
@@ -233,11 +243,11 @@ def _utterances(vl: Any, model: Any, grammar: Any, pcm: bytes) -> Iterator[tuple
         utt = detector.feed(chunk, t_end)
         if utt is not None and utt.words:
             m = grammar.interpret(utt.words, vl.MIN_CONFIDENCE)
-            yield utt.decided, 1000 * (utt.finished - utt.received), utt.text, m.choice
+            yield utt.decided, 1000 * (utt.finished - utt.received), utt.text, m.choice, None
     utt = detector.finish(len(pcm) / 32000)
     if utt is not None and utt.words:
         m = grammar.interpret(utt.words, vl.MIN_CONFIDENCE)
-        yield utt.decided, 1000 * (utt.finished - utt.received), utt.text, m.choice
+        yield utt.decided, 1000 * (utt.finished - utt.received), utt.text, m.choice, None
 
 
 # --- report -------------------------------------------------------------------------------------
@@ -297,6 +307,7 @@ def main() -> None:
     ap.add_argument("--corpus", type=Path, default=Path("/tmp/narrator-robustness-corpus"))
     ap.add_argument("--json", type=Path, help="write every outcome and the summary here")
     ap.add_argument("--only", help="run only items whose name contains this")
+    ap.add_argument("--margin", type=float, help="alternative margin (default: the calibrated one)")
     args = ap.parse_args()
     sys.path.insert(0, str(args.narrator.resolve()))
     from narrator.listening.models import require_model
@@ -314,7 +325,7 @@ def main() -> None:
     print(f"corpus: {len(items)} files, {audio_s:.0f} s of audio, built in {time.monotonic() - t0:.1f} s")
     pack = load_pack("ko", args.narrator / "voices")
     model = VoskModel(require_model("ko"))
-    decide = make_decider(model, pack)
+    decide = make_decider(model, pack, args.margin)
     t0 = time.monotonic()
     outs = [decide(i) for i in items]
     print(f"decoded in {time.monotonic() - t0:.0f} s")
@@ -330,7 +341,7 @@ def main() -> None:
         args.json.write_text(json.dumps({
             "summary": {k: v for k, v in rows.items()},
             "outcomes": [{"name": i.name, "kind": i.kind, "expected": i.expected, "choice": o.choice,
-                          "latency_ms": o.latency_ms, "heard": o.texts} for i, o in zip(items, outs)],
+                          "latency_ms": o.latency_ms, "heard": o.texts, "raw": o.raw, "prompt": i.prompt} for i, o in zip(items, outs)],
         }, ensure_ascii=False, indent=1))
 
 

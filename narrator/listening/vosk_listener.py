@@ -20,7 +20,9 @@ from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence
 
 from narrator.errors import NarratorError
 from narrator.listening.audio import BYTES_PER_SECOND, RATE, AudioSource
-from narrator.listening.grammar import MIN_CONFIDENCE, UNK, Grammar, build_grammar, pack_vocabulary
+from narrator.listening.grammar import MIN_CONFIDENCE, UNK, Grammar, Interpretation, build_grammar, pack_vocabulary
+from narrator.listening.rejection import DEFAULT_ALTERNATIVE_MARGIN, MAX_ALTERNATIVES, alternative_margin, reject_words
+from narrator.listening.vad import SpeechGate
 from narrator.packs import VoicePack
 from narrator.ports import Cue, Heard, Prompt, Speaker
 
@@ -50,6 +52,11 @@ class SpeechModel(Protocol):
     def knows(self, word: str) -> bool: ...
 
     def recognizer(self, phrases: Sequence[str]) -> Recognizer: ...
+
+
+def model_rejects(model: SpeechModel, pack: VoicePack) -> tuple[str, ...]:
+    """The model's "not a choice" words for this pack's grammars (none if it has [unk])."""
+    return reject_words(pack.language, model, bool(getattr(model, "has_unk", False)), pack_vocabulary(pack))
 
 
 class VoskModel:
@@ -83,6 +90,8 @@ class VoskModel:
         # ensure_ascii=False: escaped Korean or accented words silently miss the vocabulary.
         rec = vosk.KaldiRecognizer(self._model, RATE, json.dumps(words, ensure_ascii=False))
         rec.SetWords(True)
+        # Several readings of each utterance: an answer another close reading contradicts is refused.
+        rec.SetMaxAlternatives(MAX_ALTERNATIVES)
         return rec  # type: ignore[no-any-return]
 
 
@@ -106,6 +115,7 @@ class Utterance:
     decided: float  # stream time of the chunk that closed the utterance
     received: float  # time.monotonic() when that chunk arrived
     finished: float  # time.monotonic() when the recogniser answered
+    alternatives: tuple[tuple[str, float], ...] = ()  # (text, score), best first
 
     @property
     def text(self) -> str:
@@ -117,34 +127,29 @@ class Utterance:
         return 1000 * ((self.decided - self.speech_end) + (self.finished - self.received))
 
 
-def rms(data: bytes) -> float:
-    import numpy as np
-
-    if not data:
-        return 0.0
-    samples = np.frombuffer(data, dtype="<i2").astype(np.float32)
-    return float(math.sqrt(float(np.mean(samples * samples))))
-
-
 @dataclass
 class Detector:
-    """Cuts a stream into utterances and runs the recogniser on them only."""
+    """Cuts a stream into utterances (`SpeechGate` decides what is speech) and runs the
+    recogniser on them only."""
 
     new_recognizer: Callable[[], Recognizer]
     silence: float = SILENCE
-    min_level: float = 250.0  # RMS (16-bit) below which nothing is speech, however quiet the room
-    ratio: float = 2.5  # speech is this much louder than the room's running noise floor
     preroll: float = PREROLL
     max_utterance: float = MAX_UTTERANCE
-    floor: float = 0.0
+    gate: SpeechGate = field(default_factory=SpeechGate)
     _rec: Recognizer | None = None
     _start: float | None = None
     _last_loud: float = 0.0
     _pre: collections.deque[bytes] = field(default_factory=collections.deque)
+    speech_chunks: int = 0  # chunks the gate called speech, in this detector's life
 
     @property
     def in_speech(self) -> bool:
         return self._start is not None
+
+    @property
+    def floor(self) -> float:
+        return self.gate.floor
 
     def abort(self) -> None:
         """Forget the utterance under way (it overlapped the narrator's voice)."""
@@ -153,11 +158,8 @@ class Detector:
         self._pre.clear()
 
     def feed(self, data: bytes, t_end: float) -> Utterance | None:
-        level = rms(data)
-        loud = level > max(self.min_level, self.floor * self.ratio)
-        if not loud:
-            # The floor follows the room slowly, and only from quiet chunks.
-            self.floor = level if self.floor == 0.0 else 0.97 * self.floor + 0.03 * level
+        loud = self.gate.is_speech(data)
+        self.speech_chunks += loud
         duration = len(data) / BYTES_PER_SECOND
         if self._start is None:
             if not loud:
@@ -174,9 +176,7 @@ class Detector:
         if loud:
             self._last_loud = t_end
         received = time.monotonic()
-        endpoint = self._rec.AcceptWaveform(data)
-        if endpoint:
-            return self._close(self._rec.Result(), t_end, received)
+        self._rec.AcceptWaveform(data)  # Vosk's own endpoint is late or absent: ours decides
         if t_end - self._last_loud >= self.silence or t_end - self._start >= self.max_utterance:
             return self._close(self._rec.FinalResult(), t_end, received)
         return None
@@ -190,20 +190,28 @@ class Detector:
     def _close(self, result: str, t_end: float, received: float) -> Utterance:
         self._rec = None
         self._start = None
-        return Utterance(parse_result(result), self._last_loud, t_end, received, time.monotonic())
+        words, alternatives = parse_result(result)
+        return Utterance(words, self._last_loud, t_end, received, time.monotonic(), alternatives)
 
 
-def parse_result(result: str) -> tuple[tuple[str, float], ...]:
-    """Vosk's JSON result → (word, confidence) pairs."""
+def parse_result(result: str) -> tuple[tuple[tuple[str, float], ...], tuple[tuple[str, float], ...]]:
+    """Vosk's JSON result → (word, confidence) pairs of the best reading, and every alternative
+    reading as (text, score) when the recogniser gives alternatives (`SetMaxAlternatives`)."""
     try:
         data = json.loads(result)
     except ValueError:
-        return ()
+        return (), ()
+    alternatives: tuple[tuple[str, float], ...] = ()
+    alts = data.get("alternatives")
+    if isinstance(alts, list) and alts:
+        alternatives = tuple((" ".join(str(a.get("text", "")).split()), float(a.get("confidence", 0.0)))
+                             for a in alts if isinstance(a, dict))
+        data = alts[0]
     words = data.get("result")
-    if isinstance(words, list):
-        return tuple((str(w.get("word", "")), float(w.get("conf", 0.0))) for w in words if w.get("word"))
+    if isinstance(words, list) and words and "conf" in words[0]:
+        return tuple((str(w.get("word", "")), float(w.get("conf", 0.0))) for w in words if w.get("word")), alternatives
     text = str(data.get("text", "")).split()
-    return tuple((w, 1.0) for w in text)  # no per-word confidences: trust the grammar
+    return tuple((w, 1.0) for w in text), alternatives  # no per-word confidences: trust the grammar
 
 
 @dataclass(frozen=True)
@@ -222,8 +230,36 @@ class Recognised:
 
 
 def recognise_pcm(model: SpeechModel, grammar: Grammar, pcm: bytes, block: int = 800,
-                  min_confidence: float = MIN_CONFIDENCE, silence: float = SILENCE) -> Iterator[Recognised]:
+                  min_confidence: float = MIN_CONFIDENCE, silence: float = SILENCE,
+                  margin: float | None = None) -> Iterator[Recognised]:
     """Run a whole recording through the same detector and grammar as the live listener."""
+    for d in decide_stream(model, grammar, pcm, block, min_confidence, silence, margin):
+        yield d.recognised
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One utterance of a stream: what it meant, and when (stream time) it was closed."""
+
+    recognised: Recognised
+    closed_at: float
+    processing_ms: float
+    utterance: Utterance | None = None
+
+    @property
+    def heard(self) -> str:
+        return self.recognised.heard
+
+    @property
+    def choice(self) -> Any:
+        return self.recognised.choice
+
+
+def decide_stream(model: SpeechModel, grammar: Grammar, pcm: bytes, block: int = 800,
+                  min_confidence: float = MIN_CONFIDENCE, silence: float = SILENCE,
+                  margin: float | None = None) -> Iterator[Decision]:
+    """Each utterance of a recording, decided as the live listener decides it."""
+    lang_margin = DEFAULT_ALTERNATIVE_MARGIN if margin is None else margin
     detector = Detector(lambda: model.recognizer(grammar.vosk_words()), silence=silence)
     size = block * 2
     pcm += b"\0" * int((silence + 0.2) * BYTES_PER_SECOND)  # let the last utterance end
@@ -231,15 +267,20 @@ def recognise_pcm(model: SpeechModel, grammar: Grammar, pcm: bytes, block: int =
         chunk = pcm[pos:pos + size]
         utt = detector.feed(chunk, (pos + len(chunk)) / BYTES_PER_SECOND)
         if utt is not None and utt.words:
-            yield _recognised(utt, grammar, min_confidence)
+            yield _decision(utt, grammar, min_confidence, lang_margin)
     utt = detector.finish(len(pcm) / BYTES_PER_SECOND)
     if utt is not None and utt.words:
-        yield _recognised(utt, grammar, min_confidence)
+        yield _decision(utt, grammar, min_confidence, lang_margin)
 
 
-def _recognised(utt: Utterance, grammar: Grammar, min_confidence: float) -> Recognised:
-    meaning = grammar.interpret(utt.words, min_confidence)
-    return Recognised(utt.text, meaning.choice, meaning.confidence, utt.latency_ms, meaning.reason)
+def _decision(utt: Utterance, grammar: Grammar, min_confidence: float, margin: float) -> Decision:
+    meaning = decide(grammar, utt, min_confidence, margin)
+    rec = Recognised(utt.text, meaning.choice, meaning.confidence, utt.latency_ms, meaning.reason)
+    return Decision(rec, utt.decided, 1000 * (utt.finished - utt.received), utt)
+
+
+def decide(grammar: Grammar, utt: Utterance, min_confidence: float, margin: float) -> Interpretation:
+    return grammar.decide(utt.words, utt.alternatives, min_confidence, margin)
 
 
 @dataclass
@@ -281,6 +322,8 @@ class VoiceListener:
         self.silence = silence
         self.tail = tail
         self.observer = observer
+        self.rejects = model_rejects(model, pack)
+        self.margin = alternative_margin(pack.language)
         self._own_line_ends = 0.0  # our own "please repeat" is speech too
         self._session: _Session | None = None
         self._lock = threading.Lock()
@@ -339,7 +382,7 @@ class VoiceListener:
 
     # the port
     def grammar_for(self, prompt: Prompt) -> Grammar:
-        return build_grammar(prompt, self.pack, self.missing)
+        return build_grammar(prompt, self.pack, self.missing, self.rejects)
 
     def listen(self, prompt: Prompt, cancel: threading.Event | None = None) -> Heard | None:
         if self._thread is None:
@@ -369,7 +412,7 @@ class VoiceListener:
                     continue
                 if not utt.words:
                     continue  # a cough or a click: not worth a "please repeat"
-                meaning = grammar.interpret(utt.words, self.min_confidence)
+                meaning = decide(grammar, utt, self.min_confidence, self.margin)
                 if self.observer is not None:
                     self.observer(Recognised(utt.text, meaning.choice, meaning.confidence, utt.latency_ms, meaning.reason))
                 if meaning.choice is not None:
