@@ -311,6 +311,7 @@ class VoiceListener:
         silence: float = SILENCE,
         tail: float = MUTE_TAIL,
         observer: Callable[[Recognised], None] | None = None,
+        on_listening: Callable[[bool], None] | None = None,
     ) -> None:
         self.model = model
         self.pack = pack
@@ -322,6 +323,9 @@ class VoiceListener:
         self.silence = silence
         self.tail = tail
         self.observer = observer
+        # Told when a prompt starts and stops listening by voice: the speaker ducks its bed.
+        self.on_listening = on_listening or getattr(speaker, "listening", None)
+        self.last_speech = 0.0  # capture time of the last chunk the gate called speech
         self.rejects = model_rejects(model, pack)
         self.margin = alternative_margin(pack.language)
         self._own_line_ends = 0.0  # our own "please repeat" is speech too
@@ -374,7 +378,10 @@ class VoiceListener:
                     if session.detector.in_speech:
                         session.detector.abort()
                     continue
+                before = session.detector.speech_chunks
                 utt = session.detector.feed(data, t_end)
+                if session.detector.speech_chunks > before:
+                    self.last_speech = t_end
                 if utt is not None:
                     session.results.put(utt)
         except BaseException as exc:  # noqa: BLE001 - handed to the listening thread
@@ -397,6 +404,8 @@ class VoiceListener:
         with self._lock:
             self._session = session
         misses = 0
+        if self.on_listening is not None:
+            self.on_listening(True)
         try:
             while True:
                 if self._error is not None:
@@ -423,6 +432,12 @@ class VoiceListener:
             with self._lock:
                 if self._session is session:
                     self._session = None
+            if self.on_listening is not None:
+                self.on_listening(False)
+
+    def speech_since(self, t: float) -> bool:
+        """Whether anyone (or anything like speech) was heard after monotonic time `t`."""
+        return self.last_speech > t
 
     def _say_miss(self, misses: int) -> None:
         # One "please repeat", then one "use the keypad"; after that silence, or a noisy table

@@ -13,7 +13,10 @@ from narrator.ports import WORDS, Prompt
 
 def test_grammar_holds_living_seats_and_allowed_words(en_pack: VoicePack) -> None:
     g = build_grammar(Prompt("day.vote", seats=(1, 3, 21), words=("nobody", "more_time")), en_pack)
-    assert g.phrases == {"one": 1, "three": 3, "twenty one": 21, "nobody": "nobody", "more time": "more_time"}
+    assert g.phrases == {"one": 1, "three": 3, "twenty one": 21, "nobody": "nobody", "more time": "more_time",
+                         # issue 10 point 5: the short natural forms of the pack's [listening] section
+                         "number one": 1, "seat one": 1, "number three": 3, "seat three": 3,
+                         "number twenty one": 21, "seat twenty one": 21, "no one": "nobody", "pass": "nobody"}
     assert "two" not in g.vosk_words()
     assert g.vosk_words(with_unk=True)[-1] == "[unk]"
 
@@ -38,8 +41,35 @@ def test_interpret_multiword_phrase_and_confidence(en_pack: VoicePack) -> None:
     assert low.choice is None and low.reason == "low confidence"
     assert g.interpret([]).reason == "silence"
     assert g.interpret([("[unk]", 1.0)]).reason == "not a choice"
-    # Out-of-grammar speech around a seat: the seat is taken.
-    assert g.interpret([("[unk]", 0.8), ("seven", 0.97)]).choice == 7
+    # Out-of-grammar speech around a seat: no longer forced onto it (issue 10): ask again.
+    assert g.interpret([("[unk]", 0.8), ("seven", 0.97)]).reason == "not a choice"
+    assert g.interpret([("seven", 0.97), ("[unk]", 0.8)]).choice is None
+
+
+def test_filler_words_mean_not_a_choice(ko_pack: VoicePack) -> None:
+    g = build_grammar(Prompt("p", seats=(3, 4), words=("no",)), ko_pack, rejects=["음", "그", "사"])
+    assert "음" in g.vosk_words() and "사" not in g.rejects  # a grammar word is never a filler
+    assert g.interpret([("음", 1.0)]).reason == "not a choice"
+    assert g.interpret([("사", 1.0), ("음", 1.0)]).choice is None  # 삼 is heard as "사 음"
+    assert g.interpret([("사", 1.0)]).choice == 4
+
+
+def test_alternatives_that_disagree_refuse_the_answer(ko_pack: VoicePack) -> None:
+    g = build_grammar(Prompt("p", seats=(1, 2)), ko_pack)
+    close = [("이", 70.0), ("일", 68.0)]
+    assert g.decide([("이", 1.0)], close, margin=3.0).reason == "uncertain"
+    assert g.decide([("이", 1.0)], close, margin=1.0).choice == 2
+    assert g.decide([("이", 1.0)], [("이", 70.0), ("이 이", 69.0)], margin=3.0).choice == 2
+
+
+def test_seat_forms_and_compound_numbers_from_the_pack() -> None:
+    from narrator.packs import load_pack
+
+    ko = load_pack("ko")
+    g = build_grammar(Prompt("p", seats=(7, 22), words=("nobody",)), ko, missing_words=["이십이", "아무도"])
+    assert g.phrases["칠 번"] == 7 and g.phrases["이십 이"] == 22 and g.phrases["이십 이 번"] == 22
+    assert g.phrases["없어요"] == "nobody" and g.phrases["패스"] == "nobody"
+    assert "이십이" in g.unavailable and "아무도" in g.unavailable
 
 
 def test_noise_before_the_answer(ko_pack: VoicePack) -> None:
@@ -47,6 +77,7 @@ def test_noise_before_the_answer(ko_pack: VoicePack) -> None:
     # VOICE-LAB: noise at the start can come back as an extra grammar word ("구 사" for "사").
     assert g.interpret([("구", 0.5), ("사", 1.0)]).choice == 4
     assert g.interpret([("구", 1.0), ("사", 0.8)]).reason == "ambiguous"
+    assert g.interpret([("구", 0.8), ("사", 1.0)]).reason == "ambiguous"  # no longer "the last, surest"
     assert g.interpret([("넷", 0.9), ("사", 1.0)]).choice == 4
 
 
