@@ -204,9 +204,10 @@ def make_decider(model: Any, pack: Any, margin: float | None = None) -> Callable
     from narrator.listening import vosk_listener as vl
 
     missing = vl.missing_words(model, pack)
-    rejects = vl.model_rejects(model, pack) if hasattr(vl, "model_rejects") else ()
-    grammars = {k: vl.build_grammar(prompt_for(k), pack, missing, *([rejects] if rejects else []))
-                for k in ("vote", "big", "confirm")}
+    if hasattr(vl, "listening_grammar"):
+        grammars = {k: vl.listening_grammar(prompt_for(k), pack, model, missing) for k in ("vote", "big", "confirm")}
+    else:  # the code before issue 10
+        grammars = {k: vl.build_grammar(prompt_for(k), pack, missing) for k in ("vote", "big", "confirm")}
 
     def decide(item: Item) -> Outcome:
         grammar = grammars[item.prompt]
@@ -307,6 +308,8 @@ def main() -> None:
     ap.add_argument("--corpus", type=Path, default=Path("/tmp/narrator-robustness-corpus"))
     ap.add_argument("--json", type=Path, help="write every outcome and the summary here")
     ap.add_argument("--only", help="run only items whose name contains this")
+    ap.add_argument("--calibrate", action="store_true",
+                    help="print the confusions (a seat heard as another seat's word, twice or more)")
     ap.add_argument("--margin", type=float, help="alternative margin (default: the calibrated one)")
     args = ap.parse_args()
     sys.path.insert(0, str(args.narrator.resolve()))
@@ -337,6 +340,16 @@ def main() -> None:
             print(k + ": " + ", ".join(f"{w} {a}/{b}" for w, (a, b) in v.items()))
         else:
             print(f"{k:40s} " + ", ".join(f"{a} {b:.0f}" for a, b in v.items()))
+    if args.calibrate:
+        import collections
+
+        seen: collections.Counter[tuple[str, str]] = collections.Counter()
+        said = {w for w, _ in VOTE_WORDS}
+        for i, o in zip(items, outs):
+            word = i.name.split("/")[0]
+            if i.kind == "vote" and o.texts and o.texts[0] in said and o.texts[0] != word:
+                seen[(o.texts[0], word)] += 1
+        print("confusions (heard <- said: files): " + ", ".join(f"{h} <- {w}: {n}" for (h, w), n in sorted(seen.items()) if n >= 2))
     if args.json:
         args.json.write_text(json.dumps({
             "summary": {k: v for k, v in rows.items()},

@@ -197,11 +197,10 @@ def _emit(line: dict[str, Any]) -> None:
 
 def _listen_wav(wav: Path, model: Any, pack: Any, prompt: Any, missing: Any) -> int:
     from narrator.listening.audio import read_wav
-    from narrator.listening.grammar import build_grammar
     from narrator.listening.rejection import alternative_margin
-    from narrator.listening.vosk_listener import model_rejects, recognise_pcm
+    from narrator.listening.vosk_listener import listening_grammar, recognise_pcm
 
-    grammar = build_grammar(prompt, pack, missing, model_rejects(model, pack))
+    grammar = listening_grammar(prompt, pack, model, missing)
     for r in recognise_pcm(model, grammar, read_wav(wav), margin=alternative_margin(pack.language)):
         _emit(r.to_json())
     return 0

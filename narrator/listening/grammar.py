@@ -46,6 +46,9 @@ class Grammar:
     ambiguous: tuple[str, ...] = ()
     # Words that mean "not a choice" (the out-of-grammar class of a model without [unk]).
     rejects: tuple[str, ...] = ()
+    # Calibrated confusions: heard phrase → phrases of other seats it is often heard for. A
+    # heard phrase is refused while one of those is legal too (the keypad, or another form).
+    confusions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def empty(self) -> bool:
@@ -85,13 +88,28 @@ class Grammar:
         """`interpret`, and refused when another reading of the utterance scored within `margin`
         of the best one and means something else (the recogniser is unsure between them)."""
         meaning = self.interpret(words, min_confidence)
-        if meaning.choice is None or len(alternatives) < 2:
+        if meaning.choice is None:
+            return meaning
+        # A heard word often heard for another legal seat's word ("이" for 일 or 십) is refused,
+        # alone or in a longer form ("이 번"): the keypad, or another way to say it, answers.
+        lookalikes = [p for w, _ in words for p in self.confusions.get(normalise(w), ())]
+        if any(p in self.phrases and self.phrases[p] != meaning.choice for p in lookalikes):
+            return Interpretation(None, meaning.confidence, "confusable")
+        if len(alternatives) < 2:
             return meaning
         best = alternatives[0][1]
         for text, score in alternatives[1:]:
             if best - score > margin:
                 break
-            other = self.interpret(tuple((w, 1.0) for w in text.split()), min_confidence)
+            tokens = text.split()
+            if not tokens:
+                continue  # "maybe nothing at all" names no other choice
+            core = [t for t in tokens if t not in self.rejects]
+            if core and len(core) < len(tokens):
+                # The same choice with a breath or a hum around it does not contradict it.
+                if self.interpret(tuple((w, 1.0) for w in core), min_confidence).choice == meaning.choice:
+                    continue
+            other = self.interpret(tuple((w, 1.0) for w in tokens), min_confidence)
             if other.choice != meaning.choice:
                 return Interpretation(None, meaning.confidence, "uncertain")
         return meaning
@@ -128,6 +146,7 @@ def build_grammar(
     pack: VoicePack,
     missing_words: Iterable[str] = (),
     rejects: Iterable[str] = (),
+    confusions: Mapping[str, Sequence[str]] | None = None,
 ) -> Grammar:
     """The grammar of a prompt: its seats and words, in the pack's language.
 
@@ -156,7 +175,8 @@ def build_grammar(
             phrases[phrase] = choice
     used = {w for phrase in owners for w in phrase.split()}
     return Grammar(phrases, unavailable, tuple(sorted(ambiguous)),
-                   tuple(dict.fromkeys(w for w in map(normalise, rejects) if w and w not in used)))
+                   tuple(dict.fromkeys(w for w in map(normalise, rejects) if w and w not in used)),
+                   {normalise(h): tuple(normalise(p) for p in ps) for h, ps in (confusions or {}).items()})
 
 
 def pack_vocabulary(pack: VoicePack) -> dict[str, list[str]]:

@@ -35,9 +35,24 @@ FILLERS: dict[str, tuple[str, ...]] = {
 # An alternative reading of the same utterance whose score is within this margin of the best
 # one and means something else makes the answer uncertain: ask again instead (calibrated on the
 # Korean corpus; Vosk's alternative scores are lattice scores, not probabilities).
-ALTERNATIVE_MARGIN = {"ko": 3.0}
-DEFAULT_ALTERNATIVE_MARGIN = 3.0
+ALTERNATIVE_MARGIN = {"ko": 2.0}
+DEFAULT_ALTERNATIVE_MARGIN = 2.0
 MAX_ALTERNATIVES = 5
+
+
+# Calibrated confusions per language: a heard phrase → the phrases of other seats the corpus
+# showed it is heard for (bench/listening_robustness.py --calibrate prints them). While one of
+# those seats is legal too, the heard phrase is refused: the keypad, or another form, answers.
+# Korean, espeak-ng voices: 일, 칠, 십, 십일, 십이 come back as 이; 육 and 구 as 오. (삼 heard as 사 is
+# left out: 삼 mostly comes back as "사 음", which the filler class refuses, and refusing 사 would
+# cost the most reliable seat word.)
+CONFUSIONS: dict[str, dict[str, tuple[str, ...]]] = {
+    "ko": {"이": ("일", "칠", "십", "십일", "십이"), "오": ("육", "구")},
+}
+
+
+def confusions(language: str) -> dict[str, tuple[str, ...]]:
+    return CONFUSIONS.get(language, {})
 
 
 class KnowsWords(Protocol):

@@ -21,7 +21,8 @@ from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence
 from narrator.errors import NarratorError
 from narrator.listening.audio import BYTES_PER_SECOND, RATE, AudioSource
 from narrator.listening.grammar import MIN_CONFIDENCE, UNK, Grammar, Interpretation, build_grammar, pack_vocabulary
-from narrator.listening.rejection import DEFAULT_ALTERNATIVE_MARGIN, MAX_ALTERNATIVES, alternative_margin, reject_words
+from narrator.listening.rejection import (DEFAULT_ALTERNATIVE_MARGIN, MAX_ALTERNATIVES, alternative_margin, confusions,
+                                          reject_words)
 from narrator.listening.vad import SpeechGate
 from narrator.packs import VoicePack
 from narrator.ports import Cue, Heard, Prompt, Speaker
@@ -57,6 +58,12 @@ class SpeechModel(Protocol):
 def model_rejects(model: SpeechModel, pack: VoicePack) -> tuple[str, ...]:
     """The model's "not a choice" words for this pack's grammars (none if it has [unk])."""
     return reject_words(pack.language, model, bool(getattr(model, "has_unk", False)), pack_vocabulary(pack))
+
+
+def listening_grammar(prompt: Prompt, pack: VoicePack, model: SpeechModel, missing: Iterable[str] = ()) -> Grammar:
+    """The grammar a prompt listens with: its phrases, the model's "not a choice" words and the
+    language's calibrated confusions."""
+    return build_grammar(prompt, pack, missing, model_rejects(model, pack), confusions(pack.language))
 
 
 class VoskModel:
@@ -389,7 +396,7 @@ class VoiceListener:
 
     # the port
     def grammar_for(self, prompt: Prompt) -> Grammar:
-        return build_grammar(prompt, self.pack, self.missing, self.rejects)
+        return build_grammar(prompt, self.pack, self.missing, self.rejects, confusions(self.pack.language))
 
     def listen(self, prompt: Prompt, cancel: threading.Event | None = None) -> Heard | None:
         if self._thread is None:

@@ -114,3 +114,18 @@ def test_interpret_only_returns_choices_of_the_grammar(en_pack: VoicePack, seats
     result = g.interpret(heard)
     assert result.choice is None or result.choice in g.choices()
     assert (result.choice is None) == bool(result.reason)
+
+
+def test_calibrated_confusions_refuse_a_word_while_its_lookalike_is_legal(ko_pack: VoicePack) -> None:
+    conf = {"이": ("일", "십")}
+    g = build_grammar(Prompt("p", seats=(1, 2)), ko_pack, confusions=conf)
+    assert g.decide([("이", 1.0)]).reason == "confusable"
+    alone = build_grammar(Prompt("p", seats=(2, 4)), ko_pack, confusions=conf)
+    assert alone.decide([("이", 1.0)]).choice == 2  # seat 1 is not legal now: 이 is safe
+
+
+def test_an_alternative_that_is_only_filler_contradicts_but_nothing_does_not(ko_pack: VoicePack) -> None:
+    g = build_grammar(Prompt("p", seats=(1, 4)), ko_pack, rejects=["나", "음"])
+    assert g.decide([("사", 1.0)], [("사", 15.8), ("나", 15.5)], margin=2.0).reason == "uncertain"
+    assert g.decide([("사", 1.0)], [("사", 15.8), ("", 15.5)], margin=2.0).choice == 4
+    assert g.decide([("사", 1.0)], [("사", 15.8), ("사 음", 15.5)], margin=2.0).choice == 4
