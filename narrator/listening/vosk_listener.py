@@ -108,9 +108,31 @@ def missing_words(model: SpeechModel, pack: VoicePack) -> dict[str, list[str]]:
 
 
 def describe_missing(missing: dict[str, list[str]], pack: VoicePack, model_name: str) -> str:
-    phrases = sorted({p for ps in missing.values() for p in ps})
-    return (f"the {pack.language} speech model {model_name} does not know {', '.join(sorted(missing))}: "
-            f"answer {' / '.join(repr(p) for p in phrases)} with the keypad")
+    """One line: the unknown words, and for each choice they affect another way to say it, or
+    the keypad when there is none."""
+    from narrator.listening.grammar import phrases_for
+    from narrator.ports import WORDS
+
+    lost_phrases = {p for ps in missing.values() for p in ps}
+    say_instead: list[str] = []
+    keypad: list[str] = []
+    choices: list[int | str] = [*sorted(pack.number_variants or pack.numbers), *(w for w in WORDS if w in pack.words)]
+    for choice in choices:
+        phrases = phrases_for(choice, pack)
+        lost = [p for p in phrases if p in lost_phrases]
+        if not lost:
+            continue
+        kept = [p for p in phrases if p not in lost_phrases]
+        if kept:
+            say_instead.append(f"{kept[0]!r} for {lost[0]!r}")
+        else:
+            keypad.append(repr(lost[0]))
+    advice = []
+    if say_instead:
+        advice.append("say " + ", ".join(say_instead))
+    if keypad:
+        advice.append(f"answer {' / '.join(keypad)} with the keypad")
+    return f"the {pack.language} speech model {model_name} does not know {', '.join(sorted(missing))}: " + "; ".join(advice)
 
 
 @dataclass(frozen=True)

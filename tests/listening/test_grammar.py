@@ -129,3 +129,16 @@ def test_an_alternative_that_is_only_filler_contradicts_but_nothing_does_not(ko_
     assert g.decide([("사", 1.0)], [("사", 15.8), ("나", 15.5)], margin=2.0).reason == "uncertain"
     assert g.decide([("사", 1.0)], [("사", 15.8), ("", 15.5)], margin=2.0).choice == 4
     assert g.decide([("사", 1.0)], [("사", 15.8), ("사 음", 15.5)], margin=2.0).choice == 4
+
+
+def test_missing_words_line_says_another_way_before_the_keypad(ko_pack: VoicePack) -> None:
+    from narrator.listening.vosk_listener import describe_missing
+    from narrator.packs import load_pack
+
+    ko = load_pack("ko")
+    missing = {w: ps for w, ps in pack_vocabulary(ko).items() if w in {"이십이", "아무도"}}
+    line = describe_missing(missing, ko, "m")
+    assert "say '이십 이' for '이십이'" in line and "'없음' for '아무도'" in line and "keypad" not in line
+    # the test pack has no other way to say "nobody": the keypad
+    tiny = {w: ps for w, ps in pack_vocabulary(ko_pack).items() if w == "아무도"}
+    assert describe_missing(tiny, ko_pack, "m").endswith("answer '아무도' with the keypad")
