@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import collections
 import json
-import math
 import queue
 import threading
 import time
