@@ -73,6 +73,9 @@ class VoicePack:
     number_variants: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
     # The rules reference's texts (`narrator rules`): what each role and option does.
     rules: Mapping[str, str] = field(default_factory=dict)
+    # How players say a seat to the microphone: "{seat}" stands for any way to say the number
+    # ("seven", "number seven", "seat seven"; "칠 번"). From the pack's [listening] seat list.
+    seat_forms: tuple[str, ...] = ("{seat}",)
 
     def number_words(self, n: int) -> tuple[str, ...]:
         """Every way a player may say seat `n` (the spoken one first); () if the pack has none."""
@@ -152,6 +155,7 @@ def load_pack(language: str, root: Path | None = None) -> VoicePack:
             path=path,
             number_variants=number_variants,
             rules={str(k): str(v) for k, v in data.get("rules", {}).items()},
+            seat_forms=_variants(data.get("listening", {}).get("seat", "{seat}"), f"{path} [listening] seat"),
         )
     except KeyError as exc:
         raise PackError(f"voice pack {path} has no {exc.args[0]!r} section or key") from None
@@ -216,6 +220,9 @@ def check_pack(pack: VoicePack, reference: VoicePack) -> list[str]:
         if word and word in seen:
             problems.append(f"{name} [numbers]: {n} and {seen[word]} are both {word!r} (the listener could not tell them apart)")
         seen.setdefault(word, n)
+    bad_forms = [f for f in pack.seat_forms if "{seat}" not in f]
+    if bad_forms:
+        problems.append(f"{name} [listening] seat: {', '.join(repr(f) for f in bad_forms)} must each hold {{seat}}")
     for key, variants in pack.words.items():
         if not all(v.strip() for v in variants):
             problems.append(f"{name} [words]: key {key!r} has an empty word")

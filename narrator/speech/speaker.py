@@ -111,6 +111,11 @@ class AudioSpeaker:
         if self.ambience or bed is None:
             self.player.mixer.set_bed(bed)
 
+    def listening(self, on: bool) -> None:
+        """A prompt listens by voice (on) or stops (off): the bed ducks far under meanwhile, so
+        the microphone does not take the program's own ambience for an answer."""
+        self.player.mixer.listening = on
+
     def wait(self) -> None:
         """Block until every queued line has been written out."""
         while self.player.mixer.busy():
