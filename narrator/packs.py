@@ -71,6 +71,10 @@ class VoicePack:
     # Every way to say each seat number (a [numbers] entry may be a list); `numbers` keeps the
     # first, which is the one the narrator speaks.
     number_variants: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    # Optional [pack] keys: the speech engine ("espeak", the default, or "piper") and the Piper
+    # voice to use (default: the one `narrator voices fetch` installs for the language).
+    engine: str = "espeak"
+    piper_voice: str = ""
 
     def number_words(self, n: int) -> tuple[str, ...]:
         """Every way a player may say seat `n` (the spoken one first); () if the pack has none."""
@@ -149,6 +153,8 @@ def load_pack(language: str, root: Path | None = None) -> VoicePack:
             panel={str(k): _variants(v, f"{path} [panel] {k}") for k, v in data.get("panel", {}).items()},
             path=path,
             number_variants=number_variants,
+            engine=str(meta.get("engine", "espeak")),
+            piper_voice=str(meta.get("piper_voice", "")),
         )
     except KeyError as exc:
         raise PackError(f"voice pack {path} has no {exc.args[0]!r} section or key") from None
@@ -157,6 +163,7 @@ def load_pack(language: str, root: Path | None = None) -> VoicePack:
 
 
 REFERENCE_LANGUAGE = "en"
+ENGINES = ("espeak", "piper")
 SEAT_NUMBERS = range(1, 31)
 
 
@@ -214,6 +221,8 @@ def check_pack(pack: VoicePack, reference: VoicePack) -> list[str]:
     for key, variants in pack.words.items():
         if not all(v.strip() for v in variants):
             problems.append(f"{name} [words]: key {key!r} has an empty word")
+    if pack.engine not in ENGINES:
+        problems.append(f"{name} [pack]: engine {pack.engine!r} is not one of {', '.join(ENGINES)}")
     if not pack.voice.strip():
         problems.append(f"{name} [pack]: voice is empty")
     if not 80 <= pack.rate <= 400:
