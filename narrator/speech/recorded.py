@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import queue
 import shutil
 import string
 import tempfile
@@ -336,11 +337,13 @@ def import_folder(pack: VoicePack, source: Path, name: str, target: float) -> tu
 class Microphone:
     """One take from the default input device: waits for the voice, stops after a second of silence.
 
+    Captured as 16-bit 16 kHz mono, the format the listening path uses (and the one the ALSA file
+    capture device of the tests delivers byte for byte), then resampled to the pack's 22,050 Hz.
     Frames are counted rather than the wall clock watched, so a device that delivers faster than
-    real time (a file) records the same way.
+    real time records the same way.
     """
 
-    def __init__(self, device: str | None = None, rate: int = SAMPLE_RATE, wait: float = 10.0,
+    def __init__(self, device: str | None = None, rate: int = 16000, wait: float = 10.0,
                  silence: float = 1.0, longest: float = 30.0, threshold_db: float = -42.0) -> None:
         self.device = device
         self.rate = rate
@@ -356,17 +359,26 @@ class Microphone:
             import sounddevice as sd
         except OSError as exc:
             raise SpeechError(f"audio input is unavailable ({exc}); install libportaudio2 or run 'narrator doctor'") from None
-        block = int(0.02 * self.rate)
+        block = int(0.05 * self.rate)
+        # The callback only copies: a device that delivers faster than we judge loses nothing.
+        chunks: queue.Queue[bytes] = queue.Queue()
+
+        def on_audio(indata: Any, frames: int, time_info: Any, status: Any) -> None:
+            chunks.put(bytes(indata))
+
         got: list[Audio] = []
         heard = False
         quiet = 0
         frames = 0
         try:
             dev: Any = int(self.device) if self.device and self.device.isdigit() else self.device
-            with sd.InputStream(samplerate=self.rate, channels=1, dtype="float32", blocksize=block, device=dev) as stream:
+            with sd.RawInputStream(samplerate=self.rate, channels=1, dtype="int16", blocksize=block, device=dev,
+                                   callback=on_audio):
                 while True:
-                    data, _overflow = stream.read(block)
-                    chunk = np.asarray(data[:, 0], dtype=np.float32).copy()
+                    try:
+                        chunk = np.frombuffer(chunks.get(timeout=5.0), dtype="<i2").astype(np.float32) / np.float32(32768.0)
+                    except queue.Empty:
+                        break  # the device stopped delivering
                     frames += len(chunk)
                     loud = float(np.sqrt(np.mean(chunk.astype(np.float64) ** 2))) >= self.threshold
                     if loud:
@@ -374,10 +386,9 @@ class Microphone:
                         quiet = 0
                     elif heard:
                         quiet += len(chunk)
-                    if heard or len(got) < 10:
-                        got.append(chunk)
-                    elif got:
-                        got = got[-10:] + [chunk]  # keep a little before the voice starts
+                    got.append(chunk)
+                    if not heard:
+                        got = got[-4:]  # keep a little of the room before the voice starts
                     if heard and quiet >= self.silence * self.rate:
                         break
                     if not heard and frames >= self.wait * self.rate:
@@ -389,7 +400,9 @@ class Microphone:
                               "or import WAV files with 'narrator voices import'") from None
         if not heard or not got:
             return np.zeros(0, dtype=np.float32)
-        out: Audio = np.concatenate(got)
+        audio = np.concatenate(got)
+        n = int(round(len(audio) * SAMPLE_RATE / self.rate))
+        out: Audio = np.interp(np.arange(n) * (self.rate / SAMPLE_RATE), np.arange(len(audio)), audio).astype(np.float32)
         return out
 
 
