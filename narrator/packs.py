@@ -76,6 +76,10 @@ class VoicePack:
     # How players say a seat to the microphone: "{seat}" stands for any way to say the number
     # ("seven", "number seven", "seat seven"; "칠 번"). From the pack's [listening] seat list.
     seat_forms: tuple[str, ...] = ("{seat}",)
+    # Optional [pack] keys: the speech engine ("espeak", the default, or "piper") and the Piper
+    # voice to use (default: the one `narrator voices fetch` installs for the language).
+    engine: str = "espeak"
+    piper_voice: str = ""
 
     def number_words(self, n: int) -> tuple[str, ...]:
         """Every way a player may say seat `n` (the spoken one first); () if the pack has none."""
@@ -156,6 +160,8 @@ def load_pack(language: str, root: Path | None = None) -> VoicePack:
             number_variants=number_variants,
             rules={str(k): str(v) for k, v in data.get("rules", {}).items()},
             seat_forms=_variants(data.get("listening", {}).get("seat", "{seat}"), f"{path} [listening] seat"),
+            engine=str(meta.get("engine", "espeak")),
+            piper_voice=str(meta.get("piper_voice", "")),
         )
     except KeyError as exc:
         raise PackError(f"voice pack {path} has no {exc.args[0]!r} section or key") from None
@@ -164,6 +170,7 @@ def load_pack(language: str, root: Path | None = None) -> VoicePack:
 
 
 REFERENCE_LANGUAGE = "en"
+ENGINES = ("espeak", "piper")
 SEAT_NUMBERS = range(1, 31)
 
 
@@ -226,6 +233,8 @@ def check_pack(pack: VoicePack, reference: VoicePack) -> list[str]:
     for key, variants in pack.words.items():
         if not all(v.strip() for v in variants):
             problems.append(f"{name} [words]: key {key!r} has an empty word")
+    if pack.engine not in ENGINES:
+        problems.append(f"{name} [pack]: engine {pack.engine!r} is not one of {', '.join(ENGINES)}")
     if not pack.voice.strip():
         problems.append(f"{name} [pack]: voice is empty")
     if not 80 <= pack.rate <= 400:
