@@ -72,7 +72,7 @@ def test_units_cover_every_line_once_and_each_slot_value_once() -> None:
     reason_keys = {k for k, v in EN.lines.items() if any("{reason}" in t for t in v)}
     assert all(not any(n.split("~")[0].split("#")[0] == k for n in names) for k in reason_keys)
     texts = {u.name: u.text for u in units(EN)}
-    assert texts["day.role#1"] == "Seat" and texts["day.role#2"] == "was the" and texts["number.3"] == "three"
+    assert texts["day.role#1"] == "Seat" and texts["day.role#2"] == "'s card:" and texts["number.3"] == "three"
 
 
 def test_import_levels_trims_and_resamples_and_refuses_strangers(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
