@@ -109,12 +109,14 @@ class RandomListener:
 
     ILLEGAL: tuple[Any, ...] = (99, 0, "nobody", "yes", "no", "repeat", "pause", "more_time", "9")
 
-    def __init__(self, clock: Clock, rng: Any, silence: float = 0.2, late: float = 0.1, illegal: float = 0.0) -> None:
+    def __init__(self, clock: Clock, rng: Any, silence: float = 0.2, late: float = 0.1, illegal: float = 0.0,
+                 change: float = 0.1) -> None:
         self.clock = clock
         self.rng = rng
         self.silence = silence
         self.late = late
         self.illegal = illegal
+        self.change = change  # how often a night answer, once shown, is taken back with `-`
 
     def listen(self, prompt: Prompt) -> Heard | None:
         rng = self.rng
@@ -125,6 +127,14 @@ class RandomListener:
                 self.clock.sleep_until(self.clock.now() + rng.uniform(0, left) * 0.5)
                 choice = rng.choice(wrong)
                 return Heard(choice, "script", str(choice))
+        if prompt.idle and prompt.deadline is not None:
+            # Nothing asked (a wake line, or an answer already shown): now and then take it back.
+            left = prompt.deadline - self.clock.now()
+            if "no" in prompt.words and rng.random() < self.change and left > 0:
+                self.clock.sleep_until(self.clock.now() + rng.uniform(0, left) * 0.5)
+                return Heard("no", "script", "-")
+            self.clock.sleep_until(prompt.deadline)
+            return None
         options: list[Any] = [*prompt.seats, *[w for w in prompt.words if w in ("nobody", "yes", "no")]]
         roll = rng.random()
         if not options or roll < self.silence or prompt.deadline is None:
