@@ -6,11 +6,16 @@ only to the ports (Speaker, Listener, Display, Clock, Journal).
 
 Secrecy: every possible role is called every night with the same lines and the same turn
 length, whether it was dealt, is alive, answers early, late or never. The private panel opens
-at the end of every wake line and closes at every sleep line, whatever it shows.
+at the end of every wake line and closes when the turn ends, before every sleep line, whatever
+it shows. Every night line has its place on the clock before the call starts (see
+`_night_call`): no journal write, however slow the disk, can move one.
+
+At night each answer is echoed on the panel and `-` takes the last one back until the turn ends
+(`NightTurn`); the answers standing at the deadline are the ones given to the engine.
 
 Resume: the game is run again from its setup, feeding the journal's inputs to the steps it
 records as complete, silently and without waiting; the first incomplete step restarts from its
-wake line with the inputs it had already accepted.
+wake line with the inputs it had already accepted (at night, answers and `-` alike, in order).
 """
 
 from __future__ import annotations
