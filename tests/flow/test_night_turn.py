@@ -7,6 +7,7 @@ moments of a turn; the private panel is read from the timeline.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 from narrator.fakes import RandomListener
@@ -278,3 +279,33 @@ def test_issue9_point24_random_listener_types_illegal_keys_too() -> None:
     heard = [listener.listen(prompt) for _ in range(40)]
     assert any(h is not None and not prompt.allows(h.choice) for h in heard)
     assert any(h is not None and prompt.allows(h.choice) for h in heard)
+
+
+def test_issue9_point7_the_keypad_sees_keys_typed_during_the_wake_line() -> None:
+    """On the real keypad reader: keys left from the previous turn are dropped when the wake line
+    starts; keys typed during it reach the sequencer (which says they were too early), and digits
+    not yet entered carry over into the question."""
+    import os
+    import time
+
+    from narrator.listening.keypad import KeypadListener
+
+    r, w = os.pipe()
+    try:
+        keypad = KeypadListener(fd=r, echo=lambda text: None)
+        keypad.previous = Prompt("night.werewolves.change", (), ("no",), night=True, idle=True)
+        os.write(w, b"5\r")  # the Werewolves, late
+        early = Prompt("night.witch.early", night=True, deadline=time.monotonic(), number=1, idle=True)
+        assert keypad.listen(early) is None  # the wake line starts: the late key is dropped
+        os.write(w, b"7\r")  # typed during the wake line
+        heard = keypad.listen(replace(early, deadline=time.monotonic() + 30))
+        assert heard is not None and heard.choice == 7
+        os.write(w, b"4")  # a digit typed during the wake line, Enter after the panel opened
+        assert keypad.listen(replace(early, deadline=time.monotonic() + 0.05)) is None
+        os.write(w, b"\r")
+        question = Prompt("night.witch.poison", (4, 6), ("nobody",), night=True, deadline=time.monotonic() + 30, number=1)
+        heard = keypad.listen(question)
+        assert heard is not None and heard.choice == 4
+    finally:
+        os.close(r)
+        os.close(w)
