@@ -55,16 +55,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--pairs", type=int, default=20)
     parser.add_argument("--nights", type=int, default=1, choices=(1, 2))
+    parser.add_argument("--journal", choices=("both", "normal", "slow"), default="both")
     args = parser.parse_args()
     rate, block = 22050, 256
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
-        for label, sync in (("normal journal", "0"), ("slow journal (0-100 ms per sync)", "random")):
+        kinds = [("normal", "normal journal", "0"), ("slow", "slow journal (0-100 ms per sync)", "random")]
+        for kind, label, sync in kinds:
+            if args.journal not in ("both", kind):
+                continue
             diffs = []
             for i in range(args.pairs):
                 story = "answering" if i % 2 == 0 else "witch_dead"
-                a = record(tmp, f"{i}a", story, sync, args.nights)
-                b = record(tmp, f"{i}b", "silent", sync, args.nights)
+                a = record(tmp, f"{kind}{i}a", story, sync, args.nights)
+                b = record(tmp, f"{kind}{i}b", "silent", sync, args.nights)
                 diffs.append(worst(a, b))
                 print(f"  {label}, pair {i + 1} ({story} vs silent): worst onset difference {diffs[-1]} frames", flush=True)
             ms = [d * 1000 / rate for d in diffs]
