@@ -27,6 +27,17 @@ ROOT = HERE.parent.parent
 WORDS = [("사", 4), ("여섯", 6), ("아니요", "no"), ("여섯", 6), ("여덟", 8), ("넷", 4)]
 RATE = 16000
 
+
+def assert_heard_in_order(heard: list[object], context: object) -> None:
+    """What was taken is what was said, in order: a word the recogniser is unsure of may be refused
+    (issue 10: refused rather than forced onto a seat; a refused word lets the prompt take the next
+    one), but nothing is taken that was not said, and most words get through."""
+    said = [choice for _, choice in WORDS]
+    taken = [c for c in heard if c is not None]
+    rest = iter(said)
+    assert all(any(c == s for s in rest) for c in taken), (taken, said, context)
+    assert len(taken) >= len(said) - 2, (taken, said, context)
+
 ASOUNDRC = """
 pcm.filecap { type file  slave.pcm "null"  file "/dev/null"  format "raw"
     infile { @func getenv vars [ VOICE_INFILE ] default "/tmp/in.raw" } }
@@ -104,7 +115,7 @@ def test_korean_speech_through_a_real_input_stream(work: Path) -> None:
     lines = [json.loads(line) for line in out.join(10)]
     assert lines[0] == {"ready": True}
     heard = [line["choice"] for line in lines if "choice" in line]
-    assert heard == [choice for _, choice in WORDS], (lines, err)
+    assert_heard_in_order(heard, (lines, err))
     assert all(line["source"] == "voice" for line in lines if "choice" in line)
     assert lines[-1]["chunks"] > 100 and lines[-1]["overruns"] == 0
 
@@ -114,9 +125,9 @@ def test_narrator_listen_wav(work: Path) -> None:
                            "--choices", "1-8,no,nobody"], env=child_env(work), capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     lines = [json.loads(line) for line in proc.stdout.splitlines()]
-    assert [line["choice"] for line in lines] == [choice for _, choice in WORDS]
+    assert_heard_in_order([line["choice"] for line in lines], lines)
     for line in lines:
-        assert set(line) == {"heard", "choice", "conf", "latency_ms"}
+        assert set(line) - {"reason"} == {"heard", "choice", "conf", "latency_ms"}
         assert 0.65 <= line["conf"] <= 1.0 and 0 < line["latency_ms"] < 1000
     # 아무도 ("nobody") is not in this model: one line says so, and to use the keypad.
     notes = proc.stderr.strip().splitlines()

@@ -136,7 +136,7 @@ def test_issue9_point18_the_end_of_a_full_screen_game_says_which_key(tmp_path: P
     p = Player(t, True)
     try:
         play_to_the_end(t, p, True)
-        t.wait("Press Enter to leave.")
+        t.wait("press *. Enter alone finishes.")  # the keys of the end: a rematch, or leave
         t.send("Enter")
         assert t.exit_code() == 0
     finally:
