@@ -8,7 +8,7 @@ from typing import Any, Callable, Mapping
 from narrator.flow.clock import VirtualClock
 from narrator.flow.journal import MemoryJournal
 from narrator.packs import VoicePack
-from narrator.ports import Clock, Cue, Heard, Prompt, SlotValue
+from narrator.ports import Clock, Cue, Heard, PanelLines, Prompt, SlotValue
 
 __all__ = ["FakeListener", "MemoryJournal", "RandomListener", "Timeline", "TimelineDisplay", "TimelineSpeaker", "VirtualClock"]
 
@@ -62,9 +62,9 @@ class TimelineDisplay:
     def board(self, state: Mapping[str, Any]) -> None:
         self.last_board = dict(state)
 
-    def show_private(self, key: str, slots: Mapping[str, SlotValue]) -> None:
-        self.private = self.pack.panel_text(key, slots)
-        self.timeline.add(kind="private", action="show", key=key, text=self.private)
+    def show_private(self, key: str, slots: Mapping[str, SlotValue], more: PanelLines = ()) -> None:
+        self.private = "\n".join(self.pack.panel_text(k, s) for k, s in ((key, slots), *more))
+        self.timeline.add(kind="private", action="show", key=key, keys=[key, *(k for k, _ in more)], text=self.private)
 
     def clear_private(self) -> None:
         self.private = None
@@ -102,17 +102,39 @@ class RandomListener:
     """Automatic players for soak and secrecy tests: a random legal answer, early, late or never.
 
     Night answers come at a random moment of the turn, or after it (late), or not at all; day
-    answers are quick. Its own random source keeps a game reproducible.
+    answers are quick. Now and then a key the prompt does not allow comes first (`illegal`): a
+    seat nobody holds, a word out of place, a key typed during a wake line. Its own random source
+    keeps a game reproducible.
     """
 
-    def __init__(self, clock: Clock, rng: Any, silence: float = 0.2, late: float = 0.1) -> None:
+    ILLEGAL: tuple[Any, ...] = (99, 0, "nobody", "yes", "no", "repeat", "pause", "more_time", "9")
+
+    def __init__(self, clock: Clock, rng: Any, silence: float = 0.2, late: float = 0.1, illegal: float = 0.0,
+                 change: float = 0.1) -> None:
         self.clock = clock
         self.rng = rng
         self.silence = silence
         self.late = late
+        self.illegal = illegal
+        self.change = change  # how often a night answer, once shown, is taken back with `-`
 
     def listen(self, prompt: Prompt) -> Heard | None:
         rng = self.rng
+        if self.illegal and prompt.deadline is not None and rng.random() < self.illegal:
+            wrong = [c for c in self.ILLEGAL if not prompt.allows(c)]
+            left = prompt.deadline - self.clock.now()
+            if wrong and left > 0:
+                self.clock.sleep_until(self.clock.now() + rng.uniform(0, left) * 0.5)
+                choice = rng.choice(wrong)
+                return Heard(choice, "script", str(choice))
+        if prompt.idle and prompt.deadline is not None:
+            # Nothing asked (a wake line, or an answer already shown): now and then take it back.
+            left = prompt.deadline - self.clock.now()
+            if "no" in prompt.words and rng.random() < self.change and left > 0:
+                self.clock.sleep_until(self.clock.now() + rng.uniform(0, left) * 0.5)
+                return Heard("no", "script", "-")
+            self.clock.sleep_until(prompt.deadline)
+            return None
         options: list[Any] = [*prompt.seats, *[w for w in prompt.words if w in ("nobody", "yes", "no")]]
         roll = rng.random()
         if not options or roll < self.silence or prompt.deadline is None:

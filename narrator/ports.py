@@ -7,7 +7,7 @@ journal) and a fake twin in `narrator.fakes`. Cues go out, `Heard` comes in: one
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Protocol, Union
+from typing import Any, Iterable, Mapping, Protocol, Sequence, Union
 
 # A slot value in a cue: a seat number, a role key (`seer`), a side key (`village`), a count.
 SlotValue = Union[int, str]
@@ -66,6 +66,9 @@ class Prompt:
     deadline: float | None = None  # clock time; None waits until an answer comes
     risky: bool = False  # an elimination, the Hunter's shot, a successor: read back and confirm
     number: int = 0  # the night or day this prompt belongs to
+    # No question is open: keys are only watched for (during a wake line, or after a night
+    # answer, when `-` may take it back). A script of piped answers has nothing for it.
+    idle: bool = False
 
     def allows(self, choice: Choice) -> bool:
         if isinstance(choice, bool):
@@ -94,6 +97,10 @@ def _turn(prompt: Prompt) -> str:
     return ".".join(prompt.name.split(".")[:2])
 
 
+# Further lines of the private panel: (panel key, slots), in order.
+PanelLines = Sequence[tuple[str, Mapping[str, SlotValue]]]
+
+
 class Speaker(Protocol):
     """Says cues. `say` returns the clock time at which the line ends."""
 
@@ -120,7 +127,9 @@ class Display(Protocol):
 
     def board(self, state: Mapping[str, Any]) -> None: ...
 
-    def show_private(self, key: str, slots: Mapping[str, SlotValue]) -> None: ...
+    def show_private(self, key: str, slots: Mapping[str, SlotValue], more: PanelLines = ()) -> None:
+        """Open (or redraw) the private panel: the line `key`, then the lines of `more`, in order."""
+        ...
 
     def clear_private(self) -> None: ...
 

@@ -40,7 +40,22 @@ class FileJournal:
         if path.exists() and path.stat().st_size > 0:
             raise JournalError(f"journal {path} already exists; resume it with 'narrator resume {path}' or choose another file")
         path.parent.mkdir(parents=True, exist_ok=True)
-        return cls(path)
+        journal = cls(path)
+        # The new file's name lives in its folder: sync the folder too, or a power cut can lose
+        # the whole journal even though every record in it was synced.
+        journal._sync_folder()
+        return journal
+
+    def _sync(self, fd: int) -> None:
+        """Make what was written to `fd` durable (a file's records, a folder's new name)."""
+        os.fsync(fd)
+
+    def _sync_folder(self) -> None:
+        fd = os.open(self.path.parent, os.O_RDONLY)
+        try:
+            self._sync(fd)
+        finally:
+            os.close(fd)
 
     @classmethod
     def reopen(cls, path: Path) -> FileJournal:
@@ -58,7 +73,7 @@ class FileJournal:
         line = json.dumps(record, separators=(",", ":"), sort_keys=True) + "\n"
         self._file.write(line.encode("utf-8"))
         self._file.flush()
-        os.fsync(self._file.fileno())
+        self._sync(self._file.fileno())
         self._records.append(json.loads(line))
 
     def records(self) -> list[dict[str, Any]]:

@@ -55,7 +55,7 @@ class Setup:
 
 def _timing_scalars(t: Timing) -> dict[str, float]:
     return {
-        "gap": t.gap, "suspense": t.suspense, "debate": t.debate, "more_time": t.more_time,
+        "gap": t.gap, "settle": t.settle, "suspense": t.suspense, "debate": t.debate, "more_time": t.more_time,
         "defence": t.defence, "vote": t.vote, "chain": t.chain,
     }
 

@@ -6,18 +6,23 @@ only to the ports (Speaker, Listener, Display, Clock, Journal).
 
 Secrecy: every possible role is called every night with the same lines and the same turn
 length, whether it was dealt, is alive, answers early, late or never. The private panel opens
-at the end of every wake line and closes at every sleep line, whatever it shows.
+at the end of every wake line and closes when the turn ends, before every sleep line, whatever
+it shows. Every night line has its place on the clock before the call starts (see
+`_night_call`): no journal write, however slow the disk, can move one.
+
+At night each answer is echoed on the panel and `-` takes the last one back until the turn ends
+(`NightTurn`); the answers standing at the deadline are the ones given to the engine.
 
 Resume: the game is run again from its setup, feeding the journal's inputs to the steps it
 records as complete, silently and without waiting; the first incomplete step restarts from its
-wake line with the inputs it had already accepted.
+wake line with the inputs it had already accepted (at night, answers and `-` alike, in order).
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Mapping
 
 from transitions import Machine
 
@@ -25,7 +30,7 @@ from narrator.errors import NarratorError
 from narrator.flow.journal import JournalError
 from narrator.flow.timing import Timing
 from narrator.packs import VoicePack, every_cue
-from narrator.ports import Clock, Cue, Display, Heard, Journal, Listener, Prompt, Speaker
+from narrator.ports import Clock, Cue, Display, Heard, Journal, Listener, Prompt, SlotValue, Speaker
 from narrator.rules import Awaiting, Ballot, Game, Phase, Role, Side, Team
 from narrator.rules import events as ev
 from narrator.rules.codec import event_to_dict
@@ -121,6 +126,68 @@ class Resume:
         return max(self.steps, default=0)
 
 
+PanelLine = tuple[str, Mapping[str, SlotValue]]
+
+
+@dataclass(frozen=True)
+class Ask:
+    """One question of a night turn: its prompt's name and legal choices."""
+
+    name: str
+    seats: tuple[int, ...] = ()
+    words: tuple[str, ...] = ()
+
+
+class NightTurn:
+    """One call's answers while its turn lasts: a stack of accepted choices.
+
+    `question(answers)` is the next question (None once all are answered), `panel(answers)` the
+    private panel with what was taken. Once an answer is echoed, `-` ("no") takes the last one
+    back and asks that question again; before that, `-` is "no" where a question allows it (the
+    Witch's heal). A `final` turn takes nothing back (the Seer has seen the card).
+    """
+
+    def __init__(
+        self,
+        call: str,
+        question: Callable[[list[Heard]], Ask | None],
+        panel: Callable[[list[Heard]], list[PanelLine]],
+        final: bool = False,
+        on_answer: Callable[[list[Heard]], None] | None = None,
+    ) -> None:
+        self.call = call
+        self.question = question
+        self.panel = panel
+        self.final = final
+        self.on_answer = on_answer
+
+    def withdraws(self, answers: list[Heard]) -> bool:
+        return bool(answers) and not self.final
+
+    def prompt(self, answers: list[Heard], deadline: float, number: int) -> Prompt:
+        ask = self.question(answers)
+        back = ("no",) if self.withdraws(answers) else ()
+        if ask is None:
+            # Nothing (more) to ask: `-` may still take an answer back until the deadline.
+            name = f"night.{self.call}.change" if answers else f"night.{self.call}"
+            return Prompt(name, (), back, night=True, deadline=deadline, number=number, idle=True)
+        words = ask.words + tuple(w for w in back if w not in ask.words)
+        return Prompt(ask.name, ask.seats, words, night=True, deadline=deadline, number=number)
+
+    def take(self, answers: list[Heard], heard: Heard) -> None:
+        if heard.choice == "no" and self.withdraws(answers):
+            answers.pop()
+            return
+        answers.append(heard)
+        if self.on_answer is not None:
+            self.on_answer(answers)
+
+
+def closed_turn(call: str, key: str = "night.closed") -> NightTurn:
+    """The turn of a role nobody holds or whose holder is dead: the same length, nothing to take."""
+    return NightTurn(call, lambda answers: None, lambda answers: [(key, {})], final=True)
+
+
 class Sequencer:
     """Runs one game through the ports. `run()` returns when the game is over."""
 
@@ -152,6 +219,7 @@ class Sequencer:
         self.resume = resume or Resume()
         self.on_step = on_step
         self.step = 0
+        self.hold: float | None = None  # the night's next line is not before this clock time
         self.fast = False
         self.preloaded: list[tuple[str, Heard | None]] = []
         self.last_cue: Cue | None = None
@@ -230,6 +298,11 @@ class Sequencer:
         self.display.board(self.public_board())
         if self.on_step is not None:
             self.on_step(self.step, self.state)
+        if self.hold is not None:
+            # A night step ends on its last line, still playing: the step was journaled under it,
+            # and the next line keeps its place on the clock however long the write took.
+            hold, self.hold = self.hold, None
+            self.wait_until(hold)
 
     # ---- speaking, waiting, asking ------------------------------------------------------
 
@@ -305,19 +378,102 @@ class Sequencer:
     def do_night_falls(self) -> None:
         if self.game.state.phase is not Phase.NIGHT:
             self.game.begin_night()
-        self.say(Cue("night.falls", phase="night.falls"))
+        end = self._line(Cue("night.falls", phase="night.falls"))
+        if not self.fast:
+            self.hold = end
 
-    def _night_call(self, call: str, wake: str, body: Callable[[float], None]) -> None:
-        """Wake line, a turn of fixed length, sleep line: the same for every hidden state."""
+    def _line(self, cue: Cue) -> float:
+        """Start a line and return when it will end, without waiting for it (the night's schedule)."""
+        if self.fast:
+            return self.clock.now()
+        self.last_cue = cue
+        return self.speaker.say(cue)
+
+    def _night_call(self, call: str, wake: str, turn: NightTurn, finish: Callable[[list[Heard]], None]) -> None:
+        """Wake line, a turn of fixed length, sleep line: the same for every hidden state.
+
+        Every moment of the call is fixed on the clock before it starts: the panel opens when the
+        wake line ends, the turn ends `turn(call)` seconds later whatever is typed, and the sleep
+        line starts `settle` seconds after that. Answers are journaled as they come (during the
+        turn); after the deadline only the same pure work is done for every call (the engine is
+        given the last answers standing, the panel is cleared), and the step's record is written
+        while the sleep line plays (see `_run_step`). A slow disk can move nothing the table hears.
+        """
         phase = f"night.{call}"
-        self.say(Cue(wake, phase=phase))
-        deadline = self.clock.now() + self.timing.turn(call)
-        body(deadline)
-        self.wait_until(deadline)
+        wake_end = self._line(Cue(wake, phase=phase))
+        early = False
+        if not self.fast:
+            early = self._too_early(call, wake_end)
+        self.wait_until(wake_end)
+        deadline = wake_end + self.timing.turn(call)
+        answers = self._turn(turn, deadline, early)
+        finish(answers)
         if not self.fast:
             self.display.clear_private()
-        self.say(Cue(f"{call}.sleep", phase=phase))
-        self.wait_until(self.clock.now() + self.timing.gap)
+            self.clock.sleep_until(deadline + self.timing.settle)
+        sleep_end = self._line(Cue(f"{call}.sleep", phase=phase))
+        if not self.fast:
+            self.hold = sleep_end + self.timing.gap
+
+    def _too_early(self, call: str, wake_end: float) -> bool:
+        """Listen during the wake line: keys typed before the panel opens are not taken, and
+        the panel says so when it opens (a key typed then may be the previous role's, late)."""
+        prompt = Prompt(f"night.{call}.early", night=True, deadline=wake_end, number=self.game.state.night, idle=True)
+        early = False
+        while self.listener.listen(prompt) is not None:
+            early = True
+        return early
+
+    def _turn(self, turn: NightTurn, deadline: float, early: bool) -> list[Heard]:
+        """The role's answers until the deadline; the last ones standing are returned.
+
+        Each accepted input (an answer, or `-` taking the last one back) is journaled at once,
+        then echoed on the panel; refused keys get silent feedback on the panel. On resume the
+        journaled inputs are fed again in order.
+        """
+        answers: list[Heard] = []
+        number = self.game.state.night
+        shown = False
+        while True:
+            prompt = turn.prompt(answers, deadline, number)
+            if self.preloaded:
+                name, heard = self.preloaded.pop(0)
+                if heard is None:
+                    continue  # night turns always run to their deadline: nothing to place
+                if name != prompt.name or not prompt.allows(heard.choice):
+                    raise JournalError(
+                        f"the journal does not match the game at step {self.step} ({self.state}): "
+                        f"it answers {name!r} with {heard.choice!r} where the game asks {prompt.name!r}"
+                    )
+                turn.take(answers, heard)
+                continue
+            if self.fast:
+                return answers
+            if not shown:
+                self._show_turn(turn, answers)
+                if early:
+                    self.display.feedback("input.too_early", {})
+                shown = True
+            heard = self.listener.listen(prompt)
+            if heard is None:
+                return answers
+            if not prompt.allows(heard.choice):
+                if heard.choice == "no" and answers and turn.final:
+                    self.display.feedback("input.final", {})
+                elif turn.question(answers) is None:
+                    self.display.feedback("input.change" if answers else "input.nothing", {})
+                else:
+                    self.display.feedback("input.refused", {"reason": heard.text or str(heard.choice)})
+                continue
+            self.journal.append(
+                {"kind": "input", "n": self.step, "prompt": prompt.name, "choice": heard.choice, "source": heard.source}
+            )
+            turn.take(answers, heard)
+            self._show_turn(turn, answers)
+
+    def _show_turn(self, turn: NightTurn, answers: list[Heard]) -> None:
+        (key, slots), *more = turn.panel(answers)
+        self.display.show_private(key, slots, more)
 
     def _panel(self, key: str, **slots: Any) -> None:
         if not self.fast:
@@ -328,76 +484,106 @@ class Sequencer:
 
     def do_thief(self) -> None:
         game = self.game
+        seat = game.living_holder(Role.THIEF)
+        if seat is None:
+            self._night_call("thief", "thief.wake", closed_turn("thief"), lambda answers: None)
+            return
+        extra = game.state.extra
+        forced = all(r is Role.WEREWOLF for r in extra)
+        # Two Werewolf cards: he must take one. The card he gets without choosing is drawn now
+        # and shown from the start, so that nothing is drawn or shown after the deadline.
+        default = self.rng.choice((1, 2)) if forced else 0
 
-        def body(deadline: float) -> None:
-            seat = game.living_holder(Role.THIEF)
-            if seat is None:
-                self._panel("night.closed")
-                self.ask(self._night_prompt("thief", deadline))
-                return
-            extra = game.state.extra
-            forced = all(r is Role.WEREWOLF for r in extra)
-            self._panel("thief.cards", role_a=extra[0].value, role_b=extra[1].value)
-            heard = self.ask(self._night_prompt("thief", deadline, (1, 2), () if forced else ("nobody",)))
-            if heard is None:
-                card = self.rng.choice((1, 2)) if forced else 0
-            else:
-                card = 0 if heard.choice == "nobody" else int(heard.choice)
-            game.thief_choose(card)
-            if card:
-                self._panel("thief.took", role=game.role(seat).value)
+        def card(answers: list[Heard]) -> int:
+            if not answers:
+                return default
+            return 0 if answers[-1].choice == "nobody" else int(answers[-1].choice)
 
-        self._night_call("thief", "thief.wake", body)
+        def panel(answers: list[Heard]) -> list[PanelLine]:
+            cards = {"role_a": extra[0].value, "role_b": extra[1].value}
+            lines: list[PanelLine] = [("thief.cards_forced", cards), ("thief.forced", {"seat": default})] if forced else [("thief.cards", cards)]
+            if answers:
+                chosen = card(answers)
+                took: PanelLine = ("thief.took", {"role": extra[chosen - 1].value}) if chosen else ("thief.kept", {})
+                lines += [took, ("echo.change", {})]
+            return lines
+
+        words = () if forced else ("nobody",)
+        turn = NightTurn("thief", lambda answers: None if answers else Ask("night.thief", (1, 2), words), panel)
+
+        def finish(answers: list[Heard]) -> None:
+            game.thief_choose(card(answers))
+
+        self._night_call("thief", "thief.wake", turn, finish)
 
     def do_cupid(self) -> None:
         game = self.game
+        alive = game.living_holder(Role.CUPID) is not None
 
-        def body(deadline: float) -> None:
-            self._panel("cupid.prompt")
-            alive = game.living_holder(Role.CUPID) is not None
-            first = self.ask(self._night_prompt("cupid", deadline, game.living() if alive else ()))
-            if first is None:
-                return
-            second = self.ask(
-                self._night_prompt("cupid", deadline, tuple(p for p in game.living() if p != first.choice))
-            )
-            if second is not None:
-                game.cupid_choose(int(first.choice), int(second.choice))
+        def question(answers: list[Heard]) -> Ask | None:
+            if not alive:
+                return Ask("night.cupid") if not answers else None
+            if len(answers) >= 2:
+                return None
+            return Ask("night.cupid", tuple(p for p in game.living() if all(p != a.choice for a in answers)))
 
-        self._night_call("cupid", "cupid.wake", body)
+        def panel(answers: list[Heard]) -> list[PanelLine]:
+            if not alive:
+                return [("night.closed", {})]
+            lines: list[PanelLine] = [("cupid.prompt", {})]
+            if len(answers) == 1:
+                lines += [("echo.lover", {"seat": answers[0].choice}), ("echo.change", {})]
+            elif len(answers) == 2:
+                lines += [("echo.lovers", {"seat": answers[0].choice, "other": answers[1].choice}), ("echo.change", {})]
+            return lines
+
+        def finish(answers: list[Heard]) -> None:
+            if alive and len(answers) == 2:
+                game.cupid_choose(int(answers[0].choice), int(answers[1].choice))
+
+        self._night_call("cupid", "cupid.wake", NightTurn("cupid", question, panel), finish)
 
     def do_lovers(self) -> None:
-        def body(deadline: float) -> None:
-            lovers = self.game.state.lovers
-            if lovers is None:
-                self._panel("night.closed")
-            else:
-                self._panel("lovers.show", seat=lovers[0], other=lovers[1])
-
-        self._night_call("lovers", "lovers.wake", body)
+        lovers = self.game.state.lovers
+        if lovers is None:
+            turn = closed_turn("lovers")
+        else:
+            shown: list[PanelLine] = [("lovers.show", {"seat": lovers[0], "other": lovers[1]})]
+            turn = NightTurn("lovers", lambda answers: None, lambda answers: shown, final=True)
+        self._night_call("lovers", "lovers.wake", turn, lambda answers: None)
 
     def do_night_election(self) -> None:
         self.say(Cue("day.dawn", phase="day.captain"))
         self._election()
-        self.say(Cue("night.falls", phase="night.falls"))
+        end = self._line(Cue("night.falls", phase="night.falls"))
+        if not self.fast:
+            self.hold = end
 
     def do_seer(self) -> None:
         game = self.game
+        alive = game.living_holder(Role.SEER) is not None
+        if not alive:
+            self._night_call("seer", "seer.wake", closed_turn("seer", "seer.prompt"), lambda answers: None)
+            return
+        seen: list[PanelLine] = []
 
-        def body(deadline: float) -> None:
-            self._panel("seer.prompt")
-            alive = game.living_holder(Role.SEER) is not None
-            heard = self.ask(self._night_prompt("seer", deadline, game.seer_targets() if alive else ()))
-            if heard is None:
-                return
-            target = int(heard.choice)
-            seen = game.seer_inspect(target)
-            if isinstance(seen, Team):
-                self._panel("seer.result_wolf" if seen is Team.WOLVES else "seer.result_not_wolf", seat=target)
+        def question(answers: list[Heard]) -> Ask | None:
+            return None if answers else Ask("night.seer", game.seer_targets())
+
+        def panel(answers: list[Heard]) -> list[PanelLine]:
+            return seen if answers else [("seer.prompt", {})]
+
+        def look(answers: list[Heard]) -> None:
+            # She sees the card at once: her answer is final (a second look would show two cards).
+            target = int(answers[-1].choice)
+            result = game.seer_inspect(target)
+            if isinstance(result, Team):
+                seen.append(("seer.result_wolf" if result is Team.WOLVES else "seer.result_not_wolf", {"seat": target}))
             else:
-                self._panel("seer.result", seat=target, role=seen.value)
+                seen.append(("seer.result", {"seat": target, "role": result.value}))
 
-        self._night_call("seer", "seer.wake", body)
+        turn = NightTurn("seer", question, panel, final=True, on_answer=look)
+        self._night_call("seer", "seer.wake", turn, lambda answers: None)
 
     def do_werewolves(self) -> None:
         game = self.game
@@ -406,46 +592,92 @@ class Sequencer:
             wake = "werewolves.wake_first" if game.options.first_night_kill else "werewolves.wake_meet"
         else:
             wake = "werewolves.wake"
+        alive = bool(game.living_wolves())
+        if not alive:
+            self._night_call("werewolves", wake, closed_turn("werewolves", "werewolves.prompt"), lambda answers: None)
+            return
+        targets = game.wolf_targets()
 
-        def body(deadline: float) -> None:
-            self._panel("werewolves.prompt")
-            alive = bool(game.living_wolves())
-            targets = game.wolf_targets() if alive else ()
-            heard = self.ask(self._night_prompt("werewolves", deadline, targets, ("nobody",) if alive else ()))
-            if alive:
-                game.wolves_choose(None if heard is None or heard.choice == "nobody" else int(heard.choice))
+        def question(answers: list[Heard]) -> Ask | None:
+            return None if answers else Ask("night.werewolves", targets, ("nobody",))
 
-        self._night_call("werewolves", wake, body)
+        def panel(answers: list[Heard]) -> list[PanelLine]:
+            if not answers:
+                return [("werewolves.prompt", {})]
+            victim = answers[-1].choice
+            echo: PanelLine = ("echo.victim_nobody", {}) if victim == "nobody" else ("echo.victim", {"seat": victim})
+            return [("werewolves.prompt", {}), echo, ("echo.change", {})]
+
+        def finish(answers: list[Heard]) -> None:
+            choice = answers[-1].choice if answers else "nobody"
+            game.wolves_choose(None if choice == "nobody" else int(choice))
+
+        self._night_call("werewolves", wake, NightTurn("werewolves", question, panel), finish)
 
     def do_witch(self) -> None:
         game = self.game
+        if game.living_holder(Role.WITCH) is None:
+            self._night_call("witch", "witch.wake", closed_turn("witch"), lambda answers: None)
+            return
+        view = game.witch_view()
+        heals = view.can_heal and view.victim is not None
+        poisons = view.can_poison
+        # What she is told of the victim depends only on what she may know: her healing potion
+        # left, or the option that shows the victim after it is spent.
+        may_know = game.state.heal_left or game.options.witch_sees_victim_after_heal
+        head: PanelLine
+        if view.victim is not None:
+            head = ("witch.victim", {"seat": view.victim})
+        elif may_know:
+            head = ("witch.no_victim", {})
+        else:
+            head = ("witch.unknown_victim", {})
 
-        def body(deadline: float) -> None:
-            if game.living_holder(Role.WITCH) is None:
-                self._panel("night.closed")
-                self.ask(self._night_prompt("witch", deadline))
-                return
-            view = game.witch_view()
-            if view.victim is not None:
-                self._panel("witch.victim", seat=view.victim)
-            elif view.can_heal or game.state.victim is None and game.state.heal_left:
-                self._panel("witch.no_victim")
-            else:
-                self._panel("witch.unknown_victim")
-            heal = False
-            if view.can_heal and view.victim is not None:
-                heard = self.ask(replace(self._night_prompt("witch", deadline, (), ("yes", "no")), name="night.witch.heal"))
-                heal = heard is not None and heard.choice == "yes"
-            poison: int | None = None
-            if view.can_poison:
-                heard = self.ask(
-                    replace(self._night_prompt("witch", deadline, view.targets, ("nobody",)), name="night.witch.poison")
-                )
-                if heard is not None and heard.choice != "nobody":
-                    poison = int(heard.choice)
-            game.witch_act(heal, poison)
+        def steps(answers: list[Heard]) -> list[str]:
+            return [*(["heal"] if heals else []), *(["poison"] if poisons else [])]
 
-        self._night_call("witch", "witch.wake", body)
+        def question(answers: list[Heard]) -> Ask | None:
+            todo = steps(answers)[len(answers):]
+            if not todo:
+                return None
+            if todo[0] == "heal":
+                return Ask("night.witch.heal", (), ("yes", "no"))
+            return Ask("night.witch.poison", view.targets, ("nobody",))
+
+        def decided(answers: list[Heard]) -> tuple[bool | None, int | None | str]:
+            heal: bool | None = None
+            poison: int | None | str = "open"
+            for step, heard in zip(steps(answers), answers):
+                if step == "heal":
+                    heal = heard.choice == "yes"
+                else:
+                    poison = None if heard.choice == "nobody" else int(heard.choice)
+            return heal, poison
+
+        def panel(answers: list[Heard]) -> list[PanelLine]:
+            lines: list[PanelLine] = [head]
+            if heals:
+                lines.append(("witch.heal_prompt", {}))
+            if poisons:
+                lines.append(("witch.poison_prompt", {}))
+            if not heals and not poisons:
+                lines.append(("witch.nothing", {}))
+            heal, poison = decided(answers)
+            if heal is not None:
+                lines.append(("echo.save_yes" if heal else "echo.save_no", {}))
+            if poison is None:
+                lines.append(("echo.poison_nobody", {}))
+            elif isinstance(poison, int):
+                lines.append(("echo.poison", {"seat": poison}))
+            if answers:
+                lines.append(("echo.change", {}))
+            return lines
+
+        def finish(answers: list[Heard]) -> None:
+            heal, poison = decided(answers)
+            game.witch_act(bool(heal), poison if isinstance(poison, int) else None)
+
+        self._night_call("witch", "witch.wake", NightTurn("witch", question, panel, final=not (heals or poisons)), finish)
 
     # ---- the morning and chain reactions ------------------------------------------------
 

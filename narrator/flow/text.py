@@ -10,7 +10,7 @@ from typing import Any, Callable, Iterable, Mapping, TextIO
 from narrator.errors import UsageError
 from narrator.fakes import estimated_duration
 from narrator.packs import VoicePack
-from narrator.ports import Clock, Cue, Heard, Prompt, SlotValue, drops_stale_keys
+from narrator.ports import Clock, Cue, Heard, PanelLines, Prompt, SlotValue, drops_stale_keys
 
 CLEAR = "\x1b[2J\x1b[3J\x1b[H"  # the screen and its scrollback
 
@@ -89,9 +89,10 @@ class TextDisplay:
         self.out.write("  ".join(parts) + "\n")
         self.out.flush()
 
-    def show_private(self, key: str, slots: Mapping[str, SlotValue]) -> None:
+    def show_private(self, key: str, slots: Mapping[str, SlotValue], more: PanelLines = ()) -> None:
         self.panel_open = True
-        self.out.write(f"  ┃ {self.pack.panel_text(key, slots)}\n")
+        for k, s in ((key, slots), *more):
+            self.out.write(f"  ┃ {self.pack.panel_text(k, s)}\n")
         self.out.flush()
 
     def clear_private(self) -> None:
@@ -138,6 +139,10 @@ class LineListener:
         if self.interactive and drops_stale_keys(self.previous, prompt):
             self._drop_pending()
         self.previous = prompt
+        if prompt.idle and not self.interactive and prompt.deadline is not None:
+            # Piped input is a script of answers, one a question: none is meant for a pause.
+            self.clock.sleep_until(prompt.deadline)
+            return None
         if self.on_prompt is not None:
             self.on_prompt(prompt)
         while True:

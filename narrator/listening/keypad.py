@@ -282,9 +282,13 @@ class KeypadListener:
         with self.terminal:
             # A confirmation follows its choice at once: a "-" typed during the read-back counts.
             if not prompt.name.endswith(CONFIRM_SUFFIX):
-                if drops_stale_keys(self.previous, prompt):
+                stale = drops_stale_keys(self.previous, prompt)
+                if stale:
                     self._drop_stale_input()
-                self.parser.reset()
+                # Digits typed while a turn only watched for keys (its wake line) are the start
+                # of this question's answer: keep them.
+                if stale or self.previous is None or not self.previous.idle:
+                    self.parser.reset()
                 self.previous = prompt
             while True:
                 remaining = _remaining(prompt.deadline)

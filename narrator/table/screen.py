@@ -18,7 +18,7 @@ from rich.text import Text
 
 from narrator.flow.timing import Timing
 from narrator.packs import VoicePack
-from narrator.ports import Clock, Cue, Heard, Listener, Prompt, SlotValue, Speaker
+from narrator.ports import Clock, Cue, Heard, Listener, PanelLines, Prompt, SlotValue, Speaker
 
 GLYPHS: dict[str, tuple[str, ...]] = {
     "0": ("███", "█ █", "█ █", "█ █", "███"),
@@ -100,9 +100,9 @@ class ScreenDisplay:
             self.state = dict(state)
         self.refresh()
 
-    def show_private(self, key: str, slots: Mapping[str, SlotValue]) -> None:
+    def show_private(self, key: str, slots: Mapping[str, SlotValue], more: PanelLines = ()) -> None:
         with self.lock:
-            self.private = self.pack.panel_text(key, slots)
+            self.private = "\n".join(self.pack.panel_text(k, s) for k, s in ((key, slots), *more))
             self.note = ""
         self.refresh()
 

@@ -41,3 +41,8 @@ def during(result: HeadlessResult, wake: str, sleep: str) -> list[dict[str, Any]
     a = index_of(result, wake)
     b = index_of(result, sleep, a)
     return [e for e in result.timeline[a:b] if e["kind"] == "private"]
+
+
+def panel_lines(entries: list[dict[str, Any]]) -> list[str]:
+    """Every line the private panel showed, in order (a panel may hold several lines)."""
+    return [line for e in entries if e.get("text") for line in e["text"].splitlines()]

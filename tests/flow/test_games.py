@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from flow_helpers import during, index_of, keys, play, private, said
+from narrator.flow.timing import Timing
+
+from flow_helpers import during, index_of, keys, panel_lines, play, private, said
 
 BASIC = {"players": 8, "roles": {1: "seer", 2: "werewolf", 3: "werewolf", 4: "witch", 5: "hunter"}}
 
@@ -27,11 +29,13 @@ def test_seer_answer_only_on_private_panel_during_her_turn() -> None:
     assert all("Werewolf." not in text or "Seat 2 was" in text for text in said(r)[: index_of(r, "day.dawn")])
     shows = [e for e in private(r) if e.get("text") == "Seat 2 is the Werewolf."]
     assert len(shows) == 1
-    # the panel is cleared exactly at the Seer's sleep line
+    # the panel is cleared when her turn ends, `settle` before the Seer's sleep line, and stays shut
     after = r.timeline[r.timeline.index(shows[0]) + 1 :]
     first_clear = next(e for e in after if e["kind"] == "private" and e["action"] == "clear")
     sleep = r.timeline[index_of(r, "seer.sleep")]
-    assert first_clear["t"] == sleep["t"]
+    assert first_clear["t"] == round(sleep["t"] - Timing().settle, 3)
+    between = r.timeline[r.timeline.index(first_clear) + 1 : r.timeline.index(sleep)]
+    assert between == []
 
 
 def test_option_seer_sees_team_shows_only_the_team() -> None:
@@ -59,19 +63,19 @@ def test_answer_after_the_turn_is_not_taken() -> None:
 
 def test_witch_sees_victim_heals_and_poisons_same_night() -> None:
     r = play(BASIC, {"nights": [{"werewolves": 6, "witch": {"heal": True, "poison": 7}}], "days": [{"eliminate": 2}, {"eliminate": 3}]})
-    assert "Tonight's victim: seat 6." in [e.get("text") for e in during(r, "witch.wake", "witch.sleep")]
+    assert "Tonight's victim: seat 6." in panel_lines(during(r, "witch.wake", "witch.sleep"))
     assert r.game.is_alive(6) and not r.game.is_alive(7)
 
 
 def test_option_witch_sees_victim_after_heal_default_hides_victim() -> None:
     nights = [{"werewolves": 6, "witch": {"heal": True}}, {"werewolves": 7}]
     r = play({**BASIC, "players": 9}, {"nights": nights, "days": [{"eliminate": 8}, {"eliminate": 2}, {"eliminate": 3}]})
-    second_witch = [e for e in r.timeline if e["kind"] == "private" and e.get("key", "").startswith("witch.")]
-    assert [e["key"] for e in second_witch][:2] == ["witch.victim", "witch.unknown_victim"]
+    first_keys = [e["key"] for e in r.timeline if e["kind"] == "private" and e.get("key", "").startswith("witch.")]
+    assert list(dict.fromkeys(first_keys))[:2] == ["witch.victim", "witch.unknown_victim"]
     r2 = play({**BASIC, "players": 9, "options": {"witch_sees_victim_after_heal": True}},
               {"nights": nights, "days": [{"eliminate": 8}, {"eliminate": 2}, {"eliminate": 3}]})
-    shown = [e["text"] for e in r2.timeline if e["kind"] == "private" and e.get("key") == "witch.victim"]
-    assert shown == ["Tonight's victim: seat 6.", "Tonight's victim: seat 7."]
+    shown = [e["text"].splitlines()[0] for e in r2.timeline if e["kind"] == "private" and e.get("key") == "witch.victim"]
+    assert list(dict.fromkeys(shown)) == ["Tonight's victim: seat 6.", "Tonight's victim: seat 7."]
 
 
 def test_hunter_shoots_at_dawn_and_the_shot_is_revealed() -> None:
@@ -92,8 +96,9 @@ def test_thief_who_takes_a_werewolf_wakes_with_them() -> None:
     r = play({"players": 8, "roles": {1: "thief", 2: "werewolf", 3: "seer"}, "extra": ["werewolf", "werewolf"],
               "options": {"thief_extra_cards": "from_deck"}},
              {"nights": [{"thief": 2, "werewolves": 3}], "days": [{"eliminate": 2}, {"eliminate": 1}]})
-    thief_panel = [e.get("text") for e in during(r, "thief.wake", "thief.sleep")]
-    assert thief_panel[0] == "Extra cards: 1 = Werewolf, 2 = Werewolf. 0 keeps the Thief."
+    thief_panel = panel_lines(during(r, "thief.wake", "thief.sleep"))
+    assert thief_panel[:2] == ["Extra cards: 1 = Werewolf, 2 = Werewolf.",
+                               "Both cards are Werewolves: you must take one. Without a choice, card 2 is yours."]
     assert "You are now the Werewolf." in thief_panel
     assert r.timeline[-1]["roles"]["1"] == "werewolf"
     assert not r.game.is_alive(3)  # the Werewolves' victim, with the Thief among them

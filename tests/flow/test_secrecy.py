@@ -55,7 +55,7 @@ def play(config: dict[str, Any], deal: Deal, seed: int) -> HeadlessResult:
     timing = Timing().with_values({"debate": 60, "defence": 5, "vote": 5, "chain": 5})
     setup = Setup(config["players"], "en", deal, possible, config["options"], timing)
     clock = VirtualClock()
-    listener = RandomListener(clock, random.Random(seed), silence=0.25, late=0.15)
+    listener = RandomListener(clock, random.Random(seed), silence=0.25, late=0.15, illegal=0.1)
     return run_game(setup, listener, seed, clock)
 
 
