@@ -57,10 +57,9 @@ class TimelineDisplay:
         self.pack = pack
         self.timeline = timeline
         self.private: str | None = None
-        self.last_board: dict[str, Any] = {}
 
     def board(self, state: Mapping[str, Any]) -> None:
-        self.last_board = dict(state)
+        pass
 
     def show_private(self, key: str, slots: Mapping[str, SlotValue], more: PanelLines = ()) -> None:
         self.private = "\n".join(self.pack.panel_text(k, s) for k, s in ((key, slots), *more))

@@ -198,7 +198,3 @@ def seat_hint(pack: VoicePack, out: TextIO = sys.stdout) -> Callable[[Prompt], N
             out.flush()
 
     return hint
-
-
-def wants_tty() -> bool:
-    return sys.stdin.isatty() and os.environ.get("TERM", "") != "dumb"

@@ -12,7 +12,7 @@ import dataclasses
 import random
 from dataclasses import dataclass
 from enum import Enum, IntEnum
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
 
 from narrator.rules.composition import Deal, check_players, deck_of, validate
 from narrator.rules.errors import (
@@ -143,11 +143,10 @@ class WitchView:
 class Game:
     """One game of Werewolf, driven by actions, recorded as events."""
 
-    __slots__ = ("state", "events", "_listeners")
+    __slots__ = ("state", "events")
 
     def __init__(self, started: GameStarted) -> None:
         self.events: list[Event] = []
-        self._listeners: list[Callable[[Event], None]] = []
         self.state = State(
             players=started.players,
             roles=list(started.roles),
@@ -195,10 +194,6 @@ class Game:
         for event in events[1:]:
             game._record(event)
         return game
-
-    def subscribe(self, listener: Callable[[Event], None]) -> None:
-        """Call `listener` with every event from now on (the journal hangs here)."""
-        self._listeners.append(listener)
 
     # ---- queries ------------------------------------------------------------------------
 
@@ -689,9 +684,6 @@ class Game:
         _APPLY[type(event)](state, event)
         state.events += 1
         self.events.append(event)
-        if self._listeners:
-            for listener in self._listeners:
-                listener(event)
 
     _emit = _record
 
@@ -821,27 +813,34 @@ def _ended(s: State, e: GameEnded) -> None:
     s.outcome = Outcome(e.winner, e.winners)
 
 
-_APPLY: dict[type, Callable[[State, object], None]] = {
-    GameStarted: _started,  # type: ignore[dict-item]
-    NightBegan: _night,  # type: ignore[dict-item]
-    ThiefChose: _thief,  # type: ignore[dict-item]
-    LoversChosen: _lovers,  # type: ignore[dict-item]
-    SeerSaw: _seer,  # type: ignore[dict-item]
-    WolvesChose: _wolves,  # type: ignore[dict-item]
-    WitchActed: _witch,  # type: ignore[dict-item]
-    DawnBroke: _dawn,  # type: ignore[dict-item]
-    PlayerDied: _died,  # type: ignore[dict-item]
-    HunterCalled: _hunter_called,  # type: ignore[dict-item]
-    HunterShot: _hunter_shot,  # type: ignore[dict-item]
-    SuccessorCalled: _successor_called,  # type: ignore[dict-item]
-    CaptainSucceeded: _succeeded,  # type: ignore[dict-item]
-    VoteOpened: _vote_opened,  # type: ignore[dict-item]
-    VotesCast: _votes_cast,  # type: ignore[dict-item]
-    TieToBreak: _tie,  # type: ignore[dict-item]
-    CaptainElected: _elected,  # type: ignore[dict-item]
-    PlayerEliminated: _eliminated,  # type: ignore[dict-item]
-    NobodyEliminated: _nobody,  # type: ignore[dict-item]
-    DayBegan: _day,  # type: ignore[dict-item]
-    DuskFell: _dusk,  # type: ignore[dict-item]
-    GameEnded: _ended,  # type: ignore[dict-item]
-}
+E = TypeVar("E", bound=Event)
+_APPLY: dict[type, Callable[[State, Any], None]] = {}
+
+
+def _on(kind: type[E], apply: Callable[[State, E], None]) -> None:
+    """Register the fold of one event type; the types of `kind` and `apply` must agree."""
+    _APPLY[kind] = apply
+
+
+_on(GameStarted, _started)
+_on(NightBegan, _night)
+_on(ThiefChose, _thief)
+_on(LoversChosen, _lovers)
+_on(SeerSaw, _seer)
+_on(WolvesChose, _wolves)
+_on(WitchActed, _witch)
+_on(DawnBroke, _dawn)
+_on(PlayerDied, _died)
+_on(HunterCalled, _hunter_called)
+_on(HunterShot, _hunter_shot)
+_on(SuccessorCalled, _successor_called)
+_on(CaptainSucceeded, _succeeded)
+_on(VoteOpened, _vote_opened)
+_on(VotesCast, _votes_cast)
+_on(TieToBreak, _tie)
+_on(CaptainElected, _elected)
+_on(PlayerEliminated, _eliminated)
+_on(NobodyEliminated, _nobody)
+_on(DayBegan, _day)
+_on(DuskFell, _dusk)
+_on(GameEnded, _ended)

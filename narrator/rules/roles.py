@@ -35,16 +35,13 @@ class Role(str, Enum):
 
     @property
     def team(self) -> Team:
-        return Team.WOLVES if self is Role.WEREWOLF else Team.VILLAGE
-
-    @property
-    def is_wolf(self) -> bool:
-        return self is Role.WEREWOLF
+        """The team at the deal, as the role's card declares it (narrator/roles/<role>.py)."""
+        return _TEAMS[self]
 
     @property
     def unique(self) -> bool:
-        """Only Villagers and Werewolves may appear more than once in a deck."""
-        return self not in (Role.VILLAGER, Role.WEREWOLF)
+        """At most one copy in a deck, as the role's card declares it."""
+        return self in _UNIQUE
 
     @classmethod
     def parse(cls, text: str) -> Role:
@@ -68,5 +65,7 @@ _ALIASES = {
     "girl": "little_girl",
 }
 
-# Roles with a call of their own at night, in calling order (RULES.md "The night").
-NIGHT_ROLES: tuple[Role, ...] = (Role.THIEF, Role.CUPID, Role.SEER, Role.WEREWOLF, Role.WITCH)
+# Filled by the role catalogue (narrator.roles) from the cards when it is loaded; the rules
+# package loads it on import.
+_TEAMS: dict[Role, Team] = {}
+_UNIQUE: set[Role] = set()

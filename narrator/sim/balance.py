@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Mapping
 
+from narrator.roles import wizard_roles
 from narrator.rules import Options, Role
 from narrator.rules.composition import complete, describe, suggested_wolves
 from narrator.rules.errors import RulesError
@@ -24,7 +25,8 @@ from narrator.sim.policies import InformedParams
 from narrator.sim.runner import SimConfig, simulate, wilson
 
 FAIR = (0.45, 0.55)
-SPECIALS: tuple[Role, ...] = (Role.SEER, Role.WITCH, Role.HUNTER, Role.CUPID, Role.LITTLE_GIRL, Role.THIEF)
+# The special cards the advisor may add, from the role catalogue (the Werewolves are counted apart).
+SPECIALS: tuple[Role, ...] = tuple(r for r in wizard_roles() if r is not Role.WEREWOLF)
 TABLE = Path(__file__).with_name("balance_table.json")
 CACHE_VERSION = 1
 MIN_GAMES = 200  # a composition is not judged on fewer games

@@ -12,6 +12,7 @@ from typing import Callable, Protocol, TextIO, TypeVar
 
 from narrator.errors import UsageError
 from narrator.flow.timing import DEFAULT_TURNS, Timing
+from narrator.roles import wizard_roles
 from narrator.rules import Role, RulesError
 from narrator.rules.composition import RECOMMENDED
 from narrator.rules.options import CHOICES, Options
@@ -21,9 +22,7 @@ from narrator.table.config import DEAL_MODES, INPUTS, TableConfig, option_text, 
 T = TypeVar("T")
 
 # The special roles in the order the wizard numbers them (Villagers fill the rest).
-ROLE_MENU: tuple[Role, ...] = (
-    Role.WEREWOLF, Role.SEER, Role.WITCH, Role.HUNTER, Role.CUPID, Role.LITTLE_GIRL, Role.THIEF,
-)
+ROLE_MENU: tuple[Role, ...] = wizard_roles()  # from the role catalogue (narrator/roles)
 OPTION_MENU: tuple[str, ...] = tuple(f.name for f in Options.__dataclass_fields__.values())
 TIMING_MENU: tuple[str, ...] = (*DEFAULT_TURNS, "debate", "vote", "defence")
 
