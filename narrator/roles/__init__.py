@@ -23,6 +23,7 @@ import importlib
 import pkgutil
 
 from narrator.roles.base import Call, Card, RoleModule, Schedule
+from narrator.rules import hooks as _hooks
 from narrator.rules import roles as _roles
 from narrator.rules.roles import Role
 
@@ -53,6 +54,9 @@ MODULES: dict[Role, RoleModule] = _load()
 CARDS: dict[Role, Card] = {r: m.card for r, m in MODULES.items()}
 _roles._TEAMS.update({r: c.team for r, c in CARDS.items()})
 _roles._UNIQUE.update(r for r, c in CARDS.items() if c.unique)
+for _module in MODULES.values():
+    _hooks.POWERS.update({p.call: p for p in _module.powers})
+    _hooks.SAVES.extend(_module.saves)
 CALLS: dict[str, Call] = {c.name: c for c in sorted((c for m in MODULES.values() for c in m.calls), key=lambda c: c.order)}
 
 

@@ -13,6 +13,8 @@ from enum import Enum
 from typing import TYPE_CHECKING, Callable, Mapping
 
 from narrator.ports import Heard, Prompt, SlotValue
+from narrator.rules.events import Cause
+from narrator.rules.hooks import Power
 from narrator.rules.roles import Role, Team
 
 if TYPE_CHECKING:
@@ -124,6 +126,7 @@ class Call:
     role: Role  # whose call it is: the call is made when this role is possible
     run: Callable[[Game, random.Random], CallTurn]
     always: bool = False  # called every night whatever the deal (the Werewolves)
+    turn: float = 20.0  # default seconds of the turn, from the end of the wake line (timing)
     after: str | None = None  # with Schedule.AFTER: the call this one always follows
     lines: tuple[str, ...] = ()  # the line and panel keys of this call, besides wake and sleep
 
@@ -143,3 +146,5 @@ class RoleModule:
 
     card: Card
     calls: tuple[Call, ...] = ()
+    powers: tuple[Power, ...] = ()  # night powers the engine runs through `Game.use_power`
+    saves: tuple[Callable[[Game, int, Cause], bool], ...] = ()  # dawn step 2: who is saved

@@ -52,7 +52,7 @@ def run_lovers(game: Game, rng: random.Random) -> CallTurn:
 MODULE = RoleModule(
     Card(Role.CUPID, Team.VILLAGE),
     (
-        Call("cupid", 5, Schedule.FIRST_NIGHT, Role.CUPID, run_cupid, lines=("cupid.prompt", "echo.lover", "echo.lovers")),
-        Call("lovers", 6, Schedule.AFTER, Role.CUPID, run_lovers, after="cupid", lines=("lovers.show",)),
+        Call("cupid", 5, Schedule.FIRST_NIGHT, Role.CUPID, run_cupid, turn=25.0, lines=("cupid.prompt", "echo.lover", "echo.lovers")),
+        Call("lovers", 6, Schedule.AFTER, Role.CUPID, run_lovers, turn=10.0, after="cupid", lines=("lovers.show",)),
     ),
 )

@@ -39,6 +39,6 @@ def run(game: Game, rng: random.Random) -> CallTurn:
 
 MODULE = RoleModule(
     Card(Role.SEER, Team.VILLAGE),
-    (Call("seer", 12, Schedule.EVERY_NIGHT, Role.SEER, run,
+    (Call("seer", 12, Schedule.EVERY_NIGHT, Role.SEER, run, turn=20.0,
           lines=("seer.prompt", "seer.result", "seer.result_wolf", "seer.result_not_wolf")),),
 )

@@ -51,6 +51,6 @@ def run(game: Game, rng: random.Random) -> CallTurn:
 
 MODULE = RoleModule(
     Card(Role.THIEF, Team.VILLAGE),
-    (Call("thief", 1, Schedule.FIRST_NIGHT, Role.THIEF, run,
+    (Call("thief", 1, Schedule.FIRST_NIGHT, Role.THIEF, run, turn=20.0,
           lines=("thief.cards", "thief.cards_forced", "thief.forced", "thief.took", "thief.kept")),),
 )

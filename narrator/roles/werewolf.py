@@ -42,6 +42,6 @@ def run(game: Game, rng: random.Random) -> CallTurn:
 
 MODULE = RoleModule(
     Card(Role.WEREWOLF, Team.WOLVES, pack=True, unique=False),
-    (Call("werewolves", 14, Schedule.EVERY_NIGHT, Role.WEREWOLF, run, always=True,
+    (Call("werewolves", 14, Schedule.EVERY_NIGHT, Role.WEREWOLF, run, always=True, turn=40.0,
           lines=("werewolves.wake_first", "werewolves.wake_meet", "werewolves.prompt", "echo.victim", "echo.victim_nobody")),),
 )

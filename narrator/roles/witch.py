@@ -78,7 +78,7 @@ def run(game: Game, rng: random.Random) -> CallTurn:
 
 MODULE = RoleModule(
     Card(Role.WITCH, Team.VILLAGE),
-    (Call("witch", 19, Schedule.EVERY_NIGHT, Role.WITCH, run,
+    (Call("witch", 19, Schedule.EVERY_NIGHT, Role.WITCH, run, turn=30.0,
           lines=("witch.victim", "witch.no_victim", "witch.unknown_victim", "witch.heal_prompt", "witch.poison_prompt",
                  "witch.nothing", "echo.save_yes", "echo.save_no", "echo.poison", "echo.poison_nobody")),),
 )

@@ -171,6 +171,16 @@ class GameEnded:
     winners: tuple[int, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class PowerUsed:
+    """A role's night call answered through the catalogue (narrator/roles/<role>.py): the call,
+    the seat that answered, and the seats chosen (empty: nobody)."""
+
+    call: str
+    seat: int
+    targets: tuple[int, ...]
+
+
 Event = Union[
     GameStarted,
     NightBegan,
@@ -194,4 +204,5 @@ Event = Union[
     DayBegan,
     DuskFell,
     GameEnded,
+    PowerUsed,
 ]

@@ -40,6 +40,7 @@ from narrator.rules.events import (
     NobodyEliminated,
     PlayerDied,
     PlayerEliminated,
+    PowerUsed,
     SeerSaw,
     SuccessorCalled,
     ThiefChose,
@@ -49,6 +50,7 @@ from narrator.rules.events import (
     WitchActed,
     WolvesChose,
 )
+from narrator.rules import hooks
 from narrator.rules.options import Options
 from narrator.rules.roles import Role, Side, Team
 
@@ -63,14 +65,20 @@ class Phase(str, Enum):
 
 
 class Step(IntEnum):
-    """Order of the night's actions; each may happen once a night, in this order, or be skipped."""
+    """Order of the night's actions; each may happen once a night, in this order, or be skipped.
+    The values are ten times the rows of the merged night order (RULES-EXTENSIONS.md); a power
+    of the catalogue takes its place from its call's order (`step_of`)."""
 
-    THIEF = 0
-    CUPID = 1
-    ELECTION = 2  # the Captain election at the end of the preparation (`night1_end`)
-    SEER = 3
-    WOLVES = 4
-    WITCH = 5
+    THIEF = 10
+    CUPID = 50
+    ELECTION = 105  # the Captain election at the end of the preparation (`night1_end`)
+    SEER = 120
+    WOLVES = 140
+    WITCH = 190
+
+
+def step_of(order: float) -> int:
+    return round(order * 10)
 
 
 class Awaiting(str, Enum):
@@ -123,6 +131,10 @@ class State:
     resolving_day: bool = False
     outcome: Outcome | None = None
     events: int = 0
+    # The catalogue's powers (narrator/roles): call -> seats chosen tonight, and last night.
+    # Replaced, never changed in place, so a copy may share them.
+    used: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
+    previous: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
 
     def copy(self) -> State:
         other = dataclasses.replace(self)
@@ -406,13 +418,35 @@ class Game:
             self._check_target(poison, "the Witch")
         self._emit(WitchActed(witch, heal, poison))
 
+    def use_power(self, call: str, targets: Sequence[int]) -> None:
+        """A catalogue role's night call answered (narrator/roles/<role>.py): its choice of seats."""
+        power = hooks.POWERS.get(call)
+        if power is None:
+            raise RulesError(f"unknown night call {call!r}")
+        chosen = tuple(targets)
+        who = f"the {power.role.value.replace('_', ' ')}"
+        said = f"{who} on {' '.join(map(str, chosen)) or 'nobody'}"
+        self._night_step(step_of(power.order), who, said, first_night_only=power.first_night_only)
+        seat = self._living_actor(power.role, who, said)
+        for target in chosen:
+            self._check_target(target, who)
+        problem = power.check(self, seat, chosen)
+        if problem is not None:
+            raise IllegalActionError(f"{said}: {problem}")
+        self._emit(PowerUsed(call, seat, chosen))
+
     def dawn(self) -> None:
-        """End the night: the night's deaths, then their chain reactions."""
+        """End the night (RULES-EXTENSIONS.md "Dawn"): 1. the devoured; 2. each saved by the
+        Witch's potion or a role's protection (`hooks.SAVES`), else dead; 3. the poisoned; then
+        the deaths in seat order, then their chain reactions."""
         s = self.state
         self._require_phase(Phase.NIGHT, "dawn comes only at the end of a night")
         dead: dict[int, Cause] = {}
-        if s.victim is not None and not s.healed:
-            dead[s.victim] = Cause.WOLVES
+        devoured = () if s.victim is None else (s.victim,)
+        for seat in devoured:
+            if s.healed or any(save(self, seat, Cause.WOLVES) for save in hooks.SAVES):
+                continue
+            dead[seat] = Cause.WOLVES
         if s.poisoned is not None:
             dead.setdefault(s.poisoned, Cause.POISON)
         order = tuple(sorted(dead))
@@ -659,7 +693,7 @@ class Game:
         if self.state.awaiting is not what:
             raise WrongPhaseError(f"{name} is not awaited now (awaiting: {self.state.awaiting.value})")
 
-    def _night_step(self, step: Step, who: str, said: str, first_night_only: bool = False) -> None:
+    def _night_step(self, step: int, who: str, said: str, first_night_only: bool = False) -> None:
         """`said` quotes the refused action in the message."""
         s = self.state
         self._require_phase(Phase.NIGHT, f"{said}: {who} acts only at night")
@@ -707,6 +741,7 @@ def _started(s: State, e: GameStarted) -> None:
 
 def _night(s: State, e: NightBegan) -> None:
     s.phase, s.night, s.step = Phase.NIGHT, e.night, -1
+    s.previous, s.used = s.used, {}
     s.victim, s.healed, s.poisoned = None, False, None
     s.awaiting, s.queue, s.resolving_day = Awaiting.NOTHING, (), False
 
@@ -808,6 +843,11 @@ def _day(s: State, e: DayBegan) -> None:
     s.phase, s.day, s.resolving_day = Phase.DAY, e.day, False
 
 
+def _power_used(s: State, e: PowerUsed) -> None:
+    s.step = step_of(hooks.POWERS[e.call].order)
+    s.used = {**s.used, e.call: e.targets}
+
+
 def _ended(s: State, e: GameEnded) -> None:
     s.phase, s.awaiting = Phase.OVER, Awaiting.NOTHING
     s.outcome = Outcome(e.winner, e.winners)
@@ -844,3 +884,4 @@ _on(NobodyEliminated, _nobody)
 _on(DayBegan, _day)
 _on(DuskFell, _dusk)
 _on(GameEnded, _ended)
+_on(PowerUsed, _power_used)

@@ -16,6 +16,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "captain_election": ("day1", "never", "night1_end"),
     "captain_powers": ("both", "double_vote_only", "tiebreak_only"),
     "vote_procedure": ("plurality", "runoff", "accusation"),
+    "savior_blocks": ("all_devouring", "pack_only"),
 }
 
 
@@ -34,6 +35,10 @@ class Options:
     reveal_role_on_death: bool = True
     vote_procedure: str = "plurality"
     wolves_win_at_parity: bool = False
+    # The Savior (RULES-EXTENSIONS.md, narrator/roles/savior.py).
+    savior_same_target_twice: bool = False
+    savior_protects_little_girl: bool = False
+    savior_blocks: str = "all_devouring"
 
     def __post_init__(self) -> None:
         for f in fields(self):

@@ -32,6 +32,7 @@ class Role(str, Enum):
     CUPID = "cupid"
     LITTLE_GIRL = "little_girl"
     THIEF = "thief"
+    SAVIOR = "savior"
 
     @property
     def team(self) -> Team:

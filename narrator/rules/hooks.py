@@ -1,0 +1,36 @@
+"""Where role modules plug into the engine: filled by the catalogue (narrator/roles) on load.
+
+The engine calls these at fixed points of its algorithms (RULES-EXTENSIONS.md "Dawn"); a role
+module declares them and never edits the engine. Every hook is pure: it reads the game, and
+the engine emits the events.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
+
+from narrator.rules.events import Cause
+from narrator.rules.roles import Role
+
+if TYPE_CHECKING:
+    from narrator.rules.game import Game
+
+
+@dataclass(frozen=True)
+class Power:
+    """A night power answered through `Game.use_power`: its call, its role, its place in the
+    night (`order`, as in the merged night order), and its check of a choice (an error message
+    quoting the choice, or None when legal)."""
+
+    call: str
+    role: Role
+    order: float
+    check: Callable[[Game, int, tuple[int, ...]], str | None]
+    first_night_only: bool = False
+
+
+# call -> its power
+POWERS: dict[str, Power] = {}
+# Dawn step 2: whether a devoured seat is saved tonight (besides the Witch's potion).
+SAVES: list[Callable[[Game, int, Cause], bool]] = []
