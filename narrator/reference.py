@@ -19,7 +19,7 @@ import dataclasses
 from typing import Any
 
 from narrator.packs import PackError, VoicePack
-from narrator.rules.options import CHOICES, Options
+from narrator.rules.options import CHOICES, NUMBERS, Options
 from narrator.rules.roles import Role, Side, Team
 
 LABELS: tuple[str, ...] = ("title", "intro", "roles", "team", "office", "options", "default", "generated", "pending")
@@ -29,9 +29,13 @@ _TEAM_SIDE = {Team.VILLAGE: Side.VILLAGE, Team.WOLVES: Side.WEREWOLVES}
 
 
 def option_values(key: str) -> tuple[str, ...]:
-    """The values an option takes, as typed after `--option key=`: the default first for yes/no options."""
+    """The values an option takes, as typed after `--option key=`: the default first for yes/no
+    and number options."""
     if key in CHOICES:
         return CHOICES[key]
+    if key in NUMBERS:
+        default = getattr(Options(), key)
+        return (str(default), *(str(n) for n in NUMBERS[key] if n != default))
     default = getattr(Options(), key)
     return ("true", "false") if default else ("false", "true")
 

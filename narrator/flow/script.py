@@ -11,6 +11,7 @@ from narrator.errors import UsageError
 from narrator.flow.timing import Timing
 from narrator.ports import Heard, Prompt
 from narrator.rules import Deal, Game, Options, Role, RulesError
+from narrator.rules import hooks
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -184,6 +185,10 @@ class Script:
             return _heard(first if first in prompt.seats else second)
         if call in ("seer", "werewolves") and call in entry:
             return _heard(entry[call])
+        if call in POWER_KEYS and call in entry:
+            # A catalogue power (narrator/roles): a seat, or a list of seats answered in turn.
+            wanted = entry[call] if isinstance(entry[call], list) else [entry[call]]
+            return next((_heard(s) for s in wanted if s in prompt.seats or (s == 0 and "nobody" in prompt.words)), None)
         witch = entry.get("witch", {})
         if call == "witch.heal" and "heal" in witch:
             return Heard("yes" if witch["heal"] else "no", "script")
@@ -240,12 +245,14 @@ def _intkeys(d: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-NIGHT_KEYS = {"thief", "cupid", "seer", "werewolves", "witch", "late"}
+# The catalogue's powers answer with seats (savior = 3): a role added needs no change here.
+POWER_KEYS = set(hooks.POWERS)
+NIGHT_KEYS = {"thief", "cupid", "seer", "werewolves", "witch", "late", *POWER_KEYS}
 DAY_KEYS = {
     "captain", "captain_votes", "captain_revote", "votes", "eliminate", "revote",
     "hunter", "successor", "tiebreak", "vote_now",
 }
-LATE_ROLES = {"thief", "cupid", "seer", "werewolves", "witch"}
+LATE_ROLES = {"thief", "cupid", "seer", "werewolves", "witch", *POWER_KEYS}
 
 
 def parse_script(data: Mapping[str, Any], players: int, where: str) -> Script:
@@ -268,6 +275,11 @@ def parse_script(data: Mapping[str, Any], players: int, where: str) -> Script:
         for key in ("seer",):
             if key in night:
                 out[key] = _seat(night[key], players, f"{at} {key}")
+        for key in sorted(POWER_KEYS & set(night)):
+            value = night[key]
+            seats = value if isinstance(value, list) else [value]
+            chosen = [_seat(v, players, f"{at} {key}", zero=True) for v in seats]
+            out[key] = chosen if isinstance(value, list) else chosen[0]
         if "werewolves" in night:
             out["werewolves"] = _seat(night["werewolves"], players, f"{at} werewolves", zero=True)
         if "witch" in night:

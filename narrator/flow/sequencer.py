@@ -31,7 +31,7 @@ from narrator.flow.journal import JournalError
 from narrator.flow.timing import Timing
 from narrator.packs import VoicePack, every_cue
 from narrator.ports import Clock, Cue, Display, Heard, Journal, Listener, Prompt, SlotValue, Speaker
-from narrator.roles import CALLS, NIGHT_ELECTION_ORDER, Call, Schedule, night_calls
+from narrator.roles import CALLS, MORNING, NIGHT_ELECTION_ORDER, Call, Schedule, night_calls
 from narrator.roles.base import Ask, NightTurn, PanelLine, closed_turn
 from narrator.rules import Awaiting, Ballot, Game, Phase, Side
 from narrator.rules import events as ev
@@ -447,6 +447,11 @@ class Sequencer:
         self.say(Cue("day.dawn", phase="day.morning"))
         self.wait_until(self.clock.now() + self.timing.suspense)
         self.narrate()
+        if self.game.outcome is None:
+            # Dawn step 9: the roles' public morning lines (the Raven's mark...), after the deaths.
+            for lines in MORNING:
+                for key, slots in lines(self.game):
+                    self.say(Cue(key, dict(slots), phase="day.morning"))
 
     def do_chain(self) -> None:
         game = self.game

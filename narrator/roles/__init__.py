@@ -27,7 +27,7 @@ from narrator.rules import hooks as _hooks
 from narrator.rules import roles as _roles
 from narrator.rules.roles import Role
 
-__all__ = ["CALLS", "CARDS", "MODULES", "NIGHT_ELECTION_ORDER", "Call", "Card", "RoleModule", "Schedule",
+__all__ = ["CALLS", "CARDS", "MODULES", "MORNING", "NIGHT_ELECTION_ORDER", "Call", "Card", "RoleModule", "Schedule",
            "card", "night_calls", "night_order_table", "wizard_roles"]
 
 # Where the Captain election of `captain_election=night1_end` sits in the night: after the first
@@ -57,6 +57,10 @@ _roles._UNIQUE.update(r for r, c in CARDS.items() if c.unique)
 for _module in MODULES.values():
     _hooks.POWERS.update({p.call: p for p in _module.powers})
     _hooks.SAVES.extend(_module.saves)
+    if _module.vote_bonus is not None:
+        _hooks.VOTE_BONUS.append(_module.vote_bonus)
+# Dawn step 9: the public morning lines of the roles, in the catalogue's order.
+MORNING = tuple(m.morning for m in MODULES.values() if m.morning is not None)
 CALLS: dict[str, Call] = {c.name: c for c in sorted((c for m in MODULES.values() for c in m.calls), key=lambda c: c.order)}
 
 

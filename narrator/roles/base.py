@@ -32,6 +32,7 @@ class Card:
     pack: bool = False
     unique: bool = True  # at most one copy in a deck
     wizard: bool = True  # offered in the setup wizard's role menu (the Villager fills the rest)
+    box: str = "base"  # the box the card comes in: base, new_moon, village (RULES-EXTENSIONS.md)
 
 
 class Schedule(str, Enum):
@@ -148,3 +149,6 @@ class RoleModule:
     calls: tuple[Call, ...] = ()
     powers: tuple[Power, ...] = ()  # night powers the engine runs through `Game.use_power`
     saves: tuple[Callable[[Game, int, Cause], bool], ...] = ()  # dawn step 2: who is saved
+    vote_bonus: Callable[[Game], Mapping[int, int]] | None = None  # votes added to the day's first count
+    # Dawn step 9: public lines said in the morning if the game goes on, after the deaths.
+    morning: Callable[[Game], list[PanelLine]] | None = None

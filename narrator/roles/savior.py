@@ -35,6 +35,11 @@ def last_protected(game: Game) -> int | None:
     return last[0] if last else None
 
 
+def targets(game: Game, savior: int) -> tuple[int, ...]:
+    last = last_protected(game)
+    return tuple(p for p in game.living() if p != last)
+
+
 def check(game: Game, savior: int, targets: tuple[int, ...]) -> str | None:
     if len(targets) != 1:
         return "the Savior protects exactly one player"
@@ -54,13 +59,13 @@ def run(game: Game, rng: random.Random) -> CallTurn:
     if game.living_holder(Role.SAVIOR) is None:
         return CallTurn("savior.wake", closed_turn("savior", "savior.prompt"))
     last = last_protected(game)
-    targets = tuple(p for p in game.living() if p != last)
+    choices = targets(game, 0)
     head: list[PanelLine] = [("savior.prompt", {})]
     if last is not None:
         head.append(("savior.last", {"seat": last}))
 
     def question(answers: list[Heard]) -> Ask | None:
-        return None if answers else Ask("night.savior", targets)
+        return None if answers else Ask("night.savior", choices)
 
     def panel(answers: list[Heard]) -> list[PanelLine]:
         if not answers:
@@ -75,8 +80,8 @@ def run(game: Game, rng: random.Random) -> CallTurn:
 
 
 MODULE = RoleModule(
-    Card(Role.SAVIOR, Team.VILLAGE),
+    Card(Role.SAVIOR, Team.VILLAGE, box="new_moon"),
     (Call("savior", ORDER, Schedule.EVERY_NIGHT, Role.SAVIOR, run, turn=20.0, lines=("savior.prompt", "savior.last", "echo.protect")),),
-    powers=(Power("savior", Role.SAVIOR, ORDER, check),),
+    powers=(Power("savior", Role.SAVIOR, ORDER, check, targets),),
     saves=(saves,),
 )

@@ -563,6 +563,11 @@ class Game:
         for target in votes.values():
             if target is not None:
                 counts[target] += 1
+        if hooks.VOTE_BONUS and ballot in (Ballot.VOTE, Ballot.ACCUSATION):
+            for bonus in hooks.VOTE_BONUS:  # the first count of the day (the Raven's mark)
+                for seat, extra in bonus(self).items():
+                    if seat in counts:
+                        counts[seat] += extra
         captain = s.captain
         if captain is not None:
             captain_target = votes.get(captain)

@@ -8,7 +8,7 @@ the engine emits the events.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Mapping
 
 from narrator.rules.events import Cause
 from narrator.rules.roles import Role
@@ -27,6 +27,9 @@ class Power:
     role: Role
     order: float
     check: Callable[[Game, int, tuple[int, ...]], str | None]
+    # The seats it may choose tonight, for the simulator and the sequencer's prompt.
+    targets: Callable[[Game, int], tuple[int, ...]]
+    count: int = 1  # seats chosen at once
     first_night_only: bool = False
 
 
@@ -34,3 +37,5 @@ class Power:
 POWERS: dict[str, Power] = {}
 # Dawn step 2: whether a devoured seat is saved tonight (besides the Witch's potion).
 SAVES: list[Callable[[Game, int, Cause], bool]] = []
+# Day, elimination vote step 2: votes added to the first count of the day (seat -> votes).
+VOTE_BONUS: list[Callable[[Game], Mapping[int, int]]] = []

@@ -19,6 +19,9 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "savior_blocks": ("all_devouring", "pack_only"),
 }
 
+# Options that take a whole number, with their allowed range (the default is the field's).
+NUMBERS: dict[str, range] = {}
+
 
 @dataclass(frozen=True, slots=True)
 class Options:
@@ -47,6 +50,10 @@ class Options:
                 if value not in CHOICES[f.name]:
                     allowed = ", ".join(CHOICES[f.name])
                     raise OptionError(f"option {f.name} cannot be {value!r}; choose one of: {allowed}")
+            elif f.name in NUMBERS:
+                span = NUMBERS[f.name]
+                if isinstance(value, bool) or not isinstance(value, int) or value not in span:
+                    raise OptionError(f"option {f.name} cannot be {value!r}; give a whole number from {span[0]} to {span[-1]}")
             elif not isinstance(value, bool):
                 raise OptionError(f"option {f.name} takes true or false, not {value!r}")
 
@@ -58,7 +65,7 @@ class Options:
     def captain_breaks_ties(self) -> bool:
         return self.captain_powers in ("both", "tiebreak_only")
 
-    def to_dict(self) -> dict[str, str | bool]:
+    def to_dict(self) -> dict[str, str | bool | int]:
         return dataclasses.asdict(self)
 
     def with_values(self, values: Mapping[str, Any]) -> Options:
@@ -87,6 +94,10 @@ class Options:
 def _coerce(name: str, raw: Any) -> Any:
     if name in CHOICES:
         return raw.strip().lower() if isinstance(raw, str) else raw
+    if name in NUMBERS:
+        if isinstance(raw, str) and raw.strip().isdigit():
+            return int(raw.strip())
+        return raw  # checked, and refused quoting it, by Options
     if isinstance(raw, bool):
         return raw
     if isinstance(raw, str):
