@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from narrator.roles import wizard_roles
-from narrator.roles.savior import ORDER as SAVIOR_ORDER
-from narrator.roles.savior import last_protected
 from narrator.rules import Awaiting, Game, Options, Phase, Role, RulesError, Side, Step, complete, deal
+from narrator.rules import hooks
 from narrator.rules.game import step_of
+from narrator.rules.hooks import Power
 from narrator.rules import events as ev
 from narrator.sim.policies import RandomPolicy, play_day, play_night
 from rules_kit import OPTION_VALUES
@@ -149,10 +149,13 @@ class Checker:
             assert self.heals <= 1 and self.poisons <= 1, "a potion was used twice"
             assert not e.healed or self.victim is not None, "healed with no victim"
         elif isinstance(e, ev.PowerUsed):
-            assert e.call == "savior" and game.state.roles[e.seat - 1] is Role.SAVIOR
-            self._alive(e.seat, "the Savior acts")
-            (self.protected,) = e.targets
-            self._alive(self.protected, "the Savior's choice")
+            power = hooks.POWERS[e.call]
+            assert game.state.roles[e.seat - 1] is power.role, f"{e.call} used by seat {e.seat}, not its role"
+            self._alive(e.seat, f"{e.call} acts")
+            for target in e.targets:
+                self._alive(target, f"{e.call}'s choice")
+            if e.call == "savior":
+                (self.protected,) = e.targets
         elif isinstance(e, ev.DawnBroke):
             girl = self.victim is not None and game.state.roles[self.victim - 1] is Role.LITTLE_GIRL
             saved = self.healed or (
@@ -278,14 +281,17 @@ class Driver:
             calls.append("cupid")
         if game.captain_election_due():
             calls.append("election")
-        if s.step < step_of(SAVIOR_ORDER) and self.holder(Role.SAVIOR):
-            calls.append("savior")
+        # The base calls and every power of the catalogue, in the merged night order.
+        due: list[tuple[float, str]] = [(p.order * 10, f"power:{p.call}") for p in hooks.POWERS.values()
+                                        if s.step < step_of(p.order) and self.holder(p.role)
+                                        and (first or not p.first_night_only)]
         if s.step < Step.SEER and self.holder(Role.SEER):
-            calls.append("seer")
+            due.append((Step.SEER, "seer"))
         if s.step < Step.WOLVES and self.holder(Role.WEREWOLF):
-            calls.append("wolves")
+            due.append((Step.WOLVES, "wolves"))
         if s.step < Step.WITCH and self.holder(Role.WITCH):
-            calls.append("witch")
+            due.append((Step.WITCH, "witch"))
+        calls += [name for _, name in sorted(due)]
         for call in calls:
             if not self.draw(st.integers(0, 9)):  # now and then a role gives no answer in time
                 continue
@@ -300,10 +306,17 @@ class Driver:
                 self.until_legal(lovers, "cupid_choose", *sorted(alive)[:2])
             elif call == "election":
                 game.open_captain_election()
-            elif call == "savior":
-                last = last_protected(game)
-                self.until_legal(lambda: (lambda t: (t in alive and t != last, "use_power", "savior", (t,)))(
-                    self.draw(st.integers(1, game.players))), "use_power", "savior", (min(alive - {last}),))
+            elif call.startswith("power:"):
+                power = hooks.POWERS[call.removeprefix("power:")]
+                legal = power.targets(game, self.holder(power.role) or 0)
+                if len(legal) < power.count:
+                    continue
+
+                def use(power: Power = power, legal: tuple[int, ...] = legal) -> tuple[Any, ...]:
+                    chosen = tuple(self.draw(st.lists(st.integers(1, game.players), min_size=power.count,
+                                                      max_size=power.count, unique=True)))
+                    return (all(t in legal for t in chosen), "use_power", power.call, chosen)
+                self.until_legal(use, "use_power", power.call, legal[: power.count])
             elif call == "seer":
                 seer = self.holder(Role.SEER)
                 self.until_legal(lambda: (lambda t: (t in alive and t != seer, "seer_inspect", t))(
@@ -345,7 +358,7 @@ def any_move(game: Game, data: st.DataObject) -> tuple[str, tuple[Any, ...]]:
     elif action in ("seer_inspect",):
         args = (data.draw(st.integers(-1, game.players + 2)),)
     elif action == "use_power":
-        args = (data.draw(st.sampled_from(["savior", "nobody's"])), data.draw(st.lists(st.integers(-1, game.players + 2), max_size=2)))
+        args = (data.draw(st.sampled_from([*sorted(hooks.POWERS), "nobody's"])), data.draw(st.lists(st.integers(-1, game.players + 2), max_size=2)))
     elif action == "witch_act":
         args = (data.draw(st.booleans()), data.draw(seat))
     elif action == "cast_votes":
