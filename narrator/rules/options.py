@@ -20,7 +20,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
 }
 
 # Options that take a whole number, with their allowed range (the default is the field's).
-NUMBERS: dict[str, range] = {}
+NUMBERS: dict[str, range] = {"raven_mark_votes": range(1, 6)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +42,9 @@ class Options:
     savior_same_target_twice: bool = False
     savior_protects_little_girl: bool = False
     savior_blocks: str = "all_devouring"
+    # The Raven (narrator/roles/raven.py).
+    raven_mark_votes: int = 2
+    raven_mark_needs_living_raven: bool = False
 
     def __post_init__(self) -> None:
         for f in fields(self):

@@ -33,6 +33,7 @@ class Role(str, Enum):
     LITTLE_GIRL = "little_girl"
     THIEF = "thief"
     SAVIOR = "savior"
+    RAVEN = "raven"
 
     @property
     def team(self) -> Team:

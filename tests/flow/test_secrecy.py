@@ -32,6 +32,7 @@ def public_config(rng: random.Random) -> dict[str, Any]:
         thief_extra_cards=rng.choice(["villagers", "from_deck"]),
         savior_same_target_twice=rng.random() < 0.5,
         savior_protects_little_girl=rng.random() < 0.5,
+        raven_mark_needs_living_raven=rng.random() < 0.5,
     )
     return {"players": players, "possible": possible, "options": options, "wolves": rng.randint(1, max(1, players // 4))}
 

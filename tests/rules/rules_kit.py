@@ -24,6 +24,8 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "savior_same_target_twice": (False, True),
     "savior_protects_little_girl": (False, True),
     "savior_blocks": ("all_devouring", "pack_only"),
+    "raven_mark_votes": (2, 1, 3, 4, 5),
+    "raven_mark_needs_living_raven": (False, True),
 }
 
 
