@@ -28,7 +28,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-WORDS = [("사", 4), ("여섯", 6), ("아니요", "no"), ("이", 2), ("여덟", 8), ("넷", 4), ("오", 5)]
+# Words of the real Korean pack (voices/ko/pack.toml), with the choice each means. (Earlier
+# versions used the test pack's native numbers 여섯, 여덟, 넷, which the real pack does not have.)
+WORDS = [("사", 4), ("아니요", "no"), ("이", 2), ("네", "yes"), ("오", 5), ("예", "yes"), ("없음", "nobody")]
 ASOUNDRC = """
 pcm.filecap { type file  slave.pcm "null"  file "/dev/null"  format "raw"
     infile { @func getenv vars [ VOICE_INFILE ] default "/tmp/in.raw" } }
@@ -67,7 +69,7 @@ def child(mode: str, count: int, seconds: float) -> None:
     pack = load_pack("ko")
     model = VoskModel(require_model("ko"))
     listener = VoiceListener(model, pack, MicrophoneSource(), missing=missing_words(model, pack))
-    prompt_args = dict(seats=tuple(range(1, 9)), words=("no",))
+    prompt_args = dict(seats=tuple(range(1, 9)), words=("nobody", "yes", "no"))
     with listener:
         print(json.dumps({"ready": time.monotonic(), "load_s": model.load_seconds}), flush=True)
         if mode == "latency":
@@ -130,7 +132,7 @@ def run_child(mode: str, work: Path, count: int = 0, seconds: float = 0.0,
     fifo = work / f"{mode}-{noise}-{time.monotonic_ns()}.fifo"
     os.mkfifo(fifo)
     env = {**os.environ, "ALSA_CONFIG_PATH": f"/usr/share/alsa/alsa.conf:{work / 'asoundrc'}",
-           "VOICE_INFILE": str(fifo), "NARRATOR_VOICES": str(work / "voices"), "PYTHONPATH": str(ROOT)}
+           "VOICE_INFILE": str(fifo), "NARRATOR_VOICES": str(ROOT / "voices"), "PYTHONPATH": str(ROOT)}
     mic = Microphone(fifo)
     mic.noise = noise
     proc = subprocess.Popen([sys.executable, __file__, "--child", mode, str(count), str(seconds)],
@@ -163,13 +165,9 @@ def main() -> None:
     ap.add_argument("--utterances", type=int, default=21)
     ap.add_argument("--idle-seconds", type=float, default=15.0)
     args = ap.parse_args()
-    sys.path.insert(0, str(ROOT / "tests" / "listening"))
-    from conftest import write_tiny_ko_pack
-
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         (work / "asoundrc").write_text(ASOUNDRC)
-        write_tiny_ko_pack(work / "voices")
         audio = {w: speak(w, work) for w, _ in WORDS}
         plan = [WORDS[i % len(WORDS)] for i in range(args.utterances)]
 
@@ -178,13 +176,20 @@ def main() -> None:
         answers = [ln for ln in lines if "t" in ln and ln["choice"] is not None]
         # Pair each accepted answer with the utterance that ended just before it.
         lat, right = [], 0
+        per_word: dict[str, list[int]] = {w: [0, 0] for w, _ in WORDS}  # accepted right, accepted wrong
         for a in answers:
             t = float(a["t"])  # type: ignore[arg-type]
             k = max(i for i, e in enumerate(ends) if e < t)
             lat.append(1000 * (t - ends[k]))
             right += a["choice"] == plan[k][1]
+            per_word[plan[k][0]][0 if a["choice"] == plan[k][1] else 1] += 1
         print(f"model load (first, in the latency run): {float(lines[0]['load_s']):.2f} s")  # type: ignore[arg-type]
         print(f"utterances: {len(plan)}, accepted: {len(answers)}, right: {right}")
+        for w, c in WORDS:
+            said = sum(1 for x in plan if x[0] == w)
+            print(f"  {w} ({c}): said {said}, accepted right {per_word[w][0]}, accepted wrong {per_word[w][1]}")
+        if not lat:
+            lat = [float("nan")]
         print(f"end of speech -> accepted choice, {len(lat)} answers: "
               f"min {min(lat):.0f} ms, median {statistics.median(lat):.0f} ms, p90 {pct(lat, 0.9):.0f} ms, "
               f"max {max(lat):.0f} ms  (silence timeout 300 ms included)")

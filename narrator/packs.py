@@ -73,6 +73,13 @@ class VoicePack:
     number_variants: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
     # The rules reference's texts (`narrator rules`): what each role and option does.
     rules: Mapping[str, str] = field(default_factory=dict)
+    # How players say a seat to the microphone: "{seat}" stands for any way to say the number
+    # ("seven", "number seven", "seat seven"; "칠 번"). From the pack's [listening] seat list.
+    seat_forms: tuple[str, ...] = ("{seat}",)
+    # Optional [pack] keys: the speech engine ("espeak", the default, or "piper") and the Piper
+    # voice to use (default: the one `narrator voices fetch` installs for the language).
+    engine: str = "espeak"
+    piper_voice: str = ""
 
     def number_words(self, n: int) -> tuple[str, ...]:
         """Every way a player may say seat `n` (the spoken one first); () if the pack has none."""
@@ -152,6 +159,9 @@ def load_pack(language: str, root: Path | None = None) -> VoicePack:
             path=path,
             number_variants=number_variants,
             rules={str(k): str(v) for k, v in data.get("rules", {}).items()},
+            seat_forms=_variants(data.get("listening", {}).get("seat", "{seat}"), f"{path} [listening] seat"),
+            engine=str(meta.get("engine", "espeak")),
+            piper_voice=str(meta.get("piper_voice", "")),
         )
     except KeyError as exc:
         raise PackError(f"voice pack {path} has no {exc.args[0]!r} section or key") from None
@@ -160,6 +170,7 @@ def load_pack(language: str, root: Path | None = None) -> VoicePack:
 
 
 REFERENCE_LANGUAGE = "en"
+ENGINES = ("espeak", "piper")
 SEAT_NUMBERS = range(1, 31)
 
 
@@ -216,9 +227,14 @@ def check_pack(pack: VoicePack, reference: VoicePack) -> list[str]:
         if word and word in seen:
             problems.append(f"{name} [numbers]: {n} and {seen[word]} are both {word!r} (the listener could not tell them apart)")
         seen.setdefault(word, n)
+    bad_forms = [f for f in pack.seat_forms if "{seat}" not in f]
+    if bad_forms:
+        problems.append(f"{name} [listening] seat: {', '.join(repr(f) for f in bad_forms)} must each hold {{seat}}")
     for key, variants in pack.words.items():
         if not all(v.strip() for v in variants):
             problems.append(f"{name} [words]: key {key!r} has an empty word")
+    if pack.engine not in ENGINES:
+        problems.append(f"{name} [pack]: engine {pack.engine!r} is not one of {', '.join(ENGINES)}")
     if not pack.voice.strip():
         problems.append(f"{name} [pack]: voice is empty")
     if not 80 <= pack.rate <= 400:

@@ -374,7 +374,7 @@ class Sequencer:
         answers: list[Heard] = []
         number = self.game.state.night
         shown = False
-        kept: list[Heard] = []  # answers given before a stop: shown again on the role's panel
+        kept: list[str] = []
         while True:
             prompt = turn.prompt(answers, deadline, number)
             if self.preloaded:
@@ -387,16 +387,15 @@ class Sequencer:
                         f"it answers {name!r} with {heard.choice!r} where the game asks {prompt.name!r}"
                     )
                 turn.take(answers, heard)
-                if not self.fast:
-                    kept.append(heard)
+                kept.append(str(heard.choice))
                 continue
             if self.fast:
                 return answers
             if not shown:
                 self._show_turn(turn, answers)
-                for heard in kept:
-                    # The turn cut off by the stop runs again: its role sees the answers it had given.
-                    self.display.feedback("input.kept", {"reason": str(heard.choice)})
+                if kept:
+                    # The turn cut off by the stop runs again: its role sees what it had typed.
+                    self.display.feedback("input.kept", {"reason": ", ".join(kept)})
                 if early:
                     self.display.feedback("input.too_early", {})
                 shown = True

@@ -245,16 +245,16 @@ def probe_wav(wav: Path) -> tuple[int, int, int, int]:
 
 def _listen_wav(wav: Path, model: Any, pack: Any, prompt: Any, missing: Any) -> int:
     from narrator.listening.audio import RATE, read_wav
-    from narrator.listening.grammar import build_grammar
-    from narrator.listening.vosk_listener import recognise_pcm
+    from narrator.listening.rejection import alternative_margin
+    from narrator.listening.vosk_listener import listening_grammar, recognise_pcm
 
     channels, width, rate, frames = probe_wav(wav)
     if width == 2 and (rate != RATE or channels != 1):
         print(f"note: {wav} is {rate} Hz, {channels} channel(s): converted to {RATE} Hz mono for the speech model",
               file=sys.stderr)
-    grammar = build_grammar(prompt, pack, missing)
+    grammar = listening_grammar(prompt, pack, model, missing)
     heard = 0
-    for r in recognise_pcm(model, grammar, read_wav(wav)):
+    for r in recognise_pcm(model, grammar, read_wav(wav), margin=alternative_margin(pack.language)):
         heard += 1
         _emit(listen_line(r))
     if heard == 0:

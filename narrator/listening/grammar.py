@@ -44,13 +44,18 @@ class Grammar:
     # Phrases dropped because the model cannot hear them, or because two choices share them.
     unavailable: Mapping[str, Choice] = field(default_factory=dict)
     ambiguous: tuple[str, ...] = ()
+    # Words that mean "not a choice" (the out-of-grammar class of a model without [unk]).
+    rejects: tuple[str, ...] = ()
+    # Calibrated confusions: heard phrase → phrases of other seats it is often heard for. A
+    # heard phrase is refused while one of those is legal too (the keypad, or another form).
+    confusions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def empty(self) -> bool:
         return not self.phrases
 
     def vosk_words(self, with_unk: bool = False) -> list[str]:
-        words = sorted(self.phrases)
+        words = sorted(self.phrases) + list(self.rejects)
         return words + [UNK] if with_unk else words
 
     def choices(self) -> set[Choice]:
@@ -60,6 +65,10 @@ class Grammar:
         """Recognised (word, confidence) pairs → a choice of this grammar, or why not."""
         if not words:
             return Interpretation(None, 0.0, "silence")
+        if any(normalise(w) in self.rejects or normalise(w) == UNK for w, _ in words):
+            # Part of it was heard as no choice at all: that answer cannot be trusted. (Letting a
+            # trailing one pass was measured: it turns 삼 heard as "사 음" into a wrong seat.)
+            return Interpretation(None, max(c for _, c in words), "not a choice")
         segments = self._segments(words)
         matched = [s for s in segments if s[0] is not None]
         if not matched:
@@ -70,12 +79,40 @@ class Grammar:
         distinct = {s[0] for s in sure}
         if len(distinct) == 1:
             return Interpretation(sure[-1][0], max(c for _, c in sure))
-        # Several sure choices in one breath: the last one is taken when it is the surest (a
-        # noise burst comes first; "five... no, six" ends on the meant one); otherwise ask again.
-        last_choice, last_conf = sure[-1]
-        if last_conf >= max(c for _, c in sure):
-            return Interpretation(last_choice, last_conf)
+        # Several choices in one breath: noise at the onset comes back as an extra word as often
+        # as a player corrects themselves, so neither is taken; ask again.
         return Interpretation(None, max(c for _, c in sure), "ambiguous")
+
+    def decide(self, words: Sequence[tuple[str, float]], alternatives: Sequence[tuple[str, float]] = (),
+               min_confidence: float = MIN_CONFIDENCE, margin: float = 0.0) -> Interpretation:
+        """`interpret`, and refused when another reading of the utterance scored within `margin`
+        of the best one and means something else (the recogniser is unsure between them)."""
+        meaning = self.interpret(words, min_confidence)
+        if meaning.choice is None:
+            return meaning
+        # A heard word often heard for another legal seat's word ("이" for 일 or 십) is refused,
+        # alone or in a longer form ("이 번"): the keypad, or another way to say it, answers.
+        lookalikes = [p for w, _ in words for p in self.confusions.get(normalise(w), ())]
+        if any(p in self.phrases and self.phrases[p] != meaning.choice for p in lookalikes):
+            return Interpretation(None, meaning.confidence, "confusable")
+        if len(alternatives) < 2:
+            return meaning
+        best = alternatives[0][1]
+        for text, score in alternatives[1:]:
+            if best - score > margin:
+                break
+            tokens = text.split()
+            if not tokens:
+                continue  # "maybe nothing at all" names no other choice
+            core = [t for t in tokens if t not in self.rejects]
+            if core and len(core) < len(tokens):
+                # The same choice with a breath or a hum around it does not contradict it.
+                if self.interpret(tuple((w, 1.0) for w in core), min_confidence).choice == meaning.choice:
+                    continue
+            other = self.interpret(tuple((w, 1.0) for w in tokens), min_confidence)
+            if other.choice != meaning.choice:
+                return Interpretation(None, meaning.confidence, "uncertain")
+        return meaning
 
     def _segments(self, words: Sequence[tuple[str, float]]) -> list[tuple[Choice | None, float]]:
         """Longest-match the words onto phrases; a phrase's confidence is its weakest word's."""
@@ -99,7 +136,8 @@ class Grammar:
 def phrases_for(choice: Choice, pack: VoicePack) -> tuple[str, ...]:
     """Every phrase that says `choice` in the pack's language."""
     if isinstance(choice, int):
-        return tuple(normalise(p) for p in pack.number_words(choice))
+        numbers = [normalise(p) for p in pack.number_words(choice)]
+        return tuple(dict.fromkeys(normalise(f.replace("{seat}", n)) for f in pack.seat_forms for n in numbers))
     return tuple(normalise(p) for p in pack.words.get(choice, ()))
 
 
@@ -107,6 +145,8 @@ def build_grammar(
     prompt: Prompt,
     pack: VoicePack,
     missing_words: Iterable[str] = (),
+    rejects: Iterable[str] = (),
+    confusions: Mapping[str, Sequence[str]] | None = None,
 ) -> Grammar:
     """The grammar of a prompt: its seats and words, in the pack's language.
 
@@ -133,13 +173,16 @@ def build_grammar(
             unavailable[phrase] = choice
         else:
             phrases[phrase] = choice
-    return Grammar(phrases, unavailable, tuple(sorted(ambiguous)))
+    used = {w for phrase in owners for w in phrase.split()}
+    return Grammar(phrases, unavailable, tuple(sorted(ambiguous)),
+                   tuple(dict.fromkeys(w for w in map(normalise, rejects) if w and w not in used)),
+                   {normalise(h): tuple(normalise(p) for p in ps) for h, ps in (confusions or {}).items()})
 
 
 def pack_vocabulary(pack: VoicePack) -> dict[str, list[str]]:
     """Every single word a grammar of this pack may use → the phrases it appears in."""
     vocab: dict[str, list[str]] = {}
-    phrases = [p for n in sorted(pack.number_variants or pack.numbers) for p in pack.number_words(n)]
+    phrases = [p for n in sorted(pack.number_variants or pack.numbers) for p in phrases_for(n, pack)]
     phrases += [p for w in WORDS for p in pack.words.get(w, ())]
     for phrase in phrases:
         for word in normalise(phrase).split():

@@ -82,12 +82,22 @@ class EitherListener:
 
 class ConfirmingListener:
     """Risky choices (an elimination, the Hunter's shot, a successor) are read back and stand
-    after a countdown unless someone says "no" (or presses `-`); "yes" confirms at once."""
+    after a countdown unless someone says "no" (or presses `-`); "yes" confirms at once.
 
-    def __init__(self, inner: CancellableListener, speaker: Speaker, countdown: float = COUNTDOWN) -> None:
+    A risky choice taken by voice needs a second, independent error to go wrong: it stands only
+    on a clear "yes" (or `+`), or when the countdown ends with no speech heard at all. Speech
+    that was neither a clear "yes" nor a clear "no" (noise, a mumble) cancels it out loud and
+    the question is asked again: noise can neither confirm nor cancel silently.
+    `speech_since(t)` tells whether the microphone heard speech after monotonic time t.
+    """
+
+    def __init__(self, inner: CancellableListener, speaker: Speaker, countdown: float = COUNTDOWN,
+                 speech_since: Callable[[float], bool] | None = None) -> None:
         self.inner = inner
         self.speaker = speaker
         self.countdown = countdown
+        self.speech_since = speech_since
+        self._unclear = False
 
     def listen(self, prompt: Prompt, cancel: threading.Event | None = None) -> Heard | None:
         while True:
@@ -95,8 +105,12 @@ class ConfirmingListener:
             if heard is None or not prompt.risky or not isinstance(heard.choice, int) or not prompt.allows(heard.choice):
                 return heard
             asked = time.monotonic()
-            ends = self.speaker.say(Cue("vote.confirm", {"seat": heard.choice})) + self.countdown
+            spoken = self.speaker.say(Cue("vote.confirm", {"seat": heard.choice}))
+            ends = spoken + self.countdown
             verdict = self._confirm(prompt, ends, cancel)
+            if verdict and heard.source == "voice" and self._unclear and self.speech_since is not None \
+                    and self.speech_since(spoken):
+                verdict = False  # something was said, and it was no clear "yes": not taken
             if verdict is None:
                 return None
             if verdict:
@@ -109,11 +123,15 @@ class ConfirmingListener:
     def _confirm(self, prompt: Prompt, ends: float, cancel: threading.Event | None) -> bool | None:
         """True: confirmed (countdown over, or "yes"); False: "no"; None: cancelled from outside."""
         confirm = Prompt(f"{prompt.name}{CONFIRM_SUFFIX}", words=("yes", "no"), night=prompt.night, deadline=ends)
+        self._unclear = False
         while True:
             answer = self.inner.listen(confirm, cancel)
             if cancel is not None and cancel.is_set():
                 return None
-            if answer is None or answer.choice == "yes":
+            if answer is None:
+                self._unclear = True  # the countdown ran out: stands only if nothing was said
+                return True
+            if answer.choice == "yes":
                 return True
             if answer.choice == "no":
                 return False
@@ -175,7 +193,8 @@ def open_table_listener(
             parts.append(vl)
     if not parts:
         parts.append(_Never())
-    table.listener = ConfirmingListener(EitherListener(parts), speaker)
+    speech_since = vl.speech_since if table.voice is not None else None
+    table.listener = ConfirmingListener(EitherListener(parts), speaker, speech_since=speech_since)
     return table
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import collections
 import json
-import math
 import queue
 import threading
 import time
@@ -20,7 +19,10 @@ from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence
 
 from narrator.errors import NarratorError
 from narrator.listening.audio import BYTES_PER_SECOND, RATE, AudioSource
-from narrator.listening.grammar import MIN_CONFIDENCE, UNK, Grammar, build_grammar, pack_vocabulary
+from narrator.listening.grammar import MIN_CONFIDENCE, UNK, Grammar, Interpretation, build_grammar, pack_vocabulary
+from narrator.listening.rejection import (DEFAULT_ALTERNATIVE_MARGIN, MAX_ALTERNATIVES, alternative_margin, confusions,
+                                          reject_words)
+from narrator.listening.vad import SpeechGate
 from narrator.packs import VoicePack
 from narrator.ports import Cue, Heard, Prompt, Speaker
 
@@ -50,6 +52,17 @@ class SpeechModel(Protocol):
     def knows(self, word: str) -> bool: ...
 
     def recognizer(self, phrases: Sequence[str]) -> Recognizer: ...
+
+
+def model_rejects(model: SpeechModel, pack: VoicePack) -> tuple[str, ...]:
+    """The model's "not a choice" words for this pack's grammars (none if it has [unk])."""
+    return reject_words(pack.language, model, bool(getattr(model, "has_unk", False)), pack_vocabulary(pack))
+
+
+def listening_grammar(prompt: Prompt, pack: VoicePack, model: SpeechModel, missing: Iterable[str] = ()) -> Grammar:
+    """The grammar a prompt listens with: its phrases, the model's "not a choice" words and the
+    language's calibrated confusions."""
+    return build_grammar(prompt, pack, missing, model_rejects(model, pack), confusions(pack.language))
 
 
 class VoskModel:
@@ -83,6 +96,8 @@ class VoskModel:
         # ensure_ascii=False: escaped Korean or accented words silently miss the vocabulary.
         rec = vosk.KaldiRecognizer(self._model, RATE, json.dumps(words, ensure_ascii=False))
         rec.SetWords(True)
+        # Several readings of each utterance: an answer another close reading contradicts is refused.
+        rec.SetMaxAlternatives(MAX_ALTERNATIVES)
         return rec  # type: ignore[no-any-return]
 
 
@@ -92,9 +107,31 @@ def missing_words(model: SpeechModel, pack: VoicePack) -> dict[str, list[str]]:
 
 
 def describe_missing(missing: dict[str, list[str]], pack: VoicePack, model_name: str) -> str:
-    phrases = sorted({p for ps in missing.values() for p in ps})
-    return (f"the {pack.language} speech model {model_name} does not know {', '.join(sorted(missing))}: "
-            f"answer {' / '.join(repr(p) for p in phrases)} with the keypad")
+    """One line: the unknown words, and for each choice they affect another way to say it, or
+    the keypad when there is none."""
+    from narrator.listening.grammar import phrases_for
+    from narrator.ports import WORDS
+
+    lost_phrases = {p for ps in missing.values() for p in ps}
+    say_instead: list[str] = []
+    keypad: list[str] = []
+    choices: list[int | str] = [*sorted(pack.number_variants or pack.numbers), *(w for w in WORDS if w in pack.words)]
+    for choice in choices:
+        phrases = phrases_for(choice, pack)
+        lost = [p for p in phrases if p in lost_phrases]
+        if not lost:
+            continue
+        kept = [p for p in phrases if p not in lost_phrases]
+        if kept:
+            say_instead.append(f"{kept[0]!r} for {lost[0]!r}")
+        else:
+            keypad.append(repr(lost[0]))
+    advice = []
+    if say_instead:
+        advice.append("say " + ", ".join(say_instead))
+    if keypad:
+        advice.append(f"answer {' / '.join(keypad)} with the keypad")
+    return f"the {pack.language} speech model {model_name} does not know {', '.join(sorted(missing))}: " + "; ".join(advice)
 
 
 @dataclass(frozen=True)
@@ -106,6 +143,7 @@ class Utterance:
     decided: float  # stream time of the chunk that closed the utterance
     received: float  # time.monotonic() when that chunk arrived
     finished: float  # time.monotonic() when the recogniser answered
+    alternatives: tuple[tuple[str, float], ...] = ()  # (text, score), best first
 
     @property
     def text(self) -> str:
@@ -117,34 +155,29 @@ class Utterance:
         return 1000 * ((self.decided - self.speech_end) + (self.finished - self.received))
 
 
-def rms(data: bytes) -> float:
-    import numpy as np
-
-    if not data:
-        return 0.0
-    samples = np.frombuffer(data, dtype="<i2").astype(np.float32)
-    return float(math.sqrt(float(np.mean(samples * samples))))
-
-
 @dataclass
 class Detector:
-    """Cuts a stream into utterances and runs the recogniser on them only."""
+    """Cuts a stream into utterances (`SpeechGate` decides what is speech) and runs the
+    recogniser on them only."""
 
     new_recognizer: Callable[[], Recognizer]
     silence: float = SILENCE
-    min_level: float = 250.0  # RMS (16-bit) below which nothing is speech, however quiet the room
-    ratio: float = 2.5  # speech is this much louder than the room's running noise floor
     preroll: float = PREROLL
     max_utterance: float = MAX_UTTERANCE
-    floor: float = 0.0
+    gate: SpeechGate = field(default_factory=SpeechGate)
     _rec: Recognizer | None = None
     _start: float | None = None
     _last_loud: float = 0.0
     _pre: collections.deque[bytes] = field(default_factory=collections.deque)
+    speech_chunks: int = 0  # chunks the gate called speech, in this detector's life
 
     @property
     def in_speech(self) -> bool:
         return self._start is not None
+
+    @property
+    def floor(self) -> float:
+        return self.gate.floor
 
     def abort(self) -> None:
         """Forget the utterance under way (it overlapped the narrator's voice)."""
@@ -153,11 +186,8 @@ class Detector:
         self._pre.clear()
 
     def feed(self, data: bytes, t_end: float) -> Utterance | None:
-        level = rms(data)
-        loud = level > max(self.min_level, self.floor * self.ratio)
-        if not loud:
-            # The floor follows the room slowly, and only from quiet chunks.
-            self.floor = level if self.floor == 0.0 else 0.97 * self.floor + 0.03 * level
+        loud = self.gate.is_speech(data)
+        self.speech_chunks += loud
         duration = len(data) / BYTES_PER_SECOND
         if self._start is None:
             if not loud:
@@ -174,9 +204,7 @@ class Detector:
         if loud:
             self._last_loud = t_end
         received = time.monotonic()
-        endpoint = self._rec.AcceptWaveform(data)
-        if endpoint:
-            return self._close(self._rec.Result(), t_end, received)
+        self._rec.AcceptWaveform(data)  # Vosk's own endpoint is late or absent: ours decides
         if t_end - self._last_loud >= self.silence or t_end - self._start >= self.max_utterance:
             return self._close(self._rec.FinalResult(), t_end, received)
         return None
@@ -190,20 +218,28 @@ class Detector:
     def _close(self, result: str, t_end: float, received: float) -> Utterance:
         self._rec = None
         self._start = None
-        return Utterance(parse_result(result), self._last_loud, t_end, received, time.monotonic())
+        words, alternatives = parse_result(result)
+        return Utterance(words, self._last_loud, t_end, received, time.monotonic(), alternatives)
 
 
-def parse_result(result: str) -> tuple[tuple[str, float], ...]:
-    """Vosk's JSON result → (word, confidence) pairs."""
+def parse_result(result: str) -> tuple[tuple[tuple[str, float], ...], tuple[tuple[str, float], ...]]:
+    """Vosk's JSON result → (word, confidence) pairs of the best reading, and every alternative
+    reading as (text, score) when the recogniser gives alternatives (`SetMaxAlternatives`)."""
     try:
         data = json.loads(result)
     except ValueError:
-        return ()
+        return (), ()
+    alternatives: tuple[tuple[str, float], ...] = ()
+    alts = data.get("alternatives")
+    if isinstance(alts, list) and alts:
+        alternatives = tuple((" ".join(str(a.get("text", "")).split()), float(a.get("confidence", 0.0)))
+                             for a in alts if isinstance(a, dict))
+        data = alts[0]
     words = data.get("result")
-    if isinstance(words, list):
-        return tuple((str(w.get("word", "")), float(w.get("conf", 0.0))) for w in words if w.get("word"))
+    if isinstance(words, list) and words and "conf" in words[0]:
+        return tuple((str(w.get("word", "")), float(w.get("conf", 0.0))) for w in words if w.get("word")), alternatives
     text = str(data.get("text", "")).split()
-    return tuple((w, 1.0) for w in text)  # no per-word confidences: trust the grammar
+    return tuple((w, 1.0) for w in text), alternatives  # no per-word confidences: trust the grammar
 
 
 @dataclass(frozen=True)
@@ -222,8 +258,36 @@ class Recognised:
 
 
 def recognise_pcm(model: SpeechModel, grammar: Grammar, pcm: bytes, block: int = 800,
-                  min_confidence: float = MIN_CONFIDENCE, silence: float = SILENCE) -> Iterator[Recognised]:
+                  min_confidence: float = MIN_CONFIDENCE, silence: float = SILENCE,
+                  margin: float | None = None) -> Iterator[Recognised]:
     """Run a whole recording through the same detector and grammar as the live listener."""
+    for d in decide_stream(model, grammar, pcm, block, min_confidence, silence, margin):
+        yield d.recognised
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One utterance of a stream: what it meant, and when (stream time) it was closed."""
+
+    recognised: Recognised
+    closed_at: float
+    processing_ms: float
+    utterance: Utterance | None = None
+
+    @property
+    def heard(self) -> str:
+        return self.recognised.heard
+
+    @property
+    def choice(self) -> Any:
+        return self.recognised.choice
+
+
+def decide_stream(model: SpeechModel, grammar: Grammar, pcm: bytes, block: int = 800,
+                  min_confidence: float = MIN_CONFIDENCE, silence: float = SILENCE,
+                  margin: float | None = None) -> Iterator[Decision]:
+    """Each utterance of a recording, decided as the live listener decides it."""
+    lang_margin = DEFAULT_ALTERNATIVE_MARGIN if margin is None else margin
     detector = Detector(lambda: model.recognizer(grammar.vosk_words()), silence=silence)
     size = block * 2
     pcm += b"\0" * int((silence + 0.2) * BYTES_PER_SECOND)  # let the last utterance end
@@ -231,15 +295,20 @@ def recognise_pcm(model: SpeechModel, grammar: Grammar, pcm: bytes, block: int =
         chunk = pcm[pos:pos + size]
         utt = detector.feed(chunk, (pos + len(chunk)) / BYTES_PER_SECOND)
         if utt is not None and utt.words:
-            yield _recognised(utt, grammar, min_confidence)
+            yield _decision(utt, grammar, min_confidence, lang_margin)
     utt = detector.finish(len(pcm) / BYTES_PER_SECOND)
     if utt is not None and utt.words:
-        yield _recognised(utt, grammar, min_confidence)
+        yield _decision(utt, grammar, min_confidence, lang_margin)
 
 
-def _recognised(utt: Utterance, grammar: Grammar, min_confidence: float) -> Recognised:
-    meaning = grammar.interpret(utt.words, min_confidence)
-    return Recognised(utt.text, meaning.choice, meaning.confidence, utt.latency_ms, meaning.reason)
+def _decision(utt: Utterance, grammar: Grammar, min_confidence: float, margin: float) -> Decision:
+    meaning = decide(grammar, utt, min_confidence, margin)
+    rec = Recognised(utt.text, meaning.choice, meaning.confidence, utt.latency_ms, meaning.reason)
+    return Decision(rec, utt.decided, 1000 * (utt.finished - utt.received), utt)
+
+
+def decide(grammar: Grammar, utt: Utterance, min_confidence: float, margin: float) -> Interpretation:
+    return grammar.decide(utt.words, utt.alternatives, min_confidence, margin)
 
 
 @dataclass
@@ -270,6 +339,7 @@ class VoiceListener:
         silence: float = SILENCE,
         tail: float = MUTE_TAIL,
         observer: Callable[[Recognised], None] | None = None,
+        on_listening: Callable[[bool], None] | None = None,
     ) -> None:
         self.model = model
         self.pack = pack
@@ -281,6 +351,11 @@ class VoiceListener:
         self.silence = silence
         self.tail = tail
         self.observer = observer
+        # Told when a prompt starts and stops listening by voice: the speaker ducks its bed.
+        self.on_listening = on_listening or getattr(speaker, "listening", None)
+        self.last_speech = 0.0  # capture time of the last chunk the gate called speech
+        self.rejects = model_rejects(model, pack)
+        self.margin = alternative_margin(pack.language)
         self._own_line_ends = 0.0  # our own "please repeat" is speech too
         self._session: _Session | None = None
         self._lock = threading.Lock()
@@ -331,7 +406,10 @@ class VoiceListener:
                     if session.detector.in_speech:
                         session.detector.abort()
                     continue
+                before = session.detector.speech_chunks
                 utt = session.detector.feed(data, t_end)
+                if session.detector.speech_chunks > before:
+                    self.last_speech = t_end
                 if utt is not None:
                     session.results.put(utt)
         except BaseException as exc:  # noqa: BLE001 - handed to the listening thread
@@ -339,7 +417,7 @@ class VoiceListener:
 
     # the port
     def grammar_for(self, prompt: Prompt) -> Grammar:
-        return build_grammar(prompt, self.pack, self.missing)
+        return build_grammar(prompt, self.pack, self.missing, self.rejects, confusions(self.pack.language))
 
     def listen(self, prompt: Prompt, cancel: threading.Event | None = None) -> Heard | None:
         if self._thread is None:
@@ -354,6 +432,8 @@ class VoiceListener:
         with self._lock:
             self._session = session
         misses = 0
+        if self.on_listening is not None:
+            self.on_listening(True)
         try:
             while True:
                 if self._error is not None:
@@ -369,7 +449,7 @@ class VoiceListener:
                     continue
                 if not utt.words:
                     continue  # a cough or a click: not worth a "please repeat"
-                meaning = grammar.interpret(utt.words, self.min_confidence)
+                meaning = decide(grammar, utt, self.min_confidence, self.margin)
                 if self.observer is not None:
                     self.observer(Recognised(utt.text, meaning.choice, meaning.confidence, utt.latency_ms, meaning.reason))
                 if meaning.choice is not None:
@@ -380,6 +460,12 @@ class VoiceListener:
             with self._lock:
                 if self._session is session:
                     self._session = None
+            if self.on_listening is not None:
+                self.on_listening(False)
+
+    def speech_since(self, t: float) -> bool:
+        """Whether anyone (or anything like speech) was heard after monotonic time `t`."""
+        return self.last_speech > t
 
     def _say_miss(self, misses: int) -> None:
         # One "please repeat", then one "use the keypad"; after that silence, or a noisy table

@@ -105,7 +105,8 @@ _MAKERS = {"night": _night, "day": _day}
 
 @lru_cache(maxsize=8)
 def generate(name: str, sample_rate: int = 22050, seconds: float = LOOP_SECONDS) -> "Audio":
-    """A loopable bed at RMS 0.25 (about -12 dBFS): the player scales it by the ambience volume."""
+    """A loopable bed, its loudness set relative to the voice (`loudness.BED_OVER_VOICE_LU` above the
+    lines' target): the player scales it by the ambience volume."""
     import numpy as np
 
     maker = _MAKERS.get(name)
@@ -115,7 +116,10 @@ def generate(name: str, sample_rate: int = 22050, seconds: float = LOOP_SECONDS)
         raise UsageError(f"no ambience bed {name!r}; choose one of {', '.join(BEDS)}")
     n = int(round(seconds * sample_rate))
     bed = maker(n, sample_rate)
+    from narrator.speech.loudness import BED_OVER_VOICE_LU, VOICE_LUFS, measure
+
     bed = bed / float(np.sqrt(np.mean(bed * bed))) * 0.25
+    bed *= 10 ** ((VOICE_LUFS + BED_OVER_VOICE_LU - measure(bed, sample_rate)) / 20)
     peak = float(np.max(np.abs(bed)))
     if peak > 0.95:
         bed *= 0.95 / peak

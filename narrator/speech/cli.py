@@ -37,7 +37,25 @@ def register(sub: Any) -> None:
     vr = vsub.add_parser("render", help="render every line a game can say into the cache")
     vr.add_argument("--lang", default="en", metavar="L", help=f"pack language: {languages()}, or 'all' (default: en)")
     vr.add_argument("--players", type=integer("--players", 1, 30), default=DEFAULT_PLAYERS, metavar="N", help=f"seats 1..N (default {DEFAULT_PLAYERS})")
+    vr.add_argument("--engine", choices=("espeak", "piper"), help="speech engine (default: the pack's, espeak)")
     vr.set_defaults(func=run_render)
+    vf = vsub.add_parser("fetch", help="download and install a Piper neural voice for a language")
+    vf.add_argument("lang", metavar="LANG", help="pack language (en, fr, es, it)")
+    vf.add_argument("--force", action="store_true", help="download again even if installed")
+    vf.set_defaults(func=run_fetch)
+    vrec = vsub.add_parser("record", help="record your own voice for every line of a pack")
+    vrec.add_argument("--lang", default="en", metavar="L", help="pack language (default en)")
+    vrec.add_argument("--name", default="mine", metavar="NAME", help="name of the recorded pack (default mine)")
+    vrec.add_argument("--only", metavar="PREFIX", help="only the lines whose name starts with PREFIX, e.g. seer. or number.")
+    vrec.add_argument("--again", action="store_true", help="record lines already recorded again")
+    vrec.add_argument("--list", action="store_true", help="list the line names and texts to record, and stop")
+    vrec.add_argument("--input-device", metavar="DEV", help="microphone: index or name (default: the system's)")
+    vrec.set_defaults(func=run_record)
+    vimp = vsub.add_parser("import", help="take a folder of WAV files named by line (seer.wake.wav, number.3.wav)")
+    vimp.add_argument("folder", metavar="DIR", help="folder of WAV files")
+    vimp.add_argument("--lang", default="en", metavar="L", help="pack language (default en)")
+    vimp.add_argument("--name", default="mine", metavar="NAME", help="name of the recorded pack (default mine)")
+    vimp.set_defaults(func=run_import)
     v.set_defaults(func=lambda args: _usage(v))
 
 
@@ -54,6 +72,14 @@ def add_audio_arguments(p: argparse.ArgumentParser, ambience_flag: bool = True) 
     p.add_argument("--voice-volume", type=decimal("--voice-volume", 0.0, 1.0), default=1.0, metavar="V", help="voice gain, 0..1 (default 1)")
     p.add_argument("--ambience-volume", type=decimal("--ambience-volume", 0.0, 1.0), default=0.35, metavar="V", help="ambience gain, 0..1 (default 0.35)")
     p.add_argument("--duck-db", type=decimal("--duck-db", 0.0, 40.0), default=14.0, metavar="DB", help="how far the ambience dips under the voice, 0..40 dB (default 14)")
+    add_voice_arguments(p)
+
+
+def add_voice_arguments(p: argparse.ArgumentParser) -> None:
+    """Which voice says the lines: the engine, and a recorded pack over it."""
+    p.add_argument("--engine", choices=("espeak", "piper"), help="speech engine (default: the pack's, espeak)")
+    p.add_argument("--recorded", metavar="NAME", help="say the lines in a recorded voice (narrator voices record); "
+                   "lines it lacks are said by the engine")
 
 
 def mix_settings(args: argparse.Namespace) -> Any:
@@ -75,11 +101,21 @@ def open_from_args(pack: VoicePack, args: argparse.Namespace) -> Any:
     from narrator.speech.speaker import open_speaker
 
     try:
-        return open_speaker(pack, device=args.output_device, ambience=not getattr(args, "no_ambience", False), mix=mix_settings(args))
+        return open_speaker(pack, device=args.output_device, ambience=not getattr(args, "no_ambience", False), mix=mix_settings(args),
+                            engine=getattr(args, "engine", None), recorded=_recorded(pack, args))
     except NoOutputDevice as exc:
         raise NoOutputDevice(f"{exc}; play without sound with --text or --no-audio, or run 'narrator doctor'") from None
     except DeviceOpenError as exc:
         raise DeviceOpenError(f"{exc}; choose another with --output-device, play with --text, or run 'narrator doctor'") from None
+
+
+def _recorded(pack: VoicePack, args: argparse.Namespace) -> Any:
+    name = getattr(args, "recorded", None)
+    if not name:
+        return None
+    from narrator.speech.recorded import RecordedPack
+
+    return RecordedPack.open(pack.language, name)
 
 
 def _slots(specs: list[str]) -> dict[str, SlotValue]:
@@ -131,8 +167,8 @@ def _check_slot_value(pack: VoicePack, name: str, value: SlotValue) -> None:
 
 def run_say(args: argparse.Namespace) -> int:
     from narrator.speech.player import DeviceOpenError, NoOutputDevice
-    from narrator.speech.render import Pyttsx3Synth, Renderer, VoiceSettings
-    from narrator.speech.speaker import check_voice, open_speaker
+    from narrator.speech.render import Renderer
+    from narrator.speech.speaker import AudioSpeaker, make_engine, open_speaker
 
     pack = load_pack(args.lang)
     if args.key:
@@ -143,29 +179,38 @@ def run_say(args: argparse.Namespace) -> int:
         text = " ".join(args.text).strip()
     if not text:
         raise UsageError("nothing to say: give TEXT, e.g. narrator say \"Night falls.\"")
-    settings = VoiceSettings(pack.voice, pack.rate, pack.volume)
+    recorded = _recorded(pack, args)
     if args.to:
         target = Path(args.to)
         if target.suffix.lower() != ".wav":
             raise UsageError(f"--to {args.to!r}: the file must end in .wav")
         if not target.parent.is_dir():
             raise UsageError(f"--to {args.to!r}: folder {str(target.parent)!r} does not exist")
-        synth = Pyttsx3Synth()
+        synth, settings = make_engine(pack, args.engine)
         try:
-            check_voice(pack, synth)
-            shutil.copyfile(Renderer(synth).ensure(text, settings), target)
+            renderer = Renderer(synth)
+            source = renderer.ensure(text, settings)
+            if args.key and recorded is not None:
+                from narrator.speech.speaker import LineSource
+
+                source = LineSource(pack, renderer, settings, recorded).audio(Cue(args.key, _slots(args.slot)), 0)[1]
+            shutil.copyfile(source, target)
         finally:
             synth.close()
         return 0
     try:
-        speaker = open_speaker(pack, device=args.output_device, ambience=args.ambience is not None, mix=mix_settings(args))
+        speaker: AudioSpeaker = open_speaker(pack, device=args.output_device, ambience=args.ambience is not None,
+                                             mix=mix_settings(args), engine=args.engine, recorded=recorded)
     except (NoOutputDevice, DeviceOpenError) as exc:
         raise type(exc)(f"{exc}; write the line to a file with --to FILE.wav, or run 'narrator doctor'") from None
     try:
         if args.ambience:
             speaker.set_ambience(args.ambience)
             time.sleep(0.6)  # let the bed rise before the voice
-        speaker.say_text(text)
+        if args.key:
+            speaker.say(Cue(args.key, _slots(args.slot)))
+        else:
+            speaker.say_text(text)
         speaker.wait()
         if args.ambience:
             time.sleep(0.4)
@@ -213,9 +258,34 @@ def run_list(args: argparse.Namespace) -> int:
         table.add_row(pack.language, pack.name, pack.voice, str(pack.rate), f"{pack.volume:g}", str(len(pack.lines)),
                       "yes" if ok else "[red]no[/red]")
     Console().print(table)
+    _list_engines()
     if why:
         print(f"narrator: {why}", file=sys.stderr)
     return 0
+
+
+def _list_engines() -> None:
+    from narrator.speech import piper
+    from narrator.speech.recorded import recorded_root, units
+
+    print("engines: espeak (default, every language)"
+          + (", piper (installed)" if piper.available() else ", piper (not installed: pip install 'narrator[neural]')"))
+    voices = piper.installed()
+    for v in voices:
+        print(f"  piper voice {v.name} ({v.how}) at {v.model.parent}")
+    fetchable = [f"{lang} ({v.name})" for lang, v in piper.CATALOG.items() if piper.find_voice(v.name) is None]
+    if fetchable:
+        print(f"  fetchable with 'narrator voices fetch LANG': {', '.join(fetchable)}")
+    root = recorded_root()
+    packs = sorted(p for p in root.glob("*/*") if p.is_dir() and not p.name.startswith(".")) if root.is_dir() else []
+    for folder in packs:
+        lang = folder.parent.name
+        try:
+            total = len(units(load_pack(lang)))
+        except Exception:  # noqa: BLE001 - a recorded pack for a pack that is gone
+            total = 0
+        have = len(list(folder.glob("*.wav")))
+        print(f"  recorded {lang} pack {folder.name!r}: {have} of {total} lines, at {folder}")
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -239,24 +309,103 @@ def run_check(args: argparse.Namespace) -> int:
 
 def run_render(args: argparse.Namespace) -> int:
     from narrator.packs import every_cue, texts_of
-    from narrator.speech.render import Pyttsx3Synth, Renderer, VoiceSettings, render_with_progress
-    from narrator.speech.speaker import check_voice
+    from narrator.speech.render import Renderer, render_with_progress
+    from narrator.speech.speaker import make_engine
 
     if not 1 <= args.players <= 30:
         raise UsageError(f"--players {args.players}: give a table size from 1 to 30")
     packs = _packs() if args.lang == "all" else [load_pack(args.lang)]
-    synth = Pyttsx3Synth()
-    try:
-        renderer = Renderer(synth)
-        for pack in packs:
-            check_voice(pack, synth)
+    for pack in packs:
+        synth, settings = make_engine(pack, args.engine)
+        try:
+            renderer = Renderer(synth)
             texts = texts_of(pack, every_cue(pack, args.players))
             t0 = time.perf_counter()
-            rendered = render_with_progress(renderer, texts, VoiceSettings(pack.voice, pack.rate, pack.volume),
-                                            f"rendering {pack.name}")
-            print(f"{pack.language}: {len(texts)} lines for {args.players} seats, {rendered} rendered, "
-                  f"{len(texts) - rendered} already cached, {time.perf_counter() - t0:.1f} s")
-        print(f"cache: {renderer.root}")
-    finally:
-        synth.close()
+            rendered = render_with_progress(renderer, texts, settings, f"rendering {pack.name}")
+            print(f"{pack.language}: {len(texts)} lines for {args.players} seats with {synth.engine} ({settings.voice}), "
+                  f"{rendered} rendered, {len(texts) - rendered} already cached, {time.perf_counter() - t0:.1f} s")
+        finally:
+            synth.close()
+    print(f"cache: {renderer.root}")
+    return 0
+
+
+def run_fetch(args: argparse.Namespace) -> int:
+    from narrator.speech import piper
+
+    voice = piper.info(args.lang)
+    if not args.force:
+        have = piper.find_voice(voice.name)
+        if have is not None:
+            print(f"{voice.name} is already installed ({have.how}) at {have.model.parent}; --force fetches it again")
+            return 0
+    progress = _progress_printer()
+    fetched = piper.fetch(args.lang, progress)
+    progress("", 0, None)
+    for note in fetched.notes:
+        print(f"note: {note}")
+    print(f"installed {fetched.voice.name} at {fetched.voice.model.parent}")
+    if not piper.available():
+        print("note: the Piper engine itself is not installed: pip install 'narrator[neural]'")
+    return 0
+
+
+def _progress_printer() -> Any:
+    """Download progress on stderr: a running count on a terminal, one line per file otherwise."""
+    current = [""]
+    tty = sys.stderr.isatty()
+
+    def show(name: str, done: int, total: int | None) -> None:
+        if name != current[0]:
+            if current[0] and tty:
+                print(file=sys.stderr)
+            current[0] = name
+            if name and not tty:
+                size = f" ({total / 1e6:.1f} MB)" if total else ""
+                print(f"downloading {name}{size}", file=sys.stderr)
+        if name and tty:
+            of = f" of {total / 1e6:.1f}" if total else ""
+            print(f"\r  {name}: {done / 1e6:.1f}{of} MB", end="", file=sys.stderr, flush=True)
+
+    return show
+
+
+def run_record(args: argparse.Namespace) -> int:
+    from narrator.speech.recorded import Microphone, RecordedPack, pack_dir, record_session, units
+    from narrator.speech.render import VoiceSettings
+
+    pack = load_pack(args.lang)
+    if args.list:
+        for unit in units(pack):
+            if args.only is None or unit.name.startswith(args.only):
+                print(f"{unit.name}\t{unit.text}")
+        return 0
+    if not args.name or not all(c.isalnum() or c in "-_" for c in args.name):
+        raise UsageError(f"--name {args.name!r}: use letters, digits, - and _ only")
+    recorded = RecordedPack(pack.language, args.name, pack_dir(pack.language, args.name))
+    target = VoiceSettings(pack.voice, pack.rate, pack.volume).target_lufs
+    mic = Microphone(args.input_device)
+
+    def ask(prompt: str) -> str:
+        try:
+            return input(prompt)
+        except EOFError:
+            return "q"
+
+    saved, missing = record_session(pack, recorded, mic.take, ask, print, target, args.only, args.again)
+    print(f"{saved} line(s) recorded into {recorded.folder}; {missing} still to record "
+          f"(said by the engine until then). Play with --recorded {args.name}")
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    from narrator.speech.recorded import import_folder
+    from narrator.speech.render import VoiceSettings
+
+    pack = load_pack(args.lang)
+    if not args.name or not all(c.isalnum() or c in "-_" for c in args.name):
+        raise UsageError(f"--name {args.name!r}: use letters, digits, - and _ only")
+    target = VoiceSettings(pack.voice, pack.rate, pack.volume).target_lufs
+    folder, taken, missing = import_folder(pack, Path(args.folder), args.name, target)
+    print(f"{taken} file(s) imported into {folder}; {len(missing)} line(s) still missing (said by the engine)")
     return 0

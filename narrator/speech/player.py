@@ -39,6 +39,7 @@ class MixSettings:
     attack: float = 0.12  # seconds to dip
     release: float = 0.8  # seconds to come back, slow so the room swells back gently
     hold: float = 0.25  # stay ducked this long after a line, so close lines do not pump the bed
+    listen_duck_db: float = 30.0  # how far the bed goes under while a prompt listens by voice
     crossfade: float = 2.5  # seconds to pass from one bed to another
     fade_in: float = 1.5  # the first bed rises from silence
 
@@ -76,6 +77,8 @@ class Mixer:
         self._fade_span: float | None = None
         self._duck = 1.0  # current bed gain factor from ducking
         self._since_voice = 1e9  # seconds since the voice last sounded
+        # While a prompt listens by voice the bed goes far under (the microphone hears it too).
+        self.listening = False
         self.started: deque[Started] = deque(maxlen=1024)
 
     @property
@@ -133,6 +136,8 @@ class Mixer:
             else:
                 self._since_voice += n / sr
             target = self.duck_gain if self._since_voice < s.hold else 1.0
+            if self.listening:
+                target = min(target, float(10 ** (-s.listen_duck_db / 20)))
             g0 = self._duck
             if target < g0:
                 g1 = max(target, g0 - (1.0 - self.duck_gain) * n / sr / max(s.attack, 1e-3))

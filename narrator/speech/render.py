@@ -1,4 +1,5 @@
-"""The TTS cache: each line rendered once by pyttsx3 to a WAV, keyed by voice settings and text."""
+"""The TTS cache: each line rendered once (pyttsx3, or Piper) to a WAV at the common loudness,
+keyed by engine, voice settings, loudness target and text."""
 
 from __future__ import annotations
 
@@ -31,6 +32,15 @@ class VoiceSettings:
     rate: int
     volume: float
 
+    @property
+    def target_lufs(self) -> float:
+        """The loudness every line of this pack is brought to: the common target, less the pack's volume."""
+        import math
+
+        from narrator.speech.loudness import VOICE_LUFS
+
+        return VOICE_LUFS + 20 * math.log10(max(self.volume, 1e-3))
+
 
 def cache_root() -> Path:
     """$NARRATOR_CACHE, else the user's cache folder."""
@@ -43,7 +53,9 @@ def cache_root() -> Path:
 
 
 def cache_key(engine: str, settings: VoiceSettings, text: str) -> str:
-    raw = "\x1f".join((engine, settings.voice, str(settings.rate), f"{settings.volume:.3f}", text))
+    from narrator.speech.loudness import VOICE_LUFS
+
+    raw = "\x1f".join((engine, settings.voice, str(settings.rate), f"{settings.volume:.3f}", f"{VOICE_LUFS:g}LUFS", text))
     return hashlib.sha256(raw.encode("utf-8")).hexdigest()
 
 
@@ -247,6 +259,7 @@ class Renderer:
             tmp = path.with_suffix(f".{os.getpid()}.tmp.wav")
             try:
                 self.synth.synthesize(text, settings, tmp)
+                normalise_file(tmp, settings.target_lufs)
                 os.replace(tmp, path)
             finally:
                 if tmp.exists():
@@ -268,6 +281,33 @@ class Renderer:
             if progress is not None:
                 progress(i, len(todo))
         return len(todo)
+
+
+def normalise_file(path: Path, target: float) -> None:
+    """Rewrite a 16-bit mono WAV at `target` LUFS."""
+    import numpy as np
+
+    from narrator.speech.loudness import normalise
+
+    with wave.open(str(path), "rb") as w:
+        rate, width, channels = w.getframerate(), w.getsampwidth(), w.getnchannels()
+        raw = w.readframes(w.getnframes())
+    if width != 2 or channels != 1:
+        raise SpeechError(f"{path}: expected 16-bit mono speech, got {8 * width}-bit, {channels} channel(s)")
+    audio = normalise(np.frombuffer(raw, dtype="<i2").astype(np.float32) / np.float32(32768.0), rate, target)
+    write_wav(path, audio, rate)
+
+
+def write_wav(path: Path, audio: "Any", rate: int) -> None:
+    """float samples in [-1, 1] → a 16-bit mono WAV."""
+    import numpy as np
+
+    data = np.clip(np.round(np.asarray(audio, dtype=np.float64) * 32767.0), -32768, 32767).astype("<i2")
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes(data.tobytes())
 
 
 def render_with_progress(renderer: Renderer, texts: Iterable[str], settings: VoiceSettings, label: str) -> int:

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Iterable, Mapping
 from narrator.packs import VoicePack, texts_of
 from narrator.ports import Cue
 from narrator.speech.player import MixSettings, Mixer, Player
-from narrator.speech.render import Pyttsx3Synth, Renderer, SpeechError, VoiceSettings, render_with_progress
+from narrator.speech.recorded import RecordedPack
+from narrator.speech.render import Pyttsx3Synth, Renderer, SpeechError, Synth, VoiceSettings, render_with_progress
 
 if TYPE_CHECKING:
     import numpy as np
@@ -58,15 +59,63 @@ class SpokenLine:
     token: int
     start: float
     end: float
+    path: Path | None = None  # the WAV that was played
+    source: str = ""  # "recorded", or the engine that rendered it
+
+
+@dataclass
+class LineSource:
+    """Where each line's audio comes from: the recorded pack where it has the line, else the engine.
+
+    Variants of a line take turns per key, a rotation that depends only on how many times the key
+    was said, never on hidden state. Every file it hands out is at the pack's loudness target.
+    """
+
+    pack: VoicePack
+    renderer: Renderer
+    voice: VoiceSettings | None = None  # the engine's voice; default: the pack's espeak-ng voice
+    recorded: RecordedPack | None = None
+    _turns: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def settings(self) -> VoiceSettings:
+        return self.voice or VoiceSettings(self.pack.voice, self.pack.rate, self.pack.volume)
+
+    def turn(self, cue: Cue) -> int:
+        turn = self._turns.get(cue.key, 0)
+        self._turns[cue.key] = turn + 1
+        return turn
+
+    def audio(self, cue: Cue, variant: int) -> tuple[str, Path, str]:
+        """(text, WAV path, "recorded" or the engine) of one variant of a line."""
+        text = self.pack.text(cue, variant)
+        if self.recorded is not None:
+            path = self.recorded.ensure(self.pack, cue, variant, self.renderer.root.parent, self.settings.target_lufs)
+            if path is not None:
+                return text, path, "recorded"
+        return text, self.renderer.ensure(text, self.settings), self.renderer.synth.engine
+
+    def next(self, cue: Cue) -> tuple[str, Path, str]:
+        return self.audio(cue, self.turn(cue))
+
+    def prepare(self, cues: Iterable[Cue]) -> None:
+        """Join every recorded line these cues can produce, and render the rest with the engine."""
+        cues = list(cues)
+        if self.recorded is not None:
+            engine_texts: list[str] = []
+            for cue in cues:
+                for v in range(len(self.pack.lines.get(cue.key, ("",)))):
+                    if self.recorded.ensure(self.pack, cue, v, self.renderer.root.parent, self.settings.target_lufs) is None:
+                        engine_texts.append(self.pack.text(cue, v))
+            texts = engine_texts
+        else:
+            texts = texts_of(self.pack, cues)
+        render_with_progress(self.renderer, texts, self.settings, f"rendering {self.pack.name} voice lines")
 
 
 @dataclass
 class AudioSpeaker:
-    """Says cues through one `Player`; `say` starts the line and returns when it will end.
-
-    Variants of a line take turns per key, a rotation that depends only on how many times the key
-    was said, never on hidden state.
-    """
+    """Says cues through one `Player`; `say` starts the line and returns when it will end."""
 
     pack: VoicePack
     renderer: Renderer
@@ -74,42 +123,50 @@ class AudioSpeaker:
     bed_for_key: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_BED_FOR_KEY))
     ambience: bool = True
     log: list[SpokenLine] = field(default_factory=list)
-    _turns: dict[str, int] = field(default_factory=dict)
+    voice: VoiceSettings | None = None
+    recorded: RecordedPack | None = None
     _clips: "OrderedDict[Path, Audio]" = field(default_factory=OrderedDict)
+
+    def __post_init__(self) -> None:
+        self.lines = LineSource(self.pack, self.renderer, self.voice, self.recorded)
 
     @property
     def settings(self) -> VoiceSettings:
-        return VoiceSettings(self.pack.voice, self.pack.rate, self.pack.volume)
+        return self.lines.settings
 
     def text(self, cue: Cue) -> str:
-        turn = self._turns.get(cue.key, 0)
-        self._turns[cue.key] = turn + 1
-        return self.pack.text(cue, turn)
+        return self.pack.text(cue, self.lines.turn(cue))
 
     def say(self, cue: Cue) -> float:
         bed = self.bed_for_key.get(cue.key)
         if bed is not None and self.ambience:
             self.player.mixer.set_bed(bed)
-        return self._play(cue, self.text(cue))
+        text, path, source = self.lines.next(cue)
+        return self._play(cue, text, path, source)
 
     def say_text(self, text: str) -> float:
         """Say words that are not a line of the pack (`narrator say`)."""
-        return self._play(Cue("say.text"), text)
+        return self._play(Cue("say.text"), text, self.renderer.ensure(text, self.settings), self.renderer.synth.engine)
 
-    def _play(self, cue: Cue, text: str) -> float:
-        clip = self._clip(self.renderer.ensure(text, self.settings))
+    def _play(self, cue: Cue, text: str, path: Path, source: str) -> float:
+        clip = self._clip(path)
         token, start, end = self.player.play(clip)
-        self.log.append(SpokenLine(cue, text, token, start, end))
+        self.log.append(SpokenLine(cue, text, token, start, end, path, source))
         return end
 
     def prepare(self, cues: Iterable[Cue]) -> None:
         """Render every line these cues can produce (every variant), with a progress bar."""
-        render_with_progress(self.renderer, texts_of(self.pack, cues), self.settings, f"rendering {self.pack.name} voice lines")
+        self.lines.prepare(cues)
 
     def set_ambience(self, bed: str | None) -> None:
         """Switch beds ("night", "day") or fade the ambience out (None)."""
         if self.ambience or bed is None:
             self.player.mixer.set_bed(bed)
+
+    def listening(self, on: bool) -> None:
+        """A prompt listens by voice (on) or stops (off): the bed ducks far under meanwhile, so
+        the microphone does not take the program's own ambience for an answer."""
+        self.player.mixer.listening = on
 
     def wait(self) -> None:
         """Block until every queued line has been written out."""
@@ -145,6 +202,37 @@ class AudioSpeaker:
         return clip
 
 
+ENGINES = ("espeak", "piper")
+
+
+def make_engine(pack: VoicePack, engine: str | None = None) -> tuple[Synth, VoiceSettings]:
+    """The speech engine a pack asks for (or `engine`), started, and the voice settings to use."""
+    name = engine or pack.engine
+    if name == "piper":
+        from narrator.speech.piper import PiperSynth, missing_voice_hint, voice_for
+
+        piper = PiperSynth()
+        voice = pack.piper_voice
+        if not voice:
+            found = voice_for(pack.language)
+            if found is None:
+                raise SpeechError(missing_voice_hint(pack.language))
+            voice = found.name
+        elif voice not in piper.voices():
+            raise SpeechError(f"the {pack.language} pack ({pack.path}) asks for Piper voice {voice!r}, which is not "
+                              f"installed; {missing_voice_hint(pack.language)}")
+        return piper, VoiceSettings(voice, pack.rate, pack.volume)
+    if name != "espeak":
+        raise SpeechError(f"no speech engine {name!r}; choose one of {', '.join(ENGINES)}")
+    synth = Pyttsx3Synth()
+    try:
+        check_voice(pack, synth)
+    except BaseException:
+        synth.close()
+        raise
+    return synth, VoiceSettings(pack.voice, pack.rate, pack.volume)
+
+
 def open_speaker(
     pack: VoicePack,
     device: str | None = None,
@@ -152,15 +240,16 @@ def open_speaker(
     mix: MixSettings = MixSettings(),
     sample_rate: int = 22050,
     cache: Path | None = None,
+    engine: str | None = None,
+    recorded: RecordedPack | None = None,
 ) -> AudioSpeaker:
-    """The real speaker, wired: pyttsx3 renderer, beds, one open output stream."""
+    """The real speaker, wired: the engine's renderer (and a recorded pack), beds, one output stream."""
     from narrator.speech.ambience import BEDS, generate
 
     from narrator.speech.player import DeviceOpenError, device_sample_rate
 
-    synth = Pyttsx3Synth()
+    synth, voice = make_engine(pack, engine)
     try:
-        check_voice(pack, synth)
         renderer = Renderer(synth, cache)
         # The voice's own rate first (no resampling); a device that refuses it gets its own rate,
         # the lines resampled as they are loaded and the beds generated at that rate.
@@ -176,7 +265,7 @@ def open_speaker(
     except BaseException:
         synth.close()
         raise
-    return AudioSpeaker(pack, renderer, player, ambience=ambience)
+    return AudioSpeaker(pack, renderer, player, ambience=ambience, voice=voice, recorded=recorded)
 
 
 def check_voice(pack: VoicePack, synth: Pyttsx3Synth) -> None:

@@ -152,5 +152,5 @@ def test_issue9_point6_resuming_at_night_closes_eyes_and_shows_the_kept_answer(t
     assert [private[i]["text"] for i in kept] == ["Kept from before the stop: 2."]
     # On her own panel, while she is awake: after her wake line's panel opens, before it is cleared.
     opened = max(i for i, e in enumerate(private[: kept[0]]) if e.get("action") == "show")
-    assert private[opened]["key"].startswith("seer.")  # her panel: the card she had already seen
+    assert private[opened]["key"] == "seer.result"  # her kept look, shown again with its card
     assert all(e.get("action") != "clear" for e in private[opened: kept[0]])

