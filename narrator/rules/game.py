@@ -444,7 +444,7 @@ class Game:
         dead: dict[int, Cause] = {}
         devoured = () if s.victim is None else (s.victim,)
         for seat in devoured:
-            if s.healed or any(save(self, seat, Cause.WOLVES) for save in hooks.SAVES):
+            if s.healed or (s.used and any(save(self, seat, Cause.WOLVES) for save in hooks.SAVES)):
                 continue
             dead[seat] = Cause.WOLVES
         if s.poisoned is not None:
@@ -563,7 +563,7 @@ class Game:
         for target in votes.values():
             if target is not None:
                 counts[target] += 1
-        if hooks.VOTE_BONUS and ballot in (Ballot.VOTE, Ballot.ACCUSATION):
+        if s.used and hooks.VOTE_BONUS and ballot in (Ballot.VOTE, Ballot.ACCUSATION):
             for bonus in hooks.VOTE_BONUS:  # the first count of the day (the Raven's mark)
                 for seat, extra in bonus(self).items():
                     if seat in counts:
@@ -746,7 +746,7 @@ def _started(s: State, e: GameStarted) -> None:
 
 def _night(s: State, e: NightBegan) -> None:
     s.phase, s.night, s.step = Phase.NIGHT, e.night, -1
-    s.previous, s.used = s.used, {}
+    s.previous, s.used = s.used, _NONE_USED
     s.victim, s.healed, s.poisoned = None, False, None
     s.awaiting, s.queue, s.resolving_day = Awaiting.NOTHING, (), False
 
@@ -846,6 +846,9 @@ def _dusk(s: State, e: DuskFell) -> None:
 
 def _day(s: State, e: DayBegan) -> None:
     s.phase, s.day, s.resolving_day = Phase.DAY, e.day, False
+
+
+_NONE_USED: Mapping[str, tuple[int, ...]] = {}  # shared, never changed: `used` is replaced, not updated
 
 
 def _power_used(s: State, e: PowerUsed) -> None:

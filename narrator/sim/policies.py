@@ -366,7 +366,7 @@ def play_night(game: Game, rng: random.Random, policy: Policy) -> None:
     if game.captain_election_due():
         game.open_captain_election()
         settle(game, rng, policy)
-    powers = _POWERS or _powers()
+    powers = [p for p in (_POWERS or _powers()) if p.role in game.state.possible]
     if powers:
         _use_powers(game, rng, powers, SEER_ORDER)
     if game.living_holder(Role.SEER):
@@ -398,7 +398,7 @@ def _use_powers(game: Game, rng: random.Random, powers: list[Power], before: flo
     for power in powers:
         if power.order >= before or step_of(power.order) <= s.step:
             continue
-        if power.role not in s.roles or (power.first_night_only and s.night != 1):
+        if power.role not in s.possible or (power.first_night_only and s.night != 1):
             continue
         seat = game.living_holder(power.role)
         if seat is None:
