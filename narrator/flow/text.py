@@ -8,7 +8,7 @@ import sys
 from typing import Any, Callable, Iterable, Mapping, TextIO
 
 from narrator.errors import UsageError
-from narrator.fakes import estimated_duration
+from narrator.duration import estimated_duration
 from narrator.packs import VoicePack
 from narrator.ports import Clock, Cue, Heard, PanelLines, Prompt, SlotValue, drops_stale_keys
 
