@@ -31,7 +31,7 @@ from narrator.flow.journal import JournalError
 from narrator.flow.timing import Timing
 from narrator.packs import VoicePack, every_cue
 from narrator.ports import Clock, Cue, Display, Heard, Journal, Listener, Prompt, SlotValue, Speaker
-from narrator.roles import CALLS, MORNING, NIGHT_ELECTION_ORDER, Call, Schedule, night_calls
+from narrator.roles import ANNOUNCE, CALLS, MORNING, NIGHT_ELECTION_ORDER, Call, Schedule, night_calls
 from narrator.roles.base import Ask, NightTurn, PanelLine, closed_turn
 from narrator.rules import Awaiting, Ballot, Game, Phase, Side
 from narrator.rules import events as ev
@@ -471,6 +471,9 @@ class Sequencer:
         reveal = self.game.options.reveal_role_on_death
         for event in self.game.events[self.narrated :]:
             self.narrated += 1
+            for announce in ANNOUNCE:
+                for key, slots in announce(self.game, event):
+                    self.say(Cue(key, dict(slots), phase="day.vote"))
             if isinstance(event, ev.DawnBroke):
                 if not event.deaths:
                     self.say(Cue("day.no_deaths", phase="day.morning"))

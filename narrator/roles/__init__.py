@@ -27,7 +27,7 @@ from narrator.rules import hooks as _hooks
 from narrator.rules import roles as _roles
 from narrator.rules.roles import Role
 
-__all__ = ["CALLS", "CARDS", "MODULES", "MORNING", "NIGHT_ELECTION_ORDER", "Call", "Card", "RoleModule", "Schedule",
+__all__ = ["ANNOUNCE", "CALLS", "CARDS", "MODULES", "MORNING", "NIGHT_ELECTION_ORDER", "Call", "Card", "RoleModule", "Schedule",
            "card", "night_calls", "night_order_table", "wizard_roles"]
 
 # Where the Captain election of `captain_election=night1_end` sits in the night: after the first
@@ -59,6 +59,12 @@ for _module in MODULES.values():
     _hooks.SAVES.extend(_module.saves)
     if _module.vote_bonus is not None:
         _hooks.VOTE_BONUS.append(_module.vote_bonus)
+    if _module.spares is not None:
+        _hooks.SPARES.append(_module.spares)
+    if _module.spared_captain_names_successor is not None:
+        _hooks.SPARED_CAPTAIN_NAMES_SUCCESSOR.append(_module.spared_captain_names_successor)
+# Lines the roles add to the narration of the engine's events, in the catalogue's order.
+ANNOUNCE = tuple(m.announce for m in MODULES.values() if m.announce is not None)
 # Dawn step 9: the public morning lines of the roles, in the catalogue's order.
 MORNING = tuple(m.morning for m in MODULES.values() if m.morning is not None)
 CALLS: dict[str, Call] = {c.name: c for c in sorted((c for m in MODULES.values() for c in m.calls), key=lambda c: c.order)}

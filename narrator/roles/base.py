@@ -150,5 +150,9 @@ class RoleModule:
     powers: tuple[Power, ...] = ()  # night powers the engine runs through `Game.use_power`
     saves: tuple[Callable[[Game, int, Cause], bool], ...] = ()  # dawn step 2: who is saved
     vote_bonus: Callable[[Game], Mapping[int, int]] | None = None  # votes added to the day's first count
+    spares: Callable[[Game, int], bool] | None = None  # day step 5: the designated player is spared
+    spared_captain_names_successor: Callable[[Game], bool] | None = None
+    # Public lines for the engine's events, said as the sequencer narrates them (the pardon...).
+    announce: Callable[[Game, object], list[PanelLine]] | None = None
     # Dawn step 9: public lines said in the morning if the game goes on, after the deaths.
     morning: Callable[[Game], list[PanelLine]] | None = None

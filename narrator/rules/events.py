@@ -181,6 +181,15 @@ class PowerUsed:
     targets: tuple[int, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class PlayerSpared:
+    """The village designated a player whose card spares him (the Village Idiot): his card is
+    shown, he lives, and from now on he does not vote (RULES-EXTENSIONS.md "Day", step 5)."""
+
+    seat: int
+    role: Role
+
+
 Event = Union[
     GameStarted,
     NightBegan,
@@ -205,4 +214,5 @@ Event = Union[
     DuskFell,
     GameEnded,
     PowerUsed,
+    PlayerSpared,
 ]

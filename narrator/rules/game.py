@@ -40,6 +40,7 @@ from narrator.rules.events import (
     NobodyEliminated,
     PlayerDied,
     PlayerEliminated,
+    PlayerSpared,
     PowerUsed,
     SeerSaw,
     SuccessorCalled,
@@ -134,6 +135,7 @@ class State:
     # The catalogue's powers (narrator/roles): call -> seats chosen tonight, and last night.
     # Replaced, never changed in place, so a copy may share them.
     used: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
+    spared: tuple[int, ...] = ()  # players spared by their card: alive, they vote no more
     previous: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
 
     def copy(self) -> State:
@@ -532,7 +534,14 @@ class Game:
             raise WrongPhaseError("no vote is due now (one vote a day, after the morning)")
         living = self.living()
         ballot = Ballot.ACCUSATION if self.state.options.vote_procedure == "accusation" else Ballot.VOTE
-        self._emit(VoteOpened(ballot, living, living))
+        self._emit(VoteOpened(ballot, living, self._voters()))
+
+    def _voters(self) -> tuple[int, ...]:
+        """Who votes for an elimination: the living, minus the players spared by their card."""
+        s = self.state
+        if not s.spared:
+            return s.living
+        return tuple([p for p in s.living if p not in s.spared])
 
     def vote_weight(self, voter: int) -> int:
         s = self.state
@@ -628,14 +637,14 @@ class Game:
             if len(runners) == 1:
                 self._eliminate(runners[0], by_captain=False)
             else:
-                self._emit(VoteOpened(Ballot.RUNOFF, runners, self.living()))
+                self._emit(VoteOpened(Ballot.RUNOFF, runners, self._voters()))
         elif ballot is Ballot.ACCUSATION:
             voted = {t for t in votes.values() if t is not None}
             if len(voted) == 1:
                 self._eliminate(leaders[0], by_captain=False)
             else:
                 accused = leaders if len(leaders) > 1 else _top_two(counts, s.candidates)
-                voters = tuple(p for p in self.living() if p not in accused)
+                voters = tuple(p for p in self._voters() if p not in accused)
                 if voters:
                     self._emit(VoteOpened(Ballot.BALLOT, accused, voters))
                 else:
@@ -647,7 +656,7 @@ class Game:
         elif self._captain_breaks_tie():
             self._emit(TieToBreak(leaders))
         else:
-            self._emit(VoteOpened(Ballot.REVOTE, leaders, self.living()))
+            self._emit(VoteOpened(Ballot.REVOTE, leaders, self._voters()))
 
     def _captain_breaks_tie(self) -> bool:
         s = self.state
@@ -658,7 +667,7 @@ class Game:
         s = self.state
         self._require_awaiting(Awaiting.TIEBREAK, f"the Captain's tie-break seat {seat!r}")
         if seat is None:
-            self._emit(VoteOpened(Ballot.REVOTE, s.candidates, self.living()))
+            self._emit(VoteOpened(Ballot.REVOTE, s.candidates, self._voters()))
             return
         if seat not in s.candidates:
             tied = ", ".join(map(str, s.candidates))
@@ -670,6 +679,16 @@ class Game:
         self._emit(DuskFell(self.state.day))
 
     def _eliminate(self, seat: int, by_captain: bool) -> None:
+        s = self.state
+        if hooks.SPARES and any(spare(self, seat) for spare in hooks.SPARES):
+            self._emit(PlayerSpared(seat, s.roles[seat - 1]))
+            if s.captain == seat:
+                if any(keeps(self) for keeps in hooks.SPARED_CAPTAIN_NAMES_SUCCESSOR):
+                    self._emit(SuccessorCalled(seat))
+                    return
+                self._emit(CaptainSucceeded(seat, None))
+            self._finish_resolution()
+            return
         self._emit(PlayerEliminated(seat, by_captain))
         self._emit(PlayerDied(seat, Cause.VOTE, self.state.roles[seat - 1]))
         self._resolve([(seat, Cause.VOTE)])
@@ -856,6 +875,12 @@ def _power_used(s: State, e: PowerUsed) -> None:
     s.used = {**s.used, e.call: e.targets}
 
 
+def _spared(s: State, e: PlayerSpared) -> None:
+    s.awaiting, s.ballot, s.candidates, s.voters = Awaiting.NOTHING, None, (), ()
+    s.phase, s.resolving_day = Phase.RESOLVING, True
+    s.spared = (*s.spared, e.seat)
+
+
 def _ended(s: State, e: GameEnded) -> None:
     s.phase, s.awaiting = Phase.OVER, Awaiting.NOTHING
     s.outcome = Outcome(e.winner, e.winners)
@@ -893,3 +918,4 @@ _on(DayBegan, _day)
 _on(DuskFell, _dusk)
 _on(GameEnded, _ended)
 _on(PowerUsed, _power_used)
+_on(PlayerSpared, _spared)

@@ -37,5 +37,10 @@ class Power:
 POWERS: dict[str, Power] = {}
 # Dawn step 2: whether a devoured seat is saved tonight (besides the Witch's potion).
 SAVES: list[Callable[[Game, int, Cause], bool]] = []
+# Day, elimination vote step 5: whether the designated seat is spared by his card (it is then
+# shown, and he votes no more); (seat, captain office kept by a successor?) read by the engine.
+SPARES: list[Callable[[Game, int], bool]] = []
+# Whether a spared Captain names a successor (True) or the office is lost (False).
+SPARED_CAPTAIN_NAMES_SUCCESSOR: list[Callable[[Game], bool]] = []
 # Day, elimination vote step 2: votes added to the first count of the day (seat -> votes).
 VOTE_BONUS: list[Callable[[Game], Mapping[int, int]]] = []

@@ -210,6 +210,8 @@ def render(event: ev.Event) -> str:
         return f"day {e.day}"
     if isinstance(e, ev.DuskFell):
         return f"dusk {e.day}"
+    if isinstance(e, ev.PlayerSpared):
+        return f"spared {e.seat}: {e.role.value}"
     if isinstance(e, ev.PowerUsed):
         return f"power {e.call} {e.seat}: {_seats(e.targets)}"
     if isinstance(e, ev.GameEnded):
