@@ -188,6 +188,7 @@ class PlayerSpared:
 
     seat: int
     role: Role
+    office_lost: bool = False  # he was Captain and the office is gone for good (no successor)
 
 
 Event = Union[

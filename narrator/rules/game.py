@@ -681,12 +681,12 @@ class Game:
     def _eliminate(self, seat: int, by_captain: bool) -> None:
         s = self.state
         if hooks.SPARES and any(spare(self, seat) for spare in hooks.SPARES):
-            self._emit(PlayerSpared(seat, s.roles[seat - 1]))
-            if s.captain == seat:
-                if any(keeps(self) for keeps in hooks.SPARED_CAPTAIN_NAMES_SUCCESSOR):
-                    self._emit(SuccessorCalled(seat))
-                    return
-                self._emit(CaptainSucceeded(seat, None))
+            captain = s.captain == seat
+            names = captain and any(keeps(self) for keeps in hooks.SPARED_CAPTAIN_NAMES_SUCCESSOR)
+            self._emit(PlayerSpared(seat, s.roles[seat - 1], office_lost=captain and not names))
+            if names:
+                self._emit(SuccessorCalled(seat))
+                return
             self._finish_resolution()
             return
         self._emit(PlayerEliminated(seat, by_captain))
@@ -879,6 +879,8 @@ def _spared(s: State, e: PlayerSpared) -> None:
     s.awaiting, s.ballot, s.candidates, s.voters = Awaiting.NOTHING, None, (), ()
     s.phase, s.resolving_day = Phase.RESOLVING, True
     s.spared = (*s.spared, e.seat)
+    if e.office_lost:
+        s.captain, s.captain_vacant = None, False
 
 
 def _ended(s: State, e: GameEnded) -> None:
