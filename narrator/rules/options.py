@@ -17,6 +17,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "captain_powers": ("both", "double_vote_only", "tiebreak_only"),
     "vote_procedure": ("plurality", "runoff", "accusation"),
     "savior_blocks": ("all_devouring", "pack_only"),
+    "idiot_captain_office": ("lost", "successor"),
 }
 
 # Options that take a whole number, with their allowed range (the default is the field's).
@@ -45,6 +46,8 @@ class Options:
     # The Raven (narrator/roles/raven.py).
     raven_mark_votes: int = 2
     raven_mark_needs_living_raven: bool = False
+    # The Village Idiot (narrator/roles/village_idiot.py).
+    idiot_captain_office: str = "lost"
 
     def __post_init__(self) -> None:
         for f in fields(self):

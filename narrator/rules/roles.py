@@ -34,6 +34,7 @@ class Role(str, Enum):
     THIEF = "thief"
     SAVIOR = "savior"
     RAVEN = "raven"
+    VILLAGE_IDIOT = "village_idiot"
 
     @property
     def team(self) -> Team:

@@ -26,6 +26,7 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "savior_blocks": ("all_devouring", "pack_only"),
     "raven_mark_votes": (2, 1, 3, 4, 5),
     "raven_mark_needs_living_raven": (False, True),
+    "idiot_captain_office": ("lost", "successor"),
 }
 
 
