@@ -53,12 +53,20 @@ class Role(str, Enum):
 
         key = text.strip().lower().replace("-", "_").replace(" ", "_")
         key = _ALIASES.get(key, key)
+        if key in _NOT_PLAYED:
+            raise UnknownRoleError(f"{text!r}: {_NOT_PLAYED[key]} (see narrator rules)")
         try:
             return cls(key)
         except ValueError:
             known = ", ".join(r.value for r in cls)
             raise UnknownRoleError(f"unknown role {text!r}; known roles: {known}") from None
 
+
+# Roles of RULES-EXTENSIONS.md this narrator will not play, and why.
+_NOT_PLAYED = {
+    "pyromaniac": "the Pyromaniac is not played: his power burns one of Le Village's building cards, "
+                  "which the narrator does not have",
+}
 
 _ALIASES = {
     "werewolves": "werewolf",
