@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -341,3 +342,40 @@ def load_script(path: Path, players: int) -> Script:
     return parse_script(read_toml(path, "script"), players, str(path))
 
 
+# ---- what the command lines share (narrator play, play --text, history) ------------------------
+
+
+def warn_players(players: int, out: Any = None) -> None:
+    """RULES.md: the game is best with 8 to 18 players; outside that, one warning line (never a stop)."""
+    import sys
+
+    from narrator.rules.composition import RECOMMENDED
+
+    if players not in RECOMMENDED:
+        stream = out or sys.stderr
+        stream.write(f"narrator: warning: {players} players: the game is best with "
+                     f"{RECOMMENDED.start} to {RECOMMENDED.stop - 1} (RULES.md)\n")
+        stream.flush()
+
+
+def games_folder() -> Path:
+    import os
+
+    from platformdirs import user_data_dir
+
+    base = os.environ.get("NARRATOR_DATA") or user_data_dir("narrator")
+    return Path(base) / "games"
+
+
+def setup_from_args(args: argparse.Namespace) -> Setup:
+    """The setup `narrator play --text` and `narrator play` build from the command line."""
+    import random
+
+    from narrator.rules import complete, deal, parse_roles, suggest
+
+    if args.setup is not None:
+        return load_setup(args.setup)
+    options = Options.parse(args.option)
+    deck = complete(args.players, parse_roles(args.roles) if args.roles else suggest(args.players), options)
+    rng = random.Random(args.seed)
+    return Setup(args.players, args.lang, deal(args.players, deck, rng, options), None, options, Timing())
