@@ -215,13 +215,20 @@ def make_decider(model: Any, pack: Any, margin: float | None = None) -> Callable
         grammar = grammars[item.prompt]
         texts: list[str] = []
         raw: list[Any] = []
+        answer: Outcome | None = None
+        # Every utterance is decoded and kept (raw: for offline re-decisions of the whole file);
+        # the first accepted choice is the answer, as in the listener.
         for t_close, t_proc, text, choice, utt in _utterances(vl, model, grammar, item.pcm, margin, pack.language):
             texts.append(text)
             if utt is not None:
-                raw.append([list(utt.words), list(utt.alternatives)])
-            if choice is not None:
+                raw.append([list(utt.words), list(utt.alternatives),
+                            None if item.speech_end is None else 1000 * (t_close - item.speech_end) + t_proc])
+            if choice is not None and answer is None:
                 lat = None if item.speech_end is None else 1000 * (t_close - item.speech_end) + t_proc
-                return Outcome(choice, lat, texts, raw)
+                answer = Outcome(choice, lat, texts[:], [])
+        if answer is not None:
+            answer.raw = raw
+            return answer
         return Outcome(None, None, texts, raw)
 
     return decide

@@ -18,6 +18,13 @@ from narrator.ports import WORDS, Choice, Prompt
 # score 0.85–1.0, forced out-of-grammar words often 0.45–0.65).
 MIN_CONFIDENCE = 0.65
 
+# Answers whose only cost when wrong is one more question (a read-back "no" asks the vote
+# again): for them only an alternative reading naming another choice makes the answer
+# uncertain, not one that is no choice at all (a filler, or a filler after a word; measured on the robustness corpus, both
+# halves: +1 right "아니요" on each, wrong "no"s only re-ask; a hum taken as "yes" is what the
+# filler rule still prevents for every other answer).
+SAFE_ANSWERS: tuple[Choice, ...] = ("no",)
+
 # Vosk's out-of-vocabulary token: in the grammar (when the model has it) it soaks up speech that
 # is no choice at all, instead of forcing it onto the nearest legal word.
 UNK = "[unk]"
@@ -110,6 +117,8 @@ class Grammar:
                 if self.interpret(tuple((w, 1.0) for w in core), min_confidence).choice == meaning.choice:
                     continue
             other = self.interpret(tuple((w, 1.0) for w in tokens), min_confidence)
+            if other.choice is None and meaning.choice in SAFE_ANSWERS:
+                continue  # names no other choice, and a wrong "no" only asks again
             if other.choice != meaning.choice:
                 return Interpretation(None, meaning.confidence, "uncertain")
         return meaning

@@ -21,6 +21,7 @@ from narrator.errors import NarratorError
 from narrator.listening.audio import BYTES_PER_SECOND, RATE, AudioSource
 from narrator.listening.grammar import MIN_CONFIDENCE, UNK, Grammar, Interpretation, build_grammar, pack_vocabulary
 from narrator.listening.rejection import (DEFAULT_ALTERNATIVE_MARGIN, MAX_ALTERNATIVES, alternative_margin, confusions,
+                                          prompt_rejects,
                                           reject_words)
 from narrator.listening.vad import SpeechGate
 from narrator.packs import VoicePack
@@ -62,7 +63,8 @@ def model_rejects(model: SpeechModel, pack: VoicePack) -> tuple[str, ...]:
 def listening_grammar(prompt: Prompt, pack: VoicePack, model: SpeechModel, missing: Iterable[str] = ()) -> Grammar:
     """The grammar a prompt listens with: its phrases, the model's "not a choice" words and the
     language's calibrated confusions."""
-    return build_grammar(prompt, pack, missing, model_rejects(model, pack), confusions(pack.language))
+    return build_grammar(prompt, pack, missing, prompt_rejects(pack.language, model_rejects(model, pack), bool(prompt.seats)),
+                         confusions(pack.language))
 
 
 class VoskModel:
@@ -417,7 +419,9 @@ class VoiceListener:
 
     # the port
     def grammar_for(self, prompt: Prompt) -> Grammar:
-        return build_grammar(prompt, self.pack, self.missing, self.rejects, confusions(self.pack.language))
+        return build_grammar(prompt, self.pack, self.missing,
+                             prompt_rejects(self.pack.language, self.rejects, bool(prompt.seats)),
+                             confusions(self.pack.language))
 
     def listen(self, prompt: Prompt, cancel: threading.Event | None = None) -> Heard | None:
         if self._thread is None:

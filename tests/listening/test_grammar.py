@@ -132,6 +132,30 @@ def test_an_alternative_that_is_only_filler_contradicts_but_nothing_does_not(ko_
     assert g.decide([("사", 1.0)], [("사", 15.8), ("사 음", 15.5)], margin=2.0).choice == 4
 
 
+def test_a_read_back_no_is_refused_only_by_another_choice(ko_pack: VoicePack) -> None:
+    # Follow-up of issue 10: a wrong "no" only asks the vote again, so a filler reading close to
+    # it no longer refuses it; a "yes" (which lets a seat stand) keeps the stricter rule.
+    g = build_grammar(Prompt("day.vote.confirm", words=("yes", "no")), ko_pack, rejects=["음", "그냥"])
+    assert g.decide([("아니요", 1.0)], [("아니요", 34.9), ("음", 34.1)], margin=2.0).choice == "no"
+    assert g.decide([("아니요", 1.0)], [("아니요", 17.2), ("아니요 그냥", 16.6)], margin=2.0).choice == "no"
+    assert g.decide([("아니요", 1.0)], [("아니요", 34.9), ("네", 34.1)], margin=2.0).reason == "uncertain"
+    assert g.decide([("네", 1.0)], [("네", 66.0), ("음", 65.5)], margin=2.0).reason == "uncertain"
+    assert g.decide([("네", 1.0)], [("네", 66.0), ("", 65.0)], margin=2.0).choice == "yes"
+
+
+def test_the_yes_no_grammar_leaves_out_fillers_that_sound_like_yes(ko_pack: VoicePack) -> None:
+    # Follow-up of issue 10: 물, 정말, 그, 둘, 잘, 하나 took 예/네 away in the read-back (calibrated on
+    # half of the robustness corpus); a vote keeps every filler, and the hum 음 stays everywhere.
+    from narrator.listening.fake import ScriptedModel
+    from narrator.listening.vosk_listener import listening_grammar
+
+    model = ScriptedModel(["예", "네", "아니요", "사", "이", "음", "물", "정말", "하나", "우리"])
+    yes_no = listening_grammar(Prompt("day.vote.confirm", words=("yes", "no")), ko_pack, model)
+    vote = listening_grammar(Prompt("day.vote", seats=(2, 4)), ko_pack, model)
+    assert set(yes_no.rejects) == {"음", "우리"}
+    assert {"음", "물", "정말", "하나", "우리"} <= set(vote.rejects)
+
+
 def test_missing_words_line_says_another_way_before_the_keypad(ko_pack: VoicePack) -> None:
     from narrator.listening.vosk_listener import describe_missing
     from narrator.packs import load_pack
