@@ -8,19 +8,10 @@ from typing import Any, Callable, Mapping
 from narrator.flow.clock import VirtualClock
 from narrator.flow.journal import MemoryJournal
 from narrator.packs import VoicePack
+from narrator.duration import estimated_duration
 from narrator.ports import Clock, Cue, Heard, PanelLines, Prompt, SlotValue
 
-__all__ = ["FakeListener", "MemoryJournal", "RandomListener", "Timeline", "TimelineDisplay", "TimelineSpeaker", "VirtualClock"]
-
-def estimated_duration(text: str, rate_wpm: int = 150) -> float:
-    """How long a line takes to say: words at the pack's rate, plus a breath per pause.
-
-    A rough model of espeak-ng (within about 20% on the English pack), enough for timelines.
-    """
-    words = max(1, len(text.split()))
-    pauses = sum(text.count(p) for p in ".,?!:;…")
-    return round(words * 60.0 / rate_wpm + 0.12 * pauses + 0.2, 3)
-
+__all__ = ["FakeListener", "MemoryJournal", "RandomListener", "Timeline", "TimelineDisplay", "TimelineSpeaker", "VirtualClock", "estimated_duration"]
 
 @dataclass
 class Timeline:
@@ -57,10 +48,9 @@ class TimelineDisplay:
         self.pack = pack
         self.timeline = timeline
         self.private: str | None = None
-        self.last_board: dict[str, Any] = {}
 
     def board(self, state: Mapping[str, Any]) -> None:
-        self.last_board = dict(state)
+        pass
 
     def show_private(self, key: str, slots: Mapping[str, SlotValue], more: PanelLines = ()) -> None:
         self.private = "\n".join(self.pack.panel_text(k, s) for k, s in ((key, slots), *more))

@@ -19,19 +19,23 @@ import dataclasses
 from typing import Any
 
 from narrator.packs import PackError, VoicePack
-from narrator.rules.options import CHOICES, Options
+from narrator.rules.options import CHOICES, NUMBERS, Options
 from narrator.rules.roles import Role, Side, Team
 
-LABELS: tuple[str, ...] = ("title", "intro", "roles", "team", "office", "options", "default", "generated")
+LABELS: tuple[str, ...] = ("title", "intro", "roles", "team", "office", "options", "default", "generated", "pending")
 # Offices the reference describes besides the role cards (named in the pack's [roles]).
 OFFICES: tuple[str, ...] = ("captain",)
 _TEAM_SIDE = {Team.VILLAGE: Side.VILLAGE, Team.WOLVES: Side.WEREWOLVES}
 
 
 def option_values(key: str) -> tuple[str, ...]:
-    """The values an option takes, as typed after `--option key=`: the default first for yes/no options."""
+    """The values an option takes, as typed after `--option key=`: the default first for yes/no
+    and number options."""
     if key in CHOICES:
         return CHOICES[key]
+    if key in NUMBERS:
+        default = getattr(Options(), key)
+        return (str(default), *(str(n) for n in NUMBERS[key] if n != default))
     default = getattr(Options(), key)
     return ("true", "false") if default else ("false", "true")
 
@@ -52,6 +56,13 @@ def required_keys() -> list[str]:
         keys.append(f"option.{f.name}")
         keys += [f"value.{f.name}.{value}" for value in option_values(f.name)]
     return keys
+
+
+def pending_keys(pack: VoicePack) -> list[str]:
+    """Texts of roles and options the packs describe but the engine does not play yet (the rest of
+    RULES-EXTENSIONS.md's catalogue, the Pyromaniac for good): shown apart, under `pending`."""
+    required = set(required_keys())
+    return [k for k in pack.rules if k not in required and k.startswith(("role.", "option.", "value."))]
 
 
 def missing_keys(pack: VoicePack) -> list[str]:
@@ -81,6 +92,20 @@ def render_rules(pack: VoicePack) -> str:
             mark = f" ({t['default']})" if value == default else ""
             out.append(f"- `{value}`{mark}: {t[f'value.{key}.{value}']}")
         out.append("")
+    pending = pending_keys(pack)
+    if pending:
+        out += [f"## {t['pending']}", ""]
+        for key in pending:
+            if key.startswith("role."):
+                card = key.removeprefix("role.")
+                out += [f"### {pack.role_name(card)} (`{card}`)", "", t[key], ""]
+            elif key.startswith("option."):
+                out += [f"### `{key.removeprefix('option.')}`", "", t[key], ""]
+            else:
+                value = key.split(".")[-1]
+                out += [f"- `{value}`: {t[key]}"]
+                if pending.index(key) + 1 == len(pending) or not pending[pending.index(key) + 1].startswith("value."):
+                    out.append("")
     out += ["---", "", f"*{t['generated']}*", ""]
     return "\n".join(out)
 

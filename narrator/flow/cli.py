@@ -8,6 +8,7 @@ from typing import Any
 
 from narrator.argtypes import languages
 from narrator.errors import UsageError
+from narrator.flow.script import games_folder, warn_players
 from narrator.reference import option_help
 
 
@@ -60,43 +61,6 @@ def run_play(args: argparse.Namespace) -> int:
     from narrator.table.play import play_at_table
 
     return play_at_table(args)
-
-
-def warn_players(players: int, out: Any = None) -> None:
-    """RULES.md: the game is best with 8 to 18 players; outside that, one warning line (never a stop)."""
-    import sys
-
-    from narrator.rules.composition import RECOMMENDED
-
-    if players not in RECOMMENDED:
-        stream = out or sys.stderr
-        stream.write(f"narrator: warning: {players} players: the game is best with "
-                     f"{RECOMMENDED.start} to {RECOMMENDED.stop - 1} (RULES.md)\n")
-        stream.flush()
-
-
-def games_folder() -> Path:
-    import os
-
-    from platformdirs import user_data_dir
-
-    base = os.environ.get("NARRATOR_DATA") or user_data_dir("narrator")
-    return Path(base) / "games"
-
-
-def _text_setup(args: argparse.Namespace) -> Any:
-    import random
-
-    from narrator.flow.script import Setup, load_setup
-    from narrator.flow.timing import Timing
-    from narrator.rules import Options, complete, deal, parse_roles, suggest
-
-    if args.setup is not None:
-        return load_setup(args.setup)
-    options = Options.parse(args.option)
-    deck = complete(args.players, parse_roles(args.roles) if args.roles else suggest(args.players), options)
-    rng = random.Random(args.seed)
-    return Setup(args.players, args.lang, deal(args.players, deck, rng, options), None, options, Timing())
 
 
 def _play_headless(args: argparse.Namespace) -> int:

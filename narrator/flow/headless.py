@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from narrator.fakes import FakeListener, Timeline, TimelineDisplay, TimelineSpeaker, estimated_duration
+from narrator.duration import estimated_duration
+from narrator.fakes import FakeListener, Timeline, TimelineDisplay, TimelineSpeaker
 from narrator.flow.clock import RealClock, VirtualClock
 from narrator.flow.journal import FileJournal, JournalError, MemoryJournal, read_journal
 from narrator.flow.script import Script, Setup

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,6 +12,7 @@ from narrator.errors import UsageError
 from narrator.flow.timing import Timing
 from narrator.ports import Heard, Prompt
 from narrator.rules import Deal, Game, Options, Role, RulesError
+from narrator.rules import hooks
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -184,6 +186,10 @@ class Script:
             return _heard(first if first in prompt.seats else second)
         if call in ("seer", "werewolves") and call in entry:
             return _heard(entry[call])
+        if call in POWER_KEYS and call in entry:
+            # A catalogue power (narrator/roles): a seat, or a list of seats answered in turn.
+            wanted = entry[call] if isinstance(entry[call], list) else [entry[call]]
+            return next((_heard(s) for s in wanted if s in prompt.seats or (s == 0 and "nobody" in prompt.words)), None)
         witch = entry.get("witch", {})
         if call == "witch.heal" and "heal" in witch:
             return Heard("yes" if witch["heal"] else "no", "script")
@@ -240,12 +246,14 @@ def _intkeys(d: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-NIGHT_KEYS = {"thief", "cupid", "seer", "werewolves", "witch", "late"}
+# The catalogue's powers answer with seats (savior = 3): a role added needs no change here.
+POWER_KEYS = set(hooks.POWERS)
+NIGHT_KEYS = {"thief", "cupid", "seer", "werewolves", "witch", "late", *POWER_KEYS}
 DAY_KEYS = {
     "captain", "captain_votes", "captain_revote", "votes", "eliminate", "revote",
     "hunter", "successor", "tiebreak", "vote_now",
 }
-LATE_ROLES = {"thief", "cupid", "seer", "werewolves", "witch"}
+LATE_ROLES = {"thief", "cupid", "seer", "werewolves", "witch", *POWER_KEYS}
 
 
 def parse_script(data: Mapping[str, Any], players: int, where: str) -> Script:
@@ -268,6 +276,11 @@ def parse_script(data: Mapping[str, Any], players: int, where: str) -> Script:
         for key in ("seer",):
             if key in night:
                 out[key] = _seat(night[key], players, f"{at} {key}")
+        for key in sorted(POWER_KEYS & set(night)):
+            value = night[key]
+            seats = value if isinstance(value, list) else [value]
+            chosen = [_seat(v, players, f"{at} {key}", zero=True) for v in seats]
+            out[key] = chosen if isinstance(value, list) else chosen[0]
         if "werewolves" in night:
             out["werewolves"] = _seat(night["werewolves"], players, f"{at} werewolves", zero=True)
         if "witch" in night:
@@ -329,3 +342,40 @@ def load_script(path: Path, players: int) -> Script:
     return parse_script(read_toml(path, "script"), players, str(path))
 
 
+# ---- what the command lines share (narrator play, play --text, history) ------------------------
+
+
+def warn_players(players: int, out: Any = None) -> None:
+    """RULES.md: the game is best with 8 to 18 players; outside that, one warning line (never a stop)."""
+    import sys
+
+    from narrator.rules.composition import RECOMMENDED
+
+    if players not in RECOMMENDED:
+        stream = out or sys.stderr
+        stream.write(f"narrator: warning: {players} players: the game is best with "
+                     f"{RECOMMENDED.start} to {RECOMMENDED.stop - 1} (RULES.md)\n")
+        stream.flush()
+
+
+def games_folder() -> Path:
+    import os
+
+    from platformdirs import user_data_dir
+
+    base = os.environ.get("NARRATOR_DATA") or user_data_dir("narrator")
+    return Path(base) / "games"
+
+
+def setup_from_args(args: argparse.Namespace) -> Setup:
+    """The setup `narrator play --text` and `narrator play` build from the command line."""
+    import random
+
+    from narrator.rules import complete, deal, parse_roles, suggest
+
+    if args.setup is not None:
+        return load_setup(args.setup)
+    options = Options.parse(args.option)
+    deck = complete(args.players, parse_roles(args.roles) if args.roles else suggest(args.players), options)
+    rng = random.Random(args.seed)
+    return Setup(args.players, args.lang, deal(args.players, deck, rng, options), None, options, Timing())

@@ -22,34 +22,38 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any, Callable, Iterable, Mapping
 
 from transitions import Machine
 
-from narrator.errors import NarratorError
 from narrator.flow.journal import JournalError
 from narrator.flow.timing import Timing
 from narrator.packs import VoicePack, every_cue
 from narrator.ports import Clock, Cue, Display, Heard, Journal, Listener, Prompt, SlotValue, Speaker
-from narrator.rules import Awaiting, Ballot, Game, Phase, Role, Side, Team
+from narrator.roles import ANNOUNCE, CALLS, MORNING, NIGHT_ELECTION_ORDER, Call, Schedule, night_calls
+from narrator.roles.base import Ask, NightTurn, PanelLine, closed_turn
+from narrator.rules import Awaiting, Ballot, Game, Phase, Side
 from narrator.rules import events as ev
 from narrator.rules.codec import event_to_dict
 
 # ---- the machine, as data ---------------------------------------------------------------
 
-# The night's calls in order, each with the condition under which it is called. Conditions
-# depend only on public facts (the night number, the possible roles, the options), never on
-# who holds a role or whether they live.
-NIGHT_ORDER: tuple[tuple[str, str | None], ...] = (
-    ("thief", "first_night_and_thief_possible"),
-    ("cupid", "first_night_and_cupid_possible"),
-    ("lovers", "first_night_and_cupid_possible"),
-    ("night_election", "captain_election_due"),
-    ("seer", "seer_possible"),
-    ("werewolves", None),
-    ("witch", "witch_possible"),
-    ("dawn", None),
-)
+# The night's calls in order, each with the condition under which it is called, derived from
+# the role catalogue (narrator/roles: the night order table is there). Conditions depend only
+# on public facts (the night number, the possible roles, the options), never on who holds a
+# role or whether they live.
+def _night_order() -> tuple[tuple[str, str | None], ...]:
+    entries: list[tuple[float, str, str | None]] = [
+        (NIGHT_ELECTION_ORDER, "night_election", "captain_election_due")
+    ]
+    entries += [(c.order, c.name, c.condition) for c in night_calls()]
+    return (*((name, cond) for _, name, cond in sorted(entries, key=lambda e: e[0])), ("dawn", None))
+
+
+NIGHT_ORDER: tuple[tuple[str, str | None], ...] = _night_order()
+# A call that always follows another one (the Lovers after Cupid) is reached only through it.
+FOLLOWS: dict[str, str] = {c.after: c.name for c in night_calls() if c.after is not None}
 
 STATES: tuple[str, ...] = (
     "setup",
@@ -70,11 +74,11 @@ def _night_transitions() -> list[dict[str, Any]]:
     sources = ["night_falls", *(name for name, _ in NIGHT_ORDER[:-1])]
     for i, source in enumerate(sources):
         later = NIGHT_ORDER[i:]  # sources[i] stands just before NIGHT_ORDER[i]
-        if source == "cupid":
-            later = (("lovers", None),)  # the Lovers always follow Cupid
+        if source in FOLLOWS:
+            later = ((FOLLOWS[source], None),)
         for dest, condition in later:
-            if dest == "lovers" and source != "cupid":
-                continue  # the Lovers are reached only through Cupid
+            if dest in FOLLOWS.values() and FOLLOWS.get(source) != dest:
+                continue
             t: dict[str, Any] = {"trigger": "advance", "source": source, "dest": dest}
             if condition:
                 t["conditions"] = condition
@@ -126,68 +130,6 @@ class Resume:
         return max(self.steps, default=0)
 
 
-PanelLine = tuple[str, Mapping[str, SlotValue]]
-
-
-@dataclass(frozen=True)
-class Ask:
-    """One question of a night turn: its prompt's name and legal choices."""
-
-    name: str
-    seats: tuple[int, ...] = ()
-    words: tuple[str, ...] = ()
-
-
-class NightTurn:
-    """One call's answers while its turn lasts: a stack of accepted choices.
-
-    `question(answers)` is the next question (None once all are answered), `panel(answers)` the
-    private panel with what was taken. Once an answer is echoed, `-` ("no") takes the last one
-    back and asks that question again; before that, `-` is "no" where a question allows it (the
-    Witch's heal). A `final` turn takes nothing back (the Seer has seen the card).
-    """
-
-    def __init__(
-        self,
-        call: str,
-        question: Callable[[list[Heard]], Ask | None],
-        panel: Callable[[list[Heard]], list[PanelLine]],
-        final: bool = False,
-        on_answer: Callable[[list[Heard]], None] | None = None,
-    ) -> None:
-        self.call = call
-        self.question = question
-        self.panel = panel
-        self.final = final
-        self.on_answer = on_answer
-
-    def withdraws(self, answers: list[Heard]) -> bool:
-        return bool(answers) and not self.final
-
-    def prompt(self, answers: list[Heard], deadline: float, number: int) -> Prompt:
-        ask = self.question(answers)
-        back = ("no",) if self.withdraws(answers) else ()
-        if ask is None:
-            # Nothing (more) to ask: `-` may still take an answer back until the deadline.
-            name = f"night.{self.call}.change" if answers else f"night.{self.call}"
-            return Prompt(name, (), back, night=True, deadline=deadline, number=number, idle=True)
-        words = ask.words + tuple(w for w in back if w not in ask.words)
-        return Prompt(ask.name, ask.seats, words, night=True, deadline=deadline, number=number)
-
-    def take(self, answers: list[Heard], heard: Heard) -> None:
-        if heard.choice == "no" and self.withdraws(answers):
-            answers.pop()
-            return
-        answers.append(heard)
-        if self.on_answer is not None:
-            self.on_answer(answers)
-
-
-def closed_turn(call: str, key: str = "night.closed") -> NightTurn:
-    """The turn of a role nobody holds or whose holder is dead: the same length, nothing to take."""
-    return NightTurn(call, lambda answers: None, lambda answers: [(key, {})], final=True)
-
-
 class Sequencer:
     """Runs one game through the ports. `run()` returns when the game is over."""
 
@@ -235,23 +177,17 @@ class Sequencer:
         )
         for name in STATES[1:]:
             getattr(self.machine, f"on_enter_{name}")(self._run_step)
+        for call in night_calls():
+            if call.condition is not None:
+                setattr(self, call.condition, partial(self._call_due, call))
 
     # ---- conditions (public facts only) -------------------------------------------------
 
-    def _possible(self, role: Role) -> bool:
-        return role in self.game.state.possible
-
-    def first_night_and_thief_possible(self) -> bool:
-        return self.game.state.night == 1 and self._possible(Role.THIEF)
-
-    def first_night_and_cupid_possible(self) -> bool:
-        return self.game.state.night == 1 and self._possible(Role.CUPID)
-
-    def seer_possible(self) -> bool:
-        return self._possible(Role.SEER)
-
-    def witch_possible(self) -> bool:
-        return self._possible(Role.WITCH)
+    def _call_due(self, call: Call) -> bool:
+        """A call is made on its nights when its role is possible (RULES.md: dealt or not, alive or not)."""
+        if not call.always and call.role not in self.game.state.possible:
+            return False
+        return call.schedule is not Schedule.FIRST_NIGHT or self.game.state.night == 1
 
     def captain_election_due(self) -> bool:
         return self.game.captain_election_due()
@@ -285,7 +221,11 @@ class Sequencer:
             # Resuming into the night: everyone closes their eyes before any role is called.
             night = self.state == "night_falls" or self.state in {name for name, _ in NIGHT_ORDER} - {"dawn"}
             self.say(Cue("game.resume_night" if night else "game.resume_journal", phase="game.resume"))
-        getattr(self, f"do_{self.state}")()
+        call = CALLS.get(self.state)
+        if call is not None:
+            self.do_call(call)
+        else:
+            getattr(self, f"do_{self.state}")()
         events = [event_to_dict(e) for e in self.game.events[self.step_start :]]
         if recorded is not None:
             if recorded != events:
@@ -487,75 +427,10 @@ class Sequencer:
     def _night_prompt(self, call: str, deadline: float, seats: Iterable[int] = (), words: Iterable[str] = ()) -> Prompt:
         return Prompt(f"night.{call}", tuple(seats), tuple(words), night=True, deadline=deadline, number=self.game.state.night)
 
-    def do_thief(self) -> None:
-        game = self.game
-        seat = game.living_holder(Role.THIEF)
-        if seat is None:
-            self._night_call("thief", "thief.wake", closed_turn("thief"), lambda answers: None)
-            return
-        extra = game.state.extra
-        forced = all(r is Role.WEREWOLF for r in extra)
-        # Two Werewolf cards: he must take one. The card he gets without choosing is drawn now
-        # and shown from the start, so that nothing is drawn or shown after the deadline.
-        default = self.rng.choice((1, 2)) if forced else 0
-
-        def card(answers: list[Heard]) -> int:
-            if not answers:
-                return default
-            return 0 if answers[-1].choice == "nobody" else int(answers[-1].choice)
-
-        def panel(answers: list[Heard]) -> list[PanelLine]:
-            cards = {"role_a": extra[0].value, "role_b": extra[1].value}
-            lines: list[PanelLine] = [("thief.cards_forced", cards), ("thief.forced", {"seat": default})] if forced else [("thief.cards", cards)]
-            if answers:
-                chosen = card(answers)
-                took: PanelLine = ("thief.took", {"role": extra[chosen - 1].value}) if chosen else ("thief.kept", {})
-                lines += [took, ("echo.change", {})]
-            return lines
-
-        words = () if forced else ("nobody",)
-        turn = NightTurn("thief", lambda answers: None if answers else Ask("night.thief", (1, 2), words), panel)
-
-        def finish(answers: list[Heard]) -> None:
-            game.thief_choose(card(answers))
-
-        self._night_call("thief", "thief.wake", turn, finish)
-
-    def do_cupid(self) -> None:
-        game = self.game
-        alive = game.living_holder(Role.CUPID) is not None
-
-        def question(answers: list[Heard]) -> Ask | None:
-            if not alive:
-                return Ask("night.cupid") if not answers else None
-            if len(answers) >= 2:
-                return None
-            return Ask("night.cupid", tuple(p for p in game.living() if all(p != a.choice for a in answers)))
-
-        def panel(answers: list[Heard]) -> list[PanelLine]:
-            if not alive:
-                return [("night.closed", {})]
-            lines: list[PanelLine] = [("cupid.prompt", {})]
-            if len(answers) == 1:
-                lines += [("echo.lover", {"seat": answers[0].choice}), ("echo.change", {})]
-            elif len(answers) == 2:
-                lines += [("echo.lovers", {"seat": answers[0].choice, "other": answers[1].choice}), ("echo.change", {})]
-            return lines
-
-        def finish(answers: list[Heard]) -> None:
-            if alive and len(answers) == 2:
-                game.cupid_choose(int(answers[0].choice), int(answers[1].choice))
-
-        self._night_call("cupid", "cupid.wake", NightTurn("cupid", question, panel), finish)
-
-    def do_lovers(self) -> None:
-        lovers = self.game.state.lovers
-        if lovers is None:
-            turn = closed_turn("lovers")
-        else:
-            shown: list[PanelLine] = [("lovers.show", {"seat": lovers[0], "other": lovers[1]})]
-            turn = NightTurn("lovers", lambda answers: None, lambda answers: shown, final=True)
-        self._night_call("lovers", "lovers.wake", turn, lambda answers: None)
+    def do_call(self, call: Call) -> None:
+        """The one night call every role's declaration drives (narrator/roles/<role>.py)."""
+        tonight = call.run(self.game, self.rng)
+        self._night_call(call.name, tonight.wake, tonight.turn, tonight.finish)
 
     def do_night_election(self) -> None:
         self.say(Cue("day.dawn", phase="day.captain"))
@@ -564,126 +439,6 @@ class Sequencer:
         if not self.fast:
             self.hold = end
 
-    def do_seer(self) -> None:
-        game = self.game
-        alive = game.living_holder(Role.SEER) is not None
-        if not alive:
-            self._night_call("seer", "seer.wake", closed_turn("seer", "seer.prompt"), lambda answers: None)
-            return
-        seen: list[PanelLine] = []
-
-        def question(answers: list[Heard]) -> Ask | None:
-            return None if answers else Ask("night.seer", game.seer_targets())
-
-        def panel(answers: list[Heard]) -> list[PanelLine]:
-            return seen if answers else [("seer.prompt", {})]
-
-        def look(answers: list[Heard]) -> None:
-            # She sees the card at once: her answer is final (a second look would show two cards).
-            target = int(answers[-1].choice)
-            result = game.seer_inspect(target)
-            if isinstance(result, Team):
-                seen.append(("seer.result_wolf" if result is Team.WOLVES else "seer.result_not_wolf", {"seat": target}))
-            else:
-                seen.append(("seer.result", {"seat": target, "role": result.value}))
-
-        turn = NightTurn("seer", question, panel, final=True, on_answer=look)
-        self._night_call("seer", "seer.wake", turn, lambda answers: None)
-
-    def do_werewolves(self) -> None:
-        game = self.game
-        night = game.state.night
-        if night == 1:
-            wake = "werewolves.wake_first" if game.options.first_night_kill else "werewolves.wake_meet"
-        else:
-            wake = "werewolves.wake"
-        alive = bool(game.living_wolves())
-        if not alive:
-            self._night_call("werewolves", wake, closed_turn("werewolves", "werewolves.prompt"), lambda answers: None)
-            return
-        targets = game.wolf_targets()
-
-        def question(answers: list[Heard]) -> Ask | None:
-            return None if answers else Ask("night.werewolves", targets, ("nobody",))
-
-        def panel(answers: list[Heard]) -> list[PanelLine]:
-            if not answers:
-                return [("werewolves.prompt", {})]
-            victim = answers[-1].choice
-            echo: PanelLine = ("echo.victim_nobody", {}) if victim == "nobody" else ("echo.victim", {"seat": victim})
-            return [("werewolves.prompt", {}), echo, ("echo.change", {})]
-
-        def finish(answers: list[Heard]) -> None:
-            choice = answers[-1].choice if answers else "nobody"
-            game.wolves_choose(None if choice == "nobody" else int(choice))
-
-        self._night_call("werewolves", wake, NightTurn("werewolves", question, panel), finish)
-
-    def do_witch(self) -> None:
-        game = self.game
-        if game.living_holder(Role.WITCH) is None:
-            self._night_call("witch", "witch.wake", closed_turn("witch"), lambda answers: None)
-            return
-        view = game.witch_view()
-        heals = view.can_heal and view.victim is not None
-        poisons = view.can_poison
-        # What she is told of the victim depends only on what she may know: her healing potion
-        # left, or the option that shows the victim after it is spent.
-        may_know = game.state.heal_left or game.options.witch_sees_victim_after_heal
-        head: PanelLine
-        if view.victim is not None:
-            head = ("witch.victim", {"seat": view.victim})
-        elif may_know:
-            head = ("witch.no_victim", {})
-        else:
-            head = ("witch.unknown_victim", {})
-
-        def steps(answers: list[Heard]) -> list[str]:
-            return [*(["heal"] if heals else []), *(["poison"] if poisons else [])]
-
-        def question(answers: list[Heard]) -> Ask | None:
-            todo = steps(answers)[len(answers):]
-            if not todo:
-                return None
-            if todo[0] == "heal":
-                return Ask("night.witch.heal", (), ("yes", "no"))
-            return Ask("night.witch.poison", view.targets, ("nobody",))
-
-        def decided(answers: list[Heard]) -> tuple[bool | None, int | None | str]:
-            heal: bool | None = None
-            poison: int | None | str = "open"
-            for step, heard in zip(steps(answers), answers):
-                if step == "heal":
-                    heal = heard.choice == "yes"
-                else:
-                    poison = None if heard.choice == "nobody" else int(heard.choice)
-            return heal, poison
-
-        def panel(answers: list[Heard]) -> list[PanelLine]:
-            lines: list[PanelLine] = [head]
-            if heals:
-                lines.append(("witch.heal_prompt", {}))
-            if poisons:
-                lines.append(("witch.poison_prompt", {}))
-            if not heals and not poisons:
-                lines.append(("witch.nothing", {}))
-            heal, poison = decided(answers)
-            if heal is not None:
-                lines.append(("echo.save_yes" if heal else "echo.save_no", {}))
-            if poison is None:
-                lines.append(("echo.poison_nobody", {}))
-            elif isinstance(poison, int):
-                lines.append(("echo.poison", {"seat": poison}))
-            if answers:
-                lines.append(("echo.change", {}))
-            return lines
-
-        def finish(answers: list[Heard]) -> None:
-            heal, poison = decided(answers)
-            game.witch_act(bool(heal), poison if isinstance(poison, int) else None)
-
-        self._night_call("witch", "witch.wake", NightTurn("witch", question, panel, final=not (heals or poisons)), finish)
-
     # ---- the morning and chain reactions ------------------------------------------------
 
     def do_dawn(self) -> None:
@@ -691,6 +446,11 @@ class Sequencer:
         self.say(Cue("day.dawn", phase="day.morning"))
         self.wait_until(self.clock.now() + self.timing.suspense)
         self.narrate()
+        if self.game.outcome is None:
+            # Dawn step 9: the roles' public morning lines (the Raven's mark...), after the deaths.
+            for lines in MORNING:
+                for key, slots in lines(self.game):
+                    self.say(Cue(key, dict(slots), phase="day.morning"))
 
     def do_chain(self) -> None:
         game = self.game
@@ -711,6 +471,9 @@ class Sequencer:
         reveal = self.game.options.reveal_role_on_death
         for event in self.game.events[self.narrated :]:
             self.narrated += 1
+            for announce in ANNOUNCE:
+                for key, slots in announce(self.game, event):
+                    self.say(Cue(key, dict(slots), phase="day.vote"))
             if isinstance(event, ev.DawnBroke):
                 if not event.deaths:
                     self.say(Cue("day.no_deaths", phase="day.morning"))
@@ -926,7 +689,3 @@ def all_cues(pack: VoicePack, game: Game, timing: Timing) -> list[Cue]:
     minutes = list(range(1, most + 2))
     return every_cue(pack, game.players, roles,
                      {"minutes": minutes, "seconds": [int(timing.defence)], "count": [20, 30, 40, 50]})
-
-
-class SequencerError(NarratorError):
-    """The sequencer cannot go on (a journal that does not match, a broken setup)."""

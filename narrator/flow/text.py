@@ -8,7 +8,7 @@ import sys
 from typing import Any, Callable, Iterable, Mapping, TextIO
 
 from narrator.errors import UsageError
-from narrator.fakes import estimated_duration
+from narrator.duration import estimated_duration
 from narrator.packs import VoicePack
 from narrator.ports import Clock, Cue, Heard, PanelLines, Prompt, SlotValue, drops_stale_keys
 
@@ -198,7 +198,3 @@ def seat_hint(pack: VoicePack, out: TextIO = sys.stdout) -> Callable[[Prompt], N
             out.flush()
 
     return hint
-
-
-def wants_tty() -> bool:
-    return sys.stdin.isatty() and os.environ.get("TERM", "") != "dumb"

@@ -7,15 +7,10 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from narrator.errors import UsageError
+from narrator.roles import night_calls
 
-DEFAULT_TURNS: dict[str, float] = {
-    "thief": 20.0,
-    "cupid": 25.0,
-    "lovers": 10.0,
-    "seer": 20.0,
-    "werewolves": 40.0,
-    "witch": 30.0,
-}
+# Each night call's turn, as its role module declares it (narrator/roles), in the night's order.
+DEFAULT_TURNS: dict[str, float] = {call.name: call.turn for call in night_calls()}
 
 
 @dataclass(frozen=True)

@@ -143,7 +143,7 @@ def stats_lines(stats: Any) -> list[str]:
 
 
 def _import(conn: Any, paths: Sequence[Path]) -> int:
-    from narrator.flow.cli import games_folder
+    from narrator.flow.script import games_folder
     from narrator.flow.journal import JournalError, read_journal
     from narrator.history import db
     from narrator.history.record import from_journal

@@ -13,11 +13,14 @@ from narrator.rules.errors import (
 from narrator.rules.events import Ballot, Cause, Event
 from narrator.rules.game import Awaiting, Game, Outcome, Phase, Step, WitchView
 from narrator.rules.options import Options
-from narrator.rules.roles import NIGHT_ROLES, Role, Side, Team
+from narrator.rules.roles import Role, Side, Team
 
 __all__ = [
     "Awaiting", "Ballot", "Cause", "CompositionError", "Deal", "Event", "Game", "IllegalActionError",
-    "InvalidTargetError", "NIGHT_ROLES", "OptionError", "Options", "Outcome", "Phase", "Role",
+    "InvalidTargetError", "OptionError", "Options", "Outcome", "Phase", "Role",
     "RulesError", "Side", "Step", "Team", "UnknownRoleError", "WitchView", "WrongPhaseError",
     "complete", "deal", "parse_roles", "suggest", "validate",
 ]
+
+# The role catalogue declares every card's team and copies: loaded with the engine.
+import narrator.roles  # noqa: E402,F401  (pure: cards and calls, no I/O)

@@ -171,6 +171,26 @@ class GameEnded:
     winners: tuple[int, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class PowerUsed:
+    """A role's night call answered through the catalogue (narrator/roles/<role>.py): the call,
+    the seat that answered, and the seats chosen (empty: nobody)."""
+
+    call: str
+    seat: int
+    targets: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSpared:
+    """The village designated a player whose card spares him (the Village Idiot): his card is
+    shown, he lives, and from now on he does not vote (RULES-EXTENSIONS.md "Day", step 5)."""
+
+    seat: int
+    role: Role
+    office_lost: bool = False  # he was Captain and the office is gone for good (no successor)
+
+
 Event = Union[
     GameStarted,
     NightBegan,
@@ -194,4 +214,6 @@ Event = Union[
     DayBegan,
     DuskFell,
     GameEnded,
+    PowerUsed,
+    PlayerSpared,
 ]

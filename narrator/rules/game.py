@@ -12,7 +12,7 @@ import dataclasses
 import random
 from dataclasses import dataclass
 from enum import Enum, IntEnum
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
 
 from narrator.rules.composition import Deal, check_players, deck_of, validate
 from narrator.rules.errors import (
@@ -40,6 +40,8 @@ from narrator.rules.events import (
     NobodyEliminated,
     PlayerDied,
     PlayerEliminated,
+    PlayerSpared,
+    PowerUsed,
     SeerSaw,
     SuccessorCalled,
     ThiefChose,
@@ -49,6 +51,7 @@ from narrator.rules.events import (
     WitchActed,
     WolvesChose,
 )
+from narrator.rules import hooks
 from narrator.rules.options import Options
 from narrator.rules.roles import Role, Side, Team
 
@@ -63,14 +66,20 @@ class Phase(str, Enum):
 
 
 class Step(IntEnum):
-    """Order of the night's actions; each may happen once a night, in this order, or be skipped."""
+    """Order of the night's actions; each may happen once a night, in this order, or be skipped.
+    The values are ten times the rows of the merged night order (RULES-EXTENSIONS.md); a power
+    of the catalogue takes its place from its call's order (`step_of`)."""
 
-    THIEF = 0
-    CUPID = 1
-    ELECTION = 2  # the Captain election at the end of the preparation (`night1_end`)
-    SEER = 3
-    WOLVES = 4
-    WITCH = 5
+    THIEF = 10
+    CUPID = 50
+    ELECTION = 105  # the Captain election at the end of the preparation (`night1_end`)
+    SEER = 120
+    WOLVES = 140
+    WITCH = 190
+
+
+def step_of(order: float) -> int:
+    return round(order * 10)
 
 
 class Awaiting(str, Enum):
@@ -123,6 +132,11 @@ class State:
     resolving_day: bool = False
     outcome: Outcome | None = None
     events: int = 0
+    # The catalogue's powers (narrator/roles): call -> seats chosen tonight, and last night.
+    # Replaced, never changed in place, so a copy may share them.
+    used: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
+    spared: tuple[int, ...] = ()  # players spared by their card: alive, they vote no more
+    previous: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
 
     def copy(self) -> State:
         other = dataclasses.replace(self)
@@ -143,11 +157,10 @@ class WitchView:
 class Game:
     """One game of Werewolf, driven by actions, recorded as events."""
 
-    __slots__ = ("state", "events", "_listeners")
+    __slots__ = ("state", "events")
 
     def __init__(self, started: GameStarted) -> None:
         self.events: list[Event] = []
-        self._listeners: list[Callable[[Event], None]] = []
         self.state = State(
             players=started.players,
             roles=list(started.roles),
@@ -195,10 +208,6 @@ class Game:
         for event in events[1:]:
             game._record(event)
         return game
-
-    def subscribe(self, listener: Callable[[Event], None]) -> None:
-        """Call `listener` with every event from now on (the journal hangs here)."""
-        self._listeners.append(listener)
 
     # ---- queries ------------------------------------------------------------------------
 
@@ -411,13 +420,35 @@ class Game:
             self._check_target(poison, "the Witch")
         self._emit(WitchActed(witch, heal, poison))
 
+    def use_power(self, call: str, targets: Sequence[int]) -> None:
+        """A catalogue role's night call answered (narrator/roles/<role>.py): its choice of seats."""
+        power = hooks.POWERS.get(call)
+        if power is None:
+            raise RulesError(f"unknown night call {call!r}")
+        chosen = tuple(targets)
+        who = f"the {power.role.value.replace('_', ' ')}"
+        said = f"{who} on {' '.join(map(str, chosen)) or 'nobody'}"
+        self._night_step(step_of(power.order), who, said, first_night_only=power.first_night_only)
+        seat = self._living_actor(power.role, who, said)
+        for target in chosen:
+            self._check_target(target, who)
+        problem = power.check(self, seat, chosen)
+        if problem is not None:
+            raise IllegalActionError(f"{said}: {problem}")
+        self._emit(PowerUsed(call, seat, chosen))
+
     def dawn(self) -> None:
-        """End the night: the night's deaths, then their chain reactions."""
+        """End the night (RULES-EXTENSIONS.md "Dawn"): 1. the devoured; 2. each saved by the
+        Witch's potion or a role's protection (`hooks.SAVES`), else dead; 3. the poisoned; then
+        the deaths in seat order, then their chain reactions."""
         s = self.state
         self._require_phase(Phase.NIGHT, "dawn comes only at the end of a night")
         dead: dict[int, Cause] = {}
-        if s.victim is not None and not s.healed:
-            dead[s.victim] = Cause.WOLVES
+        devoured = () if s.victim is None else (s.victim,)
+        for seat in devoured:
+            if s.healed or (s.used and any(save(self, seat, Cause.WOLVES) for save in hooks.SAVES)):
+                continue
+            dead[seat] = Cause.WOLVES
         if s.poisoned is not None:
             dead.setdefault(s.poisoned, Cause.POISON)
         order = tuple(sorted(dead))
@@ -503,7 +534,14 @@ class Game:
             raise WrongPhaseError("no vote is due now (one vote a day, after the morning)")
         living = self.living()
         ballot = Ballot.ACCUSATION if self.state.options.vote_procedure == "accusation" else Ballot.VOTE
-        self._emit(VoteOpened(ballot, living, living))
+        self._emit(VoteOpened(ballot, living, self._voters()))
+
+    def _voters(self) -> tuple[int, ...]:
+        """Who votes for an elimination: the living, minus the players spared by their card."""
+        s = self.state
+        if not s.spared:
+            return s.living
+        return tuple([p for p in s.living if p not in s.spared])
 
     def vote_weight(self, voter: int) -> int:
         s = self.state
@@ -534,6 +572,11 @@ class Game:
         for target in votes.values():
             if target is not None:
                 counts[target] += 1
+        if s.used and hooks.VOTE_BONUS and ballot in (Ballot.VOTE, Ballot.ACCUSATION):
+            for bonus in hooks.VOTE_BONUS:  # the first count of the day (the Raven's mark)
+                for seat, extra in bonus(self).items():
+                    if seat in counts:
+                        counts[seat] += extra
         captain = s.captain
         if captain is not None:
             captain_target = votes.get(captain)
@@ -594,14 +637,14 @@ class Game:
             if len(runners) == 1:
                 self._eliminate(runners[0], by_captain=False)
             else:
-                self._emit(VoteOpened(Ballot.RUNOFF, runners, self.living()))
+                self._emit(VoteOpened(Ballot.RUNOFF, runners, self._voters()))
         elif ballot is Ballot.ACCUSATION:
             voted = {t for t in votes.values() if t is not None}
             if len(voted) == 1:
                 self._eliminate(leaders[0], by_captain=False)
             else:
                 accused = leaders if len(leaders) > 1 else _top_two(counts, s.candidates)
-                voters = tuple(p for p in self.living() if p not in accused)
+                voters = tuple(p for p in self._voters() if p not in accused)
                 if voters:
                     self._emit(VoteOpened(Ballot.BALLOT, accused, voters))
                 else:
@@ -613,7 +656,7 @@ class Game:
         elif self._captain_breaks_tie():
             self._emit(TieToBreak(leaders))
         else:
-            self._emit(VoteOpened(Ballot.REVOTE, leaders, self.living()))
+            self._emit(VoteOpened(Ballot.REVOTE, leaders, self._voters()))
 
     def _captain_breaks_tie(self) -> bool:
         s = self.state
@@ -624,7 +667,7 @@ class Game:
         s = self.state
         self._require_awaiting(Awaiting.TIEBREAK, f"the Captain's tie-break seat {seat!r}")
         if seat is None:
-            self._emit(VoteOpened(Ballot.REVOTE, s.candidates, self.living()))
+            self._emit(VoteOpened(Ballot.REVOTE, s.candidates, self._voters()))
             return
         if seat not in s.candidates:
             tied = ", ".join(map(str, s.candidates))
@@ -636,6 +679,16 @@ class Game:
         self._emit(DuskFell(self.state.day))
 
     def _eliminate(self, seat: int, by_captain: bool) -> None:
+        s = self.state
+        if hooks.SPARES and any(spare(self, seat) for spare in hooks.SPARES):
+            captain = s.captain == seat
+            names = captain and any(keeps(self) for keeps in hooks.SPARED_CAPTAIN_NAMES_SUCCESSOR)
+            self._emit(PlayerSpared(seat, s.roles[seat - 1], office_lost=captain and not names))
+            if names:
+                self._emit(SuccessorCalled(seat))
+                return
+            self._finish_resolution()
+            return
         self._emit(PlayerEliminated(seat, by_captain))
         self._emit(PlayerDied(seat, Cause.VOTE, self.state.roles[seat - 1]))
         self._resolve([(seat, Cause.VOTE)])
@@ -664,7 +717,7 @@ class Game:
         if self.state.awaiting is not what:
             raise WrongPhaseError(f"{name} is not awaited now (awaiting: {self.state.awaiting.value})")
 
-    def _night_step(self, step: Step, who: str, said: str, first_night_only: bool = False) -> None:
+    def _night_step(self, step: int, who: str, said: str, first_night_only: bool = False) -> None:
         """`said` quotes the refused action in the message."""
         s = self.state
         self._require_phase(Phase.NIGHT, f"{said}: {who} acts only at night")
@@ -689,9 +742,6 @@ class Game:
         _APPLY[type(event)](state, event)
         state.events += 1
         self.events.append(event)
-        if self._listeners:
-            for listener in self._listeners:
-                listener(event)
 
     _emit = _record
 
@@ -715,6 +765,7 @@ def _started(s: State, e: GameStarted) -> None:
 
 def _night(s: State, e: NightBegan) -> None:
     s.phase, s.night, s.step = Phase.NIGHT, e.night, -1
+    s.previous, s.used = s.used, _NONE_USED
     s.victim, s.healed, s.poisoned = None, False, None
     s.awaiting, s.queue, s.resolving_day = Awaiting.NOTHING, (), False
 
@@ -816,32 +867,57 @@ def _day(s: State, e: DayBegan) -> None:
     s.phase, s.day, s.resolving_day = Phase.DAY, e.day, False
 
 
+_NONE_USED: Mapping[str, tuple[int, ...]] = {}  # shared, never changed: `used` is replaced, not updated
+
+
+def _power_used(s: State, e: PowerUsed) -> None:
+    s.step = step_of(hooks.POWERS[e.call].order)
+    s.used = {**s.used, e.call: e.targets}
+
+
+def _spared(s: State, e: PlayerSpared) -> None:
+    s.awaiting, s.ballot, s.candidates, s.voters = Awaiting.NOTHING, None, (), ()
+    s.phase, s.resolving_day = Phase.RESOLVING, True
+    s.spared = (*s.spared, e.seat)
+    if e.office_lost:
+        s.captain, s.captain_vacant = None, False
+
+
 def _ended(s: State, e: GameEnded) -> None:
     s.phase, s.awaiting = Phase.OVER, Awaiting.NOTHING
     s.outcome = Outcome(e.winner, e.winners)
 
 
-_APPLY: dict[type, Callable[[State, object], None]] = {
-    GameStarted: _started,  # type: ignore[dict-item]
-    NightBegan: _night,  # type: ignore[dict-item]
-    ThiefChose: _thief,  # type: ignore[dict-item]
-    LoversChosen: _lovers,  # type: ignore[dict-item]
-    SeerSaw: _seer,  # type: ignore[dict-item]
-    WolvesChose: _wolves,  # type: ignore[dict-item]
-    WitchActed: _witch,  # type: ignore[dict-item]
-    DawnBroke: _dawn,  # type: ignore[dict-item]
-    PlayerDied: _died,  # type: ignore[dict-item]
-    HunterCalled: _hunter_called,  # type: ignore[dict-item]
-    HunterShot: _hunter_shot,  # type: ignore[dict-item]
-    SuccessorCalled: _successor_called,  # type: ignore[dict-item]
-    CaptainSucceeded: _succeeded,  # type: ignore[dict-item]
-    VoteOpened: _vote_opened,  # type: ignore[dict-item]
-    VotesCast: _votes_cast,  # type: ignore[dict-item]
-    TieToBreak: _tie,  # type: ignore[dict-item]
-    CaptainElected: _elected,  # type: ignore[dict-item]
-    PlayerEliminated: _eliminated,  # type: ignore[dict-item]
-    NobodyEliminated: _nobody,  # type: ignore[dict-item]
-    DayBegan: _day,  # type: ignore[dict-item]
-    DuskFell: _dusk,  # type: ignore[dict-item]
-    GameEnded: _ended,  # type: ignore[dict-item]
-}
+E = TypeVar("E", bound=Event)
+_APPLY: dict[type, Callable[[State, Any], None]] = {}
+
+
+def _on(kind: type[E], apply: Callable[[State, E], None]) -> None:
+    """Register the fold of one event type; the types of `kind` and `apply` must agree."""
+    _APPLY[kind] = apply
+
+
+_on(GameStarted, _started)
+_on(NightBegan, _night)
+_on(ThiefChose, _thief)
+_on(LoversChosen, _lovers)
+_on(SeerSaw, _seer)
+_on(WolvesChose, _wolves)
+_on(WitchActed, _witch)
+_on(DawnBroke, _dawn)
+_on(PlayerDied, _died)
+_on(HunterCalled, _hunter_called)
+_on(HunterShot, _hunter_shot)
+_on(SuccessorCalled, _successor_called)
+_on(CaptainSucceeded, _succeeded)
+_on(VoteOpened, _vote_opened)
+_on(VotesCast, _votes_cast)
+_on(TieToBreak, _tie)
+_on(CaptainElected, _elected)
+_on(PlayerEliminated, _eliminated)
+_on(NobodyEliminated, _nobody)
+_on(DayBegan, _day)
+_on(DuskFell, _dusk)
+_on(GameEnded, _ended)
+_on(PowerUsed, _power_used)
+_on(PlayerSpared, _spared)

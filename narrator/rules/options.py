@@ -16,7 +16,12 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "captain_election": ("day1", "never", "night1_end"),
     "captain_powers": ("both", "double_vote_only", "tiebreak_only"),
     "vote_procedure": ("plurality", "runoff", "accusation"),
+    "savior_blocks": ("all_devouring", "pack_only"),
+    "idiot_captain_office": ("lost", "successor"),
 }
+
+# Options that take a whole number, with their allowed range (the default is the field's).
+NUMBERS: dict[str, range] = {"raven_mark_votes": range(1, 6)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +39,15 @@ class Options:
     reveal_role_on_death: bool = True
     vote_procedure: str = "plurality"
     wolves_win_at_parity: bool = False
+    # The Savior (RULES-EXTENSIONS.md, narrator/roles/savior.py).
+    savior_same_target_twice: bool = False
+    savior_protects_little_girl: bool = False
+    savior_blocks: str = "all_devouring"
+    # The Raven (narrator/roles/raven.py).
+    raven_mark_votes: int = 2
+    raven_mark_needs_living_raven: bool = False
+    # The Village Idiot (narrator/roles/village_idiot.py).
+    idiot_captain_office: str = "lost"
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -42,6 +56,10 @@ class Options:
                 if value not in CHOICES[f.name]:
                     allowed = ", ".join(CHOICES[f.name])
                     raise OptionError(f"option {f.name} cannot be {value!r}; choose one of: {allowed}")
+            elif f.name in NUMBERS:
+                span = NUMBERS[f.name]
+                if isinstance(value, bool) or not isinstance(value, int) or value not in span:
+                    raise OptionError(f"option {f.name} cannot be {value!r}; give a whole number from {span[0]} to {span[-1]}")
             elif not isinstance(value, bool):
                 raise OptionError(f"option {f.name} takes true or false, not {value!r}")
 
@@ -53,7 +71,7 @@ class Options:
     def captain_breaks_ties(self) -> bool:
         return self.captain_powers in ("both", "tiebreak_only")
 
-    def to_dict(self) -> dict[str, str | bool]:
+    def to_dict(self) -> dict[str, str | bool | int]:
         return dataclasses.asdict(self)
 
     def with_values(self, values: Mapping[str, Any]) -> Options:
@@ -82,6 +100,10 @@ class Options:
 def _coerce(name: str, raw: Any) -> Any:
     if name in CHOICES:
         return raw.strip().lower() if isinstance(raw, str) else raw
+    if name in NUMBERS:
+        if isinstance(raw, str) and raw.strip().isdigit():
+            return int(raw.strip())
+        return raw  # checked, and refused quoting it, by Options
     if isinstance(raw, bool):
         return raw
     if isinstance(raw, str):

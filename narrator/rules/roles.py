@@ -32,19 +32,19 @@ class Role(str, Enum):
     CUPID = "cupid"
     LITTLE_GIRL = "little_girl"
     THIEF = "thief"
+    SAVIOR = "savior"
+    RAVEN = "raven"
+    VILLAGE_IDIOT = "village_idiot"
 
     @property
     def team(self) -> Team:
-        return Team.WOLVES if self is Role.WEREWOLF else Team.VILLAGE
-
-    @property
-    def is_wolf(self) -> bool:
-        return self is Role.WEREWOLF
+        """The team at the deal, as the role's card declares it (narrator/roles/<role>.py)."""
+        return _TEAMS[self]
 
     @property
     def unique(self) -> bool:
-        """Only Villagers and Werewolves may appear more than once in a deck."""
-        return self not in (Role.VILLAGER, Role.WEREWOLF)
+        """At most one copy in a deck, as the role's card declares it."""
+        return self in _UNIQUE
 
     @classmethod
     def parse(cls, text: str) -> Role:
@@ -53,12 +53,20 @@ class Role(str, Enum):
 
         key = text.strip().lower().replace("-", "_").replace(" ", "_")
         key = _ALIASES.get(key, key)
+        if key in _NOT_PLAYED:
+            raise UnknownRoleError(f"{text!r}: {_NOT_PLAYED[key]} (see narrator rules)")
         try:
             return cls(key)
         except ValueError:
             known = ", ".join(r.value for r in cls)
             raise UnknownRoleError(f"unknown role {text!r}; known roles: {known}") from None
 
+
+# Roles of RULES-EXTENSIONS.md this narrator will not play, and why.
+_NOT_PLAYED = {
+    "pyromaniac": "the Pyromaniac is not played: his power burns one of Le Village's building cards, "
+                  "which the narrator does not have",
+}
 
 _ALIASES = {
     "werewolves": "werewolf",
@@ -68,5 +76,7 @@ _ALIASES = {
     "girl": "little_girl",
 }
 
-# Roles with a call of their own at night, in calling order (RULES.md "The night").
-NIGHT_ROLES: tuple[Role, ...] = (Role.THIEF, Role.CUPID, Role.SEER, Role.WEREWOLF, Role.WITCH)
+# Filled by the role catalogue (narrator.roles) from the cards when it is loaded; the rules
+# package loads it on import.
+_TEAMS: dict[Role, Team] = {}
+_UNIQUE: set[Role] = set()

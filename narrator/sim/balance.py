@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Mapping
 
+from narrator.roles import wizard_roles
 from narrator.rules import Options, Role
 from narrator.rules.composition import complete, describe, suggested_wolves
 from narrator.rules.errors import RulesError
@@ -24,7 +25,8 @@ from narrator.sim.policies import InformedParams
 from narrator.sim.runner import SimConfig, simulate, wilson
 
 FAIR = (0.45, 0.55)
-SPECIALS: tuple[Role, ...] = (Role.SEER, Role.WITCH, Role.HUNTER, Role.CUPID, Role.LITTLE_GIRL, Role.THIEF)
+# The special cards the advisor may add, from the role catalogue (the Werewolves are counted apart).
+SPECIALS: tuple[Role, ...] = tuple(r for r in wizard_roles() if r is not Role.WEREWOLF)
 TABLE = Path(__file__).with_name("balance_table.json")
 CACHE_VERSION = 1
 MIN_GAMES = 200  # a composition is not judged on fewer games
@@ -70,7 +72,21 @@ class Advice:
 
 def key(players: int, deck: Mapping[Role, int], options: Options, params: InformedParams) -> str:
     """The cache key of one table: players, deck, and digests of the options and the players' parameters."""
-    return f"v{CACHE_VERSION}|{players}|{describe(deck)}|{_digest(options.to_dict())}|{_digest(params.to_dict())}"
+    return f"v{CACHE_VERSION}|{players}|{describe(deck)}|{_digest(_keyed(options))}|{_digest(params.to_dict())}"
+
+
+# The options of RULES.md, which every key digests. An option added since (a role's, from the
+# catalogue) enters the key only when it is not at its default, so the shipped table stays valid.
+KEYED_ALWAYS = frozenset({
+    "seer_sees", "witch_sees_victim_after_heal", "hunter_shoots_on", "thief_extra_cards", "captain_election",
+    "captain_powers", "lovers_team_if_both_wolves", "first_night_kill", "reveal_role_on_death", "vote_procedure",
+    "wolves_win_at_parity",
+})
+
+
+def _keyed(options: Options) -> dict[str, object]:
+    defaults = Options().to_dict()
+    return {k: v for k, v in options.to_dict().items() if k in KEYED_ALWAYS or v != defaults[k]}
 
 
 def _digest(values: Mapping[str, object]) -> str:

@@ -12,6 +12,9 @@ from typing import Mapping, Protocol, Sequence, TypeVar
 
 from narrator.errors import UsageError
 from narrator.rules import Awaiting, Ballot, Game, Role
+from narrator.rules import hooks
+from narrator.rules.game import step_of
+from narrator.rules.hooks import Power
 
 T = TypeVar("T")
 
@@ -363,15 +366,46 @@ def play_night(game: Game, rng: random.Random, policy: Policy) -> None:
     if game.captain_election_due():
         game.open_captain_election()
         settle(game, rng, policy)
+    powers = [p for p in (_POWERS or _powers()) if p.role in game.state.possible]
+    if powers:
+        _use_powers(game, rng, powers, SEER_ORDER)
     if game.living_holder(Role.SEER):
         game.seer_inspect(policy.seer(game, rng))
     if game.living_wolves():
         game.wolves_choose(policy.wolves(game, rng))
     if game.living_holder(Role.WITCH):
         game.witch_act(*policy.witch(game, rng))
+    if powers:
+        _use_powers(game, rng, powers, float("inf"))
     game.dawn()
     settle(game, rng, policy)
     policy.dawn(game, rng)
+
+
+SEER_ORDER = 12.0  # the catalogue's powers before the Seer are played before her (merged night order)
+_POWERS: list[Power] = []
+
+
+def _powers() -> list[Power]:
+    _POWERS.extend(sorted(hooks.POWERS.values(), key=lambda p: p.order))
+    return _POWERS
+
+
+def _use_powers(game: Game, rng: random.Random, powers: list[Power], before: float) -> None:
+    """The catalogue's night powers due before `before`: a living holder picks at random among the
+    legal choices (no choice when there are too few)."""
+    s = game.state
+    for power in powers:
+        if power.order >= before or step_of(power.order) <= s.step:
+            continue
+        if power.role not in s.possible or (power.first_night_only and s.night != 1):
+            continue
+        seat = game.living_holder(power.role)
+        if seat is None:
+            continue
+        choices = power.targets(game, seat)
+        if len(choices) >= power.count:
+            game.use_power(power.call, rng.sample(choices, power.count))
 
 
 def play_day(game: Game, rng: random.Random, policy: Policy) -> None:

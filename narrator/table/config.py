@@ -23,10 +23,6 @@ DEAL_MODES = ("program", "cards")
 KEYS = ("players", "roles", "options", "language", "inputs", "deal", "timing", "speech_scale", "names")
 
 
-class ConfigError(UsageError):
-    """A config file that cannot be used as it is."""
-
-
 def config_path() -> Path:
     """$NARRATOR_CONFIG (a folder) or the user's config folder, then `config.toml`."""
     base = os.environ.get("NARRATOR_CONFIG")

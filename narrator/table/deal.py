@@ -10,9 +10,6 @@ from narrator.ports import Clock, Cue, Display, Listener, Prompt, Speaker
 from narrator.rules import Deal, Game, Options, Role, RulesError
 from narrator.rules.composition import deck_of
 
-# A seat has this long to press its number, then the panel asks again (nothing is lost).
-DEAL_WAIT = 600.0
-
 
 def deal_on_screen(deal: Deal, display: Display, listener: Listener) -> None:
     """Seat by seat: the seat presses its number, sees its card, presses Enter to hide it.

@@ -7,6 +7,7 @@ from typing import Any
 
 from narrator.flow.script import Setup
 from narrator.flow.timing import Timing
+from narrator.roles import CALLS
 from narrator.rules import Options, Role, deal
 
 DEMO_PLAYERS = 6
@@ -87,8 +88,11 @@ def cards_line(pack: Any, setup: Setup) -> str:
 
 
 # Night prompts and day prompts by the role that answers them.
-NIGHT_ROLES = {"night.thief": "thief", "night.cupid": "cupid", "night.seer": "seer", "night.werewolves": "werewolf",
-               "night.witch.heal": "witch", "night.witch.poison": "witch"}
+def night_role(prompt: str) -> str | None:
+    """The role that answers a night prompt, named night.<call>[.<step>] (narrator/roles)."""
+    kind, _, rest = prompt.partition(".")
+    call = CALLS.get(rest.split(".")[0]) if kind == "night" else None
+    return None if call is None or rest.endswith((".change", ".early")) else call.role.value
 DAY_ROLES = {"day.hunter": "hunter", "day.successor": "captain", "day.tiebreak": "captain"}
 
 
@@ -115,8 +119,9 @@ def what_happened(pack: Any, records: list[dict[str, Any]]) -> list[str]:
             reason = pack.panel_text("demo.heal", {"reason": reason})
         elif prompt == "night.witch.poison":
             reason = pack.panel_text("demo.poison", {"reason": reason})
-        if prompt in NIGHT_ROLES:
-            lines.append(pack.panel_text("demo.night", {"count": nights, "role": NIGHT_ROLES[prompt], "reason": reason}))
+        answering = night_role(prompt)
+        if answering is not None:
+            lines.append(pack.panel_text("demo.night", {"count": nights, "role": answering, "reason": reason}))
         elif prompt in DAY_ROLES:
             lines.append(pack.panel_text("demo.day", {"count": max(nights, 1), "role": DAY_ROLES[prompt], "reason": reason}))
         elif prompt.startswith(("day.vote.", "day.captain.")) and prompt.rsplit(".", 1)[-1].isdigit():

@@ -99,7 +99,7 @@ def balance_advice(config: TableConfig) -> tuple[list[str], list[dict[str, int]]
 
 
 def play_at_table(args: argparse.Namespace) -> int:
-    from narrator.flow.cli import _text_setup
+    from narrator.flow.script import setup_from_args
 
     if args.pace is not None and not 0 < args.pace <= 10:
         raise UsageError(f"--pace {args.pace!r}: give a factor above 0, at most 10 (0.1 is ten times faster)")
@@ -118,14 +118,14 @@ def play_at_table(args: argparse.Namespace) -> int:
     config: TableConfig | None = None
     names: dict[int, str] = {}
     if args.again:
-        from narrator.flow.cli import games_folder
+        from narrator.flow.script import games_folder
         from narrator.table.rematch import last_game, rematch_setup
 
         last, head = last_game(games_folder())
         setup = rematch_setup(last, _rematch_rng(args.seed, 0))
         names = {int(k): str(v) for k, v in (head.get("names") or {}).items()}
     elif given:
-        setup = _text_setup(args)
+        setup = setup_from_args(args)
         if args.pace is not None:
             from dataclasses import replace
 
@@ -135,7 +135,7 @@ def play_at_table(args: argparse.Namespace) -> int:
         setup = setup_from_config(config, args.seed, args.pace)
         names = config.seat_names()
     if given or args.again:  # the wizard warned already
-        from narrator.flow.cli import warn_players
+        from narrator.flow.script import warn_players
 
         warn_players(setup.players, sys.stdout)
     deal_mode = config.deal if config is not None else "program"
@@ -239,7 +239,7 @@ def deal_at_table(setup: Setup, mode: str, speaker: Speaker, listener: Listener,
 
 
 def _journal(args: argparse.Namespace) -> Path:
-    from narrator.flow.cli import games_folder
+    from narrator.flow.script import games_folder
 
     path: Path = args.journal or games_folder() / time.strftime("game-%Y%m%d-%H%M%S.jsonl")
     n = 1

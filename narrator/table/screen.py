@@ -302,7 +302,7 @@ class PacedSpeaker:
         self.pace = pace
 
     def say(self, cue: Cue) -> float:
-        from narrator.fakes import estimated_duration
+        from narrator.duration import estimated_duration
 
         return self.clock.now() + estimated_duration(self.pack.text(cue), self.pack.rate) * self.pace
 

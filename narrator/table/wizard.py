@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import Callable, Protocol, TextIO, TypeVar
+from typing import Callable, Iterable, Protocol, TextIO, TypeVar
 
 from narrator.errors import UsageError
-from narrator.flow.timing import DEFAULT_TURNS, Timing
+from narrator.flow.timing import Timing
+from narrator.roles import card, night_calls, wizard_roles
 from narrator.rules import Role, RulesError
 from narrator.rules.composition import RECOMMENDED
 from narrator.rules.options import CHOICES, Options
@@ -21,11 +22,14 @@ from narrator.table.config import DEAL_MODES, INPUTS, TableConfig, option_text, 
 T = TypeVar("T")
 
 # The special roles in the order the wizard numbers them (Villagers fill the rest).
-ROLE_MENU: tuple[Role, ...] = (
-    Role.WEREWOLF, Role.SEER, Role.WITCH, Role.HUNTER, Role.CUPID, Role.LITTLE_GIRL, Role.THIEF,
-)
+ROLE_MENU: tuple[Role, ...] = wizard_roles()  # from the role catalogue (narrator/roles)
 OPTION_MENU: tuple[str, ...] = tuple(f.name for f in Options.__dataclass_fields__.values())
-TIMING_MENU: tuple[str, ...] = (*DEFAULT_TURNS, "debate", "vote", "defence")
+def timing_menu(deck: Iterable[Role]) -> tuple[str, ...]:
+    """The turns the wizard lists: the base box's calls always, an expansion's calls when their
+    role is in the deck (in the night's order), then the day's times."""
+    cards = set(deck)
+    calls = [c.name for c in night_calls() if card(c.role).box == "base" or c.role in cards]
+    return (*calls, "debate", "vote", "defence")
 
 
 class Asker(Protocol):
@@ -239,7 +243,8 @@ class Wizard:
     def timing(self) -> None:
         while True:
             t = self.config.timings()
-            listing = ", ".join(f"{i} {name} {_seconds(t, name):g}s" for i, name in enumerate(TIMING_MENU, start=1))
+            menu = timing_menu(self.config.composition())
+            listing = ", ".join(f"{i} {name} {_seconds(t, name):g}s" for i, name in enumerate(menu, start=1))
             self.io.tell(f"Turn lengths: {listing}")
             change = self._ask("Enter = keep; a number, * and seconds (e.g. 4*30):", self._parse_timing)
             if change is None:
@@ -256,7 +261,8 @@ class Wizard:
                 break
         else:
             raise Invalid(f"{text!r}: type the item's number, *, then the seconds (e.g. 4*30)")
-        name = TIMING_MENU[_index(item, len(TIMING_MENU), "a turn") - 1]
+        menu = timing_menu(self.config.composition())
+        name = menu[_index(item, len(menu), "a turn") - 1]
         try:
             seconds = float(secs.strip())
         except ValueError:

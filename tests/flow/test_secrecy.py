@@ -10,9 +10,11 @@ from narrator.flow.clock import VirtualClock
 from narrator.flow.headless import HeadlessResult, run_game
 from narrator.flow.script import Setup
 from narrator.flow.timing import Timing
+from narrator.roles import wizard_roles
 from narrator.rules import Deal, Options, Role
 
-SPECIALS = [Role.SEER, Role.WITCH, Role.HUNTER, Role.CUPID, Role.LITTLE_GIRL, Role.THIEF]
+# Every special card of the catalogue: a new role's calls are covered as soon as its module exists.
+SPECIALS = [r for r in wizard_roles() if r is not Role.WEREWOLF]
 PAIRS = 200
 
 
@@ -28,6 +30,9 @@ def public_config(rng: random.Random) -> dict[str, Any]:
         vote_procedure=rng.choice(["plurality", "runoff", "accusation"]),
         reveal_role_on_death=rng.random() < 0.8,
         thief_extra_cards=rng.choice(["villagers", "from_deck"]),
+        savior_same_target_twice=rng.random() < 0.5,
+        savior_protects_little_girl=rng.random() < 0.5,
+        raven_mark_needs_living_raven=rng.random() < 0.5,
     )
     return {"players": players, "possible": possible, "options": options, "wolves": rng.randint(1, max(1, players // 4))}
 

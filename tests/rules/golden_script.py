@@ -151,6 +151,8 @@ class Player:
             g.cast_votes(_votes(args), self.rng)
         elif verb == "tiebreak":
             g.break_tie(_seat(args[0]))
+        elif verb == "power":  # a catalogue role's night call: power <call> <seat>... (none: nobody)
+            g.use_power(args[0], [int(a) for a in args[1:]])
         elif verb == "draw-seed":
             self.rng = random.Random(int(args[0]))
         else:
@@ -208,6 +210,10 @@ def render(event: ev.Event) -> str:
         return f"day {e.day}"
     if isinstance(e, ev.DuskFell):
         return f"dusk {e.day}"
+    if isinstance(e, ev.PlayerSpared):
+        return f"spared {e.seat}: {e.role.value}"
+    if isinstance(e, ev.PowerUsed):
+        return f"power {e.call} {e.seat}: {_seats(e.targets)}"
     if isinstance(e, ev.GameEnded):
         return f"end {e.winner.value}: {_seats(e.winners)}"
     raise TypeError(f"no rendering for {event!r}")

@@ -21,6 +21,12 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "reveal_role_on_death": (True, False),
     "vote_procedure": ("plurality", "runoff", "accusation"),
     "wolves_win_at_parity": (False, True),
+    "savior_same_target_twice": (False, True),
+    "savior_protects_little_girl": (False, True),
+    "savior_blocks": ("all_devouring", "pack_only"),
+    "raven_mark_votes": (2, 1, 3, 4, 5),
+    "raven_mark_needs_living_raven": (False, True),
+    "idiot_captain_office": ("lost", "successor"),
 }
 
 

@@ -150,3 +150,10 @@ def test_option_thief_extra_cards_villagers_means_two_villagers() -> None:
     with pytest.raises(CompositionError, match="thief_extra_cards=villagers"):
         Game.start(Deal(seats, (Role.WEREWOLF, Role.VILLAGER)))
     Game.start(Deal(seats, (Role.WEREWOLF, Role.VILLAGER)), FROM_DECK.with_values({}))
+
+
+def test_pyromaniac_is_refused_with_the_reason() -> None:
+    from narrator.rules import Role, UnknownRoleError
+
+    with pytest.raises(UnknownRoleError, match="Pyromaniac is not played.*building cards"):
+        Role.parse("Pyromaniac")

@@ -149,14 +149,6 @@ def test_rule_replay_needs_game_started_first() -> None:
         Game.replay([])
 
 
-def test_rule_every_event_reaches_the_subscribers() -> None:
-    game = new_game(TABLE)
-    seen: list[Event] = []
-    game.subscribe(seen.append)
-    night(game, wolves=7)
-    assert seen == game.events[1:]
-
-
 def test_rule_state_copy_is_independent() -> None:
     game = new_game(TABLE)
     copy = game.state.copy()

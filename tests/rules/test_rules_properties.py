@@ -10,13 +10,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from narrator.rules import Awaiting, Game, Options, Phase, Role, RulesError, Side, complete, deal
+from narrator.roles import wizard_roles
+from narrator.rules import Awaiting, Game, Options, Phase, Role, RulesError, Side, Step, complete, deal
+from narrator.rules import hooks
+from narrator.rules.game import step_of
+from narrator.rules.hooks import Power
 from narrator.rules import events as ev
 from narrator.sim.policies import RandomPolicy, play_day, play_night
 from rules_kit import OPTION_VALUES
 from tests.hypo import examples
 
-SPECIALS = (Role.SEER, Role.WITCH, Role.HUNTER, Role.CUPID, Role.LITTLE_GIRL, Role.THIEF)
+# Every special card of the catalogue (narrator/roles): a new role is drawn as soon as it exists.
+SPECIALS = tuple(r for r in wizard_roles() if r is not Role.WEREWOLF)
 
 
 @dataclass(frozen=True)
@@ -91,6 +96,7 @@ class Checker:
     victim: int | None = None
     healed: bool = False
     poisoned: int | None = None
+    protected: int | None = None
     hunter_due: bool = False
     living_before: int = 0
 
@@ -117,7 +123,7 @@ class Checker:
     def follow(self, e: ev.Event) -> None:
         game = self.game
         if isinstance(e, ev.NightBegan):
-            self.victim, self.healed, self.poisoned = None, False, None
+            self.victim, self.healed, self.poisoned, self.protected = None, False, None, None
         elif isinstance(e, ev.ThiefChose):
             assert game.state.night == 1
             self._alive(e.seat, "the Thief acts")
@@ -142,8 +148,19 @@ class Checker:
             self.poisons += e.poisoned is not None
             assert self.heals <= 1 and self.poisons <= 1, "a potion was used twice"
             assert not e.healed or self.victim is not None, "healed with no victim"
+        elif isinstance(e, ev.PowerUsed):
+            power = hooks.POWERS[e.call]
+            assert game.state.roles[e.seat - 1] is power.role, f"{e.call} used by seat {e.seat}, not its role"
+            self._alive(e.seat, f"{e.call} acts")
+            for target in e.targets:
+                self._alive(target, f"{e.call}'s choice")
+            if e.call == "savior":
+                (self.protected,) = e.targets
         elif isinstance(e, ev.DawnBroke):
-            dead = {self.poisoned} | ({self.victim} if not self.healed else set())
+            girl = self.victim is not None and game.state.roles[self.victim - 1] is Role.LITTLE_GIRL
+            saved = self.healed or (
+                self.protected == self.victim and (not girl or game.options.savior_protects_little_girl))
+            dead = {self.poisoned} | ({self.victim} if not saved else set())
             assert e.deaths == tuple(sorted(p for p in dead if p is not None)), "wrong night deaths"
         elif isinstance(e, ev.PlayerDied):
             self._alive(e.seat, "dies again")
@@ -258,18 +275,23 @@ class Driver:
         roles = s.roles
         first = s.night == 1
         calls: list[str] = []
-        if first and s.step < 0 and self.holder(Role.THIEF):
+        if first and s.step < Step.THIEF and self.holder(Role.THIEF):
             calls.append("thief")
-        if first and s.step < 1 and self.holder(Role.CUPID):
+        if first and s.step < Step.CUPID and self.holder(Role.CUPID):
             calls.append("cupid")
         if game.captain_election_due():
             calls.append("election")
-        if s.step < 3 and self.holder(Role.SEER):
-            calls.append("seer")
-        if s.step < 4 and self.holder(Role.WEREWOLF):
-            calls.append("wolves")
-        if s.step < 5 and self.holder(Role.WITCH):
-            calls.append("witch")
+        # The base calls and every power of the catalogue, in the merged night order.
+        due: list[tuple[float, str]] = [(p.order * 10, f"power:{p.call}") for p in hooks.POWERS.values()
+                                        if s.step < step_of(p.order) and self.holder(p.role)
+                                        and (first or not p.first_night_only)]
+        if s.step < Step.SEER and self.holder(Role.SEER):
+            due.append((Step.SEER, "seer"))
+        if s.step < Step.WOLVES and self.holder(Role.WEREWOLF):
+            due.append((Step.WOLVES, "wolves"))
+        if s.step < Step.WITCH and self.holder(Role.WITCH):
+            due.append((Step.WITCH, "witch"))
+        calls += [name for _, name in sorted(due)]
         for call in calls:
             if not self.draw(st.integers(0, 9)):  # now and then a role gives no answer in time
                 continue
@@ -284,6 +306,17 @@ class Driver:
                 self.until_legal(lovers, "cupid_choose", *sorted(alive)[:2])
             elif call == "election":
                 game.open_captain_election()
+            elif call.startswith("power:"):
+                power = hooks.POWERS[call.removeprefix("power:")]
+                legal = power.targets(game, self.holder(power.role) or 0)
+                if len(legal) < power.count:
+                    continue
+
+                def use(power: Power = power, legal: tuple[int, ...] = legal) -> tuple[Any, ...]:
+                    chosen = tuple(self.draw(st.lists(st.integers(1, game.players), min_size=power.count,
+                                                      max_size=power.count, unique=True)))
+                    return (all(t in legal for t in chosen), "use_power", power.call, chosen)
+                self.until_legal(use, "use_power", power.call, legal[: power.count])
             elif call == "seer":
                 seer = self.holder(Role.SEER)
                 self.until_legal(lambda: (lambda t: (t in alive and t != seer, "seer_inspect", t))(
@@ -308,7 +341,7 @@ def legal_move(game: Game, checker: Checker, data: st.DataObject) -> None:
     Driver(game, checker, data).move()
 
 
-ACTIONS = ("begin_night", "thief_choose", "cupid_choose", "seer_inspect", "wolves_choose", "witch_act", "dawn",
+ACTIONS = ("begin_night", "thief_choose", "cupid_choose", "use_power", "seer_inspect", "wolves_choose", "witch_act", "dawn",
            "hunter_shoot", "name_successor", "open_captain_election", "open_vote", "cast_votes", "break_tie")
 
 
@@ -324,6 +357,8 @@ def any_move(game: Game, data: st.DataObject) -> tuple[str, tuple[Any, ...]]:
         args = (data.draw(st.integers(-1, game.players + 2)), data.draw(st.integers(-1, game.players + 2)))
     elif action in ("seer_inspect",):
         args = (data.draw(st.integers(-1, game.players + 2)),)
+    elif action == "use_power":
+        args = (data.draw(st.sampled_from([*sorted(hooks.POWERS), "nobody's"])), data.draw(st.lists(st.integers(-1, game.players + 2), max_size=2)))
     elif action == "witch_act":
         args = (data.draw(st.booleans()), data.draw(seat))
     elif action == "cast_votes":
@@ -397,12 +432,13 @@ def test_every_game_ends_within_n_nights_with_block_votes(setup: Setup) -> None:
     rng = random.Random(setup.seed)
     policy = RandomPolicy()
     while game.outcome is None:
-        assert game.state.night < setup.players, f"no end after {game.state.night} nights"
+        # A card that spares the designated player (the Village Idiot) buys the village one day.
+        assert game.state.night < setup.players + len(game.state.spared), f"no end after {game.state.night} nights"
         play_night(game, rng, policy)
         checker.check()
         if game.outcome is None:
-            living = len(game.living())
+            living, spared = len(game.living()), len(game.state.spared)
             play_day(game, rng, policy)
             checker.check()
-            assert len(game.living()) < living, "a day of block votes eliminated nobody"
-    assert game.state.night <= setup.players
+            assert len(game.living()) < living or len(game.state.spared) > spared, "a day of block votes eliminated nobody"
+    assert game.state.night <= setup.players + len(game.state.spared)

@@ -13,7 +13,9 @@ from narrator.packs import available_languages, check_packs, load_pack, packs_ro
 from narrator.speech.render import Pyttsx3Synth, Renderer, VoiceSettings, voice_aliases
 
 LANGUAGES = ["en", "es", "fr", "it", "ko"]
-NIGHT_CALLS = re.compile(r"^(thief|cupid|lovers|seer|werewolves|witch)\.|^night\.")
+NIGHT_CALLS = re.compile(r"^(thief|cupid|lovers|seer|werewolves|witch)\.|^night\."
+                         # The extension roles' calls (RULES-EXTENSIONS.md night order): wake and sleep lines.
+                         r"|^(savior|pied_piper|charmed|white_werewolf|raven|pyromaniac)\.(wake|sleep)$")
 
 
 def test_the_five_packs_are_there() -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from narrator.rules import Role
 from narrator.table.config import TableConfig, config_path, load_config, save_config
-from narrator.table.wizard import ScriptedAsker, Wizard
+from narrator.table.wizard import ROLE_MENU, ScriptedAsker, Wizard
 
 ALL_ENTER = ["", "", "", "", "", "", ""]
 
@@ -61,9 +61,10 @@ def test_too_many_roles_for_the_players_keeps_what_was_chosen() -> None:
 
 
 def test_bad_role_changes_and_removing_the_last_werewolf_are_refused() -> None:
-    config, asker = run(["", "9+", "x", "1-", "1-", "", "", "", "", "", ""])
+    beyond = f"{len(ROLE_MENU) + 1}+"  # one past the catalogue's roles
+    config, asker = run(["", beyond, "x", "1-", "1-", "", "", "", "", "", ""])
     told = [t for t in asker.told if t.startswith("! ")]
-    assert "'9+' is not a role change" in told[0] and "'x' is not a role change" in told[1]
+    assert f"'{beyond}' is not a role change" in told[0] and "'x' is not a role change" in told[1]
     assert "no Werewolf" in told[2]
     assert config.roles == {"werewolf": 1, "seer": 1}
 

@@ -1,0 +1,98 @@
+"""The catalogue: one module a role (`narrator/roles/<role>.py`), each declaring its card and calls.
+
+Everything role-specific outside the engine's rules is derived from here: the night order (one
+table, `NIGHT_ORDER_TABLE`), the cards' teams and copies (composition), the wizard's role list,
+`simulate`'s role names and the state machine `narrator graph` draws. Modules are found by name:
+adding a role adds a module here and never edits this file or the sequencer.
+
+The night order (RULES-EXTENSIONS.md "The merged night order"; `narrator graph` draws it):
+
+    order  call             nights                   role possible?   module
+    1      thief            first night              thief            thief.py
+    5      cupid            first night              cupid            cupid.py
+    6      lovers           right after cupid        cupid            cupid.py
+    10.5   night_election   captain_election=night1_end (the sequencer's, not a role's)
+    12     seer             every night              seer             seer.py
+    14     werewolves       every night              (always)         werewolf.py
+    19     witch            every night              witch            witch.py
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+from narrator.roles.base import Call, Card, RoleModule, Schedule
+from narrator.rules import hooks as _hooks
+from narrator.rules import roles as _roles
+from narrator.rules.roles import Role
+
+__all__ = ["ANNOUNCE", "CALLS", "CARDS", "MODULES", "MORNING", "NIGHT_ELECTION_ORDER", "Call", "Card", "RoleModule", "Schedule",
+           "card", "night_calls", "night_order_table", "wizard_roles"]
+
+# Where the Captain election of `captain_election=night1_end` sits in the night: after the first
+# night's preparation (Thief, Cupid, Lovers), before the first call of every night.
+NIGHT_ELECTION_ORDER = 10.5
+
+
+def _load() -> dict[Role, RoleModule]:
+    found: dict[Role, RoleModule] = {}
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if info.name == "base":
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        declared = getattr(module, "MODULE", None)
+        if isinstance(declared, RoleModule):
+            found[declared.card.role] = declared
+    missing = [r.value for r in Role if r not in found]
+    if missing:
+        raise ImportError(f"roles without a module in narrator/roles: {', '.join(missing)}")
+    return {r: found[r] for r in Role}  # in the Role enum's order
+
+
+MODULES: dict[Role, RoleModule] = _load()
+CARDS: dict[Role, Card] = {r: m.card for r, m in MODULES.items()}
+_roles._TEAMS.update({r: c.team for r, c in CARDS.items()})
+_roles._UNIQUE.update(r for r, c in CARDS.items() if c.unique)
+for _module in MODULES.values():
+    _hooks.POWERS.update({p.call: p for p in _module.powers})
+    _hooks.SAVES.extend(_module.saves)
+    if _module.vote_bonus is not None:
+        _hooks.VOTE_BONUS.append(_module.vote_bonus)
+    if _module.spares is not None:
+        _hooks.SPARES.append(_module.spares)
+    if _module.spared_captain_names_successor is not None:
+        _hooks.SPARED_CAPTAIN_NAMES_SUCCESSOR.append(_module.spared_captain_names_successor)
+# Lines the roles add to the narration of the engine's events, in the catalogue's order.
+ANNOUNCE = tuple(m.announce for m in MODULES.values() if m.announce is not None)
+# Dawn step 9: the public morning lines of the roles, in the catalogue's order.
+MORNING = tuple(m.morning for m in MODULES.values() if m.morning is not None)
+CALLS: dict[str, Call] = {c.name: c for c in sorted((c for m in MODULES.values() for c in m.calls), key=lambda c: c.order)}
+
+
+def card(role: Role) -> Card:
+    return CARDS[role]
+
+
+def night_calls() -> tuple[Call, ...]:
+    """Every night call in the merged night order."""
+    return tuple(CALLS.values())
+
+
+def wizard_roles() -> tuple[Role, ...]:
+    """The roles the setup wizard offers (the Villager fills the deck)."""
+    return tuple(r for r, c in CARDS.items() if c.wizard)
+
+
+def night_order_table() -> str:
+    """The night order as a plain table (what `narrator graph --night` and the docs show)."""
+    rows = [("order", "call", "nights", "when possible")]
+    entries: list[tuple[float, tuple[str, str, str, str]]] = [
+        (NIGHT_ELECTION_ORDER, (f"{NIGHT_ELECTION_ORDER:g}", "night_election", "captain_election=night1_end", "-"))
+    ]
+    for c in night_calls():
+        nights = f"right after {c.after}" if c.schedule is Schedule.AFTER else c.schedule.value
+        entries.append((c.order, (f"{c.order:g}", c.name, nights, "always" if c.always else c.role.value)))
+    rows += [row for _, row in sorted(entries, key=lambda e: e[0])]
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    return "\n".join("  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip() for r in rows)

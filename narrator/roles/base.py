@@ -1,0 +1,158 @@
+"""What a role module declares: its card, its night calls, and the turn each call runs.
+
+Pure data and pure functions over a `Game`: no I/O, no clock. The sequencer drives every call
+the same way from these declarations (wake line -> panel -> prompt until the deadline, answers
+echoed and changeable with `-` -> sleep line); see `narrator.flow.sequencer.Sequencer._night_call`.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING, Callable, Mapping
+
+from narrator.ports import Heard, Prompt, SlotValue
+from narrator.rules.events import Cause
+from narrator.rules.hooks import Power
+from narrator.rules.roles import Role, Team
+
+if TYPE_CHECKING:
+    from narrator.rules.game import Game
+
+PanelLine = tuple[str, Mapping[str, SlotValue]]
+
+
+@dataclass(frozen=True)
+class Card:
+    """A role card: its key, its team at the deal, whether it wakes with the pack, its copies."""
+
+    role: Role
+    team: Team
+    pack: bool = False
+    unique: bool = True  # at most one copy in a deck
+    wizard: bool = True  # offered in the setup wizard's role menu (the Villager fills the rest)
+    box: str = "base"  # the box the card comes in: base, new_moon, village (RULES-EXTENSIONS.md)
+
+
+class Schedule(str, Enum):
+    """Which nights a call is made. The schedule depends only on public facts."""
+
+    EVERY_NIGHT = "every night"
+    FIRST_NIGHT = "first night"
+    AFTER = "after another call"  # made right after the call named in `Call.after`, on its nights
+
+
+@dataclass(frozen=True)
+class Ask:
+    """One question of a night turn: its prompt's name and legal choices."""
+
+    name: str
+    seats: tuple[int, ...] = ()
+    words: tuple[str, ...] = ()  # "nobody" where the rules allow no choice
+
+
+class NightTurn:
+    """One call's answers while its turn lasts: a stack of accepted choices.
+
+    `question(answers)` is the next question (None once all are answered), `panel(answers)` the
+    private panel with what was taken. Once an answer is echoed, `-` ("no") takes the last one
+    back and asks that question again; before that, `-` is "no" where a question allows it (the
+    Witch's heal). A `final` turn takes nothing back (the Seer has seen the card).
+    """
+
+    def __init__(
+        self,
+        call: str,
+        question: Callable[[list[Heard]], Ask | None],
+        panel: Callable[[list[Heard]], list[PanelLine]],
+        final: bool = False,
+        on_answer: Callable[[list[Heard]], None] | None = None,
+    ) -> None:
+        self.call = call
+        self.question = question
+        self.panel = panel
+        self.final = final
+        self.on_answer = on_answer
+
+    def withdraws(self, answers: list[Heard]) -> bool:
+        return bool(answers) and not self.final
+
+    def prompt(self, answers: list[Heard], deadline: float, number: int) -> Prompt:
+        ask = self.question(answers)
+        back = ("no",) if self.withdraws(answers) else ()
+        if ask is None:
+            # Nothing (more) to ask: `-` may still take an answer back until the deadline.
+            name = f"night.{self.call}.change" if answers else f"night.{self.call}"
+            return Prompt(name, (), back, night=True, deadline=deadline, number=number, idle=True)
+        words = ask.words + tuple(w for w in back if w not in ask.words)
+        return Prompt(ask.name, ask.seats, words, night=True, deadline=deadline, number=number)
+
+    def take(self, answers: list[Heard], heard: Heard) -> None:
+        if heard.choice == "no" and self.withdraws(answers):
+            answers.pop()
+            return
+        answers.append(heard)
+        if self.on_answer is not None:
+            self.on_answer(answers)
+
+
+def closed_turn(call: str, key: str = "night.closed") -> NightTurn:
+    """The turn of a role nobody holds or whose holder is dead: the same length, nothing to take."""
+    return NightTurn(call, lambda answers: None, lambda answers: [(key, {})], final=True)
+
+
+def _nothing(answers: list[Heard]) -> None:
+    return None
+
+
+@dataclass
+class CallTurn:
+    """What one night call runs tonight: its wake line, its turn, and what the standing answers do."""
+
+    wake: str
+    turn: NightTurn
+    finish: Callable[[list[Heard]], None] = _nothing
+
+
+@dataclass(frozen=True)
+class Call:
+    """A night call: its name (the state and the line keys `<name>.wake`, `<name>.sleep`), its
+    place in the merged night order (RULES-EXTENSIONS.md), its schedule, the role whose being
+    possible makes it, and the function that builds tonight's turn from the game."""
+
+    name: str
+    order: float
+    schedule: Schedule
+    role: Role  # whose call it is: the call is made when this role is possible
+    run: Callable[[Game, random.Random], CallTurn]
+    always: bool = False  # called every night whatever the deal (the Werewolves)
+    turn: float = 20.0  # default seconds of the turn, from the end of the wake line (timing)
+    after: str | None = None  # with Schedule.AFTER: the call this one always follows
+    lines: tuple[str, ...] = ()  # the line and panel keys of this call, besides wake and sleep
+
+    @property
+    def condition(self) -> str | None:
+        """The name of the sequencer's condition for this call (drawn by `narrator graph`)."""
+        if self.always or self.schedule is Schedule.AFTER:
+            return None
+        if self.schedule is Schedule.FIRST_NIGHT:
+            return f"first_night_and_{self.role.value}_possible"
+        return f"{self.role.value}_possible"
+
+
+@dataclass(frozen=True)
+class RoleModule:
+    """Everything about one role: its card and its night calls."""
+
+    card: Card
+    calls: tuple[Call, ...] = ()
+    powers: tuple[Power, ...] = ()  # night powers the engine runs through `Game.use_power`
+    saves: tuple[Callable[[Game, int, Cause], bool], ...] = ()  # dawn step 2: who is saved
+    vote_bonus: Callable[[Game], Mapping[int, int]] | None = None  # votes added to the day's first count
+    spares: Callable[[Game, int], bool] | None = None  # day step 5: the designated player is spared
+    spared_captain_names_successor: Callable[[Game], bool] | None = None
+    # Public lines for the engine's events, said as the sequencer narrates them (the pardon...).
+    announce: Callable[[Game, object], list[PanelLine]] | None = None
+    # Dawn step 9: public lines said in the morning if the game goes on, after the deaths.
+    morning: Callable[[Game], list[PanelLine]] | None = None

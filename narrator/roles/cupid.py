@@ -1,0 +1,58 @@
+"""Cupid: first night only, names two Lovers (himself allowed); then the Lovers wake and see
+each other. If one Lover dies the other dies of grief (`Game._resolve`)."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from narrator.ports import Heard
+from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
+from narrator.rules.roles import Role, Team
+
+if TYPE_CHECKING:
+    from narrator.rules.game import Game
+
+
+def run_cupid(game: Game, rng: random.Random) -> CallTurn:
+    alive = game.living_holder(Role.CUPID) is not None
+
+    def question(answers: list[Heard]) -> Ask | None:
+        if not alive:
+            return Ask("night.cupid") if not answers else None
+        if len(answers) >= 2:
+            return None
+        return Ask("night.cupid", tuple(p for p in game.living() if all(p != a.choice for a in answers)))
+
+    def panel(answers: list[Heard]) -> list[PanelLine]:
+        if not alive:
+            return [("night.closed", {})]
+        lines: list[PanelLine] = [("cupid.prompt", {})]
+        if len(answers) == 1:
+            lines += [("echo.lover", {"seat": answers[0].choice}), ("echo.change", {})]
+        elif len(answers) == 2:
+            lines += [("echo.lovers", {"seat": answers[0].choice, "other": answers[1].choice}), ("echo.change", {})]
+        return lines
+
+    def finish(answers: list[Heard]) -> None:
+        if alive and len(answers) == 2:
+            game.cupid_choose(int(answers[0].choice), int(answers[1].choice))
+
+    return CallTurn("cupid.wake", NightTurn("cupid", question, panel), finish)
+
+
+def run_lovers(game: Game, rng: random.Random) -> CallTurn:
+    lovers = game.state.lovers
+    if lovers is None:
+        return CallTurn("lovers.wake", closed_turn("lovers"))
+    shown: list[PanelLine] = [("lovers.show", {"seat": lovers[0], "other": lovers[1]})]
+    return CallTurn("lovers.wake", NightTurn("lovers", lambda answers: None, lambda answers: shown, final=True))
+
+
+MODULE = RoleModule(
+    Card(Role.CUPID, Team.VILLAGE),
+    (
+        Call("cupid", 5, Schedule.FIRST_NIGHT, Role.CUPID, run_cupid, turn=25.0, lines=("cupid.prompt", "echo.lover", "echo.lovers")),
+        Call("lovers", 6, Schedule.AFTER, Role.CUPID, run_lovers, turn=10.0, after="cupid", lines=("lovers.show",)),
+    ),
+)

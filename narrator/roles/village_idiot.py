@@ -1,0 +1,46 @@
+"""The Village Idiot (l'Idiot du Village, Nouvelle Lune): never called (RULES-EXTENSIONS.md
+`village_idiot`).
+
+- When an elimination vote designates him and his card is still hidden, his card is shown and he
+  is spared: that vote eliminates nobody, and from then on he does not vote (day step 5).
+- If he was the Captain, the office is lost for good (`idiot_captain_office=lost`), or he names a
+  successor as a dying Captain does (`successor`).
+- Voted again later, he dies (the pardon is spent). Any other death kills him normally.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from narrator.roles.base import Card, PanelLine, RoleModule
+from narrator.rules.events import PlayerSpared
+from narrator.rules.roles import Role, Team
+
+if TYPE_CHECKING:
+    from narrator.rules.game import Game
+
+
+def spares(game: Game, seat: int) -> bool:
+    """The designated player is the Idiot, not yet pardoned."""
+    return game.state.roles[seat - 1] is Role.VILLAGE_IDIOT and seat not in game.state.spared
+
+
+def names_successor(game: Game) -> bool:
+    return game.options.idiot_captain_office == "successor"
+
+
+def announce(game: Game, event: object) -> list[PanelLine]:
+    if not isinstance(event, PlayerSpared) or event.role is not Role.VILLAGE_IDIOT:
+        return []
+    lines: list[PanelLine] = [("village_idiot.pardoned", {"seat": event.seat})]
+    if event.office_lost:
+        lines.append(("village_idiot.office_lost", {"seat": event.seat}))
+    return lines
+
+
+MODULE = RoleModule(
+    Card(Role.VILLAGE_IDIOT, Team.VILLAGE, box="new_moon"),
+    spares=spares,
+    spared_captain_names_successor=names_successor,
+    announce=announce,
+)

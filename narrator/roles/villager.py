@@ -1,0 +1,8 @@
+"""The Villager: no power; finds the Werewolves by talking and votes by day. No night call."""
+
+from __future__ import annotations
+
+from narrator.roles.base import Card, RoleModule
+from narrator.rules.roles import Role, Team
+
+MODULE = RoleModule(Card(Role.VILLAGER, Team.VILLAGE, unique=False, wizard=False))
