@@ -129,20 +129,6 @@ def test_issue9_point9_no_speech_model_is_said_before_the_game(tmp_path: Path) -
         t.close()
 
 
-def test_issue9_point18_the_end_of_a_full_screen_game_says_which_key(tmp_path: Path) -> None:
-    from tests.table.test_tmux import Player, _start, play_to_the_end
-
-    t = _start(tmp_path, True)
-    p = Player(t, True)
-    try:
-        play_to_the_end(t, p, True)
-        t.wait("press *. Enter alone finishes.")  # the keys of the end: a rematch, or leave
-        t.send("Enter")
-        assert t.exit_code() == 0
-    finally:
-        t.close()
-
-
 def test_issue9_point6_a_full_screen_game_resumes_on_the_full_screen_eyes_closed_answer_kept(tmp_path: Path) -> None:
     journal = tmp_path / "game.jsonl"
     t = start(tmp_path, "--screen", "full", "--no-audio", "--journal", str(journal))

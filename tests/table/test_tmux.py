@@ -91,6 +91,10 @@ def _start(tmp_path: Path, full: bool) -> Tmux:
 
 @pytest.mark.parametrize("full", [False, True], ids=["text", "full"])
 def test_a_whole_game_in_a_terminal(tmp_path: Path, full: bool) -> None:
+    """A whole game typed as a table would; private text only under its wake line.
+
+    Issue 9 point 18: the end of a full-screen game says which key ends it (and `*` for a rematch):
+    `play_to_the_end` waits for that hint before pressing Enter."""
     t = _start(tmp_path, full)
     p = Player(t, full)
     try:
