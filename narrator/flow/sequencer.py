@@ -396,7 +396,9 @@ class Sequencer:
                 if kept:
                     # The turn cut off by the stop runs again: its role sees what it had typed.
                     self.display.feedback("input.kept", {"reason": ", ".join(kept)})
-                if early:
+                if turn.question(answers) is not None:
+                    # The same note whether or not keys came during the wake line: saying it only
+                    # then would tell the woken role that someone (maybe the role before) typed.
                     self.display.feedback("input.too_early", {})
                 shown = True
             heard = self.listener.listen(prompt)

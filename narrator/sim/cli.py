@@ -98,9 +98,9 @@ def register_balance(sub: Any) -> None:
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help=option_help())
     p.add_argument("--owns", metavar="ROLES", help='special roles the table owns, e.g. "seer,witch,hunter" (default: all)')
     p.add_argument("--budget", type=float, default=0.8, metavar="S", help="seconds to spend playing games not yet known")
-    p.add_argument("--jobs", type=int, default=1, metavar="J", help="worker processes for the games (0 = one per core)")
+    p.add_argument("--jobs", type=integer("--jobs", 0), default=1, metavar="J", help="worker processes for the games (0 = one per core)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--precompute", type=int, default=0, metavar="GAMES",
+    p.add_argument("--precompute", type=integer("--precompute", 0), default=0, metavar="GAMES",
                    help="fill the shipped table for 8 to 18 players with GAMES games a composition (slow)")
     p.set_defaults(func=run_balance)
 

@@ -173,7 +173,11 @@ def fetch(lang: str, progress: Progress | None = None, url_base: str | None = No
     """Download, verify and install the Piper voice for `lang` (both files, or nothing)."""
     voice = info(lang)
     root = voices_dir()
-    root.mkdir(parents=True, exist_ok=True)
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SpeechError(f"the voices folder {root} cannot be made ({exc.strerror or exc}); "
+                          "set NARRATOR_DATA to a folder you can write") from None
     notes: list[str] = []
     pins = read_pins()
     work = Path(tempfile.mkdtemp(prefix=f".fetch-{voice.name}-", dir=root))

@@ -308,7 +308,11 @@ def import_folder(pack: VoicePack, source: Path, name: str, target: float) -> tu
         raise SpeechError(f"{shown}: not a line of the {pack.language} pack; name files by unit "
                           f"('narrator voices record --list --lang {pack.language}' shows them), nothing was imported")
     final = pack_dir(pack.language, name)
-    final.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        final.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SpeechError(f"the recorded voices folder {final.parent} cannot be made ({exc.strerror or exc}); "
+                          "set NARRATOR_DATA to a folder you can write") from None
     work = Path(tempfile.mkdtemp(prefix=f".import-{name}-", dir=final.parent))
     try:
         if final.is_dir():

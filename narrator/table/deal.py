@@ -48,10 +48,20 @@ def _check_open(listener: Listener) -> None:
 
 # ---- mode (b): physical cards ----------------------------------------------------------
 
-# The roll call's order: the night's order, then the roles with no call of their own.
-ROLL_ORDER: tuple[Role, ...] = (
-    Role.THIEF, Role.CUPID, Role.SEER, Role.WEREWOLF, Role.WITCH, Role.HUNTER, Role.LITTLE_GIRL,
-)
+def _roll_order() -> tuple[Role, ...]:
+    """The roll call's order, from the role catalogue: the night's order, then the roles with no
+    call of their own (every card but the Villager, who fills the deck)."""
+    from narrator.roles import CARDS, night_calls
+
+    order: list[Role] = []
+    for c in night_calls():
+        if c.role in CARDS and c.role is not Role.VILLAGER and c.role not in order:
+            order.append(c.role)
+    order += [r for r in CARDS if r not in order and r is not Role.VILLAGER]
+    return tuple(order)
+
+
+ROLL_ORDER: tuple[Role, ...] = _roll_order()
 # The Thief's menu for a card in the middle (the `deal.thief_middle` panel line).
 MIDDLE_MENU: tuple[Role, ...] = (
     Role.VILLAGER, Role.WEREWOLF, Role.SEER, Role.WITCH, Role.HUNTER, Role.CUPID, Role.LITTLE_GIRL,
@@ -90,7 +100,6 @@ def roll_call(
         if attempt:
             say(Cue("deal.roll_call_again", phase="deal.roll_call"))
         claims: dict[Role, list[int]] = {}
-        given: dict[int, Role] = {}  # seats claimed by the roles called before, this roll call
         middle: list[Role] = []
         for role in ROLL_ORDER:
             if not deck.get(role):
@@ -102,9 +111,8 @@ def roll_call(
             display.show_private("deal.seats_prompt" if wanted > 1 else "deal.seat_prompt", {})
             # The Thief with cards from the deck goes on to the middle cards once his seat is given.
             middle_next = role is Role.THIEF and options.thief_extra_cards == "from_deck"
-            seats = _seats_of(role, wanted, players, given, listener, display, deadline, stop_when_full=middle_next)
+            seats = _seats_of(role, wanted, players, listener, display, deadline, stop_when_full=middle_next)
             claims[role] = seats
-            given.update({seat: role for seat in seats})
             if role is Role.THIEF and options.thief_extra_cards == "from_deck" and seats:
                 middle = _middle_cards(players, listener, display, deadline)
             clock.sleep_until(deadline)
@@ -123,12 +131,12 @@ def roll_call(
     )
 
 
-def _seats_of(role: Role, wanted: int, players: int, given: Mapping[int, Role], listener: Listener, display: Display,
+def _seats_of(role: Role, wanted: int, players: int, listener: Listener, display: Display,
               deadline: float, stop_when_full: bool = False) -> list[int]:
     """One role's seats, answered on its private panel as they are typed, until its turn ends.
 
-    A seat already given to another role is refused at once; a seat beyond the role's number of
-    cards is not taken, with the reason; `-` takes back the last seat noted; `+` says all are in.
+    A seat beyond the role's number of cards is not taken, with the reason (a seat another role
+    already gave is answered like any other: refusing it would tell which seats hold those cards); `-` takes back the last seat noted; `+` says all are in.
     The turn lasts its full time whatever is typed (the caller waits for the deadline).
     """
     seats: list[int] = []
@@ -146,8 +154,9 @@ def _seats_of(role: Role, wanted: int, players: int, given: Mapping[int, Role], 
             continue
         if not isinstance(choice, int) or not 1 <= choice <= players or choice in seats:
             display.feedback("input.refused", {"reason": str(heard.text or choice)})
-        elif choice in given:
-            display.feedback("deal.seat_taken", {"seat": choice})
+        # A seat another role has already given is NOT refused here: saying so would let any
+        # role probe which seats hold the cards called before it. Two roles on one seat make the
+        # roll call fail to add up, and it is called again, the same for everyone.
         elif len(seats) >= wanted:
             display.feedback("deal.seats_full", {"seat": choice, "count": wanted})
         else:

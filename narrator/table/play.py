@@ -123,7 +123,7 @@ def play_at_table(args: argparse.Namespace) -> int:
 
         last, head = last_game(games_folder())
         setup = rematch_setup(last, _rematch_rng(args.seed, 0))
-        names = {int(k): str(v) for k, v in (head.get("names") or {}).items()}
+        names = {int(k): str(v) for k, v in (head.get("names") or {}).items() if str(k).isdigit()}
     elif given:
         setup = setup_from_args(args)
         if args.pace is not None:

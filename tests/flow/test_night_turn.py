@@ -199,11 +199,21 @@ def test_issue9_point7_keys_typed_during_the_wake_line_are_said_to_be_too_early(
     r = game({(1, "werewolves"): [5]}, early={(1, "werewolves"): [7]})
     wolves = during(r, "werewolves.wake_first", "werewolves.sleep")
     notes = [e["text"] for e in wolves if e["action"] == "feedback"]
-    assert notes[0] == "Keys typed before this screen opened were not taken: type your answer now."
+    assert notes[0] == "Keys typed before this screen opened are not taken: type your answer now."
     # The note comes with the panel, not before it opens; the early key was not taken.
     assert [e["action"] for e in wolves][:2] == ["show", "feedback"]
     assert r.game.is_alive(7) and not r.game.is_alive(5)
     assert ("night.werewolves", 7) not in inputs(r)
+
+
+def test_issue9_point7_the_too_early_note_does_not_tell_whether_anyone_typed() -> None:
+    """Review: the note is the same whether or not keys came during the wake line, or the woken
+    role would learn that someone (perhaps the role called before, late) was typing."""
+    typed = game({(1, "werewolves"): [5]}, early={(1, "werewolves"): [7]})
+    quiet = game({(1, "werewolves"): [5]})
+    panel = [[(e["action"], e.get("text")) for e in during(r, "werewolves.wake_first", "werewolves.sleep")]
+             for r in (typed, quiet)]
+    assert panel[0] == panel[1]
 
 
 # ---- point 24: secrecy tests without blind spots --------------------------------------------

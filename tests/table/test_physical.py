@@ -234,11 +234,25 @@ TRUTH = Deal((Role.SEER, Role.WEREWOLF, Role.VILLAGER, Role.WEREWOLF, Role.VILLA
               Role.VILLAGER))
 
 
-def test_issue9_point8_a_seat_given_to_another_role_is_refused_at_once() -> None:
-    # The Seer types 2 (a Werewolf's seat) by mistake; the Werewolves learn it in their own turn.
-    _, timeline = typed_roll_call(TRUTH, {Role.SEER: [2], Role.WEREWOLF: [2, 4]})
-    assert panel_during(timeline, Role.WEREWOLF) == [
-        "Seat 2 is already given to another card: enter your own seat.", "Seat 4 noted."]
+def test_issue9_point8_a_seat_given_to_another_role_is_not_revealed_and_the_roll_call_fails() -> None:
+    """Issue 9 point 8, with secrecy first: the panel answers a seat another role already gave
+    exactly as it answers a free seat (else any role could probe which seats hold the cards called
+    before it); the clash makes the roll call fail to add up, and it is called again."""
+    clash, clash_timeline = typed_roll_call(TRUTH, {Role.SEER: [2], Role.WEREWOLF: [2, 4]})
+    free, free_timeline = typed_roll_call(TRUTH, {Role.SEER: [1], Role.WEREWOLF: [2, 4]})
+    assert panel_during(clash_timeline, Role.WEREWOLF) == panel_during(free_timeline, Role.WEREWOLF) == [
+        "Seat 2 noted.", "Seat 4 noted."]
+    assert clash is None and free == TRUTH
+
+
+def test_the_roll_call_calls_the_extension_roles_too() -> None:
+    """Review: a Savior, a Raven or a Village Idiot in the deck is called in the roll call
+    (the catalogue gives its order), so a deck with them adds up."""
+    deck = {Role.WEREWOLF: 2, Role.SAVIOR: 1, Role.RAVEN: 1, Role.VILLAGE_IDIOT: 1, Role.SEER: 1, Role.VILLAGER: 3}
+    for seed in range(3):
+        truth = deal(9, deck, random.Random(seed), Options())
+        learnt, _ = call(truth, Options(), seed)
+        assert learnt == truth
 
 
 def test_issue9_point8_a_werewolf_seat_beyond_the_cards_gets_feedback() -> None:
