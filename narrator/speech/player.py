@@ -80,6 +80,9 @@ class Mixer:
         # While a prompt listens by voice the bed goes far under (the microphone hears it too).
         self.listening = False
         self.started: deque[Started] = deque(maxlen=1024)
+        # Lines queued for a frame they could not start on (already rendered, or a line still
+        # playing then): (token, frame asked, frame given). Empty while the schedule's lead holds.
+        self.late: deque[tuple[int, int, int]] = deque(maxlen=1024)
 
     @property
     def duck_gain(self) -> float:
@@ -114,6 +117,8 @@ class Mixer:
             self._next_token += 1
             start = max(self.frames + lead_frames, self._queued_end)
             if at_frame is not None:
+                if start > at_frame:
+                    self.late.append((token, at_frame, start))
                 start = max(start, at_frame)
             self._queued_end = start + len(clip)
             self._queue.append((token, clip, start))
