@@ -410,9 +410,10 @@ class Sequencer:
         wake line ends, the turn ends `turn(call)` seconds later whatever is typed, and the sleep
         line starts `settle` seconds after that. Both lines are queued `queue_lead` ahead with
         their time, which the speaker keeps to the audio frame (`Speaker.say(cue, at)`). Answers
-        are journaled as they come (during the turn); after the deadline only the same pure work is done for every call (the engine is
-        given the last answers standing, the panel is cleared), and the step's record is written
-        while the sleep line plays (see `_run_step`). A slow disk can move nothing the table hears.
+        are journaled as they come (during the turn); after the deadline only the same pure work is
+        done for every call (the engine is given the last answers standing, the panel is cleared),
+        and the step's record is written while the sleep line plays (see `_run_step`). A slow disk
+        can move nothing the table hears.
         """
         phase = f"night.{call}"
         wake_at = self.due  # the wake line is queued ahead, to start then (see `_line`)

@@ -61,7 +61,8 @@ class Mixer:
         self.settings = settings
         self._beds = dict(beds)
         self._lock = threading.Lock()
-        self._queue: deque[tuple[int, Audio, int]] = deque()  # (token, clip, start frame)
+        # (token, clip, start frame, the bed to switch to when it starts: "" for none)
+        self._queue: deque[tuple[int, Audio, int, str]] = deque()
         self._voice: Audio | None = None
         self._voice_token = 0
         self._voice_pos = 0
@@ -91,27 +92,35 @@ class Mixer:
     def set_bed(self, name: str | None, fade: float | None = None) -> None:
         """Crossfade to another bed (None fades to silence) over `fade` seconds (default: the
         settings' crossfade); the same bed again changes nothing."""
+        if name is not None and name not in self._beds:
+            raise SpeechError(f"no ambience bed {name!r} loaded; have {', '.join(sorted(self._beds)) or 'none'}")
         with self._lock:
-            self._fade_span = fade
-            if name == self._bed:
-                return
-            if name is not None and name not in self._beds:
-                raise SpeechError(f"no ambience bed {name!r} loaded; have {', '.join(sorted(self._beds)) or 'none'}")
-            self._old, self._old_pos = self._bed, self._bed_pos
-            self._bed, self._bed_pos = name, 0
-            self._fade = 0.0
+            self._switch_bed(name, fade)
+
+    def _switch_bed(self, name: str | None, fade: float | None) -> None:
+        self._fade_span = fade
+        if name == self._bed:
+            return
+        self._old, self._old_pos = self._bed, self._bed_pos
+        self._bed, self._bed_pos = name, 0
+        self._fade = 0.0
 
     @property
     def bed(self) -> str | None:
         return self._bed
 
-    def queue(self, clip: "Audio", lead_frames: int = 0, at_frame: int | None = None) -> tuple[int, int, int]:
+    def queue(
+        self, clip: "Audio", lead_frames: int = 0, at_frame: int | None = None, bed: str | None = None
+    ) -> tuple[int, int, int]:
         """Queue a line after any line still playing: (token, start frame, end frame).
 
         With `at_frame` the line starts on exactly that frame (silence until then), unless that
         frame is already rendered or a line queued before still plays then: it starts as soon
-        as it can after. The start is kept to the frame: the bed ducks when the voice sounds.
+        as it can after. The start is kept to the frame: the bed ducks when the voice sounds,
+        and switches to `bed` (if given) in the block where the line starts.
         """
+        if bed is not None and bed not in self._beds:
+            raise SpeechError(f"no ambience bed {bed!r} loaded; have {', '.join(sorted(self._beds)) or 'none'}")
         with self._lock:
             token = self._next_token
             self._next_token += 1
@@ -121,7 +130,7 @@ class Mixer:
                     self.late.append((token, at_frame, start))
                 start = max(start, at_frame)
             self._queued_end = start + len(clip)
-            self._queue.append((token, clip, start))
+            self._queue.append((token, clip, start, bed or ""))
             return token, start, self._queued_end
 
     def cancel(self) -> None:
@@ -176,8 +185,10 @@ class Mixer:
                 if start >= n:
                     break  # the next line starts in a later block
                 filled = max(filled, start)  # silence until its frame
-                self._voice_token, self._voice, _ = self._queue.popleft()
+                self._voice_token, self._voice, _, bed = self._queue.popleft()
                 self._voice_pos = 0
+                if bed:
+                    self._switch_bed(bed, None)
                 self.started.append(Started(self._voice_token, self.frames + filled, time.monotonic()))
             take = min(n - filled, len(self._voice) - self._voice_pos)
             out[filled : filled + take] = self._voice[self._voice_pos : self._voice_pos + take] * self.settings.voice_volume
@@ -327,7 +338,7 @@ class Player:
         if self._paced and ahead > self._lead:
             time.sleep(ahead - self._lead)
 
-    def play(self, clip: "Audio", at: float | None = None) -> tuple[int, float, float]:
+    def play(self, clip: "Audio", at: float | None = None, bed: str | None = None) -> tuple[int, float, float]:
         """Queue a line; returns (token, monotonic start, monotonic end) as heard.
 
         Without `at` the line starts at the next block (or after the line still playing). With
@@ -342,7 +353,7 @@ class Player:
             # now on a silent stream (a night's schedule starts from such a line, night.falls).
             frame0, wall0 = self._last_cb
             self._base = wall0 + self._dac_delay - frame0 / sr
-        token, start, end = self.mixer.queue(clip, lead_frames=0, at_frame=None if at is None else self.frame_at(at))
+        token, start, end = self.mixer.queue(clip, lead_frames=0, at_frame=None if at is None else self.frame_at(at), bed=bed)
         return token, self.time_of(start), self.time_of(end)
 
     def frame_at(self, t: float) -> int:

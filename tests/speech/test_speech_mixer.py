@@ -125,6 +125,21 @@ def test_the_bed_ducks_when_a_scheduled_line_sounds_not_when_it_is_queued() -> N
     start = mixer.frames + SR  # one second from now
     mixer.queue(np.zeros(SR, dtype=np.float32), at_frame=start)  # a silent line: only the bed is heard
     out, ref = _run(mixer, 2.5), _run(quiet, 2.5)
-    gain = lambda a, b: float(np.sqrt(np.mean(out[a:b].astype(np.float64) ** 2) / np.mean(ref[a:b].astype(np.float64) ** 2)))  # noqa: E731
+    power = lambda x: float(np.mean(x.astype(np.float64) ** 2))  # noqa: E731
+    gain = lambda a, b: (power(out[a:b]) / power(ref[a:b])) ** 0.5  # noqa: E731
     assert gain(0, SR) > 0.999  # the bed stays up until the line's frame (one second after it was queued)
     assert abs(gain(SR + int(0.3 * SR), 2 * SR) - 10 ** (-12 / 20)) < 0.02  # then ducks under it
+
+
+def test_a_scheduled_line_switches_the_bed_when_it_starts() -> None:
+    beds = {"night": generate("night", SR), "day": generate("day", SR)}
+    mixer = Mixer(SR, beds, MixSettings())
+    mixer.set_bed("night")
+    _run(mixer, 0.5)
+    start = mixer.frames + SR // 2
+    mixer.queue(np.zeros(1000, dtype=np.float32), at_frame=start, bed="day")
+    while mixer.frames + 256 <= start:
+        mixer.render(256)
+        assert mixer.bed == "night"
+    mixer.render(256)
+    assert mixer.bed == "day"
