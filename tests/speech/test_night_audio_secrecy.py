@@ -4,6 +4,10 @@ line at the same place in the recorded audio, within one audio block, even on a 
 Each story plays two nights on the real clock (AudioSpeaker with ambience into an ALSA file
 device, a journal whose every sync sleeps a random 0-100 ms); each night line is found in the
 recorded WAV and its onset counted from that night's `night.falls`.
+
+The night's lines are queued `Sequencer.queue_lead` ahead with their time and start on that frame
+(`Speaker.say(cue, at)`), so a thread woken late on a loaded machine moves none of them: this
+held in three runs next to a busy-looping CPU spinner (see the README's Secrecy section).
 """
 
 from __future__ import annotations
