@@ -41,6 +41,8 @@ def record(tmp: Path, name: str, story: str, sync: str, nights: int) -> list[lis
     if proc.returncode != 0:
         raise SystemExit(proc.stderr)
     report: dict[str, Any] = json.loads(proc.stdout)
+    for key, asked, given in report.get("late", []):
+        print(f"    {name}: {key} missed its frame by {given - asked} frames (queued too late)", flush=True)
     onsets = night_onsets(report, wav)
     wav.unlink()
     return onsets

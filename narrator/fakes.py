@@ -20,8 +20,10 @@ class Timeline:
     clock: Clock
     entries: list[dict[str, Any]] = field(default_factory=list)
 
-    def add(self, **entry: Any) -> None:
-        self.entries.append({"t": round(self.clock.now(), 3), **entry})
+    def add(self, at: float | None = None, **entry: Any) -> None:
+        """Record an entry now, or at clock time `at` when it is later (a line queued ahead)."""
+        t = self.clock.now() if at is None else max(at, self.clock.now())
+        self.entries.append({"t": round(t, 3), **entry})
 
 
 class TimelineSpeaker:
@@ -31,10 +33,11 @@ class TimelineSpeaker:
         self.pack = pack
         self.timeline = timeline
 
-    def say(self, cue: Cue) -> float:
+    def say(self, cue: Cue, at: float | None = None) -> float:
         text = self.pack.text(cue)
-        self.timeline.add(kind="say", key=cue.key, text=text, phase=cue.phase)
-        return self.timeline.clock.now() + estimated_duration(text, self.pack.rate)
+        start = self.timeline.clock.now() if at is None else max(at, self.timeline.clock.now())
+        self.timeline.add(at=start, kind="say", key=cue.key, text=text, phase=cue.phase)
+        return start + estimated_duration(text, self.pack.rate)
 
     def prepare(self, cues: Any) -> None:
         for cue in cues:

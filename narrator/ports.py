@@ -102,9 +102,14 @@ PanelLines = Sequence[tuple[str, Mapping[str, SlotValue]]]
 
 
 class Speaker(Protocol):
-    """Says cues. `say` returns the clock time at which the line ends."""
+    """Says cues. `say` returns the clock time at which the line ends.
 
-    def say(self, cue: Cue) -> float: ...
+    With `at` (a clock time, given ahead) the line starts at `at` exactly, not when the call
+    happens to run: the night's schedule queues its lines early, so a late thread moves nothing
+    the table hears. A line cannot start before the call: a late `at` starts as soon as it can.
+    """
+
+    def say(self, cue: Cue, at: float | None = None) -> float: ...
 
     def prepare(self, cues: Iterable[Cue]) -> None:
         """Render ahead every cue the game may say (a no-op where nothing needs rendering)."""

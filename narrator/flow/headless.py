@@ -27,10 +27,11 @@ class ScaledSpeaker(TimelineSpeaker):
         super().__init__(*args, **kwargs)
         self.scale = scale
 
-    def say(self, cue: Cue) -> float:
+    def say(self, cue: Cue, at: float | None = None) -> float:
         text = self.pack.text(cue)
-        self.timeline.add(kind="say", key=cue.key, text=text, phase=cue.phase)
-        return self.timeline.clock.now() + estimated_duration(text, self.pack.rate) * self.scale
+        start = self.timeline.clock.now() if at is None else max(at, self.timeline.clock.now())
+        self.timeline.add(at=start, kind="say", key=cue.key, text=text, phase=cue.phase)
+        return start + estimated_duration(text, self.pack.rate) * self.scale
 
 
 @dataclass

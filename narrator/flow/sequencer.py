@@ -238,11 +238,14 @@ class Sequencer:
         self.display.board(self.public_board())
         if self.on_step is not None:
             self.on_step(self.step, self.state)
+        self.due = None
         if self.hold is not None:
             # A night step ends on its last line, still playing: the step was journaled under it,
-            # and the next line keeps its place on the clock however long the write took.
+            # and the next line keeps its place on the clock however long the write took. It is
+            # queued `queue_lead` ahead, to start at `hold` exactly (see `_line`).
             hold, self.hold = self.hold, None
-            self.wait_until(hold)
+            self.due = hold
+            self.wait_until(hold - self.queue_lead)
 
     # ---- speaking, waiting, asking ------------------------------------------------------
 
@@ -250,7 +253,7 @@ class Sequencer:
         if self.fast:
             return
         self.last_cue = cue
-        end = self.speaker.say(cue)
+        end = self.speaker.say(cue, self._take_due())
         self.clock.sleep_until(end)
 
     def wait_until(self, t: float) -> None:
@@ -322,27 +325,43 @@ class Sequencer:
         if not self.fast:
             self.hold = end
 
-    def _line(self, cue: Cue) -> float:
-        """Start a line and return when it will end, without waiting for it (the night's schedule)."""
+    # The night's lines are queued this long before their time, and the speaker starts each at
+    # its time on the audio clock: a thread late by less than this changes nothing audible.
+    queue_lead = 0.3
+    due: float | None = None  # when the first line of this step is due (the last step's hold)
+
+    def _take_due(self) -> float | None:
+        due, self.due = self.due, None
+        return due
+
+    def _line(self, cue: Cue, at: float | None = None) -> float:
+        """Start a line (at clock time `at`, or when the step's first line is due, or now) and
+        return when it will end, without waiting for it (the night's schedule)."""
         if self.fast:
             return self.clock.now()
         self.last_cue = cue
-        return self.speaker.say(cue)
+        due = self._take_due()
+        return self.speaker.say(cue, at if at is not None else due)
 
     def _night_call(self, call: str, wake: str, turn: NightTurn, finish: Callable[[list[Heard]], None]) -> None:
         """Wake line, a turn of fixed length, sleep line: the same for every hidden state.
 
         Every moment of the call is fixed on the clock before it starts: the panel opens when the
         wake line ends, the turn ends `turn(call)` seconds later whatever is typed, and the sleep
-        line starts `settle` seconds after that. Answers are journaled as they come (during the
-        turn); after the deadline only the same pure work is done for every call (the engine is
-        given the last answers standing, the panel is cleared), and the step's record is written
-        while the sleep line plays (see `_run_step`). A slow disk can move nothing the table hears.
+        line starts `settle` seconds after that. Both lines are queued `queue_lead` ahead with
+        their time, which the speaker keeps to the audio frame (`Speaker.say(cue, at)`). Answers
+        are journaled as they come (during the turn); after the deadline only the same pure work is
+        done for every call (the engine is given the last answers standing, the panel is cleared),
+        and the step's record is written while the sleep line plays (see `_run_step`). A slow disk
+        can move nothing the table hears.
         """
         phase = f"night.{call}"
+        wake_at = self.due  # the wake line is queued ahead, to start then (see `_line`)
         wake_end = self._line(Cue(wake, phase=phase))
         early = False
         if not self.fast:
+            if wake_at is not None:
+                self.wait_until(wake_at)  # keys typed before the wake line starts are not its turn's
             early = self._too_early(call, wake_end)
         self.wait_until(wake_end)
         deadline = wake_end + self.timing.turn(call)
@@ -350,8 +369,8 @@ class Sequencer:
         finish(answers)
         if not self.fast:
             self.display.clear_private()
-            self.clock.sleep_until(deadline + self.timing.settle)
-        sleep_end = self._line(Cue(f"{call}.sleep", phase=phase))
+            self.clock.sleep_until(deadline + self.timing.settle - self.queue_lead)
+        sleep_end = self._line(Cue(f"{call}.sleep", phase=phase), at=deadline + self.timing.settle)
         if not self.fast:
             self.hold = sleep_end + self.timing.gap
 

@@ -43,11 +43,12 @@ class TextSpeaker:
         self.out = out
         self.pace = pace
 
-    def say(self, cue: Cue) -> float:
+    def say(self, cue: Cue, at: float | None = None) -> float:
         text = self.pack.text(cue)
         self.out.write(f"  » {text}\n")
         self.out.flush()
-        return self.clock.now() + estimated_duration(text, self.pack.rate) * self.pace
+        start = self.clock.now() if at is None else max(at, self.clock.now())
+        return start + estimated_duration(text, self.pack.rate) * self.pace
 
     def prepare(self, cues: Iterable[Cue]) -> None:
         for cue in cues:

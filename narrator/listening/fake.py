@@ -57,8 +57,8 @@ class RecordingSpeaker:
     # A function called on each cue (a test can inject a spoken "no" at the right moment).
     on_say: Callable[[Cue], None] | None = None
 
-    def say(self, cue: Cue) -> float:
-        start = time.monotonic()
+    def say(self, cue: Cue, at: float | None = None) -> float:
+        start = time.monotonic() if at is None else max(at, time.monotonic())
         end = start + self.seconds_per_line
         self.said.append((cue, start, end))
         if self.on_say is not None:

@@ -61,7 +61,8 @@ class Mixer:
         self.settings = settings
         self._beds = dict(beds)
         self._lock = threading.Lock()
-        self._queue: deque[tuple[int, Audio]] = deque()
+        # (token, clip, start frame, the bed to switch to when it starts: "" for none)
+        self._queue: deque[tuple[int, Audio, int, str]] = deque()
         self._voice: Audio | None = None
         self._voice_token = 0
         self._voice_pos = 0
@@ -80,6 +81,9 @@ class Mixer:
         # While a prompt listens by voice the bed goes far under (the microphone hears it too).
         self.listening = False
         self.started: deque[Started] = deque(maxlen=1024)
+        # Lines queued for a frame they could not start on (already rendered, or a line still
+        # playing then): (token, frame asked, frame given). Empty while the schedule's lead holds.
+        self.late: deque[tuple[int, int, int]] = deque(maxlen=1024)
 
     @property
     def duck_gain(self) -> float:
@@ -88,28 +92,45 @@ class Mixer:
     def set_bed(self, name: str | None, fade: float | None = None) -> None:
         """Crossfade to another bed (None fades to silence) over `fade` seconds (default: the
         settings' crossfade); the same bed again changes nothing."""
+        if name is not None and name not in self._beds:
+            raise SpeechError(f"no ambience bed {name!r} loaded; have {', '.join(sorted(self._beds)) or 'none'}")
         with self._lock:
-            self._fade_span = fade
-            if name == self._bed:
-                return
-            if name is not None and name not in self._beds:
-                raise SpeechError(f"no ambience bed {name!r} loaded; have {', '.join(sorted(self._beds)) or 'none'}")
-            self._old, self._old_pos = self._bed, self._bed_pos
-            self._bed, self._bed_pos = name, 0
-            self._fade = 0.0
+            self._switch_bed(name, fade)
+
+    def _switch_bed(self, name: str | None, fade: float | None) -> None:
+        self._fade_span = fade
+        if name == self._bed:
+            return
+        self._old, self._old_pos = self._bed, self._bed_pos
+        self._bed, self._bed_pos = name, 0
+        self._fade = 0.0
 
     @property
     def bed(self) -> str | None:
         return self._bed
 
-    def queue(self, clip: "Audio", lead_frames: int = 0) -> tuple[int, int, int]:
-        """Queue a line after any line still playing: (token, start frame, end frame)."""
+    def queue(
+        self, clip: "Audio", lead_frames: int = 0, at_frame: int | None = None, bed: str | None = None
+    ) -> tuple[int, int, int]:
+        """Queue a line after any line still playing: (token, start frame, end frame).
+
+        With `at_frame` the line starts on exactly that frame (silence until then), unless that
+        frame is already rendered or a line queued before still plays then: it starts as soon
+        as it can after. The start is kept to the frame: the bed ducks when the voice sounds,
+        and switches to `bed` (if given) in the block where the line starts.
+        """
+        if bed is not None and bed not in self._beds:
+            raise SpeechError(f"no ambience bed {bed!r} loaded; have {', '.join(sorted(self._beds)) or 'none'}")
         with self._lock:
             token = self._next_token
             self._next_token += 1
             start = max(self.frames + lead_frames, self._queued_end)
+            if at_frame is not None:
+                if start > at_frame:
+                    self.late.append((token, at_frame, start))
+                start = max(start, at_frame)
             self._queued_end = start + len(clip)
-            self._queue.append((token, clip))
+            self._queue.append((token, clip, start, bed or ""))
             return token, start, self._queued_end
 
     def cancel(self) -> None:
@@ -160,8 +181,14 @@ class Mixer:
             if self._voice is None:
                 if not self._queue:
                     break
-                self._voice_token, self._voice = self._queue.popleft()
+                start = self._queue[0][2] - self.frames
+                if start >= n:
+                    break  # the next line starts in a later block
+                filled = max(filled, start)  # silence until its frame
+                self._voice_token, self._voice, _, bed = self._queue.popleft()
                 self._voice_pos = 0
+                if bed:
+                    self._switch_bed(bed, None)
                 self.started.append(Started(self._voice_token, self.frames + filled, time.monotonic()))
             take = min(n - filled, len(self._voice) - self._voice_pos)
             out[filled : filled + take] = self._voice[self._voice_pos : self._voice_pos + take] * self.settings.voice_volume
@@ -268,6 +295,7 @@ class Player:
         self._lead = 0.1
         self._dac_delay = 0.0
         self._last_cb = (0, time.monotonic())  # (frame at callback, wall time) for frame → time
+        self._base: float | None = None  # monotonic time at which frame 0 is heard: the reference
         dev = resolve_device(device)
         error: Exception | None = None
         # Mono first; some hardware devices only take stereo (the same signal on both sides).
@@ -310,16 +338,33 @@ class Player:
         if self._paced and ahead > self._lead:
             time.sleep(ahead - self._lead)
 
-    def play(self, clip: "Audio") -> tuple[int, float, float]:
-        """Queue a line; returns (token, monotonic start, monotonic end) as heard."""
-        frame0, wall0 = self._last_cb
+    def play(self, clip: "Audio", at: float | None = None, bed: str | None = None) -> tuple[int, float, float]:
+        """Queue a line; returns (token, monotonic start, monotonic end) as heard.
+
+        Without `at` the line starts at the next block (or after the line still playing). With
+        `at` (a time.monotonic() time) it starts on the frame heard at `at`: clock times become
+        frames through one reference point (`frame_at`), so lines given times a fixed interval
+        apart are that many frames apart in the output, however late the caller's thread was,
+        as long as it queues them before their frame is rendered.
+        """
         sr = self.mixer.sample_rate
-        # The next callback writes it: one block from now at most.
-        token, start, end = self.mixer.queue(clip, lead_frames=0)
-        base = wall0 + self._dac_delay - frame0 / sr
-        now = time.monotonic()
-        t_start = max(now + self.BLOCK / sr + self._dac_delay, base + start / sr)
-        return token, t_start, t_start + len(clip) / sr
+        if self._base is None or (at is None and not self.mixer.busy()):
+            # (Re)anchor only where nothing scheduled depends on the old reference: a line said
+            # now on a silent stream (a night's schedule starts from such a line, night.falls).
+            frame0, wall0 = self._last_cb
+            self._base = wall0 + self._dac_delay - frame0 / sr
+        token, start, end = self.mixer.queue(clip, lead_frames=0, at_frame=None if at is None else self.frame_at(at), bed=bed)
+        return token, self.time_of(start), self.time_of(end)
+
+    def frame_at(self, t: float) -> int:
+        """The output frame heard at monotonic time `t` (by the current reference point)."""
+        assert self._base is not None
+        return int(round((t - self._base) * self.mixer.sample_rate))
+
+    def time_of(self, frame: int) -> float:
+        """The monotonic time at which output frame `frame` is heard (the inverse of `frame_at`)."""
+        assert self._base is not None
+        return self._base + frame / self.mixer.sample_rate
 
     def close(self) -> None:
         try:

@@ -137,20 +137,22 @@ class AudioSpeaker:
     def text(self, cue: Cue) -> str:
         return self.pack.text(cue, self.lines.turn(cue))
 
-    def say(self, cue: Cue) -> float:
-        bed = self.bed_for_key.get(cue.key)
-        if bed is not None and self.ambience:
+    def say(self, cue: Cue, at: float | None = None) -> float:
+        """Queue the line (to start at clock time `at`, on the exact frame, when given)."""
+        bed = self.bed_for_key.get(cue.key) if self.ambience else None
+        if bed is not None and at is None:
             self.player.mixer.set_bed(bed)
         text, path, source = self.lines.next(cue)
-        return self._play(cue, text, path, source)
+        # A line queued ahead switches the bed when it starts, not when it is queued.
+        return self._play(cue, text, path, source, at, bed if at is not None else None)
 
     def say_text(self, text: str) -> float:
         """Say words that are not a line of the pack (`narrator say`)."""
         return self._play(Cue("say.text"), text, self.renderer.ensure(text, self.settings), self.renderer.synth.engine)
 
-    def _play(self, cue: Cue, text: str, path: Path, source: str) -> float:
+    def _play(self, cue: Cue, text: str, path: Path, source: str, at: float | None = None, bed: str | None = None) -> float:
         clip = self._clip(path)
-        token, start, end = self.player.play(clip)
+        token, start, end = self.player.play(clip, at, bed)
         self.log.append(SpokenLine(cue, text, token, start, end, path, source))
         return end
 

@@ -122,11 +122,11 @@ class Assistant:
             self.out.write(text + "\n")
             self.out.flush()
 
-    def say(self, cue: Cue) -> float:
+    def say(self, cue: Cue, at: float | None = None) -> float:
         self.last = cue
         if self.captions:
             self.show(f"  » {self.pack.text(cue)}")
-        end = self.speaker.say(cue)
+        end = self.speaker.say(cue, at)
         self.clock.sleep_until(end)
         return end
 

@@ -265,8 +265,8 @@ class ScreenSpeaker:
         self.pack = pack
         self.screen = screen
 
-    def say(self, cue: Cue) -> float:
-        end = self.inner.say(cue)
+    def say(self, cue: Cue, at: float | None = None) -> float:
+        end = self.inner.say(cue, at)
         self.screen.said(cue, self.pack.text(cue), end)
         return end
 
@@ -301,10 +301,11 @@ class PacedSpeaker:
         self.clock = clock
         self.pace = pace
 
-    def say(self, cue: Cue) -> float:
+    def say(self, cue: Cue, at: float | None = None) -> float:
         from narrator.duration import estimated_duration
 
-        return self.clock.now() + estimated_duration(self.pack.text(cue), self.pack.rate) * self.pace
+        start = self.clock.now() if at is None else max(at, self.clock.now())
+        return start + estimated_duration(self.pack.text(cue), self.pack.rate) * self.pace
 
     def prepare(self, cues: Iterable[Cue]) -> None:
         for cue in cues:

@@ -41,8 +41,8 @@ class SpeakingTracker:
         self.inner = inner
         self.until = 0.0
 
-    def say(self, cue: Cue) -> float:
-        end = self.inner.say(cue)
+    def say(self, cue: Cue, at: float | None = None) -> float:
+        end = self.inner.say(cue, at)
         self.until = max(self.until, end)
         return end
 

@@ -47,9 +47,9 @@ class LoggedSpeaker(TimelineSpeaker):
         self.log = log
         self.path = path
 
-    def say(self, cue: Cue) -> float:
+    def say(self, cue: Cue, at: float | None = None) -> float:
         self.log.append(("say", cue.key, on_disk(self.path)))
-        return super().say(cue)
+        return super().say(cue, at)
 
 
 class LoggedListener(FakeListener):

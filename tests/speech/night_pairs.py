@@ -136,8 +136,9 @@ def main(story: str, journal_path: Path, sync: str, nights: int = 2) -> None:
     started = {s.token: s.frame for s in mixer.started}
     lines = [{"key": line.cue.key, "phase": line.cue.phase, "token": line.token, "frame": started.get(line.token),
               "path": str(speaker.renderer.path(line.text, speaker.settings))} for line in speaker.log]
+    keys = {line.token: line.cue.key for line in speaker.log}
     report = {"sample_rate": mixer.sample_rate, "block": speaker.player.BLOCK, "voice_volume": mixer.settings.voice_volume,
-              "lines": lines}
+              "lines": lines, "late": [[keys.get(token, "?"), asked, given] for token, asked, given in mixer.late]}
     speaker.close()
     json.dump(report, sys.stdout)
 

@@ -43,7 +43,7 @@ class AudioTimedSpeaker:
         self.clock = clock
         self.sources: set[str] = set()
 
-    def say(self, cue: Cue) -> float:
+    def say(self, cue: Cue, at: float | None = None) -> float:
         if cue.phase.startswith("night."):
             text, path, source = self.lines.next(cue)
             self.sources.add(source)
@@ -52,8 +52,9 @@ class AudioTimedSpeaker:
         else:
             text = self.lines.pack.text(cue)
             length = estimated_duration(text, self.lines.pack.rate)
-        self.entries.append({"t": self.clock.now(), "kind": "say", "key": cue.key, "text": text, "phase": cue.phase})
-        return self.clock.now() + length
+        start = self.clock.now() if at is None else max(at, self.clock.now())
+        self.entries.append({"t": start, "kind": "say", "key": cue.key, "text": text, "phase": cue.phase})
+        return start + length
 
     def prepare(self, cues: Iterable[Cue]) -> None:
         pass  # rendered on first use, into the test's cache

@@ -87,3 +87,59 @@ def test_the_bed_fades_out_rather_than_stops() -> None:
     assert rms[0] > 0.6 * level and rms[12] > 0.08 * level  # still sounding 0.25 s into the fade
     assert np.all(rms[30:] == 0.0)  # silent once the fade is over
     assert np.all(np.diff(rms[:25]) < 0.05)  # going down, gently
+
+
+def test_a_line_queued_for_a_frame_starts_on_that_frame_even_mid_block() -> None:
+    # The night's lines are queued ahead with their time: each starts on its own frame, not at
+    # the next block, so the thread's lateness never shows in the audio.
+    mixer = Mixer(SR, {}, MixSettings())
+    a = np.full(300, 0.25, dtype=np.float32)
+    b = np.full(200, -0.5, dtype=np.float32)
+    _, a_start, a_end = mixer.queue(a, at_frame=1000)
+    _, b_start, b_end = mixer.queue(b, at_frame=a_end + 77)
+    assert (a_start, a_end, b_start) == (1000, 1300, 1377)
+    out = _run(mixer, 0.1)
+    voiced = np.flatnonzero(out)
+    assert voiced[0] == 1000 and np.all(out[1000:1300] == 0.25)
+    assert np.all(out[1300:1377] == 0) and np.all(out[1377:1577] == -0.5) and voiced[-1] == 1576
+    assert [s.frame for s in mixer.started] == [1000, 1377]
+
+
+def test_a_line_queued_for_a_frame_already_played_starts_at_once_after_the_line_playing() -> None:
+    mixer = Mixer(SR, {}, MixSettings())
+    _run(mixer, 0.1)
+    done = mixer.frames
+    _, start, _ = mixer.queue(np.full(100, 0.25, dtype=np.float32), at_frame=10)
+    assert start == done
+    _, after, _ = mixer.queue(np.full(100, 0.25, dtype=np.float32), at_frame=done + 50)
+    assert after == done + 100  # never over the line still playing
+
+
+def test_the_bed_ducks_when_a_scheduled_line_sounds_not_when_it_is_queued() -> None:
+    settings = MixSettings(ambience_volume=0.5, duck_db=12.0)
+    twins = [Mixer(SR, {"night": generate("night", SR)}, settings) for _ in range(2)]
+    for mixer in twins:
+        mixer.set_bed("night")
+        _run(mixer, 2.0)
+    mixer, quiet = twins
+    start = mixer.frames + SR  # one second from now
+    mixer.queue(np.zeros(SR, dtype=np.float32), at_frame=start)  # a silent line: only the bed is heard
+    out, ref = _run(mixer, 2.5), _run(quiet, 2.5)
+    power = lambda x: float(np.mean(x.astype(np.float64) ** 2))  # noqa: E731
+    gain = lambda a, b: (power(out[a:b]) / power(ref[a:b])) ** 0.5  # noqa: E731
+    assert gain(0, SR) > 0.999  # the bed stays up until the line's frame (one second after it was queued)
+    assert abs(gain(SR + int(0.3 * SR), 2 * SR) - 10 ** (-12 / 20)) < 0.02  # then ducks under it
+
+
+def test_a_scheduled_line_switches_the_bed_when_it_starts() -> None:
+    beds = {"night": generate("night", SR), "day": generate("day", SR)}
+    mixer = Mixer(SR, beds, MixSettings())
+    mixer.set_bed("night")
+    _run(mixer, 0.5)
+    start = mixer.frames + SR // 2
+    mixer.queue(np.zeros(1000, dtype=np.float32), at_frame=start, bed="day")
+    while mixer.frames + 256 <= start:
+        mixer.render(256)
+        assert mixer.bed == "night"
+    mixer.render(256)
+    assert mixer.bed == "day"
