@@ -54,7 +54,17 @@ def _describe(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
                 _describe(action)
 
 
+def ctrl_c_acts() -> None:
+    """At a terminal, Ctrl-C stops the program (issue 9 point 5), even when it was started from a
+    shell that had set SIGINT to be ignored (a background job of a non-interactive shell does)."""
+    import signal
+
+    if sys.stdin is not None and sys.stdin.isatty() and signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    ctrl_c_acts()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

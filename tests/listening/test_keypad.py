@@ -208,9 +208,15 @@ def test_ctrl_c_interrupts_and_the_terminal_is_restored() -> None:
             os.kill(os.getpid(), signal.SIGINT)  # what the terminal sends on Ctrl-C
 
         t = threading.Thread(target=ctrl_c)
-        t.start()
-        with pytest.raises(KeyboardInterrupt):
-            listener.listen(Prompt("test", seats=(1,), deadline=time.monotonic() + FAR))
+        # Python raises KeyboardInterrupt only with its own handler: a test run started as a
+        # background job of a non-interactive shell inherits SIGINT ignored (seen in CI runs).
+        old = signal.signal(signal.SIGINT, signal.default_int_handler)
+        try:
+            t.start()
+            with pytest.raises(KeyboardInterrupt):
+                listener.listen(Prompt("test", seats=(1,), deadline=time.monotonic() + FAR))
+        finally:
+            signal.signal(signal.SIGINT, old)
         t.join(WAIT)
         assert seen[0] != before  # raw while listening
         assert seen[0][3] & termios.ISIG  # ... but Ctrl-C still a signal
