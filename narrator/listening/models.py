@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Callable, Iterator
 
+from narrator.folders import move_into_place
 from narrator.errors import NarratorError
 
 DEFAULT_BASE_URL = "https://alphacephei.com/vosk/models"
@@ -215,7 +216,7 @@ def fetch(lang: str, progress: Progress | None = None, url_base: str | None = No
                 notes.append(f"no checksum is published for {model.name}: its SHA-256 {digest[:16]}… is now "
                              f"pinned in {pins_path()}, and later downloads must match it")
             final = dest_root / lang
-            _move_into_place(folder, final)
+            move_into_place(folder, final)
     return Fetched(final, digest, tuple(notes))
 
 
@@ -305,20 +306,6 @@ def _sha256_file(path: Path) -> str:
         for block in iter(lambda: f.read(1 << 20), b""):
             h.update(block)
     return h.hexdigest()
-
-
-def _move_into_place(folder: Path, final: Path) -> None:
-    if final.exists():
-        old = final.with_name(f".old-{final.name}-{os.getpid()}")
-        os.replace(final, old)
-        try:
-            os.replace(folder, final)
-        except OSError:
-            os.replace(old, final)
-            raise
-        shutil.rmtree(old, ignore_errors=True)
-    else:
-        os.replace(folder, final)
 
 
 class _temp_path:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from narrator.folders import move_into_place
 from narrator.listening.models import data_dir, read_pins, _write_pin
 from narrator.speech.render import SpeechError, VoiceSettings
 
@@ -199,7 +200,7 @@ def fetch(lang: str, progress: Progress | None = None, url_base: str | None = No
         (folder / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
         new_pins = [n for n in digests if pin_name(n) not in pins]
         final = root / voice.name
-        _move_into_place(folder, final)
+        move_into_place(folder, final)
         for n in new_pins:
             _write_pin(pin_name(n), digests[n])
         if new_pins:
@@ -271,20 +272,6 @@ def _check_files(folder: Path, voice: PiperVoiceInfo) -> None:
     # An ONNX model is a protobuf ModelProto whose first field is ir_version (tag 0x08).
     if len(head) < 16 or head[0] != 0x08 or head.lstrip().startswith((b"<", b"{")):
         raise VoiceStoreError(f"{model.name} is not an ONNX model; nothing was installed")
-
-
-def _move_into_place(folder: Path, final: Path) -> None:
-    if final.exists():
-        old = final.with_name(f".old-{final.name}-{os.getpid()}")
-        os.replace(final, old)
-        try:
-            os.replace(folder, final)
-        except OSError:
-            os.replace(old, final)
-            raise
-        shutil.rmtree(old, ignore_errors=True)
-    else:
-        os.replace(folder, final)
 
 
 # --- the engine ---------------------------------------------------------------------------------

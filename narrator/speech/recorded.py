@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
+from narrator.folders import move_into_place
 from narrator.listening.models import data_dir
 from narrator.packs import ROLE_SLOTS, SIDE_SLOTS, VoicePack
 from narrator.ports import Cue
@@ -323,13 +324,7 @@ def import_folder(pack: VoicePack, source: Path, name: str, target: float) -> tu
             if len(audio) == 0:
                 raise SpeechError(f"{f} holds no speech (silence only); nothing was imported")
             write_wav(work / f"{f.stem}.wav", audio, SAMPLE_RATE)
-        if final.exists():
-            old = final.with_name(f".old-{name}-{os.getpid()}")
-            os.replace(final, old)
-            os.replace(work, final)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.replace(work, final)
+        move_into_place(work, final)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     have = {p.stem for p in final.glob("*.wav")}
