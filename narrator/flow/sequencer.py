@@ -31,7 +31,7 @@ from narrator.flow.journal import JournalError
 from narrator.flow.timing import Timing
 from narrator.packs import VoicePack, every_cue
 from narrator.ports import Clock, Cue, Display, Heard, Journal, Listener, Prompt, SlotValue, Speaker
-from narrator.roles import ANNOUNCE, CALLS, MORNING, NIGHT_ELECTION_ORDER, Call, Schedule, night_calls
+from narrator.roles import ANNOUNCE, CALLS, MORNING, NIGHT_ELECTION_ORDER, OPENING, PUBLIC, Call, Schedule, night_calls
 from narrator.roles.base import Ask, NightTurn, PanelLine, closed_turn
 from narrator.rules import Awaiting, Ballot, Game, Phase, Side
 from narrator.rules import events as ev
@@ -98,12 +98,14 @@ DAY_TRANSITIONS: tuple[dict[str, Any], ...] = (
     {"trigger": "advance", "source": "chain", "dest": "chain", "conditions": "awaiting_chain"},
     {"trigger": "advance", "source": "chain", "dest": "game_over", "conditions": "is_over"},
     {"trigger": "advance", "source": "chain", "dest": "dusk", "conditions": "day_is_done"},
+    {"trigger": "advance", "source": "chain", "dest": "vote", "conditions": "second_vote_due"},
     {"trigger": "advance", "source": "chain", "dest": "election", "conditions": "captain_election_due"},
     {"trigger": "advance", "source": "chain", "dest": "debate"},
     {"trigger": "advance", "source": "election", "dest": "debate"},
     {"trigger": "advance", "source": "debate", "dest": "vote"},
     {"trigger": "advance", "source": "vote", "dest": "chain", "conditions": "awaiting_chain"},
     {"trigger": "advance", "source": "vote", "dest": "game_over", "conditions": "is_over"},
+    {"trigger": "advance", "source": "vote", "dest": "vote", "conditions": "second_vote_due"},
     {"trigger": "advance", "source": "vote", "dest": "dusk"},
     {"trigger": "advance", "source": "dusk", "dest": "night_falls"},
 )
@@ -187,6 +189,8 @@ class Sequencer:
         """A call is made on its nights when its role is possible (RULES.md: dealt or not, alive or not)."""
         if not call.always and call.role not in self.game.state.possible:
             return False
+        if call.schedule is Schedule.SOME_NIGHTS and call.nights is not None:
+            return call.nights(self.game.options, self.game.state.night)
         return call.schedule is not Schedule.FIRST_NIGHT or self.game.state.night == 1
 
     def captain_election_due(self) -> bool:
@@ -194,6 +198,10 @@ class Sequencer:
 
     def awaiting_chain(self) -> bool:
         return self.game.state.awaiting in (Awaiting.HUNTER, Awaiting.SUCCESSOR)
+
+    def second_vote_due(self) -> bool:
+        """The second vote the Stuttering Judge asked for: at once, without debate."""
+        return self.game.second_vote_due()
 
     def is_over(self) -> bool:
         return self.game.outcome is not None
@@ -319,6 +327,11 @@ class Sequencer:
     # ---- the night ----------------------------------------------------------------------
 
     def do_night_falls(self) -> None:
+        if self.game.state.phase is Phase.SETUP:
+            # The Opening: public lines before the first call (the Villager-Villager's seat...).
+            for lines in OPENING:
+                for key, slots in lines(self.game):
+                    self.say(Cue(key, dict(slots), phase="game.opening"))
         if self.game.state.phase is not Phase.NIGHT:
             self.game.begin_night()
         end = self._line(Cue("night.falls", phase="night.falls"))
@@ -620,6 +633,8 @@ class Sequencer:
                 self.say(minutes_cue("debate.more_time", t.more_time))
 
     def do_vote(self) -> None:
+        if self.game.second_vote_due():
+            self.say(Cue("stuttering_judge.second_vote", phase="day.vote"))
         self.game.open_vote()
         self._rounds("day.vote")
 
@@ -643,9 +658,17 @@ class Sequencer:
         ballot = s.ballot.value if s.ballot else "vote"
         self.say(Cue("vote.order_cw" if clockwise else "vote.order_ccw", {"seat": voters[0]}, phase=phase))
         votes: dict[int, int | None] = {}
+        # The Stuttering Judge's sign (judge_signal=sign_during_vote): during the day's first vote,
+        # `+` ("yes") before a vote is taken from every voter alike, with the same feedback and no
+        # line, and counts only for the Judge (RULES-EXTENSIONS.md "Day", step 3).
+        sign = ("yes",) if self.game.sign_taken() else ()
         for voter in voters:
             self.say(Cue("vote.voter", {"seat": voter}, phase=phase))
-            heard = self.ask(self._day_prompt(f"{phase}.{ballot}.{voter}", s.candidates, self.timing.vote, ("nobody",)))
+            prompt = self._day_prompt(f"{phase}.{ballot}.{voter}", s.candidates, self.timing.vote, ("nobody", *sign))
+            heard = self.ask(prompt)
+            while heard is not None and heard.choice == "yes":
+                self.game.signal_second_vote(voter)
+                heard = self.ask(replace(prompt, words=tuple(w for w in prompt.words if w != "yes")))
             votes[voter] = None if heard is None or heard.choice == "nobody" else int(heard.choice)
         return votes
 
@@ -678,9 +701,15 @@ class Sequencer:
             "night": s.night,
             "day": s.day,
             "alive": [seat for seat in range(1, s.players + 1) if s.alive[seat - 1]],
-            "revealed": revealed,
+            "revealed": self._public_cards(revealed),
             "captain": s.captain,
         }
+
+    def _public_cards(self, revealed: dict[int, str]) -> dict[int, str]:
+        for cards in PUBLIC:  # cards public by design (the Villager-Villager)
+            for seat, role in cards(self.game).items():
+                revealed.setdefault(seat, role)
+        return revealed
 
 
 def minutes_cue(key: str, seconds: float) -> Cue:

@@ -24,10 +24,11 @@ import pkgutil
 
 from narrator.roles.base import Call, Card, RoleModule, Schedule
 from narrator.rules import hooks as _hooks
+from narrator.rules import options as _options
 from narrator.rules import roles as _roles
 from narrator.rules.roles import Role
 
-__all__ = ["ANNOUNCE", "CALLS", "CARDS", "MODULES", "MORNING", "NIGHT_ELECTION_ORDER", "Call", "Card", "RoleModule", "Schedule",
+__all__ = ["ANNOUNCE", "CALLS", "CARDS", "MODULES", "MORNING", "NIGHT_ELECTION_ORDER", "OPENING", "PUBLIC", "Call", "Card", "RoleModule", "Schedule",
            "card", "night_calls", "night_order_table", "wizard_roles"]
 
 # Where the Captain election of `captain_election=night1_end` sits in the night: after the first
@@ -54,6 +55,9 @@ MODULES: dict[Role, RoleModule] = _load()
 CARDS: dict[Role, Card] = {r: m.card for r, m in MODULES.items()}
 _roles._TEAMS.update({r: c.team for r, c in CARDS.items()})
 _roles._UNIQUE.update(r for r, c in CARDS.items() if c.unique)
+_roles._PACK.update(r for r, c in CARDS.items() if c.pack)
+_roles._COPIES.update({r: c.copies for r, c in CARDS.items() if c.copies})
+_roles._SEATED.update(r for r, c in CARDS.items() if not c.extra_card)
 for _module in MODULES.values():
     _hooks.POWERS.update({p.call: p for p in _module.powers})
     _hooks.SAVES.extend(_module.saves)
@@ -63,10 +67,18 @@ for _module in MODULES.values():
         _hooks.SPARES.append(_module.spares)
     if _module.spared_captain_names_successor is not None:
         _hooks.SPARED_CAPTAIN_NAMES_SUCCESSOR.append(_module.spared_captain_names_successor)
+    for _name in ("dusk_deaths", "dawn_deaths", "dawn_settled", "signals", "sign_open", "armed", "second_vote_stands"):
+        _hook = getattr(_module, _name)
+        if _hook is not None:
+            getattr(_hooks, _name.upper()).append(_hook)
 # Lines the roles add to the narration of the engine's events, in the catalogue's order.
 ANNOUNCE = tuple(m.announce for m in MODULES.values() if m.announce is not None)
 # Dawn step 9: the public morning lines of the roles, in the catalogue's order.
-MORNING = tuple(m.morning for m in MODULES.values() if m.morning is not None)
+MORNING = tuple(m.morning for m in sorted(MODULES.values(), key=lambda m: m.morning_order) if m.morning is not None)
+# The Opening: public lines before the first call (the Villager-Villager's seat...).
+OPENING = tuple(m.opening for m in MODULES.values() if m.opening is not None)
+# Cards public by design, on the public board all game long.
+PUBLIC = tuple(m.public for m in MODULES.values() if m.public is not None)
 CALLS: dict[str, Call] = {c.name: c for c in sorted((c for m in MODULES.values() for c in m.calls), key=lambda c: c.order)}
 
 
@@ -92,6 +104,8 @@ def night_order_table() -> str:
     ]
     for c in night_calls():
         nights = f"right after {c.after}" if c.schedule is Schedule.AFTER else c.schedule.value
+        if c.schedule is Schedule.SOME_NIGHTS and c.nights is not None:
+            nights = ",".join(str(n) for n in range(1, 6) if c.nights(_options.Options(), n)) + ",... (options)"
         entries.append((c.order, (f"{c.order:g}", c.name, nights, "always" if c.always else c.role.value)))
     rows += [row for _, row in sorted(entries, key=lambda e: e[0])]
     widths = [max(len(r[i]) for r in rows) for i in range(4)]

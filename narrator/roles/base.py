@@ -13,8 +13,9 @@ from enum import Enum
 from typing import TYPE_CHECKING, Callable, Mapping
 
 from narrator.ports import Heard, Prompt, SlotValue
-from narrator.rules.events import Cause
+from narrator.rules.events import Cause, Event
 from narrator.rules.hooks import Power
+from narrator.rules.options import Options
 from narrator.rules.roles import Role, Team
 
 if TYPE_CHECKING:
@@ -33,6 +34,8 @@ class Card:
     unique: bool = True  # at most one copy in a deck
     wizard: bool = True  # offered in the setup wizard's role menu (the Villager fills the rest)
     box: str = "base"  # the box the card comes in: base, new_moon, village (RULES-EXTENSIONS.md)
+    copies: int = 0  # dealt in exactly this many copies when in the deck (the Two Sisters: 2); 0: any
+    extra_card: bool = True  # may be one of the Thief's extra cards (not a double-faced card)
 
 
 class Schedule(str, Enum):
@@ -41,6 +44,7 @@ class Schedule(str, Enum):
     EVERY_NIGHT = "every night"
     FIRST_NIGHT = "first night"
     AFTER = "after another call"  # made right after the call named in `Call.after`, on its nights
+    SOME_NIGHTS = "some nights"  # on the nights `Call.nights` says, from the options and the night number
 
 
 @dataclass(frozen=True)
@@ -130,6 +134,8 @@ class Call:
     turn: float = 20.0  # default seconds of the turn, from the end of the wake line (timing)
     after: str | None = None  # with Schedule.AFTER: the call this one always follows
     lines: tuple[str, ...] = ()  # the line and panel keys of this call, besides wake and sleep
+    # With Schedule.SOME_NIGHTS: whether the call is made on night n (public facts only).
+    nights: Callable[[Options, int], bool] | None = None
 
     @property
     def condition(self) -> str | None:
@@ -138,6 +144,8 @@ class Call:
             return None
         if self.schedule is Schedule.FIRST_NIGHT:
             return f"first_night_and_{self.role.value}_possible"
+        if self.schedule is Schedule.SOME_NIGHTS:
+            return f"{self.name}_night_and_{self.role.value}_possible"
         return f"{self.role.value}_possible"
 
 
@@ -156,3 +164,16 @@ class RoleModule:
     announce: Callable[[Game, object], list[PanelLine]] | None = None
     # Dawn step 9: public lines said in the morning if the game goes on, after the deaths.
     morning: Callable[[Game], list[PanelLine]] | None = None
+    morning_order: float = 50.0  # place of its morning lines in dawn step 9 (Elder 10, Bear 20, Raven 30, Actor 40)
+    # Opening (RULES-EXTENSIONS.md): public lines said before the first call of the game.
+    opening: Callable[[Game], list[PanelLine]] | None = None
+    # Cards public by design, shown on the public board all game long (seat -> role key).
+    public: Callable[[Game], Mapping[int, str]] | None = None
+    # The engine's fixed points (narrator/rules/hooks.py, same names upper-cased).
+    dusk_deaths: Callable[[Game], tuple[int, ...]] | None = None
+    dawn_deaths: Callable[[Game], tuple[int, ...]] | None = None
+    dawn_settled: Callable[[Game], tuple[Event, ...]] | None = None
+    signals: Callable[[Game, int], bool] | None = None
+    sign_open: Callable[[Game], bool] | None = None
+    armed: Callable[[Game], int | None] | None = None
+    second_vote_stands: Callable[[Game, int], bool] | None = None

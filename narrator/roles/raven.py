@@ -84,4 +84,5 @@ MODULE = RoleModule(
     powers=(Power("raven", Role.RAVEN, ORDER, check, targets),),
     vote_bonus=vote_bonus,
     morning=morning,
+    morning_order=30,
 )

@@ -65,7 +65,7 @@ def parse_roles(spec: str) -> dict[Role, int]:
             except ValueError:
                 raise CompositionError(f"count {num.strip()!r} for {name.strip()!r} is not a whole number") from None
         else:
-            count = 1
+            count = role.copies or 1  # `two_sisters` alone means both Sisters
         if count < 0:
             raise CompositionError(f"count {count} for {name.strip()!r} cannot be negative")
         counts[role] = counts.get(role, 0) + count
@@ -123,6 +123,11 @@ def _validate(players: int, deck: Composition, options: Options) -> list[str]:
             raise CompositionError(f"{count} {role.value} cards: a count cannot be negative")
         if role.unique and count > 1:
             raise CompositionError(f"{count} {role.value} cards: the {role.value} is a single card")
+        if role.copies and count not in (0, role.copies):
+            raise CompositionError(
+                f"{count} {role.value} cards: the {role.value} come as {role.copies} cards, all dealt "
+                f"({role.value}={role.copies})"
+            )
     size = deck_size(players, deck, options)
     total = sum(deck.values())
     if total != size:
@@ -160,7 +165,13 @@ def deal(players: int, deck: Composition, rng: random.Random, options: Options) 
         # The Thief card itself is always dealt: the two leftovers are the others' cards.
         cards.remove(Role.THIEF)
         rng.shuffle(cards)
-        seats, extra = cards[: players - 1], cards[players - 1 :]
+        if any(r.seated or r.copies for r in deck):
+            # Cards always dealt to a seat (double-faced, or siblings dealt together) go first.
+            cards.sort(key=lambda r: not (r.seated or r.copies))
+            seats, extra = cards[: players - 1], cards[players - 1 :]
+            rng.shuffle(seats)
+        else:
+            seats, extra = cards[: players - 1], cards[players - 1 :]
         seats.insert(rng.randrange(players), Role.THIEF)
         return Deal(tuple(seats), tuple(extra))
     rng.shuffle(cards)

@@ -18,6 +18,7 @@ class Cause(str, Enum):
     GRIEF = "grief"
     HUNTER = "hunter"
     VOTE = "vote"
+    DISEASE = "disease"  # the Knight's rusty sword: dies at the next dusk (or dawn), said at dawn
 
 
 class Ballot(str, Enum):
@@ -191,6 +192,40 @@ class PlayerSpared:
     office_lost: bool = False  # he was Captain and the office is gone for good (no successor)
 
 
+@dataclass(frozen=True, slots=True)
+class PowerLost:
+    """A player's power is lost for good (RULES-EXTENSIONS.md "Powers lost"): he keeps his card,
+    team and calls, but his power does nothing from now on."""
+
+    seat: int
+    role: Role
+    reason: str  # e.g. "fox_miss"
+
+
+@dataclass(frozen=True, slots=True)
+class Marked:
+    """A lasting mark a role's power puts on a player (e.g. "diseased" by the Knight's sword)."""
+
+    mark: str
+    seat: int
+    by: int  # the seat whose power put it
+
+
+@dataclass(frozen=True, slots=True)
+class SecondVoteAsked:
+    """A second elimination vote follows today's first one, without debate (the Stuttering
+    Judge's sign). Never said: only the second vote itself is public."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SecondVoteDue:
+    """The first vote's batch is resolved and the game goes on: the second vote opens at once."""
+
+    day: int
+
+
 Event = Union[
     GameStarted,
     NightBegan,
@@ -216,4 +251,8 @@ Event = Union[
     GameEnded,
     PowerUsed,
     PlayerSpared,
+    PowerLost,
+    Marked,
+    SecondVoteAsked,
+    SecondVoteDue,
 ]

@@ -36,12 +36,16 @@ from narrator.rules.events import (
     HunterCalled,
     HunterShot,
     LoversChosen,
+    Marked,
     NightBegan,
     NobodyEliminated,
     PlayerDied,
     PlayerEliminated,
     PlayerSpared,
+    PowerLost,
     PowerUsed,
+    SecondVoteAsked,
+    SecondVoteDue,
     SeerSaw,
     SuccessorCalled,
     ThiefChose,
@@ -137,6 +141,12 @@ class State:
     used: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
     spared: tuple[int, ...] = ()  # players spared by their card: alive, they vote no more
     previous: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
+    powerless: tuple[int, ...] = ()  # seats whose power is lost for good (PowerLost)
+    # Lasting marks a power put on players (Marked): mark -> seats, replaced, never changed in place.
+    marks: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
+    night_dead: tuple[tuple[int, Cause], ...] = ()  # who died during this night (at dusk), said at dawn
+    second_vote_asked: int | None = None  # the seat that asked for a second vote today
+    second_vote_day: int = 0  # the day whose second vote was opened
 
     def copy(self) -> State:
         other = dataclasses.replace(self)
@@ -190,6 +200,12 @@ class Game:
         chosen = frozenset(possible or ()) | frozenset(deal.seats) | frozenset(deal.extra)
         if Role.THIEF in deal.seats and len(deal.extra) != 2:
             raise RulesError(f"a Thief needs two extra cards, got {len(deal.extra)}")
+        seated = [r for r in deal.extra if r.seated or r.copies]
+        if seated:
+            raise CompositionError(
+                f"extra cards {_names(deal.extra)}: the {seated[0].value} card is always dealt to a seat, "
+                "never left in the centre (RULES-EXTENSIONS.md)"
+            )
         if Role.THIEF not in deal.seats and deal.extra:
             raise CompositionError(f"extra cards {_names(deal.extra)} are dealt only with a Thief at the table")
         if opts.thief_extra_cards == "villagers" and any(r is not Role.VILLAGER for r in deal.extra):
@@ -251,6 +267,18 @@ class Game:
                 return j + 1
         return None
 
+    def in_pack(self, seat: int) -> bool:
+        """Whether the player wakes with the Werewolves (RULES-EXTENSIONS.md "Pack"): his card
+        says so (Werewolf...)."""
+        return self.state.roles[seat - 1].pack
+
+    def powered(self, seat: int) -> bool:
+        """Whether the player's power still works (RULES-EXTENSIONS.md "Powers lost")."""
+        return seat not in self.state.powerless
+
+    def marked(self, mark: str) -> tuple[int, ...]:
+        return self.state.marks.get(mark, ())
+
     def living_wolves(self) -> tuple[int, ...]:
         roles = self.state.roles
         return tuple([p for p in self.state.living if roles[p - 1] is Role.WEREWOLF])
@@ -294,7 +322,20 @@ class Game:
 
     def vote_due(self) -> bool:
         s = self.state
-        return s.phase is Phase.DAY and s.awaiting is Awaiting.NOTHING and s.voted_day < s.day
+        if s.phase is not Phase.DAY or s.awaiting is not Awaiting.NOTHING:
+            return False
+        return s.voted_day < s.day or self.second_vote_due()
+
+    def second_vote_due(self) -> bool:
+        """Today's first vote is over and a second one was asked for (RULES-EXTENSIONS.md "Day")."""
+        s = self.state
+        return s.voted_day == s.day and s.second_vote_day < s.day and s.second_vote_asked is not None
+
+    def first_vote_open(self) -> bool:
+        """Whether a round of the day's first elimination vote is being voted now."""
+        s = self.state
+        return (s.awaiting is Awaiting.VOTE and s.phase is Phase.DAY and s.voted_day == s.day
+                and s.second_vote_day < s.day and s.ballot not in (Ballot.CAPTAIN, Ballot.CAPTAIN_REVOTE))
 
     def roll_call(self) -> tuple[int, ...]:
         """The order of a roll-call vote today: the voters of the open round (or the living),
@@ -354,6 +395,10 @@ class Game:
             return
         self._require_phase(Phase.DUSK, "night falls only after the day's vote")
         self._emit(NightBegan(s.night + 1))
+        for dusk in hooks.DUSK_DEATHS:  # the Knight's diseased wolf: dead before anyone wakes
+            for seat in dusk(self):
+                if s.alive[seat - 1]:
+                    self._emit(PlayerDied(seat, Cause.DISEASE, s.roles[seat - 1]))
 
     def thief_choose(self, card: int) -> None:
         """The Thief keeps his card (0) or takes extra card 1 or 2; two Werewolves force a take."""
@@ -435,7 +480,10 @@ class Game:
         problem = power.check(self, seat, chosen)
         if problem is not None:
             raise IllegalActionError(f"{said}: {problem}")
+        effects = () if power.effect is None else power.effect(self, seat, chosen)
         self._emit(PowerUsed(call, seat, chosen))
+        for event in effects:
+            self._emit(event)
 
     def dawn(self) -> None:
         """End the night (RULES-EXTENSIONS.md "Dawn"): 1. the devoured; 2. each saved by the
@@ -451,12 +499,19 @@ class Game:
             dead[seat] = Cause.WOLVES
         if s.poisoned is not None:
             dead.setdefault(s.poisoned, Cause.POISON)
-        order = tuple(sorted(dead))
+        for dies in hooks.DAWN_DEATHS:  # step 4: the disease (knight_disease_timing=next_dawn)
+            for seat in dies(self):
+                if s.alive[seat - 1]:
+                    dead.setdefault(seat, Cause.DISEASE)
+        # Those who died at dusk (the disease) are announced now with the others.
+        earlier = dict(s.night_dead)
+        order = tuple(sorted({*dead, *earlier}))
         self._emit(DawnBroke(s.night, order))
         queue: list[tuple[int, Cause]] = []
         for seat in order:
-            self._emit(PlayerDied(seat, dead[seat], s.roles[seat - 1]))
-            queue.append((seat, dead[seat]))
+            if seat in dead:
+                self._emit(PlayerDied(seat, dead[seat], s.roles[seat - 1]))
+            queue.append((seat, dead.get(seat) or earlier[seat]))
         self._resolve(queue)
 
     # ---- chain reactions ----------------------------------------------------------------
@@ -510,6 +565,11 @@ class Game:
 
     def _finish_resolution(self) -> None:
         s = self.state
+        if not s.resolving_day and hooks.DAWN_SETTLED:
+            # Dawn step 7 (the Knight's diseased wolf). Reached again after a successor is named:
+            # each hook emits only what it has not emitted this dawn.
+            for event in [e for settle in hooks.DAWN_SETTLED for e in settle(self)]:
+                self._emit(event)
         if s.captain is not None and not s.alive[s.captain - 1] and self.living():
             self._emit(SuccessorCalled(s.captain))
             return
@@ -517,9 +577,18 @@ class Game:
         if outcome is not None:
             self._emit(GameEnded(outcome.winner, outcome.winners))
         elif s.resolving_day:
-            self._emit(DuskFell(s.day))
+            self._end_vote()
         else:
             self._emit(DayBegan(s.night))
+
+    def _end_vote(self) -> None:
+        """After a vote's batch, if the game goes on: the second vote, if asked, else dusk."""
+        s = self.state
+        asked = s.second_vote_asked
+        if asked is not None and all(stands(self, asked) for stands in hooks.SECOND_VOTE_STANDS):
+            self._emit(SecondVoteDue(s.day))
+        else:
+            self._emit(DuskFell(s.day))
 
     # ---- the day ------------------------------------------------------------------------
 
@@ -532,9 +601,34 @@ class Game:
     def open_vote(self) -> None:
         if not self.vote_due():
             raise WrongPhaseError("no vote is due now (one vote a day, after the morning)")
+        s = self.state
+        first = s.voted_day < s.day
         living = self.living()
-        ballot = Ballot.ACCUSATION if self.state.options.vote_procedure == "accusation" else Ballot.VOTE
+        ballot = Ballot.ACCUSATION if s.options.vote_procedure == "accusation" else Ballot.VOTE
         self._emit(VoteOpened(ballot, living, self._voters()))
+        if first and s.second_vote_asked is None:
+            for armed in hooks.ARMED:  # a second vote armed last night (judge_signal=night_arm)
+                seat = armed(self)
+                if seat is not None:
+                    self._emit(SecondVoteAsked(seat))
+                    break
+
+    def sign_taken(self) -> bool:
+        """Whether voters may give a secret sign now: a round of the day's first vote, and a role
+        that signs this way is possible (`hooks.SIGN_OPEN`; public facts only)."""
+        return self.first_vote_open() and any(open_(self) for open_ in hooks.SIGN_OPEN)
+
+    def signal_second_vote(self, voter: int) -> None:
+        """A voter's secret sign during the day's first vote (the keypad key of the Stuttering
+        Judge): it asks for a second vote if his card lets him (`hooks.SIGNALS`), and does nothing
+        for anyone else; either way nothing is said."""
+        s = self.state
+        if not self.sign_taken():
+            raise WrongPhaseError(f"seat {voter!r}'s sign: a sign is taken only during the day's first vote")
+        if voter not in s.voters:
+            raise IllegalActionError(f"seat {voter!r} does not vote in this round, so gives no sign")
+        if s.second_vote_asked is None and any(signal(self, voter) for signal in hooks.SIGNALS):
+            self._emit(SecondVoteAsked(voter))
 
     def _voters(self) -> tuple[int, ...]:
         """Who votes for an elimination: the living, minus the players spared by their card."""
@@ -572,7 +666,7 @@ class Game:
         for target in votes.values():
             if target is not None:
                 counts[target] += 1
-        if s.used and hooks.VOTE_BONUS and ballot in (Ballot.VOTE, Ballot.ACCUSATION):
+        if s.used and hooks.VOTE_BONUS and ballot in (Ballot.VOTE, Ballot.ACCUSATION) and s.second_vote_day < s.day:
             for bonus in hooks.VOTE_BONUS:  # the first count of the day (the Raven's mark)
                 for seat, extra in bonus(self).items():
                     if seat in counts:
@@ -676,7 +770,7 @@ class Game:
 
     def _no_elimination(self, reason: str) -> None:
         self._emit(NobodyEliminated(reason))
-        self._emit(DuskFell(self.state.day))
+        self._end_vote()
 
     def _eliminate(self, seat: int, by_captain: bool) -> None:
         s = self.state
@@ -768,6 +862,7 @@ def _night(s: State, e: NightBegan) -> None:
     s.previous, s.used = s.used, _NONE_USED
     s.victim, s.healed, s.poisoned = None, False, None
     s.awaiting, s.queue, s.resolving_day = Awaiting.NOTHING, (), False
+    s.night_dead, s.second_vote_asked = (), None
 
 
 def _thief(s: State, e: ThiefChose) -> None:
@@ -807,6 +902,8 @@ def _dawn(s: State, e: DawnBroke) -> None:
 def _died(s: State, e: PlayerDied) -> None:
     s.alive[e.seat - 1] = False
     s.living = tuple([p for p in s.living if p != e.seat])
+    if s.phase is Phase.NIGHT:
+        s.night_dead = (*s.night_dead, (e.seat, e.cause))
 
 
 def _hunter_called(s: State, e: HunterCalled) -> None:
@@ -834,6 +931,8 @@ def _vote_opened(s: State, e: VoteOpened) -> None:
         if s.phase is Phase.NIGHT:
             s.step = Step.ELECTION
     elif e.ballot in (Ballot.VOTE, Ballot.ACCUSATION):
+        if s.voted_day == s.day:  # the second vote of the day (the Stuttering Judge's)
+            s.second_vote_day, s.second_vote_asked = s.day, None
         s.voted_day = s.day
 
 
@@ -861,6 +960,24 @@ def _nobody(s: State, e: NobodyEliminated) -> None:
 
 def _dusk(s: State, e: DuskFell) -> None:
     s.phase, s.resolving_day = Phase.DUSK, False
+    s.second_vote_asked = None
+
+
+def _second_vote_asked(s: State, e: SecondVoteAsked) -> None:
+    s.second_vote_asked = e.seat
+
+
+def _second_vote_due(s: State, e: SecondVoteDue) -> None:
+    s.phase, s.resolving_day = Phase.DAY, False
+
+
+def _power_lost(s: State, e: PowerLost) -> None:
+    if e.seat not in s.powerless:
+        s.powerless = (*s.powerless, e.seat)
+
+
+def _marked(s: State, e: Marked) -> None:
+    s.marks = {**s.marks, e.mark: (*s.marks.get(e.mark, ()), e.seat)}
 
 
 def _day(s: State, e: DayBegan) -> None:
@@ -921,3 +1038,7 @@ _on(DuskFell, _dusk)
 _on(GameEnded, _ended)
 _on(PowerUsed, _power_used)
 _on(PlayerSpared, _spared)
+_on(PowerLost, _power_lost)
+_on(Marked, _marked)
+_on(SecondVoteAsked, _second_vote_asked)
+_on(SecondVoteDue, _second_vote_due)

@@ -42,6 +42,21 @@ class Role(str, Enum):
         return _TEAMS[self]
 
     @property
+    def pack(self) -> bool:
+        """Whether the card wakes with the Werewolves (RULES-EXTENSIONS.md "Pack")."""
+        return self in _PACK
+
+    @property
+    def copies(self) -> int:
+        """The fixed number of copies the card is dealt in (the Two Sisters: 2), or 0."""
+        return _COPIES.get(self, 0)
+
+    @property
+    def seated(self) -> bool:
+        """Always dealt to a seat, never one of the Thief's extra cards (a double-faced card)."""
+        return self in _SEATED
+
+    @property
     def unique(self) -> bool:
         """At most one copy in a deck, as the role's card declares it."""
         return self in _UNIQUE
@@ -80,3 +95,6 @@ _ALIASES = {
 # package loads it on import.
 _TEAMS: dict[Role, Team] = {}
 _UNIQUE: set[Role] = set()
+_PACK: set[Role] = set()
+_COPIES: dict[Role, int] = {}  # cards dealt in a fixed number of copies (the Two Sisters: 2)
+_SEATED: set[Role] = set()

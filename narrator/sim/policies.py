@@ -414,7 +414,16 @@ def play_day(game: Game, rng: random.Random, policy: Policy) -> None:
         settle(game, rng, policy)
     if game.outcome is None:
         game.open_vote()
+        if game.sign_taken() and game.state.voters and rng.random() < SIGN_CHANCE:
+            # Any voter may press the sign's key; it counts only for the Stuttering Judge.
+            game.signal_second_vote(rng.choice(game.state.voters))
         settle(game, rng, policy)
+    if game.outcome is None and game.second_vote_due():
+        game.open_vote()
+        settle(game, rng, policy)
+
+
+SIGN_CHANCE = 0.3  # how often a voter gives the Stuttering Judge's sign in the first vote
 
 
 def settle(game: Game, rng: random.Random, policy: Policy) -> None:

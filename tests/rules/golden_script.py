@@ -20,6 +20,7 @@ Format (blank lines and `#` comments are ignored):
     vote-open                         # open_vote()
     votes 1>2 2>1 ...                 # cast_votes
     tiebreak 3 | tiebreak none        # break_tie
+    signal 4                          # signal_second_vote(4): a voter's sign during the first vote
     draw-seed 7                       # the random.Random(7) given to the next cast_votes
     refuse wolves 1                   # this action must be refused, leaving the state unchanged
     events:
@@ -153,6 +154,8 @@ class Player:
             g.break_tie(_seat(args[0]))
         elif verb == "power":  # a catalogue role's night call: power <call> <seat>... (none: nobody)
             g.use_power(args[0], [int(a) for a in args[1:]])
+        elif verb == "signal":  # a voter's secret sign during the day's first vote
+            g.signal_second_vote(int(args[0]))
         elif verb == "draw-seed":
             self.rng = random.Random(int(args[0]))
         else:
@@ -214,6 +217,14 @@ def render(event: ev.Event) -> str:
         return f"spared {e.seat}: {e.role.value}"
     if isinstance(e, ev.PowerUsed):
         return f"power {e.call} {e.seat}: {_seats(e.targets)}"
+    if isinstance(e, ev.PowerLost):
+        return f"power lost {e.seat}: {e.role.value} ({e.reason})"
+    if isinstance(e, ev.Marked):
+        return f"marked {e.mark} {e.seat} (by {e.by})"
+    if isinstance(e, ev.SecondVoteAsked):
+        return f"second vote asked by {e.seat}"
+    if isinstance(e, ev.SecondVoteDue):
+        return f"second vote {e.day}"
     if isinstance(e, ev.GameEnded):
         return f"end {e.winner.value}: {_seats(e.winners)}"
     raise TypeError(f"no rendering for {event!r}")
