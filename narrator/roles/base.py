@@ -10,11 +10,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Callable, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from narrator.ports import Heard, Prompt, SlotValue
-from narrator.rules.events import Cause
-from narrator.rules.hooks import Power
+from narrator.rules.events import Cause, Event
+from narrator.rules.hooks import Power, Window
 from narrator.rules.roles import Role, Team
 
 if TYPE_CHECKING:
@@ -130,12 +130,16 @@ class Call:
     turn: float = 20.0  # default seconds of the turn, from the end of the wake line (timing)
     after: str | None = None  # with Schedule.AFTER: the call this one always follows
     lines: tuple[str, ...] = ()  # the line and panel keys of this call, besides wake and sleep
+    # Besides its schedule, a public fact the call needs (the night after a public takeover).
+    due: Callable[[Game], bool] | None = None
 
     @property
     def condition(self) -> str | None:
         """The name of the sequencer's condition for this call (drawn by `narrator graph`)."""
         if self.always or self.schedule is Schedule.AFTER:
             return None
+        if self.due is not None:
+            return f"{self.name}_due"
         if self.schedule is Schedule.FIRST_NIGHT:
             return f"first_night_and_{self.role.value}_possible"
         return f"{self.role.value}_possible"
@@ -156,3 +160,11 @@ class RoleModule:
     announce: Callable[[Game, object], list[PanelLine]] | None = None
     # Dawn step 9: public lines said in the morning if the game goes on, after the deaths.
     morning: Callable[[Game], list[PanelLine]] | None = None
+    # Dawn step 1: the devourings this role adds to the night (the Big Bad Wolf's victim).
+    devours: Callable[[Game], Sequence[tuple[int, Cause]]] | None = None
+    # Dawn step 6: this role's chain reaction to a death (seat, cause): the events it brings.
+    chain: Callable[[Game, int, Cause], Sequence[Event]] | None = None
+    # Private lines this role adds to other calls' panels: (call, lines).
+    panels: tuple[tuple[str, Callable[[Game], list[PanelLine]]], ...] = ()
+    # Day step 5: the window before the designated player's card is shown (the Devoted Servant).
+    window: Window | None = None

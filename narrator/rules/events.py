@@ -18,6 +18,15 @@ class Cause(str, Enum):
     GRIEF = "grief"
     HUNTER = "hunter"
     VOTE = "vote"
+    BIG_BAD_WOLF = "big_bad_wolf"  # devoured by the Big Bad Wolf's extra victim
+
+    @property
+    def devouring(self) -> bool:
+        """Devoured (RULES-EXTENSIONS.md "Terms"): what the Savior, the Witch and the Elder's lives stop."""
+        return self in _DEVOURING
+
+
+_DEVOURING = frozenset({Cause.WOLVES, Cause.BIG_BAD_WOLF})
 
 
 class Ballot(str, Enum):
@@ -179,6 +188,7 @@ class PowerUsed:
     call: str
     seat: int
     targets: tuple[int, ...]
+    reset: bool = False  # answered in the `devoted_servant_reset` call, for a taken card
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +199,31 @@ class PlayerSpared:
     seat: int
     role: Role
     office_lost: bool = False  # he was Captain and the office is gone for good (no successor)
+
+
+@dataclass(frozen=True, slots=True)
+class JoinedPack:
+    """A player becomes a pack member, secretly (RULES-EXTENSIONS.md "Pack"): `reason` is
+    `infected`, `wild_child` (his model died) or `wolf_hound` (he chose the wolves)."""
+
+    seat: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class WindowOpened:
+    """Day step 5: before the designated player's card is shown, a card may be taken."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardTaken:
+    """The Devoted Servant takes the eliminated player's card, unrevealed, and plays it to the end."""
+
+    servant: int
+    seat: int
+    role: Role
 
 
 Event = Union[
@@ -216,4 +251,7 @@ Event = Union[
     GameEnded,
     PowerUsed,
     PlayerSpared,
+    JoinedPack,
+    WindowOpened,
+    CardTaken,
 ]

@@ -35,11 +35,17 @@ class Role(str, Enum):
     SAVIOR = "savior"
     RAVEN = "raven"
     VILLAGE_IDIOT = "village_idiot"
+    # Personnages, part 2 (perso-b): team changes and the pack's extra powers.
 
     @property
     def team(self) -> Team:
         """The team at the deal, as the role's card declares it (narrator/roles/<role>.py)."""
         return _TEAMS[self]
+
+    @property
+    def pack(self) -> bool:
+        """The card wakes with the pack from the deal (Werewolf, Big Bad Wolf...), as it declares."""
+        return self in _PACK
 
     @property
     def unique(self) -> bool:
@@ -80,3 +86,4 @@ _ALIASES = {
 # package loads it on import.
 _TEAMS: dict[Role, Team] = {}
 _UNIQUE: set[Role] = set()
+_PACK: set[Role] = set()
