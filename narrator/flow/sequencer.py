@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, cast
 
 from transitions import Machine
 
@@ -34,6 +34,7 @@ from narrator.ports import Clock, Cue, Display, Heard, Journal, Listener, Prompt
 from narrator.roles import ANNOUNCE, CALLS, MORNING, NIGHT_ELECTION_ORDER, OPENING, PUBLIC, Call, Schedule, night_calls
 from narrator.roles.base import Ask, NightTurn, PanelLine, closed_turn
 from narrator.rules import Awaiting, Ballot, Game, Phase, Side
+from narrator.rules import hooks
 from narrator.rules import events as ev
 from narrator.rules.codec import event_to_dict
 
@@ -189,6 +190,8 @@ class Sequencer:
         """A call is made on its nights when its role is possible (RULES.md: dealt or not, alive or not)."""
         if not call.always and call.role not in self.game.state.possible:
             return False
+        if call.due is not None and not call.due(self.game):
+            return False
         if call.schedule is Schedule.SOME_NIGHTS and call.nights is not None:
             return call.nights(self.game.options, self.game.state.night)
         return call.schedule is not Schedule.FIRST_NIGHT or self.game.state.night == 1
@@ -197,7 +200,7 @@ class Sequencer:
         return self.game.captain_election_due()
 
     def awaiting_chain(self) -> bool:
-        return self.game.state.awaiting in (Awaiting.HUNTER, Awaiting.SUCCESSOR)
+        return self.game.state.awaiting in (Awaiting.HUNTER, Awaiting.SUCCESSOR, Awaiting.WINDOW)
 
     def second_vote_due(self) -> bool:
         """The second vote the Stuttering Judge asked for: at once, without debate."""
@@ -464,6 +467,11 @@ class Sequencer:
     def do_call(self, call: Call) -> None:
         """The one night call every role's declaration drives (narrator/roles/<role>.py)."""
         tonight = call.run(self.game, self.rng)
+        extra = [line for lines in hooks.PANEL.get(call.name, ()) for line in lines(self.game)]
+        if extra:
+            # Private lines other roles add to this call's panel (the pack's: a Wild Child turned).
+            panel = tonight.turn.panel
+            tonight.turn.panel = lambda answers: [*panel(answers), *cast(list[PanelLine], extra)]
         self._night_call(call.name, tonight.wake, tonight.turn, tonight.finish)
 
     def do_night_election(self) -> None:
@@ -490,7 +498,9 @@ class Sequencer:
         game = self.game
         seat = game.state.awaiting_seat
         assert seat is not None
-        if game.state.awaiting is Awaiting.HUNTER:
+        if game.state.awaiting is Awaiting.WINDOW:
+            self._window(seat)
+        elif game.state.awaiting is Awaiting.HUNTER:
             self.say(Cue("chain.hunter", {"seat": seat}, phase="day.chain"))
             heard = self.ask(self._day_prompt("day.hunter", game.hunter_targets(), self.timing.chain, risky=True))
             game.hunter_shoot(None if heard is None else int(heard.choice))
@@ -499,6 +509,19 @@ class Sequencer:
             heard = self.ask(self._day_prompt("day.successor", game.living(), self.timing.chain, risky=True))
             game.name_successor(None if heard is None else int(heard.choice))
         self.narrate()
+
+    def _window(self, seat: int) -> None:
+        """Day step 5: before seat's card is shown, the Devoted Servant may step forward (`+`).
+        Public, and of fixed length whatever the deal: the window always runs to its end."""
+        game = self.game
+        self.say(Cue("devoted_servant.window", {"seat": seat}, phase="day.chain"))
+        deadline = self.clock.now() + self.timing.chain
+        heard = self.ask(Prompt("day.window", (), ("yes", "repeat", "pause"), deadline=deadline, number=self.day_number()))
+        self.wait_until(deadline)
+        taker = game.window_taker() if heard is not None else None
+        if taker is None:
+            self.say(Cue("devoted_servant.none", phase="day.chain"))
+        game.take_card(taker)
 
     def narrate(self) -> None:
         """Say what the engine's new events mean for the table, in order."""
@@ -522,7 +545,7 @@ class Sequencer:
             elif isinstance(event, ev.PlayerDied) and event.cause in (ev.Cause.GRIEF, ev.Cause.HUNTER, ev.Cause.VOTE):
                 if event.cause is ev.Cause.GRIEF:
                     self.say(Cue("chain.grief", {"seat": event.seat}, phase="day.chain"))
-                if reveal:
+                if reveal and event.seat not in self.game.state.taken:  # a taken card is never shown
                     self.say(Cue("day.role", {"seat": event.seat, "role": event.role.value}, phase="day.chain"))
             elif isinstance(event, ev.HunterShot):
                 if event.target is None:
@@ -693,7 +716,7 @@ class Sequencer:
         revealed: dict[int, str] = {}
         if s.options.reveal_role_on_death or s.phase is Phase.OVER:
             for seat in range(1, s.players + 1):
-                if not s.alive[seat - 1] or s.phase is Phase.OVER:
+                if s.phase is Phase.OVER or (not s.alive[seat - 1] and seat not in s.taken):
                     revealed[seat] = s.roles[seat - 1].value
         night_state = self.state in {name for name, _ in NIGHT_ORDER} - {"dawn"} or self.state == "night_falls"
         return {

@@ -71,6 +71,14 @@ for _module in MODULES.values():
         _hook = getattr(_module, _name)
         if _hook is not None:
             getattr(_hooks, _name.upper()).append(_hook)
+    if _module.devours is not None:
+        _hooks.DEVOURINGS.append(_module.devours)
+    if _module.chain is not None:
+        _hooks.CHAIN.append(_module.chain)
+    for _call, _lines in _module.panels:
+        _hooks.PANEL.setdefault(_call, []).append(_lines)
+    if _module.window is not None:
+        _hooks.WINDOW.append(_module.window)
 # Lines the roles add to the narration of the engine's events, in the catalogue's order.
 ANNOUNCE = tuple(m.announce for m in MODULES.values() if m.announce is not None)
 # Dawn step 9: the public morning lines of the roles, in the catalogue's order.

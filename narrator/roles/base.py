@@ -10,11 +10,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Callable, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from narrator.ports import Heard, Prompt, SlotValue
 from narrator.rules.events import Cause, Event
-from narrator.rules.hooks import Power
+from narrator.rules.hooks import Power, Window
 from narrator.rules.options import Options
 from narrator.rules.roles import Role, Team
 
@@ -136,12 +136,16 @@ class Call:
     lines: tuple[str, ...] = ()  # the line and panel keys of this call, besides wake and sleep
     # With Schedule.SOME_NIGHTS: whether the call is made on night n (public facts only).
     nights: Callable[[Options, int], bool] | None = None
+    # Besides its schedule, a public fact the call needs (the night after a public takeover).
+    due: Callable[[Game], bool] | None = None
 
     @property
     def condition(self) -> str | None:
         """The name of the sequencer's condition for this call (drawn by `narrator graph`)."""
         if self.always or self.schedule is Schedule.AFTER:
             return None
+        if self.due is not None:
+            return f"{self.name}_due"
         if self.schedule is Schedule.FIRST_NIGHT:
             return f"first_night_and_{self.role.value}_possible"
         if self.schedule is Schedule.SOME_NIGHTS:
@@ -177,3 +181,11 @@ class RoleModule:
     sign_open: Callable[[Game], bool] | None = None
     armed: Callable[[Game], int | None] | None = None
     second_vote_stands: Callable[[Game, int], bool] | None = None
+    # Dawn step 1: the devourings this role adds to the night (the Big Bad Wolf's victim).
+    devours: Callable[[Game], Sequence[tuple[int, Cause]]] | None = None
+    # Dawn step 6: this role's chain reaction to a death (seat, cause): the events it brings.
+    chain: Callable[[Game, int, Cause], Sequence[Event]] | None = None
+    # Private lines this role adds to other calls' panels: (call, lines).
+    panels: tuple[tuple[str, Callable[[Game], list[PanelLine]]], ...] = ()
+    # Day step 5: the window before the designated player's card is shown (the Devoted Servant).
+    window: Window | None = None

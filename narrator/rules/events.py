@@ -19,6 +19,15 @@ class Cause(str, Enum):
     HUNTER = "hunter"
     VOTE = "vote"
     DISEASE = "disease"  # the Knight's rusty sword: dies at the next dusk (or dawn), said at dawn
+    BIG_BAD_WOLF = "big_bad_wolf"  # devoured by the Big Bad Wolf's extra victim
+
+    @property
+    def devouring(self) -> bool:
+        """Devoured (RULES-EXTENSIONS.md "Terms"): what the Savior, the Witch and the Elder's lives stop."""
+        return self in _DEVOURING
+
+
+_DEVOURING = frozenset({Cause.WOLVES, Cause.BIG_BAD_WOLF})
 
 
 class Ballot(str, Enum):
@@ -180,6 +189,7 @@ class PowerUsed:
     call: str
     seat: int
     targets: tuple[int, ...]
+    reset: bool = False  # answered in the `devoted_servant_reset` call, for a taken card
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,6 +236,31 @@ class SecondVoteDue:
     day: int
 
 
+@dataclass(frozen=True, slots=True)
+class JoinedPack:
+    """A player becomes a pack member, secretly (RULES-EXTENSIONS.md "Pack"): `reason` is
+    `infected`, `wild_child` (his model died) or `wolf_hound` (he chose the wolves)."""
+
+    seat: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class WindowOpened:
+    """Day step 5: before the designated player's card is shown, a card may be taken."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardTaken:
+    """The Devoted Servant takes the eliminated player's card, unrevealed, and plays it to the end."""
+
+    servant: int
+    seat: int
+    role: Role
+
+
 Event = Union[
     GameStarted,
     NightBegan,
@@ -255,4 +290,7 @@ Event = Union[
     Marked,
     SecondVoteAsked,
     SecondVoteDue,
+    JoinedPack,
+    WindowOpened,
+    CardTaken,
 ]

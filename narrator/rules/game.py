@@ -26,6 +26,7 @@ from narrator.rules.events import (
     Ballot,
     CaptainElected,
     CaptainSucceeded,
+    CardTaken,
     Cause,
     DawnBroke,
     DayBegan,
@@ -35,6 +36,7 @@ from narrator.rules.events import (
     GameStarted,
     HunterCalled,
     HunterShot,
+    JoinedPack,
     LoversChosen,
     Marked,
     NightBegan,
@@ -52,6 +54,7 @@ from narrator.rules.events import (
     TieToBreak,
     VoteOpened,
     VotesCast,
+    WindowOpened,
     WitchActed,
     WolvesChose,
 )
@@ -82,6 +85,9 @@ class Step(IntEnum):
     WITCH = 190
 
 
+RESET_ORDER = 3.0  # the `devoted_servant_reset` call's row: a taken card's first-night power
+
+
 def step_of(order: float) -> int:
     return round(order * 10)
 
@@ -94,6 +100,7 @@ class Awaiting(str, Enum):
     SUCCESSOR = "successor"
     VOTE = "vote"
     TIEBREAK = "tiebreak"
+    WINDOW = "window"  # day step 5: a card may be taken before the designated player's is shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,12 +148,19 @@ class State:
     used: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
     spared: tuple[int, ...] = ()  # players spared by their card: alive, they vote no more
     previous: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
-    powerless: tuple[int, ...] = ()  # seats whose power is lost for good (PowerLost)
+    lost: tuple[int, ...] = ()  # seats whose power is lost for good (PowerLost)
     # Lasting marks a power put on players (Marked): mark -> seats, replaced, never changed in place.
     marks: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
     night_dead: tuple[tuple[int, Cause], ...] = ()  # who died during this night (at dusk), said at dawn
     second_vote_asked: int | None = None  # the seat that asked for a second vote today
     second_vote_day: int = 0  # the day whose second vote was opened
+    # Choices that last the game (`Power.lasting`: the Wild Child's model, the spent infection).
+    kept: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
+    # Players who joined the pack after the deal, with why (RULES-EXTENSIONS.md "Pack"); replaced.
+    joined: Mapping[int, str] = dataclasses.field(default_factory=dict)
+    taken: tuple[int, ...] = ()  # eliminated players whose card the Devoted Servant took
+    took_day: int = 0  # the day of the last takeover (its reset call is the next night)
+    resigned: bool = False  # the Captain gave up the office (a Servant's takeover): a successor is due
 
     def copy(self) -> State:
         other = dataclasses.replace(self)
@@ -268,20 +282,32 @@ class Game:
         return None
 
     def in_pack(self, seat: int) -> bool:
-        """Whether the player wakes with the Werewolves (RULES-EXTENSIONS.md "Pack"): his card
-        says so (Werewolf...)."""
-        return self.state.roles[seat - 1].pack
+        """Wakes with the Werewolves (RULES-EXTENSIONS.md "Pack"): a pack card, or joined since."""
+        s = self.state
+        return s.roles[seat - 1].pack or seat in s.joined
 
-    def powered(self, seat: int) -> bool:
-        """Whether the player's power still works (RULES-EXTENSIONS.md "Powers lost")."""
-        return seat not in self.state.powerless
+    def team_of(self, seat: int) -> Team:
+        """The team a player holds now (the end check uses it): a player who joined the pack plays
+        for the wolves; otherwise the team of the card he holds."""
+        s = self.state
+        return Team.WOLVES if seat in s.joined else s.roles[seat - 1].team
+
+    def powerless(self, seat: int) -> bool:
+        """The role keeps its card, team and calls, but its power does nothing ("Powers lost"):
+        lost for good by an event (PowerLost: the Fox's miss), or as a role says (`hooks.POWERLESS`)."""
+        if seat in self.state.lost:
+            return True
+        return bool(hooks.POWERLESS) and any(lost(self, seat) for lost in hooks.POWERLESS)
 
     def marked(self, mark: str) -> tuple[int, ...]:
+        """The seats that carry a lasting mark (Marked: "diseased" by the Knight's sword)."""
         return self.state.marks.get(mark, ())
 
     def living_wolves(self) -> tuple[int, ...]:
-        roles = self.state.roles
-        return tuple([p for p in self.state.living if roles[p - 1] is Role.WEREWOLF])
+        """The living pack members."""
+        s = self.state
+        roles, joined = s.roles, s.joined
+        return tuple([p for p in s.living if roles[p - 1].pack or p in joined])
 
     def seer_targets(self) -> tuple[int, ...]:
         seer = self.living_holder(Role.SEER)
@@ -292,8 +318,8 @@ class Game:
         s = self.state
         if s.night == 1 and not s.options.first_night_kill:
             return ()
-        roles = s.roles
-        return tuple([p for p in s.living if roles[p - 1] is not Role.WEREWOLF])
+        roles, joined = s.roles, s.joined
+        return tuple([p for p in s.living if not roles[p - 1].pack and p not in joined])
 
     def witch_view(self) -> WitchView:
         s = self.state
@@ -308,7 +334,9 @@ class Game:
     def seen(self, target: int) -> Role | Team:
         """What the Seer is shown of `target` under the `seer_sees` option."""
         role = self.role(target)
-        return role.team if self.state.options.seer_sees == "team" else role
+        if self.state.options.seer_sees == "team":
+            return Team.WOLVES if self.in_pack(target) else role.team
+        return role
 
     def captain_election_due(self) -> bool:
         s = self.state
@@ -350,8 +378,7 @@ class Game:
         lovers = self.state.lovers
         if lovers is None:
             return None
-        roles = self.state.roles
-        wolves = (roles[lovers[0] - 1] is Role.WEREWOLF) + (roles[lovers[1] - 1] is Role.WEREWOLF)
+        wolves = (self.team_of(lovers[0]) is Team.WOLVES) + (self.team_of(lovers[1]) is Team.WOLVES)
         if wolves == 1 or (wolves == 2 and self.state.options.lovers_team_if_both_wolves):
             return lovers
         return None
@@ -367,10 +394,10 @@ class Game:
         if team is not None and team_alive and len(alive) == 2:
             return Outcome(Side.LOVERS, tuple(sorted(team)))
         in_team = set(team) if team else set()
-        roles = s.roles
+        roles, joined = s.roles, s.joined
         wolves = 0
         for p in alive:
-            if roles[p - 1] is Role.WEREWOLF:
+            if roles[p - 1].pack or p in joined:
                 wolves += 1
         others = len(alive) - wolves
         if wolves == 0:
@@ -382,9 +409,11 @@ class Game:
         return None
 
     def _side_seats(self, team: Team, excluded: set[int]) -> tuple[int, ...]:
-        return tuple(
-            i + 1 for i, r in enumerate(self.state.roles) if r.team is team and (i + 1) not in excluded
-        )
+        if not self.state.joined:
+            return tuple(
+                i + 1 for i, r in enumerate(self.state.roles) if r.team is team and (i + 1) not in excluded
+            )
+        return tuple(p for p in range(1, self.state.players + 1) if self.team_of(p) is team and p not in excluded)
 
     # ---- the night ----------------------------------------------------------------------
 
@@ -445,7 +474,7 @@ class Game:
                     f"seat {target}: on the first night the Werewolves only recognise each other (first_night_kill=false)"
                 )
             self._check_target(target, "the Werewolves")
-            if s.roles[target - 1] is Role.WEREWOLF:
+            if self.in_pack(target):
                 raise InvalidTargetError(f"seat {target} is a Werewolf; the Werewolves cannot choose one of their own")
         self._emit(WolvesChose(target))
 
@@ -465,25 +494,44 @@ class Game:
             self._check_target(poison, "the Witch")
         self._emit(WitchActed(witch, heal, poison))
 
-    def use_power(self, call: str, targets: Sequence[int]) -> None:
-        """A catalogue role's night call answered (narrator/roles/<role>.py): its choice of seats."""
+    def use_power(self, call: str, targets: Sequence[int], reset: bool = False) -> None:
+        """A catalogue role's night call answered (narrator/roles/<role>.py): its choice of seats.
+
+        `reset`: answered in the `devoted_servant_reset` call, the night after a takeover, by the
+        Devoted Servant for the first-night power of the card she took (RULES-EXTENSIONS.md)."""
         power = hooks.POWERS.get(call)
         if power is None:
             raise RulesError(f"unknown night call {call!r}")
         chosen = tuple(targets)
         who = f"the {power.role.value.replace('_', ' ')}"
         said = f"{who} on {' '.join(map(str, chosen)) or 'nobody'}"
-        self._night_step(step_of(power.order), who, said, first_night_only=power.first_night_only)
-        seat = self._living_actor(power.role, who, said)
+        if reset:
+            s = self.state
+            self._night_step(step_of(RESET_ORDER), who, said)
+            if s.took_day == 0 or s.night != s.took_day + 1:
+                raise WrongPhaseError(f"{said}: a taken card is reset only the night after the takeover")
+            seat = self._living_actor(power.role, who, said)
+            if not power.first_night_only or seat != self._taker():
+                raise IllegalActionError(f"{said}: only the Devoted Servant's new card's first-night power is reset")
+        else:
+            self._night_step(step_of(power.order), who, said, first_night_only=power.first_night_only)
+            seat = self._living_actor(power.role, who, said)
         for target in chosen:
             self._check_target(target, who)
         problem = power.check(self, seat, chosen)
         if problem is not None:
             raise IllegalActionError(f"{said}: {problem}")
-        effects = () if power.effect is None else power.effect(self, seat, chosen)
-        self._emit(PowerUsed(call, seat, chosen))
-        for event in effects:
-            self._emit(event)
+        self._emit(PowerUsed(call, seat, chosen, reset))
+        if power.effect is not None:
+            for event in power.effect(self, seat, chosen):
+                self._emit(event)
+
+    def _taker(self) -> int | None:
+        """The seat that took a card at the last takeover (the Devoted Servant)."""
+        for event in reversed(self.events):
+            if isinstance(event, CardTaken):
+                return event.servant
+        return None
 
     def dawn(self) -> None:
         """End the night (RULES-EXTENSIONS.md "Dawn"): 1. the devoured; 2. each saved by the
@@ -492,11 +540,10 @@ class Game:
         s = self.state
         self._require_phase(Phase.NIGHT, "dawn comes only at the end of a night")
         dead: dict[int, Cause] = {}
-        devoured = () if s.victim is None else (s.victim,)
-        for seat in devoured:
-            if s.healed or (s.used and any(save(self, seat, Cause.WOLVES) for save in hooks.SAVES)):
+        for seat, cause in self.devoured():
+            if (s.healed and seat == s.victim) or (s.used and any(save(self, seat, cause) for save in hooks.SAVES)):
                 continue
-            dead[seat] = Cause.WOLVES
+            dead.setdefault(seat, cause)
         if s.poisoned is not None:
             dead.setdefault(s.poisoned, Cause.POISON)
         for dies in hooks.DAWN_DEATHS:  # step 4: the disease (knight_disease_timing=next_dawn)
@@ -513,6 +560,18 @@ class Game:
                 self._emit(PlayerDied(seat, dead[seat], s.roles[seat - 1]))
             queue.append((seat, dead.get(seat) or earlier[seat]))
         self._resolve(queue)
+
+    def devoured(self) -> list[tuple[int, Cause]]:
+        """Dawn step 1: the night's devourings: the pack's victim (unless he joined the pack
+        tonight: infected), then the roles' (`hooks.DEVOURINGS`: the Big Bad Wolf's victim)."""
+        s = self.state
+        out: list[tuple[int, Cause]] = []
+        if s.victim is not None and not self.in_pack(s.victim):
+            out.append((s.victim, Cause.WOLVES))
+        if s.used and hooks.DEVOURINGS:
+            for devours in hooks.DEVOURINGS:
+                out.extend(devours(self))
+        return out
 
     # ---- chain reactions ----------------------------------------------------------------
 
@@ -555,13 +614,19 @@ class Game:
                 if s.alive[other - 1]:
                     self._emit(PlayerDied(other, Cause.GRIEF, s.roles[other - 1]))
                     queue.append((other, Cause.GRIEF))
+            if hooks.CHAIN:
+                for reaction in hooks.CHAIN:  # the Wild Child turns...
+                    for event in reaction(self, seat, cause):
+                        self._emit(event)
+            if seat in s.taken:
+                continue  # his card left with the Devoted Servant: its effects do not apply
             if s.roles[seat - 1] is Role.HUNTER and self._hunter_fires(cause) and self.living():
                 self._emit(HunterCalled(seat, tuple(queue)))
                 return
         self._finish_resolution()
 
     def _hunter_fires(self, cause: Cause) -> bool:
-        return self.state.options.hunter_shoots_on == "any_death" or cause in (Cause.WOLVES, Cause.VOTE)
+        return self.state.options.hunter_shoots_on == "any_death" or cause.devouring or cause is Cause.VOTE
 
     def _finish_resolution(self) -> None:
         s = self.state
@@ -570,7 +635,7 @@ class Game:
             # each hook emits only what it has not emitted this dawn.
             for event in [e for settle in hooks.DAWN_SETTLED for e in settle(self)]:
                 self._emit(event)
-        if s.captain is not None and not s.alive[s.captain - 1] and self.living():
+        if s.captain is not None and (not s.alive[s.captain - 1] or s.resigned) and self.living():
             self._emit(SuccessorCalled(s.captain))
             return
         outcome = self.check_outcome()
@@ -784,7 +849,37 @@ class Game:
             self._finish_resolution()
             return
         self._emit(PlayerEliminated(seat, by_captain))
+        if hooks.WINDOW and any(window.opens(self, seat) for window in hooks.WINDOW):
+            self._emit(WindowOpened(seat))
+            return
         self._emit(PlayerDied(seat, Cause.VOTE, self.state.roles[seat - 1]))
+        self._resolve([(seat, Cause.VOTE)])
+
+    def window_taker(self) -> int | None:
+        """The seat who may take the designated player's card in the open window, if any."""
+        s = self.state
+        if s.awaiting is not Awaiting.WINDOW or s.awaiting_seat is None:
+            return None
+        for window in hooks.WINDOW:
+            taker = window.taker(self, s.awaiting_seat)
+            if taker is not None:
+                return taker
+        return None
+
+    def take_card(self, taker: int | None) -> None:
+        """Day step 5's window closes: `taker` takes the designated player's card before it is
+        shown (the Devoted Servant), or None: nobody stepped forward. Then he dies as voted."""
+        s = self.state
+        self._require_awaiting(Awaiting.WINDOW, f"taking the card (seat {taker!r})")
+        seat = s.awaiting_seat
+        assert seat is not None
+        if taker is not None:
+            self._check_seat(taker)
+            problems = [w.check(self, taker, seat) for w in hooks.WINDOW]
+            if all(p is not None for p in problems):
+                raise IllegalActionError(f"seat {taker} cannot take seat {seat}'s card: {problems[0]}")
+            self._emit(CardTaken(taker, seat, s.roles[seat - 1]))
+        self._emit(PlayerDied(seat, Cause.VOTE, s.roles[seat - 1]))
         self._resolve([(seat, Cause.VOTE)])
 
     # ---- validation helpers -------------------------------------------------------------
@@ -901,6 +996,8 @@ def _dawn(s: State, e: DawnBroke) -> None:
 
 def _died(s: State, e: PlayerDied) -> None:
     s.alive[e.seat - 1] = False
+    if s.awaiting is Awaiting.WINDOW:  # the window closed: the designated player dies
+        s.awaiting, s.awaiting_seat = Awaiting.NOTHING, None
     s.living = tuple([p for p in s.living if p != e.seat])
     if s.phase is Phase.NIGHT:
         s.night_dead = (*s.night_dead, (e.seat, e.cause))
@@ -913,9 +1010,9 @@ def _hunter_called(s: State, e: HunterCalled) -> None:
 def _hunter_shot(s: State, e: HunterShot) -> None:
     s.awaiting, s.awaiting_seat, s.queue = Awaiting.NOTHING, None, ()
 
-
 def _successor_called(s: State, e: SuccessorCalled) -> None:
     s.awaiting, s.awaiting_seat = Awaiting.SUCCESSOR, e.captain
+    s.resigned = False
 
 
 def _succeeded(s: State, e: CaptainSucceeded) -> None:
@@ -972,8 +1069,8 @@ def _second_vote_due(s: State, e: SecondVoteDue) -> None:
 
 
 def _power_lost(s: State, e: PowerLost) -> None:
-    if e.seat not in s.powerless:
-        s.powerless = (*s.powerless, e.seat)
+    if e.seat not in s.lost:
+        s.lost = (*s.lost, e.seat)
 
 
 def _marked(s: State, e: Marked) -> None:
@@ -988,8 +1085,31 @@ _NONE_USED: Mapping[str, tuple[int, ...]] = {}  # shared, never changed: `used` 
 
 
 def _power_used(s: State, e: PowerUsed) -> None:
-    s.step = step_of(hooks.POWERS[e.call].order)
+    power = hooks.POWERS[e.call]
+    s.step = step_of(RESET_ORDER if e.reset else power.order)
     s.used = {**s.used, e.call: e.targets}
+    if power.lasting:
+        s.kept = {**s.kept, e.call: e.targets}
+
+
+def _joined(s: State, e: JoinedPack) -> None:
+    s.joined = {**s.joined, e.seat: e.reason}
+
+
+def _window(s: State, e: WindowOpened) -> None:
+    s.awaiting, s.awaiting_seat = Awaiting.WINDOW, e.seat
+
+
+def _card_taken(s: State, e: CardTaken) -> None:
+    """The Servant plays the taken card from now on, fresh: its one-use powers renewed."""
+    s.roles[e.servant - 1] = e.role
+    s.taken = (*s.taken, e.seat)
+    s.took_day = s.day
+    s.kept = {call: seats for call, seats in s.kept.items() if hooks.POWERS[call].role is not e.role}
+    if e.role is Role.WITCH:
+        s.heal_left = s.poison_left = True
+    if s.captain == e.servant:
+        s.resigned = True
 
 
 def _spared(s: State, e: PlayerSpared) -> None:
@@ -1042,3 +1162,6 @@ _on(PowerLost, _power_lost)
 _on(Marked, _marked)
 _on(SecondVoteAsked, _second_vote_asked)
 _on(SecondVoteDue, _second_vote_due)
+_on(JoinedPack, _joined)
+_on(WindowOpened, _window)
+_on(CardTaken, _card_taken)

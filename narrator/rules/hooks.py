@@ -8,7 +8,7 @@ the engine emits the events.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from narrator.rules.events import Cause, Event
 from narrator.rules.roles import Role
@@ -31,9 +31,10 @@ class Power:
     targets: Callable[[Game, int], tuple[int, ...]]
     count: int = 1  # seats chosen at once
     first_night_only: bool = False
-    # What the answer does at once, as events emitted right after its PowerUsed (the Fox's
-    # power lost on a miss); reads the game as it is before them.
-    effect: Callable[[Game, int, tuple[int, ...]], tuple[Event, ...]] | None = None
+    # Events that follow the choice at once (a player joins the pack...), emitted after PowerUsed.
+    effect: Callable[[Game, int, tuple[int, ...]], Sequence[Event]] | None = None
+    # The choice lasts the whole game (the Wild Child's model): kept in `State.kept`.
+    lasting: bool = False
 
 
 # call -> its power
@@ -66,3 +67,30 @@ SIGN_OPEN: list[Callable[[Game], bool]] = []
 ARMED: list[Callable[[Game], int | None]] = []
 # Whether a second vote asked by this seat still happens once the first vote is resolved.
 SECOND_VOTE_STANDS: list[Callable[[Game, int], bool]] = []
+# Dawn step 1: devourings of the night besides the pack's victim (the Big Bad Wolf's...).
+DEVOURINGS: list[Callable[[Game], Sequence[tuple[int, Cause]]]] = []
+# Dawn step 6 / Day step 5: chain reactions to a death, after grief and the Hunter's shot, in
+# the catalogue's order (the Wild Child turns...): the events they bring, emitted by the engine.
+CHAIN: list[Callable[[Game, int, Cause], Sequence[Event]]] = []
+# Whether a seat is powerless now (RULES-EXTENSIONS.md "Powers lost"; the Elder's revenge...).
+POWERLESS: list[Callable[[Game, int], bool]] = []
+# Whether an infection aimed at a seat fails (the Elder with a spare life).
+RESISTS_INFECTION: list[Callable[[Game, int], bool]] = []
+# Private lines a role adds to another call's panel (call -> functions), e.g. the pack's panel
+# tells a Wild Child he has turned. (key, slots) pairs, as the roles' panels are.
+PANEL: dict[str, list[Callable[[Game], Sequence[tuple[str, Mapping[str, object]]]]]] = {}
+
+
+@dataclass(frozen=True)
+class Window:
+    """Day step 5: after the village designates a player, before his card is shown, a window in
+    which a card may be taken (the Devoted Servant). `opens(game, seat)` reads public facts only;
+    `check(game, taker, seat)` refuses a taker (a message) or accepts him (None); `taker(game,
+    seat)` is the seat who may take it now, if any (the sequencer's `+` during the window)."""
+
+    opens: Callable[[Game, int], bool]
+    check: Callable[[Game, int, int], str | None]
+    taker: Callable[[Game, int], int | None]
+
+
+WINDOW: list[Window] = []

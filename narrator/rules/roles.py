@@ -35,6 +35,7 @@ class Role(str, Enum):
     SAVIOR = "savior"
     RAVEN = "raven"
     VILLAGE_IDIOT = "village_idiot"
+    # Personnages, part 2 (perso-b): team changes and the pack's extra powers.
 
     @property
     def team(self) -> Team:

@@ -22,6 +22,9 @@ Format (blank lines and `#` comments are ignored):
     tiebreak 3 | tiebreak none        # break_tie
     signal 4                          # signal_second_vote(4): a voter's sign during the first vote
     draw-seed 7                       # the random.Random(7) given to the next cast_votes
+    power wild_child 4                # a catalogue role's night call (use_power); no seat: nobody
+    reset wild_child 4                # the same, in the devoted_servant_reset call
+    take 5 | take none                # the Devoted Servant's window (take_card)
     refuse wolves 1                   # this action must be refused, leaving the state unchanged
     events:
     night 1                           # the expected events, one a line (see `render`)
@@ -156,6 +159,10 @@ class Player:
             g.use_power(args[0], [int(a) for a in args[1:]])
         elif verb == "signal":  # a voter's secret sign during the day's first vote
             g.signal_second_vote(int(args[0]))
+        elif verb == "reset":  # the devoted_servant_reset call: reset <call> <seat>...
+            g.use_power(args[0], [int(a) for a in args[1:]], reset=True)
+        elif verb == "take":  # the Devoted Servant's window: take <seat> | take none
+            g.take_card(_seat(args[0]))
         elif verb == "draw-seed":
             self.rng = random.Random(int(args[0]))
         else:
@@ -225,6 +232,13 @@ def render(event: ev.Event) -> str:
         return f"second vote asked by {e.seat}"
     if isinstance(e, ev.SecondVoteDue):
         return f"second vote {e.day}"
+        return f"{'reset' if e.reset else 'power'} {e.call} {e.seat}: {_seats(e.targets)}"
+    if isinstance(e, ev.JoinedPack):
+        return f"joins the pack {e.seat} ({e.reason})"
+    if isinstance(e, ev.WindowOpened):
+        return f"window {e.seat}"
+    if isinstance(e, ev.CardTaken):
+        return f"servant {e.servant} takes {e.seat}'s card: {e.role.value}"
     if isinstance(e, ev.GameEnded):
         return f"end {e.winner.value}: {_seats(e.winners)}"
     raise TypeError(f"no rendering for {event!r}")
