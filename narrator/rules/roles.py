@@ -36,6 +36,8 @@ class Role(str, Enum):
     RAVEN = "raven"
     VILLAGE_IDIOT = "village_idiot"
     # Personnages, part 2 (perso-b): team changes and the pack's extra powers.
+    # Personnages, part 2 (perso-a): the village's cards.
+    VILLAGER_VILLAGER = "villager_villager"
 
     @property
     def team(self) -> Team:
