@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from narrator.rules.events import Cause, Event
+from narrator.rules.options import Options
 from narrator.rules.roles import Role
 
 if TYPE_CHECKING:
@@ -35,6 +36,15 @@ class Power:
     effect: Callable[[Game, int, tuple[int, ...]], Sequence[Event]] | None = None
     # The choice lasts the whole game (the Wild Child's model): kept in `State.kept`.
     lasting: bool = False
+    # The nights it may be used (public facts: the options, the night number); None: every night
+    # (or the first only, with `first_night_only`).
+    nights: Callable[[Options, int], bool] | None = None
+
+    def called(self, options: Options, night: int) -> bool:
+        """Whether the power's call is made on night `night`."""
+        if self.first_night_only and night != 1:
+            return False
+        return self.nights is None or self.nights(options, night)
 
 
 # call -> its power

@@ -398,7 +398,7 @@ def _use_powers(game: Game, rng: random.Random, powers: list[Power], before: flo
     for power in powers:
         if power.order >= before or step_of(power.order) <= s.step:
             continue
-        if power.role not in s.possible or (power.first_night_only and s.night != 1):
+        if power.role not in s.possible or not power.called(s.options, s.night):
             continue
         seat = game.living_holder(power.role)
         if seat is None:

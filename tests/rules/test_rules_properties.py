@@ -284,7 +284,7 @@ class Driver:
         # The base calls and every power of the catalogue, in the merged night order.
         due: list[tuple[float, str]] = [(p.order * 10, f"power:{p.call}") for p in hooks.POWERS.values()
                                         if s.step < step_of(p.order) and self.holder(p.role)
-                                        and (first or not p.first_night_only)]
+                                        and p.called(s.options, s.night)]
         if s.step < Step.SEER and self.holder(Role.SEER):
             due.append((Step.SEER, "seer"))
         if s.step < Step.WOLVES and self.holder(Role.WEREWOLF):
