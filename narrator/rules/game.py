@@ -515,8 +515,8 @@ class Game:
                 raise IllegalActionError(f"{said}: only the Devoted Servant's new card's first-night power is reset")
         else:
             self._night_step(step_of(power.order), who, said, first_night_only=power.first_night_only)
-        if not power.called(self.state.options, self.state.night):
-            raise WrongPhaseError(f"{said}: {who} is not called tonight (night {self.state.night})")
+            if not power.called(self.state.options, self.state.night):
+                raise WrongPhaseError(f"{said}: {who} is not called tonight (night {self.state.night})")
             seat = self._living_actor(power.role, who, said)
         for target in chosen:
             self._check_target(target, who)
