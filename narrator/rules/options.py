@@ -18,6 +18,8 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "vote_procedure": ("plurality", "runoff", "accusation"),
     "savior_blocks": ("all_devouring", "pack_only"),
     "idiot_captain_office": ("lost", "successor"),
+    # Personnages (perso-a): the village's cards.
+    "siblings_wake": ("every_other_night", "first_night_only", "every_night"),
 }
 
 # Options that take a whole number, with their allowed range (the default is the field's).
@@ -48,6 +50,8 @@ class Options:
     raven_mark_needs_living_raven: bool = False
     # The Village Idiot (narrator/roles/village_idiot.py).
     idiot_captain_office: str = "lost"
+    # The Two Sisters and the Three Brothers (narrator/roles/two_sisters.py, three_brothers.py).
+    siblings_wake: str = "every_other_night"
 
     def __post_init__(self) -> None:
         for f in fields(self):

@@ -38,6 +38,7 @@ class Role(str, Enum):
     # Personnages, part 2 (perso-b): team changes and the pack's extra powers.
     # Personnages, part 2 (perso-a): the village's cards.
     VILLAGER_VILLAGER = "villager_villager"
+    TWO_SISTERS = "two_sisters"
 
     @property
     def team(self) -> Team:

@@ -33,6 +33,7 @@ def public_config(rng: random.Random) -> dict[str, Any]:
         savior_same_target_twice=rng.random() < 0.5,
         savior_protects_little_girl=rng.random() < 0.5,
         raven_mark_needs_living_raven=rng.random() < 0.5,
+        siblings_wake=rng.choice(["every_other_night", "first_night_only", "every_night"]),
     )
     return {"players": players, "possible": possible, "options": options, "wolves": rng.randint(1, max(1, players // 4))}
 
@@ -43,7 +44,10 @@ def hidden_deal(config: dict[str, Any], rng: random.Random) -> Deal:
     dealt = [r for r in config["possible"] if r is not Role.WEREWOLF and rng.random() < 0.6]
     if Role.THIEF in dealt and players - config["wolves"] - len(dealt) < 0:
         dealt.remove(Role.THIEF)
-    cards = [Role.WEREWOLF] * config["wolves"] + dealt
+    cards = [Role.WEREWOLF] * config["wolves"]
+    for role in dealt:  # a card dealt in copies (the Two Sisters) comes with all of them
+        if len(cards) + (role.copies or 1) <= players:
+            cards += [role] * (role.copies or 1)
     cards += [Role.VILLAGER] * (players - len(cards))
     rng.shuffle(cards)
     extra: tuple[Role, ...] = ()

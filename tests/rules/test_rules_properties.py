@@ -41,7 +41,10 @@ def setups(draw: st.DrawFn, max_players: int = 12) -> Setup:
     options = Options(**{key: draw(st.sampled_from(values)) for key, values in OPTION_VALUES.items()})
     wolves = draw(st.integers(1, max(1, players // 3)))
     specials = draw(st.lists(st.sampled_from(SPECIALS), unique=True, max_size=players - wolves))
-    named = {Role.WEREWOLF: wolves, **{role: 1 for role in specials}}
+    named = {Role.WEREWOLF: wolves}
+    for role in specials:  # a card dealt in copies (the Two Sisters) comes with all of them
+        if sum(named.values()) + (role.copies or 1) <= players:
+            named[role] = role.copies or 1
     return Setup(players, complete(players, named, options), options, draw(st.integers(0, 2**32 - 1)))
 
 
