@@ -39,6 +39,7 @@ class Role(str, Enum):
     # Personnages, part 2 (perso-a): the village's cards.
     VILLAGER_VILLAGER = "villager_villager"
     TWO_SISTERS = "two_sisters"
+    THREE_BROTHERS = "three_brothers"
 
     @property
     def team(self) -> Team:
