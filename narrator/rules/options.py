@@ -52,6 +52,8 @@ class Options:
     idiot_captain_office: str = "lost"
     # The Two Sisters and the Three Brothers (narrator/roles/two_sisters.py, three_brothers.py).
     siblings_wake: str = "every_other_night"
+    # The Fox (narrator/roles/fox.py).
+    fox_loses_power_on_miss: bool = True
 
     def __post_init__(self) -> None:
         for f in fields(self):

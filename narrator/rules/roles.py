@@ -40,6 +40,7 @@ class Role(str, Enum):
     VILLAGER_VILLAGER = "villager_villager"
     TWO_SISTERS = "two_sisters"
     THREE_BROTHERS = "three_brothers"
+    FOX = "fox"
 
     @property
     def team(self) -> Team:

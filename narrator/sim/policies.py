@@ -371,6 +371,8 @@ def play_night(game: Game, rng: random.Random, policy: Policy) -> None:
         _use_powers(game, rng, powers, SEER_ORDER)
     if game.living_holder(Role.SEER):
         game.seer_inspect(policy.seer(game, rng))
+    if powers:
+        _use_powers(game, rng, powers, WOLVES_ORDER)
     if game.living_wolves():
         game.wolves_choose(policy.wolves(game, rng))
     if game.living_holder(Role.WITCH):
@@ -383,6 +385,7 @@ def play_night(game: Game, rng: random.Random, policy: Policy) -> None:
 
 
 SEER_ORDER = 12.0  # the catalogue's powers before the Seer are played before her (merged night order)
+WOLVES_ORDER = 14.0  # and those between the Seer and the pack (the Fox) before the pack
 _POWERS: list[Power] = []
 
 

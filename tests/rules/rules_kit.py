@@ -28,6 +28,7 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "raven_mark_needs_living_raven": (False, True),
     "idiot_captain_office": ("lost", "successor"),
     "siblings_wake": ("every_other_night", "first_night_only", "every_night"),
+    "fox_loses_power_on_miss": (True, False),
 }
 
 

@@ -1,0 +1,100 @@
+"""The Fox (le Renard, Personnages): called every night after the Seer (row 13); he may sniff a
+living player, himself allowed, or nobody (RULES-EXTENSIONS.md `fox`).
+
+- The group is the chosen player and his nearest living neighbour on each side (fewer when fewer
+  than three live). The answer, on his panel only: yes if a pack member is in the group, no
+  otherwise; no card is shown. His answer is final: he has sniffed.
+- After a "no" he loses his power for good (`fox_loses_power_on_miss`; event PowerLost): he is
+  still called every night, his answer is taken, and his panel says his power is gone.
+- Nobody sniffed: no answer, power kept. Nothing is said by day.
+- Secrecy: called every night when possible, dealt or not, alive or dead, powered or not.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from narrator.ports import Heard
+from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
+from narrator.rules.events import Event, PowerLost
+from narrator.rules.hooks import Power
+from narrator.rules.roles import Role, Team
+
+if TYPE_CHECKING:
+    from narrator.rules.game import Game
+
+ORDER = 13  # RULES-EXTENSIONS.md "The merged night order": after the Seer, before the pack
+
+
+def group(game: Game, centre: int) -> tuple[int, ...]:
+    """The centre and his nearest living neighbour on each side (seat+1 clockwise, seat-1)."""
+    living = game.living()
+    if centre not in living:
+        return ()
+    i = living.index(centre)
+    return tuple(sorted({centre, living[(i + 1) % len(living)], living[(i - 1) % len(living)]}))
+
+
+def smells_wolf(game: Game, centre: int) -> bool:
+    return any(game.in_pack(seat) for seat in group(game, centre))
+
+
+def targets(game: Game, fox: int) -> tuple[int, ...]:
+    return game.living()
+
+
+def check(game: Game, fox: int, chosen: tuple[int, ...]) -> str | None:
+    return None if len(chosen) <= 1 else "the Fox sniffs around one player, or nobody"
+
+
+def effect(game: Game, fox: int, chosen: tuple[int, ...]) -> tuple[Event, ...]:
+    """A "no" costs a powered Fox his power (fox_loses_power_on_miss)."""
+    if not chosen or game.powerless(fox) or not game.options.fox_loses_power_on_miss:
+        return ()
+    return () if smells_wolf(game, chosen[0]) else (PowerLost(fox, Role.FOX, "fox_miss"),)
+
+
+def run(game: Game, rng: random.Random) -> CallTurn:
+    fox = game.living_holder(Role.FOX)
+    if fox is None:
+        return CallTurn("fox.wake", closed_turn("fox", "fox.prompt"))
+    choices = game.living()
+    head: list[PanelLine] = [("fox.prompt", {})]
+    shown: list[PanelLine] = []
+
+    def question(answers: list[Heard]) -> Ask | None:
+        return None if answers else Ask("night.fox", choices, ("nobody",))
+
+    def panel(answers: list[Heard]) -> list[PanelLine]:
+        return [*head, *shown]
+
+    def sniff(answers: list[Heard]) -> None:
+        # He sniffs at once: his answer is final (a second sniff would tell him twice).
+        assert fox is not None
+        choice = answers[-1].choice
+        powered = not game.powerless(fox)
+        if choice == "nobody":
+            game.use_power("fox", ())
+            shown.append(("echo.sniff_nobody", {}))
+            return
+        centre = int(choice)
+        found = smells_wolf(game, centre)
+        game.use_power("fox", (centre,))
+        shown.append(("echo.sniff", {"seat": centre}))
+        if not powered:
+            shown.append(("power.none", {}))
+            return
+        shown.append(("fox.yes" if found else "fox.no", {"seat": centre}))
+        if game.powerless(fox):
+            shown.append(("fox.power_lost", {}))
+
+    return CallTurn("fox.wake", NightTurn("fox", question, panel, final=True, on_answer=sniff))
+
+
+MODULE = RoleModule(
+    Card(Role.FOX, Team.VILLAGE, box="personnages"),
+    (Call("fox", ORDER, Schedule.EVERY_NIGHT, Role.FOX, run, turn=20.0,
+          lines=("fox.prompt", "fox.yes", "fox.no", "fox.power_lost", "echo.sniff", "echo.sniff_nobody", "power.none")),),
+    powers=(Power("fox", Role.FOX, ORDER, check, targets, effect=effect),),
+)
