@@ -169,6 +169,7 @@ class Sequencer:
         self.preloaded: list[tuple[str, Heard | None]] = []
         self.last_cue: Cue | None = None
         self.narrated = len(game.events)
+        self.morning_lines = []
         self.step_start = len(game.events)
         self.machine = Machine(
             model=self,
@@ -483,15 +484,20 @@ class Sequencer:
 
     # ---- the morning and chain reactions ------------------------------------------------
 
+    morning_lines: list[PanelLine]  # this day's public morning lines, on the public board
+
     def do_dawn(self) -> None:
+        self.morning_lines = []
         self.game.dawn()
         self.say(Cue("day.dawn", phase="day.morning"))
         self.wait_until(self.clock.now() + self.timing.suspense)
         self.narrate()
         if self.game.outcome is None:
-            # Dawn step 9: the roles' public morning lines (the Raven's mark...), after the deaths.
+            # Dawn step 9: the roles' public morning lines (the Raven's mark...), after the deaths;
+            # they stay on the public board for the day.
             for lines in MORNING:
                 for key, slots in lines(self.game):
+                    self.morning_lines.append((key, slots))
                     self.say(Cue(key, dict(slots), phase="day.morning"))
 
     def do_chain(self) -> None:
@@ -725,6 +731,8 @@ class Sequencer:
             "day": s.day,
             "alive": [seat for seat in range(1, s.players + 1) if s.alive[seat - 1]],
             "revealed": self._public_cards(revealed),
+            # Public by design: this day's morning lines (the Bear Tamer's growl, the Raven's mark).
+            "public": [[key, dict(slots)] for key, slots in (self.morning_lines if not night_state else [])],
             "captain": s.captain,
         }
 
