@@ -54,6 +54,8 @@ class Options:
     siblings_wake: str = "every_other_night"
     # The Fox (narrator/roles/fox.py).
     fox_loses_power_on_miss: bool = True
+    # The Bear Tamer (narrator/roles/bear_tamer.py).
+    bear_growls_if_infected: bool = True
 
     def __post_init__(self) -> None:
         for f in fields(self):

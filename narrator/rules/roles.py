@@ -41,6 +41,7 @@ class Role(str, Enum):
     TWO_SISTERS = "two_sisters"
     THREE_BROTHERS = "three_brothers"
     FOX = "fox"
+    BEAR_TAMER = "bear_tamer"
 
     @property
     def team(self) -> Team:

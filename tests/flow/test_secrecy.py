@@ -35,6 +35,7 @@ def public_config(rng: random.Random) -> dict[str, Any]:
         raven_mark_needs_living_raven=rng.random() < 0.5,
         siblings_wake=rng.choice(["every_other_night", "first_night_only", "every_night"]),
         fox_loses_power_on_miss=rng.random() < 0.5,
+        bear_growls_if_infected=rng.random() < 0.5,
     )
     return {"players": players, "possible": possible, "options": options, "wolves": rng.randint(1, max(1, players // 4))}
 

@@ -21,6 +21,7 @@ Format (blank lines and `#` comments are ignored):
     votes 1>2 2>1 ...                 # cast_votes
     tiebreak 3 | tiebreak none        # break_tie
     signal 4                          # signal_second_vote(4): a voter's sign during the first vote
+    morning                           # the roles' public morning lines now, rendered `says KEY slot=value`
     draw-seed 7                       # the random.Random(7) given to the next cast_votes
     power wild_child 4                # a catalogue role's night call (use_power); no seat: nobody
     reset wild_child 4                # the same, in the devoted_servant_reset call
@@ -108,6 +109,7 @@ class Player:
         self.script = script
         self.game = Game.start(Deal(script.seats, script.extra), Options().with_values(script.options))
         self.rng: random.Random | None = None
+        self.said: list[tuple[int, str]] = []  # (events so far, line): public lines asked for by `morning`
 
     def play(self) -> None:
         for number, line in self.script.actions:
@@ -163,6 +165,13 @@ class Player:
             g.use_power(args[0], [int(a) for a in args[1:]], reset=True)
         elif verb == "take":  # the Devoted Servant's window: take <seat> | take none
             g.take_card(_seat(args[0]))
+        elif verb == "morning":  # the roles' public morning lines now (dawn step 9), as `says KEY`
+            from narrator.roles import MORNING
+
+            for lines in MORNING:
+                for key, slots in lines(g):
+                    shown = " ".join(f"{k}={v}" for k, v in slots.items())
+                    self.said.append((len(g.events), f"says {key}{' ' + shown if shown else ''}"))
         elif verb == "draw-seed":
             self.rng = random.Random(int(args[0]))
         else:
@@ -249,4 +258,11 @@ def run(path: Path) -> tuple[list[str], list[str], Game]:
     script = parse(path)
     player = Player(script)
     player.play()
-    return script.expected, [render(e) for e in player.game.events[1:]], player.game
+    rendered: list[str] = []
+    said = list(player.said)
+    for i, event in enumerate(player.game.events):
+        if i:
+            rendered.append(render(event))
+        while said and said[0][0] == i + 1:
+            rendered.append(said.pop(0)[1])
+    return script.expected, rendered, player.game

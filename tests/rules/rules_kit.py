@@ -29,6 +29,7 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "idiot_captain_office": ("lost", "successor"),
     "siblings_wake": ("every_other_night", "first_night_only", "every_night"),
     "fox_loses_power_on_miss": (True, False),
+    "bear_growls_if_infected": (True, False),
 }
 
 

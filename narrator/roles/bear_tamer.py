@@ -1,0 +1,48 @@
+"""The Bear Tamer (le Montreur d'Ours, Personnages): never called (RULES-EXTENSIONS.md `bear_tamer`).
+
+- Every morning (dawn step 9, from Day 1, if the game goes on), while he is alive and powered,
+  the narrator growls if at least one of his two nearest living neighbours is a pack member.
+  If he is himself a pack member (infected) the bear growls every morning until he dies
+  (`bear_growls_if_infected`; with `false` his neighbours decide, as for anyone).
+- Public by design: the growl line is said and shown on the public board for the day, and
+  nothing else: no line when the bear is quiet (it would exist only while a Bear Tamer lives).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from narrator.roles.base import Card, PanelLine, RoleModule
+from narrator.rules.roles import Role, Team
+
+if TYPE_CHECKING:
+    from narrator.rules.game import Game
+
+
+def neighbours(game: Game, seat: int) -> tuple[int, ...]:
+    """His nearest living neighbour on each side (one if only two live; none if he is alone)."""
+    living = game.living()
+    if seat not in living or len(living) < 2:
+        return ()
+    i = living.index(seat)
+    return tuple(sorted({living[(i + 1) % len(living)], living[(i - 1) % len(living)]}))
+
+
+def growls(game: Game) -> bool:
+    tamer = game.living_holder(Role.BEAR_TAMER)
+    if tamer is None or game.powerless(tamer):
+        return False
+    if game.options.bear_growls_if_infected and game.in_pack(tamer):
+        return True
+    return any(game.in_pack(seat) for seat in neighbours(game, tamer))
+
+
+def morning(game: Game) -> list[PanelLine]:
+    return [("bear_tamer.growl", {})] if growls(game) else []
+
+
+MODULE = RoleModule(
+    Card(Role.BEAR_TAMER, Team.VILLAGE, box="personnages"),
+    morning=morning,
+    morning_order=20,  # dawn step 9: after the Elder's revenge, before the Raven's mark
+)
