@@ -20,6 +20,8 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "idiot_captain_office": ("lost", "successor"),
     # Personnages (perso-a): the village's cards.
     "siblings_wake": ("every_other_night", "first_night_only", "every_night"),
+    "knight_disease_victim": ("guilty", "nearest_pack_member"),
+    "knight_disease_timing": ("next_dusk", "next_dawn"),
 }
 
 # Options that take a whole number, with their allowed range (the default is the field's).
@@ -56,6 +58,9 @@ class Options:
     fox_loses_power_on_miss: bool = True
     # The Bear Tamer (narrator/roles/bear_tamer.py).
     bear_growls_if_infected: bool = True
+    # The Knight with the Rusty Sword (narrator/roles/knight_rusty_sword.py).
+    knight_disease_victim: str = "guilty"
+    knight_disease_timing: str = "next_dusk"
 
     def __post_init__(self) -> None:
         for f in fields(self):

@@ -42,6 +42,7 @@ class Role(str, Enum):
     THREE_BROTHERS = "three_brothers"
     FOX = "fox"
     BEAR_TAMER = "bear_tamer"
+    KNIGHT_RUSTY_SWORD = "knight_rusty_sword"
 
     @property
     def team(self) -> Team:

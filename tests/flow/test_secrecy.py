@@ -36,6 +36,8 @@ def public_config(rng: random.Random) -> dict[str, Any]:
         siblings_wake=rng.choice(["every_other_night", "first_night_only", "every_night"]),
         fox_loses_power_on_miss=rng.random() < 0.5,
         bear_growls_if_infected=rng.random() < 0.5,
+        knight_disease_victim=rng.choice(["guilty", "nearest_pack_member"]),
+        knight_disease_timing=rng.choice(["next_dusk", "next_dawn"]),
     )
     return {"players": players, "possible": possible, "options": options, "wolves": rng.randint(1, max(1, players // 4))}
 

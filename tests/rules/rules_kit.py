@@ -30,6 +30,8 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "siblings_wake": ("every_other_night", "first_night_only", "every_night"),
     "fox_loses_power_on_miss": (True, False),
     "bear_growls_if_infected": (True, False),
+    "knight_disease_victim": ("guilty", "nearest_pack_member"),
+    "knight_disease_timing": ("next_dusk", "next_dawn"),
 }
 
 
