@@ -113,8 +113,9 @@ def render_rules(pack: VoicePack) -> str:
 def option_help() -> str:
     """The help of `--option`: every key, from the engine, and where the values are explained."""
     keys = ", ".join(f.name for f in dataclasses.fields(Options))
-    return (f"a rule option, repeatable (e.g. vote_procedure=runoff); KEY is one of: {keys}; "
-            "their values and what they do: 'narrator rules'")
+    # 'narrator rules' first: a long list of keys must not wrap it onto two lines.
+    return (f"a rule option ('narrator rules' explains every value), repeatable (e.g. vote_procedure=runoff); "
+            f"KEY is one of: {keys}")
 
 
 # ---- the command ----------------------------------------------------------------------------

@@ -189,6 +189,8 @@ class Script:
         if call in POWER_KEYS and call in entry:
             # A catalogue power (narrator/roles): a seat, or a list of seats answered in turn.
             wanted = entry[call] if isinstance(entry[call], list) else [entry[call]]
+            if not prompt.seats and "yes" in prompt.words:  # a yes/no power (the Judge's arm): a seat is yes, 0 no
+                return Heard("yes" if wanted[0] else "no", "script")
             return next((_heard(s) for s in wanted if s in prompt.seats or (s == 0 and "nobody" in prompt.words)), None)
         witch = entry.get("witch", {})
         if call == "witch.heal" and "heal" in witch:
@@ -208,7 +210,11 @@ class Script:
             return None
         phase, ballot, voter_text = parts
         voter = int(voter_text)
-        if phase == "captain":
+        if "yes" in prompt.words and voter in entry.get("sign", []):
+            return Heard("yes", "script")  # the Stuttering Judge's sign (`+`) before his vote
+        if phase == "second":  # the second vote the Judge asked for
+            target = entry.get("second_votes", {}).get(voter, entry.get("second"))
+        elif phase == "captain":
             first = entry.get("captain_votes", {}).get(voter, entry.get("captain"))
             later = entry.get("captain_revote", {}).get(voter, first)
             target = first if ballot == "captain" else later
@@ -251,7 +257,7 @@ POWER_KEYS = set(hooks.POWERS)
 NIGHT_KEYS = {"thief", "cupid", "seer", "werewolves", "witch", "late", *POWER_KEYS}
 DAY_KEYS = {
     "captain", "captain_votes", "captain_revote", "votes", "eliminate", "revote",
-    "hunter", "successor", "tiebreak", "vote_now",
+    "hunter", "successor", "tiebreak", "vote_now", "sign", "second", "second_votes",
 }
 LATE_ROLES = {"thief", "cupid", "seer", "werewolves", "witch", *POWER_KEYS}
 
@@ -307,10 +313,15 @@ def parse_script(data: Mapping[str, Any], players: int, where: str) -> Script:
         at = f"{where} day {i}"
         _check_keys(day, DAY_KEYS, at)
         out = {}
-        for key in ("captain", "eliminate", "hunter", "successor", "tiebreak"):
+        for key in ("captain", "eliminate", "hunter", "successor", "tiebreak", "second"):
             if key in day:
-                out[key] = _seat(day[key], players, f"{at} {key}", zero=key == "eliminate")
-        for key in ("captain_votes", "captain_revote", "votes", "revote"):
+                out[key] = _seat(day[key], players, f"{at} {key}", zero=key in ("eliminate", "second"))
+        if "sign" in day:
+            signs = day["sign"]
+            if not isinstance(signs, list):
+                raise UsageError(f"{at}: sign = {signs!r}; list the seats that press + before their first vote, like [4]")
+            out["sign"] = [_seat(v, players, f"{at} sign") for v in signs]
+        for key in ("captain_votes", "captain_revote", "votes", "revote", "second_votes"):
             if key in day:
                 table = day[key]
                 if not isinstance(table, dict):

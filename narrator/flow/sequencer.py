@@ -691,9 +691,11 @@ class Sequencer:
         # `+` ("yes") before a vote is taken from every voter alike, with the same feedback and no
         # line, and counts only for the Judge (RULES-EXTENSIONS.md "Day", step 3).
         sign = ("yes",) if self.game.sign_taken() else ()
+        # The second vote's prompts are named apart (`day.second.<ballot>.<voter>`): a script answers them.
+        name = "day.second" if phase == "day.vote" and s.second_vote_day == s.day else phase
         for voter in voters:
             self.say(Cue("vote.voter", {"seat": voter}, phase=phase))
-            prompt = self._day_prompt(f"{phase}.{ballot}.{voter}", s.candidates, self.timing.vote, ("nobody", *sign))
+            prompt = self._day_prompt(f"{name}.{ballot}.{voter}", s.candidates, self.timing.vote, ("nobody", *sign))
             heard = self.ask(prompt)
             while heard is not None and heard.choice == "yes":
                 self.game.signal_second_vote(voter)

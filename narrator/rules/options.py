@@ -22,10 +22,11 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "siblings_wake": ("every_other_night", "first_night_only", "every_night"),
     "knight_disease_victim": ("guilty", "nearest_pack_member"),
     "knight_disease_timing": ("next_dusk", "next_dawn"),
+    "judge_signal": ("sign_during_vote", "night_arm"),
 }
 
 # Options that take a whole number, with their allowed range (the default is the field's).
-NUMBERS: dict[str, range] = {"raven_mark_votes": range(1, 6)}
+NUMBERS: dict[str, range] = {"raven_mark_votes": range(1, 6), "judge_second_votes": range(1, 6)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +62,10 @@ class Options:
     # The Knight with the Rusty Sword (narrator/roles/knight_rusty_sword.py).
     knight_disease_victim: str = "guilty"
     knight_disease_timing: str = "next_dusk"
+    # The Stuttering Judge (narrator/roles/stuttering_judge.py).
+    judge_second_votes: int = 1
+    judge_request_survives_death: bool = True
+    judge_signal: str = "sign_during_vote"
 
     def __post_init__(self) -> None:
         for f in fields(self):

@@ -43,6 +43,7 @@ class Role(str, Enum):
     FOX = "fox"
     BEAR_TAMER = "bear_tamer"
     KNIGHT_RUSTY_SWORD = "knight_rusty_sword"
+    STUTTERING_JUDGE = "stuttering_judge"
 
     @property
     def team(self) -> Team:

@@ -38,6 +38,8 @@ def public_config(rng: random.Random) -> dict[str, Any]:
         bear_growls_if_infected=rng.random() < 0.5,
         knight_disease_victim=rng.choice(["guilty", "nearest_pack_member"]),
         knight_disease_timing=rng.choice(["next_dusk", "next_dawn"]),
+        judge_request_survives_death=rng.random() < 0.5,
+        judge_signal=rng.choice(["sign_during_vote", "night_arm"]),
     )
     return {"players": players, "possible": possible, "options": options, "wolves": rng.randint(1, max(1, players // 4))}
 

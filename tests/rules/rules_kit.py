@@ -32,6 +32,9 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "bear_growls_if_infected": (True, False),
     "knight_disease_victim": ("guilty", "nearest_pack_member"),
     "knight_disease_timing": ("next_dusk", "next_dawn"),
+    "judge_second_votes": (1, 2, 3, 4, 5),
+    "judge_request_survives_death": (True, False),
+    "judge_signal": ("sign_during_vote", "night_arm"),
 }
 
 

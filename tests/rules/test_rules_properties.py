@@ -249,6 +249,9 @@ class Driver:
     def move(self) -> None:
         game, s, alive = self.game, self.game.state, self.checker.alive
         if s.awaiting is Awaiting.VOTE:
+            if game.sign_taken() and s.voters and self.draw(st.integers(0, 3)) == 0:
+                # A voter's sign (the Stuttering Judge's `+`): counts only for a Judge with requests left.
+                game.signal_second_vote(self.draw(st.sampled_from(s.voters)))
             def ballot() -> tuple[Any, ...]:
                 votes = {v: self.draw(st.sampled_from((*s.candidates, None))) for v in s.voters}
                 if self.draw(st.integers(0, 4)) == 4:  # now and then one stray vote
