@@ -27,7 +27,7 @@ from narrator.rules import hooks as _hooks
 from narrator.rules import roles as _roles
 from narrator.rules.roles import Role
 
-__all__ = ["ANNOUNCE", "CALLS", "CARDS", "MODULES", "MORNING", "NIGHT_ELECTION_ORDER", "Call", "Card", "RoleModule", "Schedule",
+__all__ = ["ANNOUNCE", "BOARD", "CALLS", "CARDS", "MODULES", "MORNING", "NIGHT_ELECTION_ORDER", "OPENING_LINES", "Call", "Card", "RoleModule", "Schedule",
            "card", "night_calls", "night_order_table", "wizard_roles"]
 
 # Where the Captain election of `captain_election=night1_end` sits in the night: after the first
@@ -63,10 +63,24 @@ for _module in MODULES.values():
         _hooks.SPARES.append(_module.spares)
     if _module.spared_captain_names_successor is not None:
         _hooks.SPARED_CAPTAIN_NAMES_SUCCESSOR.append(_module.spared_captain_names_successor)
+    _hooks.WINS.extend(_module.wins)
+    if _module.team is not None:
+        _hooks.TEAM.append(_module.team)
+    if _module.day_zero is not None:
+        _hooks.DAY_ZERO.append(_module.day_zero)
+    if _module.tie is not None:
+        _hooks.TIE.append(_module.tie)
+    if _module.acting is not None:
+        _hooks.ACTING.append(_module.acting)
+_hooks.WINS.sort(key=lambda w: w.priority)  # RULES-EXTENSIONS.md "End of the game": first match wins
 # Lines the roles add to the narration of the engine's events, in the catalogue's order.
 ANNOUNCE = tuple(m.announce for m in MODULES.values() if m.announce is not None)
 # Dawn step 9: the public morning lines of the roles, in the catalogue's order.
 MORNING = tuple(m.morning for m in MODULES.values() if m.morning is not None)
+# Before the first call: the roles' public opening lines, in the catalogue's order.
+OPENING_LINES = tuple(m.opening for m in MODULES.values() if m.opening is not None)
+# Public by design, on the public board all game (the Sectarian's groups, the Actor's cards).
+BOARD = tuple(m.board for m in MODULES.values() if m.board is not None)
 CALLS: dict[str, Call] = {c.name: c for c in sorted((c for m in MODULES.values() for c in m.calls), key=lambda c: c.order)}
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Callable, Mapping
 
 from narrator.ports import Heard, Prompt, SlotValue
 from narrator.rules.events import Cause
-from narrator.rules.hooks import Power
+from narrator.rules.hooks import Power, Win
 from narrator.rules.roles import Role, Team
 
 if TYPE_CHECKING:
@@ -156,3 +156,13 @@ class RoleModule:
     announce: Callable[[Game, object], list[PanelLine]] | None = None
     # Dawn step 9: public lines said in the morning if the game goes on, after the deaths.
     morning: Callable[[Game], list[PanelLine]] | None = None
+    # Personnages (issue 12): public lines said before the first call (RULES-EXTENSIONS.md
+    # "Opening"); public-board lines; a Day 0; loners' wins; the team a seat holds now; a tie it
+    # settles; the role a seat acts now (see narrator/rules/hooks.py).
+    opening: Callable[[Game], list[PanelLine]] | None = None
+    board: Callable[[Game], list[PanelLine]] | None = None
+    day_zero: Callable[[Game], bool] | None = None
+    wins: tuple[Win, ...] = ()
+    team: Callable[[Game, int], Team | None] | None = None
+    tie: Callable[[Game, tuple[int, ...], random.Random | None], int | None] | None = None
+    acting: Callable[[Game, Role], int | None] | None = None

@@ -122,7 +122,7 @@ class State:
     victim: int | None = None
     healed: bool = False
     poisoned: int | None = None
-    voted_day: int = 0
+    voted_day: int = -1  # the last day with an elimination vote (-1: none yet; Day 0 may have one)
     awaiting: Awaiting = Awaiting.NOTHING
     awaiting_seat: int | None = None
     queue: tuple[tuple[int, Cause], ...] = ()
@@ -137,6 +137,8 @@ class State:
     used: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
     spared: tuple[int, ...] = ()  # players spared by their card: alive, they vote no more
     previous: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
+    # Every choice each call's power has made this game, in order (the Actor's cards taken).
+    spent: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
 
     def copy(self) -> State:
         other = dataclasses.replace(self)
@@ -241,7 +243,7 @@ class Game:
     def living_holder(self, role: Role) -> int | None:
         roles = self.state.roles
         if role not in roles:
-            return None
+            return self._acting(role) if hooks.ACTING else None
         alive = self.state.alive
         i = roles.index(role)
         if alive[i]:
@@ -249,7 +251,31 @@ class Game:
         for j in range(i + 1, len(roles)):  # a role held more than once (Werewolves, Villagers)
             if roles[j] is role and alive[j]:
                 return j + 1
+        return self._acting(role) if hooks.ACTING else None
+
+    def _acting(self, role: Role) -> int | None:
+        """A living seat acting as `role` now without its card (the Actor holding that card)."""
+        for acting in hooks.ACTING:
+            seat = acting(self, role)
+            if seat is not None and self.state.alive[seat - 1]:
+                return seat
         return None
+
+    def acts_as(self, seat: int, role: Role) -> bool:
+        """Whether `seat` holds `role`'s power now: its card, or a card it acts (the Actor's)."""
+        return self.state.roles[seat - 1] is role or any(acting(self, role) == seat for acting in hooks.ACTING)
+
+    def team_of(self, seat: int) -> Team:
+        """The team `seat` plays for now: its card's, unless a role changed it (the Angel after turn 1)."""
+        for team in hooks.TEAM:
+            now = team(self, seat)
+            if now is not None:
+                return now
+        return self.state.roles[seat - 1].team
+
+    def day_zero_due(self) -> bool:
+        """Whether the game opens with a Day 0 (RULES-EXTENSIONS.md "Opening"): public facts only."""
+        return self.state.phase is Phase.SETUP and any(due(self) for due in hooks.DAY_ZERO)
 
     def living_wolves(self) -> tuple[int, ...]:
         roles = self.state.roles
@@ -321,10 +347,21 @@ class Game:
         alive = s.living
         if not alive:
             return Outcome(Side.NOBODY, ())
+        wins = hooks.WINS
+        for win in wins:  # 2: the Angel
+            if win.priority < 3:
+                seats = win.check(self)
+                if seats is not None:
+                    return Outcome(win.side, seats)
         team = self.lovers_team() if s.lovers is not None else None
         team_alive = team is not None and s.alive[team[0] - 1] and s.alive[team[1] - 1]
         if team is not None and team_alive and len(alive) == 2:
             return Outcome(Side.LOVERS, tuple(sorted(team)))
+        for win in wins:  # 4-6: the Pied Piper, the White Werewolf, the Abominable Sectarian
+            if 3 < win.priority < 7:
+                seats = win.check(self)
+                if seats is not None:
+                    return Outcome(win.side, seats)
         in_team = set(team) if team else set()
         roles = s.roles
         wolves = 0
@@ -341,6 +378,9 @@ class Game:
         return None
 
     def _side_seats(self, team: Team, excluded: set[int]) -> tuple[int, ...]:
+        if hooks.TEAM:
+            seats = range(1, self.state.players + 1)
+            return tuple(p for p in seats if self.team_of(p) is team and p not in excluded)
         return tuple(
             i + 1 for i, r in enumerate(self.state.roles) if r.team is team and (i + 1) not in excluded
         )
@@ -354,6 +394,12 @@ class Game:
             return
         self._require_phase(Phase.DUSK, "night falls only after the day's vote")
         self._emit(NightBegan(s.night + 1))
+
+    def open_day_zero(self) -> None:
+        """The game opens with a day (the Angel is possible): Captain election, debate, vote."""
+        if not self.day_zero_due():
+            raise WrongPhaseError("the game opens with a Day 0 only when a role asks for it (the Angel)")
+        self._emit(DayBegan(0))
 
     def thief_choose(self, card: int) -> None:
         """The Thief keeps his card (0) or takes extra card 1 or 2; two Werewolves force a take."""
@@ -430,8 +476,11 @@ class Game:
         said = f"{who} on {' '.join(map(str, chosen)) or 'nobody'}"
         self._night_step(step_of(power.order), who, said, first_night_only=power.first_night_only)
         seat = self._living_actor(power.role, who, said)
-        for target in chosen:
-            self._check_target(target, who)
+        if power.seats:
+            for target in chosen:
+                self._check_target(target, who)
+        elif not all(isinstance(t, int) and not isinstance(t, bool) for t in chosen):
+            raise InvalidTargetError(f"{said}: give whole numbers")
         problem = power.check(self, seat, chosen)
         if problem is not None:
             raise IllegalActionError(f"{said}: {problem}")
@@ -500,7 +549,8 @@ class Game:
                 if s.alive[other - 1]:
                     self._emit(PlayerDied(other, Cause.GRIEF, s.roles[other - 1]))
                     queue.append((other, Cause.GRIEF))
-            if s.roles[seat - 1] is Role.HUNTER and self._hunter_fires(cause) and self.living():
+            hunter = s.roles[seat - 1] is Role.HUNTER or (hooks.ACTING and self.acts_as(seat, Role.HUNTER))
+            if hunter and self._hunter_fires(cause) and self.living():
                 self._emit(HunterCalled(seat, tuple(queue)))
                 return
         self._finish_resolution()
@@ -510,6 +560,11 @@ class Game:
 
     def _finish_resolution(self) -> None:
         s = self.state
+        if hooks.WINS and any(w.at_once and w.check(self) is not None for w in hooks.WINS):
+            outcome = self.check_outcome()  # the game stops at once (the Angel): no successor
+            if outcome is not None:
+                self._emit(GameEnded(outcome.winner, outcome.winners))
+                return
         if s.captain is not None and not s.alive[s.captain - 1] and self.living():
             self._emit(SuccessorCalled(s.captain))
             return
@@ -651,12 +706,22 @@ class Game:
                     self._no_elimination("tie")
         elif len(leaders) == 1:
             self._eliminate(leaders[0], by_captain=False)
+        elif hooks.TIE and (settled := self._settle_tie(leaders, rng)) is not None:
+            self._eliminate(settled, by_captain=False)
         elif ballot in (Ballot.REVOTE, Ballot.BALLOT):
             self._no_elimination("tie")
         elif self._captain_breaks_tie():
             self._emit(TieToBreak(leaders))
         else:
             self._emit(VoteOpened(Ballot.REVOTE, leaders, self._voters()))
+
+    def _settle_tie(self, tied: tuple[int, ...], rng: random.Random | None) -> int | None:
+        """Day step 4: a tie a role settles (the Angel's opening vote drawn by lot)."""
+        for settle in hooks.TIE:
+            seat = settle(self, tied, rng)
+            if seat is not None:
+                return seat
+        return None
 
     def _captain_breaks_tie(self) -> bool:
         s = self.state
@@ -873,6 +938,8 @@ _NONE_USED: Mapping[str, tuple[int, ...]] = {}  # shared, never changed: `used` 
 def _power_used(s: State, e: PowerUsed) -> None:
     s.step = step_of(hooks.POWERS[e.call].order)
     s.used = {**s.used, e.call: e.targets}
+    if e.targets:
+        s.spent = {**s.spent, e.call: (*s.spent.get(e.call, ()), *e.targets)}
 
 
 def _spared(s: State, e: PlayerSpared) -> None:

@@ -7,11 +7,12 @@ the engine emits the events.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Mapping
 
 from narrator.rules.events import Cause
-from narrator.rules.roles import Role
+from narrator.rules.roles import Role, Side, Team
 
 if TYPE_CHECKING:
     from narrator.rules.game import Game
@@ -31,6 +32,7 @@ class Power:
     targets: Callable[[Game, int], tuple[int, ...]]
     count: int = 1  # seats chosen at once
     first_night_only: bool = False
+    seats: bool = True  # the choices are seats (checked as living players); False: numbers `check` reads
 
 
 # call -> its power
@@ -44,3 +46,31 @@ SPARES: list[Callable[[Game, int], bool]] = []
 SPARED_CAPTAIN_NAMES_SUCCESSOR: list[Callable[[Game], bool]] = []
 # Day, elimination vote step 2: votes added to the first count of the day (seat -> votes).
 VOTE_BONUS: list[Callable[[Game], Mapping[int, int]]] = []
+
+
+# ---- Personnages (issue 12): the opening, loners' wins, teams that change, ties, acting roles ----
+
+
+@dataclass(frozen=True)
+class Win:
+    """A loner's win (RULES-EXTENSIONS.md "End of the game"): `priority` is its number in that
+    section's ordered list (1 nobody alive, 3 the Lovers, 7 the village, 8 the wolves are the
+    engine's own); `check` gives the winning seats, or None."""
+
+    priority: int
+    side: Side
+    check: Callable[[Game], tuple[int, ...] | None]
+    at_once: bool = False  # the game stops at once, before a dead Captain names a successor
+
+
+# The loners' wins, kept in priority order by the catalogue.
+WINS: list[Win] = []
+# The team a seat plays for now, when a role changes it (the Angel after turn 1); None: its card's.
+TEAM: list[Callable[[Game, int], Team | None]] = []
+# Opening: whether the game opens with a Day 0 (public facts only: the possible roles, the options).
+DAY_ZERO: list[Callable[[Game], bool]] = []
+# Day, elimination vote step 4: a tie settled by a role (the tied seats, the draw) -> the
+# eliminated seat, or None to leave it to the base rules.
+TIE: list[Callable[[Game, tuple[int, ...], random.Random | None], int | None]] = []
+# A seat that acts as this role now, besides its holders (the Actor holding a card): alive or not.
+ACTING: list[Callable[[Game, Role], int | None]] = []

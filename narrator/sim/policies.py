@@ -356,7 +356,13 @@ def make_policy(name: str, params: InformedParams | None = None) -> RandomPolicy
 
 
 def play_night(game: Game, rng: random.Random, policy: Policy) -> None:
-    """One night: every living role acts as the policy decides."""
+    """One night: every living role acts as the policy decides. A game that opens with a Day 0
+    (the Angel is possible) plays it first."""
+    if game.day_zero_due():
+        game.open_day_zero()
+        play_day(game, rng, policy)
+        if game.outcome is not None:
+            return
     game.begin_night()
     first = game.state.night == 1
     if first and game.living_holder(Role.THIEF):
