@@ -390,6 +390,8 @@ class Game:
     def begin_night(self) -> None:
         s = self.state
         if s.phase is Phase.SETUP:
+            if self.day_zero_due():
+                raise WrongPhaseError("the game opens with a Day 0 before the first night (the Angel is possible)")
             self._emit(NightBegan(1))
             return
         self._require_phase(Phase.DUSK, "night falls only after the day's vote")

@@ -10,6 +10,8 @@ class Team(str, Enum):
 
     VILLAGE = "village"
     WOLVES = "wolves"
+    # Loners (RULES-EXTENSIONS.md "Terms"): each wins alone.
+    ANGEL = "angel"
 
 
 class Side(str, Enum):
@@ -19,6 +21,8 @@ class Side(str, Enum):
     WEREWOLVES = "werewolves"
     LOVERS = "lovers"
     NOBODY = "nobody"
+    # Loners (RULES-EXTENSIONS.md "End of the game").
+    ANGEL = "angel"
 
 
 class Role(str, Enum):
@@ -35,6 +39,8 @@ class Role(str, Enum):
     SAVIOR = "savior"
     RAVEN = "raven"
     VILLAGE_IDIOT = "village_idiot"
+    # Personnages (issue 12), branch perso-c.
+    ANGEL = "angel"
 
     @property
     def team(self) -> Team:
