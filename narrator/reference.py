@@ -19,7 +19,7 @@ import dataclasses
 from typing import Any
 
 from narrator.packs import PackError, VoicePack
-from narrator.rules.options import CHOICES, NUMBERS, Options
+from narrator.rules.options import CHOICES, NUMBERS, TEXTS, Options
 from narrator.rules.roles import Role, Side, Team
 
 LABELS: tuple[str, ...] = ("title", "intro", "roles", "team", "office", "options", "default", "generated", "pending")
@@ -33,6 +33,8 @@ def option_values(key: str) -> tuple[str, ...]:
     and number options."""
     if key in CHOICES:
         return CHOICES[key]
+    if key in TEXTS:
+        return ()  # a text of its own (the Sectarian's groups, the Actor's cards): explained in option.<key>
     if key in NUMBERS:
         default = getattr(Options(), key)
         return (str(default), *(str(n) for n in NUMBERS[key] if n != default))

@@ -72,6 +72,8 @@ for _module in MODULES.values():
         _hooks.TIE.append(_module.tie)
     if _module.acting is not None:
         _hooks.ACTING.append(_module.acting)
+    if _module.setup_check is not None:
+        _hooks.SETUP_CHECKS.append(_module.setup_check)
 _hooks.WINS.sort(key=lambda w: w.priority)  # RULES-EXTENSIONS.md "End of the game": first match wins
 # Lines the roles add to the narration of the engine's events, in the catalogue's order.
 ANNOUNCE = tuple(m.announce for m in MODULES.values() if m.announce is not None)

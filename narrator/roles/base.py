@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Callable, Mapping
 from narrator.ports import Heard, Prompt, SlotValue
 from narrator.rules.events import Cause
 from narrator.rules.hooks import Power, Win
+from narrator.rules.options import Options
 from narrator.rules.roles import Role, Team
 
 if TYPE_CHECKING:
@@ -166,3 +167,4 @@ class RoleModule:
     team: Callable[[Game, int], Team | None] | None = None
     tie: Callable[[Game, tuple[int, ...], random.Random | None], int | None] | None = None
     acting: Callable[[Game, Role], int | None] | None = None
+    setup_check: Callable[[int, frozenset[Role], Options], str | None] | None = None

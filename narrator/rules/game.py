@@ -199,6 +199,10 @@ class Game:
                 f"extra cards {_names(deal.extra)}: with thief_extra_cards=villagers the Thief's two extra "
                 "cards are Villagers (use thief_extra_cards=from_deck for any two cards)"
             )
+        for check in hooks.SETUP_CHECKS:
+            problem = check(players, chosen, opts)
+            if problem is not None:
+                raise CompositionError(problem)
         return cls(GameStarted(players, tuple(deal.seats), tuple(deal.extra), chosen, opts))
 
     @classmethod

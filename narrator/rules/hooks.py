@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Mapping
 
 from narrator.rules.events import Cause
+from narrator.rules.options import Options
 from narrator.rules.roles import Role, Side, Team
 
 if TYPE_CHECKING:
@@ -72,5 +73,7 @@ DAY_ZERO: list[Callable[[Game], bool]] = []
 # Day, elimination vote step 4: a tie settled by a role (the tied seats, the draw) -> the
 # eliminated seat, or None to leave it to the base rules.
 TIE: list[Callable[[Game, tuple[int, ...], random.Random | None], int | None]] = []
+# Setup: a problem with the table for a role (players, possible roles, options), or None.
+SETUP_CHECKS: list[Callable[[int, frozenset[Role], Options], str | None]] = []
 # A seat that acts as this role now, besides its holders (the Actor holding a card): alive or not.
 ACTING: list[Callable[[Game, Role], int | None]] = []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, fields
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from narrator.rules.errors import OptionError
 
@@ -20,10 +20,29 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "idiot_captain_office": ("lost", "successor"),
     "angel_opening": ("day_first", "night_first"),
     "angel_vote_tie": ("base", "random_among_tied"),
+    "sectarian_infected": ("powerless", "keeps_goal"),
 }
 
 # Options that take a whole number, with their allowed range (the default is the field's).
 NUMBERS: dict[str, range] = {"raven_mark_votes": range(1, 6)}
+
+
+def _groups(text: str) -> str | None:
+    if all(c in "AB" for c in text):
+        return None
+    return "give one letter A or B a seat, in seat order, e.g. AAAABBBB"
+
+
+def _cards(text: str) -> str | None:
+    from narrator.rules.roles import Role  # the roles package reads the options: imported when needed
+
+    keys = {r.value for r in Role}
+    wrong = [w for w in text.split(",") if w.strip() and w.strip() not in keys]
+    return None if not wrong else f"{wrong[0].strip()!r} is not a role; give role keys separated by commas, e.g. seer,witch,hunter"
+
+
+# Options that take a text of their own (a seat map, a list of cards), with its check.
+TEXTS: dict[str, Callable[[str], str | None]] = {"sectarian_groups": _groups}
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +72,10 @@ class Options:
     # The Angel (narrator/roles/angel.py).
     angel_opening: str = "day_first"
     angel_vote_tie: str = "base"
+    # The Abominable Sectarian (narrator/roles/abominable_sectarian.py): one letter A or B a seat
+    # ("": the first half of the seats is group A, the rest group B).
+    sectarian_groups: str = ""
+    sectarian_infected: str = "powerless"
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -61,6 +84,10 @@ class Options:
                 if value not in CHOICES[f.name]:
                     allowed = ", ".join(CHOICES[f.name])
                     raise OptionError(f"option {f.name} cannot be {value!r}; choose one of: {allowed}")
+            elif f.name in TEXTS:
+                problem = TEXTS[f.name](value) if isinstance(value, str) else "give a text"
+                if problem is not None:
+                    raise OptionError(f"option {f.name} cannot be {value!r}; {problem}")
             elif f.name in NUMBERS:
                 span = NUMBERS[f.name]
                 if isinstance(value, bool) or not isinstance(value, int) or value not in span:
@@ -103,6 +130,10 @@ class Options:
 
 
 def _coerce(name: str, raw: Any) -> Any:
+    if name in TEXTS:
+        if name == "sectarian_groups" and isinstance(raw, str):
+            return raw.replace(" ", "").replace(",", "").upper()
+        return raw.strip() if isinstance(raw, str) else raw
     if name in CHOICES:
         return raw.strip().lower() if isinstance(raw, str) else raw
     if name in NUMBERS:

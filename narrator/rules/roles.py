@@ -12,6 +12,7 @@ class Team(str, Enum):
     WOLVES = "wolves"
     # Loners (RULES-EXTENSIONS.md "Terms"): each wins alone.
     ANGEL = "angel"
+    ABOMINABLE_SECTARIAN = "abominable_sectarian"
 
 
 class Side(str, Enum):
@@ -23,6 +24,7 @@ class Side(str, Enum):
     NOBODY = "nobody"
     # Loners (RULES-EXTENSIONS.md "End of the game").
     ANGEL = "angel"
+    ABOMINABLE_SECTARIAN = "abominable_sectarian"
 
 
 class Role(str, Enum):
@@ -41,6 +43,7 @@ class Role(str, Enum):
     VILLAGE_IDIOT = "village_idiot"
     # Personnages (issue 12), branch perso-c.
     ANGEL = "angel"
+    ABOMINABLE_SECTARIAN = "abominable_sectarian"
 
     @property
     def team(self) -> Team:
