@@ -9,6 +9,7 @@ The night order (RULES-EXTENSIONS.md "The merged night order"; `narrator graph` 
 
     order  call             nights                   role possible?   module
     1      thief            first night              thief            thief.py
+    2      actor            every night              actor            actor.py
     5      cupid            first night              cupid            cupid.py
     6      lovers           right after cupid        cupid            cupid.py
     10.5   night_election   captain_election=night1_end (the sequencer's, not a role's)
@@ -74,6 +75,8 @@ for _module in MODULES.values():
         _hooks.ACTING.append(_module.acting)
     if _module.setup_check is not None:
         _hooks.SETUP_CHECKS.append(_module.setup_check)
+    if _module.lays is not None:
+        _hooks.LAID.append(_module.lays)
 _hooks.WINS.sort(key=lambda w: w.priority)  # RULES-EXTENSIONS.md "End of the game": first match wins
 # Lines the roles add to the narration of the engine's events, in the catalogue's order.
 ANNOUNCE = tuple(m.announce for m in MODULES.values() if m.announce is not None)

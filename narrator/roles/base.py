@@ -168,3 +168,4 @@ class RoleModule:
     tie: Callable[[Game, tuple[int, ...], random.Random | None], int | None] | None = None
     acting: Callable[[Game, Role], int | None] | None = None
     setup_check: Callable[[int, frozenset[Role], Options], str | None] | None = None
+    lays: Callable[[frozenset[Role], Options], tuple[Role, ...]] | None = None  # cards laid face up

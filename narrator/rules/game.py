@@ -108,6 +108,7 @@ class State:
     possible: frozenset[Role]
     options: Options
     alive: list[bool]
+    laid: tuple[Role, ...] = ()  # cards laid face up for a role (the Actor's), public
     living: tuple[int, ...] = ()  # the living seats in seat order: `alive` as a tuple, kept by `_died`
     phase: Phase = Phase.SETUP
     night: int = 0
@@ -169,6 +170,7 @@ class Game:
             extra=list(started.extra),
             possible=started.possible,
             options=started.options,
+            laid=started.laid,
             alive=[True] * started.players,
             living=tuple(range(1, started.players + 1)),
         )
@@ -203,7 +205,8 @@ class Game:
             problem = check(players, chosen, opts)
             if problem is not None:
                 raise CompositionError(problem)
-        return cls(GameStarted(players, tuple(deal.seats), tuple(deal.extra), chosen, opts))
+        laid = tuple(card for lay in hooks.LAID for card in lay(chosen, opts))
+        return cls(GameStarted(players, tuple(deal.seats), tuple(deal.extra), chosen | frozenset(laid), opts, laid))
 
     @classmethod
     def replay(cls, events: Sequence[Event]) -> Game:

@@ -73,6 +73,9 @@ DAY_ZERO: list[Callable[[Game], bool]] = []
 # Day, elimination vote step 4: a tie settled by a role (the tied seats, the draw) -> the
 # eliminated seat, or None to leave it to the base rules.
 TIE: list[Callable[[Game, tuple[int, ...], random.Random | None], int | None]] = []
+# Setup: cards laid face up for a role (the Actor's), from the possible roles before they are laid;
+# the laid cards become possible roles (their calls are made every night, dealt or not).
+LAID: list[Callable[[frozenset[Role], Options], tuple[Role, ...]]] = []
 # Setup: a problem with the table for a role (players, possible roles, options), or None.
 SETUP_CHECKS: list[Callable[[int, frozenset[Role], Options], str | None]] = []
 # A seat that acts as this role now, besides its holders (the Actor holding a card): alive or not.
