@@ -44,6 +44,7 @@ class Role(str, Enum):
     # Personnages (issue 12), branch perso-c.
     ANGEL = "angel"
     ABOMINABLE_SECTARIAN = "abominable_sectarian"
+    ACTOR = "actor"
 
     @property
     def team(self) -> Team:
