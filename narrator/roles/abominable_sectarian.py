@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 def groups(game: Game) -> str:
     """One letter A or B a seat (index 0 is seat 1)."""
-    given = game.options.sectarian_groups
+    given = game.options.sectarian_groups.upper()
     n = game.players
     if len(given) == n:
         return given
@@ -33,7 +33,7 @@ def groups(game: Game) -> str:
 
 
 def setup_check(players: int, possible: frozenset[Role], options: Options) -> str | None:
-    given = options.sectarian_groups
+    given = options.sectarian_groups.upper()
     if Role.ABOMINABLE_SECTARIAN not in possible or not given:
         return None
     if len(given) != players:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from narrator.ports import Heard
 from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
 from narrator.rules.hooks import Power
-from narrator.rules.options import Options
+from narrator.rules.options import ACTOR_CARDS, Options
 from narrator.rules.roles import Role, Team
 
 if TYPE_CHECKING:
@@ -31,8 +31,7 @@ if TYPE_CHECKING:
 
 ORDER = 2  # RULES-EXTENSIONS.md "The merged night order": right after the Thief
 CARDS = 3
-DEFAULT = ("seer", "witch", "hunter", "little_girl", "savior", "elder", "scapegoat", "village_idiot", "fox",
-           "bear_tamer", "stuttering_judge", "knight_rusty_sword", "raven")
+DEFAULT = ACTOR_CARDS
 NEVER = frozenset({Role.VILLAGER, Role.ACTOR})
 
 

@@ -29,15 +29,23 @@ NUMBERS: dict[str, range] = {"raven_mark_votes": range(1, 6)}
 
 
 def _groups(text: str) -> str | None:
-    if all(c in "AB" for c in text):
+    if all(c in "ABab" for c in text):
         return None
     return "give one letter A or B a seat, in seat order, e.g. AAAABBBB"
 
 
+# The Actor's default cards (RULES-EXTENSIONS.md `actor`), some of them played by later roles.
+ACTOR_CARDS = ("seer", "witch", "hunter", "little_girl", "savior", "elder", "scapegoat", "village_idiot", "fox",
+               "bear_tamer", "stuttering_judge", "knight_rusty_sword", "raven")
+
+
 def _words(text: str) -> str | None:
-    """Role keys separated by commas (which roles they are is checked at the start of a game)."""
-    wrong = [w.strip() for w in text.split(",") if w.strip() and not w.strip().replace("_", "").isalpha()]
-    return None if not wrong else "give role keys separated by commas, e.g. seer,witch,hunter"
+    """Role keys separated by commas (which of them may be the Actor's is checked at the start)."""
+    from narrator.rules.roles import Role  # roles.py does not read the options: no cycle
+
+    known = {r.value for r in Role} | set(ACTOR_CARDS)
+    wrong = [w.strip() for w in text.split(",") if w.strip() and w.strip() not in known]
+    return None if not wrong else f"{wrong[0]!r} is not a role; give role keys separated by commas, e.g. seer,witch,hunter"
 
 
 # Options that take a text of their own (a seat map, a list of cards), with its check.
@@ -76,8 +84,7 @@ class Options:
     sectarian_groups: str = ""
     sectarian_infected: str = "powerless"
     # The Actor (narrator/roles/actor.py): role keys, the first three not in play are laid.
-    actor_cards: str = ("seer,witch,hunter,little_girl,savior,elder,scapegoat,village_idiot,fox,bear_tamer,"
-                        "stuttering_judge,knight_rusty_sword,raven")
+    actor_cards: str = ",".join(ACTOR_CARDS)
     actor_infected: str = "powerless"
 
     def __post_init__(self) -> None:
@@ -135,7 +142,7 @@ class Options:
 def _coerce(name: str, raw: Any) -> Any:
     if name in TEXTS:
         if name == "sectarian_groups" and isinstance(raw, str):
-            return raw.replace(" ", "").replace(",", "").upper()
+            return raw.replace(" ", "").replace(",", "")
         return raw.strip() if isinstance(raw, str) else raw
     if name in CHOICES:
         return raw.strip().lower() if isinstance(raw, str) else raw

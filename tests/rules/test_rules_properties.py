@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -10,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from narrator.roles import wizard_roles
+from narrator.roles import actor, wizard_roles
 from narrator.rules import Awaiting, Game, Options, Phase, Role, RulesError, Side, Step, complete, deal
 from narrator.rules import hooks
 from narrator.rules.game import step_of
@@ -39,9 +41,14 @@ class Setup:
 def setups(draw: st.DrawFn, max_players: int = 12) -> Setup:
     players = draw(st.integers(4, max_players))
     options = Options(**{key: draw(st.sampled_from(values)) for key, values in OPTION_VALUES.items()})
+    if draw(st.booleans()):  # the Sectarian's groups: any split of this table with both groups
+        groups = draw(st.lists(st.sampled_from("AB"), min_size=players, max_size=players).filter(lambda g: len(set(g)) == 2))
+        options = dataclasses.replace(options, sectarian_groups="".join(groups))
     wolves = draw(st.integers(1, max(1, players // 3)))
     specials = draw(st.lists(st.sampled_from(SPECIALS), unique=True, max_size=players - wolves))
     named = {Role.WEREWOLF: wolves, **{role: 1 for role in specials}}
+    if Role.ACTOR in named and not actor.lays(frozenset(named), options):
+        del named[Role.ACTOR]  # every card listed for him is in play: a table would list others
     return Setup(players, complete(players, named, options), options, draw(st.integers(0, 2**32 - 1)))
 
 
@@ -58,9 +65,31 @@ def lovers_team(game: Game) -> tuple[int, int] | None:
     return lovers if (mixed or both) else None
 
 
-def win_conditions(game: Game, alive: set[int]) -> dict[Side, tuple[int, ...]]:
-    """Every outcome that holds on these living players, with the seats that win with it."""
+def groups(game: Game) -> str:
+    given, n = game.options.sectarian_groups.upper(), game.players
+    return given if len(given) == n else "A" * ((n + 1) // 2) + "B" * (n // 2)
+
+
+def win_conditions(game: Game, alive: set[int], angel: int | None = None) -> dict[Side, tuple[int, ...]]:
+    """The outcome that holds on these living players, first in the priority order of
+    RULES-EXTENSIONS.md "End of the game", with the seats that win with it (`angel`: the seat of
+    an Angel killed as his card says, followed by the Checker)."""
     roles = game.state.roles
+    if not alive:
+        return {Side.NOBODY: ()}
+    if angel is not None:
+        return {Side.ANGEL: (angel,)}
+    sectarian = next((p for p in alive if roles[p - 1] is Role.ABOMINABLE_SECTARIAN), None)
+    if sectarian is not None:
+        split = groups(game)
+        if all(split[p - 1] == split[sectarian - 1] for p in alive):
+            team = lovers_team(game)
+            if not (team is not None and alive == set(team)):
+                return {Side.ABOMINABLE_SECTARIAN: (sectarian,)}
+    first_turn = game.state.day <= (0 if game.options.angel_opening == "day_first" else 1)
+
+    def loner(p: int) -> bool:
+        return roles[p - 1] is Role.ABOMINABLE_SECTARIAN or (roles[p - 1] is Role.ANGEL and first_turn)
     team = lovers_team(game)
     team_alive = team is not None and set(team) <= alive
     wolves_alive = [p for p in alive if roles[p - 1] is Role.WEREWOLF]
@@ -73,7 +102,8 @@ def win_conditions(game: Game, alive: set[int]) -> dict[Side, tuple[int, ...]]:
         held[Side.LOVERS] = tuple(sorted(team))
     if alive and not wolves_alive and Side.LOVERS not in held:
         held[Side.VILLAGE] = tuple(
-            p for p in range(1, game.players + 1) if roles[p - 1] is not Role.WEREWOLF and p not in in_team
+            p for p in range(1, game.players + 1)
+            if roles[p - 1] is not Role.WEREWOLF and p not in in_team and not loner(p)
         )
     parity = game.options.wolves_win_at_parity and len(others_alive) <= 1
     if wolves_alive and not team_alive and (not others_alive or parity):
@@ -99,6 +129,9 @@ class Checker:
     protected: int | None = None
     hunter_due: bool = False
     living_before: int = 0
+    day: int | None = None  # the day under way (None at night)
+    night: int = 0
+    angel: int | None = None  # an Angel killed as his card says (he wins)
 
     def __post_init__(self) -> None:
         self.alive = set(range(1, self.game.players + 1))
@@ -124,6 +157,9 @@ class Checker:
         game = self.game
         if isinstance(e, ev.NightBegan):
             self.victim, self.healed, self.poisoned, self.protected = None, False, None, None
+            self.day, self.night = None, e.night
+        elif isinstance(e, ev.DayBegan):
+            self.day = e.day
         elif isinstance(e, ev.ThiefChose):
             assert game.state.night == 1
             self._alive(e.seat, "the Thief acts")
@@ -150,9 +186,10 @@ class Checker:
             assert not e.healed or self.victim is not None, "healed with no victim"
         elif isinstance(e, ev.PowerUsed):
             power = hooks.POWERS[e.call]
-            assert game.state.roles[e.seat - 1] is power.role, f"{e.call} used by seat {e.seat}, not its role"
+            # Its role's holder, or the Actor holding that card tonight.
+            assert game.state.roles[e.seat - 1] in (power.role, Role.ACTOR), f"{e.call} used by seat {e.seat}, not its role"
             self._alive(e.seat, f"{e.call} acts")
-            for target in e.targets:
+            for target in e.targets if power.seats else ():  # the Actor's choice is a card's number
                 self._alive(target, f"{e.call}'s choice")
             if e.call == "savior":
                 (self.protected,) = e.targets
@@ -165,8 +202,14 @@ class Checker:
         elif isinstance(e, ev.PlayerDied):
             self._alive(e.seat, "dies again")
             self.alive.discard(e.seat)
+            if game.state.roles[e.seat - 1] is Role.ANGEL and self.angel is None:
+                last_day, last_night = (0, 1) if game.options.angel_opening == "day_first" else (1, 2)
+                voted = e.cause is ev.Cause.VOTE and self.day is not None and self.day <= last_day
+                devoured = e.cause is ev.Cause.WOLVES and self.day is None and self.night <= last_night
+                if voted or devoured:
+                    self.angel = e.seat
             fires = game.options.hunter_shoots_on == "any_death" or e.cause in (ev.Cause.WOLVES, ev.Cause.VOTE)
-            if game.state.roles[e.seat - 1] is Role.HUNTER and fires:
+            if game.acts_as(e.seat, Role.HUNTER) and fires:  # the Hunter, or the Actor holding his card
                 self.hunter_due = True
         elif isinstance(e, ev.HunterCalled):
             assert self.hunter_due, "the Hunter was called without a death that lets him shoot"
@@ -193,9 +236,10 @@ class Checker:
         if isinstance(e, (ev.DayBegan, ev.DuskFell, ev.GameEnded)):
             assert not (self.hunter_due and self.alive), "the dead Hunter was never called to shoot"
         if isinstance(e, (ev.DayBegan, ev.DuskFell)):
-            assert win_conditions(game, self.alive) == {}, f"the game goes on although {win_conditions(game, self.alive)}"
+            held = win_conditions(game, self.alive, self.angel)
+            assert held == {}, f"the game goes on although {held}"
         elif isinstance(e, ev.GameEnded):
-            held = win_conditions(game, self.alive)
+            held = win_conditions(game, self.alive, self.angel)
             assert len(held) == 1, f"exactly one outcome must hold at the end: {held}"
             assert held == {e.winner: e.winners}
 
@@ -256,6 +300,8 @@ class Driver:
             self.until_legal(lambda: (lambda t: (t is None or t in alive, "hunter_shoot", t))(self.seat()), "hunter_shoot", None)
         elif s.awaiting is Awaiting.SUCCESSOR:
             self.until_legal(lambda: (lambda t: (t is None or t in alive, "name_successor", t))(self.seat()), "name_successor", None)
+        elif s.phase is Phase.SETUP and game.day_zero_due():
+            game.open_day_zero()  # the Angel's Day 0
         elif s.phase in (Phase.SETUP, Phase.DUSK):
             game.begin_night()
         elif s.phase is Phase.DAY:
