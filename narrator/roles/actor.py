@@ -3,7 +3,7 @@ night he may take one and holds its power until his next call (RULES-EXTENSIONS.
 
 - The cards (`actor_cards`): the first three of the list that are played by this narrator, not a
   Werewolf card, not a Villager, and not a possible role of the table (so never in the dealt
-  composition). Public by design: said before the first call ("The Actor's cards are laid face
+  composition; when every listed card is in play, none is laid). Public by design: said before the first call ("The Actor's cards are laid face
   up...", one line a card) and on the public board while they lie there. They become possible
   roles: their calls are made every night, dealt or not, like any possible role.
 - Called every night, row 2 (first of the night after the Thief): he types a card's number or 0.
@@ -65,9 +65,7 @@ def setup_check(players: int, possible: frozenset[Role], options: Options) -> st
             return f"actor_cards: {key!r} is not a role; give role keys separated by commas, e.g. seer,witch,hunter"
         if role is not None and (role.team is Team.WOLVES or role in NEVER):
             return f"actor_cards: {key!r} cannot be one of the Actor's cards (never a Werewolf, a Villager or the Actor)"
-    if not lays(possible, options):
-        return "actor_cards: no card left for the Actor once the roles of the game are set aside; list other cards"
-    return None
+    return None  # every listed card in play: no card is laid, and he is a plain Villager (still called)
 
 
 def left(game: Game) -> tuple[int, ...]:

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from narrator.roles import actor, wizard_roles
+from narrator.roles import wizard_roles
 from narrator.rules import Awaiting, Game, Options, Phase, Role, RulesError, Side, Step, complete, deal
 from narrator.rules import hooks
 from narrator.rules.game import step_of
@@ -47,8 +47,6 @@ def setups(draw: st.DrawFn, max_players: int = 12) -> Setup:
     wolves = draw(st.integers(1, max(1, players // 3)))
     specials = draw(st.lists(st.sampled_from(SPECIALS), unique=True, max_size=players - wolves))
     named = {Role.WEREWOLF: wolves, **{role: 1 for role in specials}}
-    if Role.ACTOR in named and not actor.lays(frozenset(named), options):
-        del named[Role.ACTOR]  # every card listed for him is in play: a table would list others
     return Setup(players, complete(players, named, options), options, draw(st.integers(0, 2**32 - 1)))
 
 
