@@ -77,7 +77,7 @@ for _module in MODULES.values():
         _hooks.SETUP_CHECKS.append(_module.setup_check)
     if _module.lays is not None:
         _hooks.LAID.append(_module.lays)
-_hooks.WINS.sort(key=lambda w: w.priority)  # RULES-EXTENSIONS.md "End of the game": first match wins
+_hooks.WINS.sort(key=lambda w: w.rank)  # RULES-EXTENSIONS.md "End of the game": first match wins
 # Lines the roles add to the narration of the engine's events, in the catalogue's order.
 ANNOUNCE = tuple(m.announce for m in MODULES.values() if m.announce is not None)
 # Dawn step 9: the public morning lines of the roles, in the catalogue's order.

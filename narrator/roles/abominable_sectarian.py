@@ -86,6 +86,6 @@ MODULE = RoleModule(
     Card(Role.ABOMINABLE_SECTARIAN, Team.ABOMINABLE_SECTARIAN, box="characters"),
     opening=opening,
     board=board,
-    wins=(Win(6, Side.ABOMINABLE_SECTARIAN, wins),),
+    wins=(Win(6, Side.ABOMINABLE_SECTARIAN, wins, Role.ABOMINABLE_SECTARIAN),),
     setup_check=setup_check,
 )

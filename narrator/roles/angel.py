@@ -106,7 +106,7 @@ MODULE = RoleModule(
     Card(Role.ANGEL, Team.ANGEL, box="characters"),
     opening=opening,
     day_zero=day_zero,
-    wins=(Win(2, Side.ANGEL, wins, at_once=True),),
+    wins=(Win(2, Side.ANGEL, wins, Role.ANGEL, at_once=True),),
     team=team,
     tie=tie,
     announce=announce,

@@ -356,7 +356,7 @@ class Game:
             return Outcome(Side.NOBODY, ())
         wins = hooks.WINS
         for win in wins:  # 2: the Angel
-            if win.priority < 3:
+            if win.rank < 3 and (win.role is None or win.role in s.possible):
                 seats = win.check(self)
                 if seats is not None:
                     return Outcome(win.side, seats)
@@ -365,7 +365,7 @@ class Game:
         if team is not None and team_alive and len(alive) == 2:
             return Outcome(Side.LOVERS, tuple(sorted(team)))
         for win in wins:  # 4-6: the Pied Piper, the White Werewolf, the Abominable Sectarian
-            if 3 < win.priority < 7:
+            if 3 < win.rank < 7 and (win.role is None or win.role in s.possible):
                 seats = win.check(self)
                 if seats is not None:
                     return Outcome(win.side, seats)

@@ -54,13 +54,15 @@ VOTE_BONUS: list[Callable[[Game], Mapping[int, int]]] = []
 
 @dataclass(frozen=True)
 class Win:
-    """A loner's win (RULES-EXTENSIONS.md "End of the game"): `priority` is its number in that
-    section's ordered list (1 nobody alive, 3 the Lovers, 7 the village, 8 the wolves are the
-    engine's own); `check` gives the winning seats, or None."""
+    """A loner's row of the end check (RULES-EXTENSIONS.md "End of the game"): `rank` is its
+    number in that section's ordered list (1 nobody alive, 3 the Lovers, 7 the village, 8 the
+    wolves are the engine's own); `check` gives the winning seats, or None; `role`: checked only
+    in games where this role is possible."""
 
-    priority: int
+    rank: int
     side: Side
     check: Callable[[Game], tuple[int, ...] | None]
+    role: Role | None = None
     at_once: bool = False  # the game stops at once, before a dead Captain names a successor
 
 
