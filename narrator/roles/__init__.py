@@ -83,7 +83,9 @@ ANNOUNCE = tuple(m.announce for m in MODULES.values() if m.announce is not None)
 # Dawn step 9: the public morning lines of the roles, in the catalogue's order.
 MORNING = tuple(m.morning for m in MODULES.values() if m.morning is not None)
 # Before the first call: the roles' public opening lines, in the catalogue's order.
-OPENING_LINES = tuple(m.opening for m in MODULES.values() if m.opening is not None)
+# The line that opens a Day 0 (the Angel's) comes last, right before that day.
+OPENING_LINES = tuple(m.opening for m in sorted(MODULES.values(), key=lambda m: m.day_zero is not None)
+                      if m.opening is not None)
 # Public by design, on the public board all game (the Sectarian's groups, the Actor's cards).
 BOARD = tuple(m.board for m in MODULES.values() if m.board is not None)
 CALLS: dict[str, Call] = {c.name: c for c in sorted((c for m in MODULES.values() for c in m.calls), key=lambda c: c.order)}

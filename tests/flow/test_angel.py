@@ -47,6 +47,13 @@ def test_no_day_zero_without_the_angel_or_with_night_first() -> None:
         assert "angel.day_zero" not in k
 
 
+def test_day_zero_line_comes_after_the_other_opening_lines() -> None:
+    setup = {**SETUP, "roles": {**SETUP["roles"], 4: "actor", 5: "abominable_sectarian"}}
+    r = play(setup, {"day_zero": {"eliminate": 6}, "nights": [{"werewolves": 7}], "days": [{"eliminate": 2}, {"eliminate": 3}]})
+    k = keys(r)
+    assert k.index("abominable_sectarian.groups") < k.index("actor.cards") < k.index("angel.day_zero") < k.index("debate.start")
+
+
 def test_day_zero_elects_the_captain_first() -> None:
     setup = {**SETUP, "options": {"captain_election": "day1"}}
     r = play(setup, {"day_zero": {"captain": 4, "eliminate": 5}, "nights": [{"werewolves": 6}],
