@@ -148,7 +148,8 @@ class Checker:
         assert living <= self.living_before, "the number of living players increased"
         self.living_before = living
         s = game.state
-        if s.captain is not None and s.phase is not Phase.RESOLVING and self.alive:
+        angel_won = s.outcome is not None and s.outcome.winner is Side.ANGEL  # the game stops at once
+        if s.captain is not None and s.phase is not Phase.RESOLVING and self.alive and not angel_won:
             assert s.captain in self.alive, f"the Captain (seat {s.captain}) is dead after the resolution"
 
     def follow(self, e: ev.Event) -> None:
@@ -233,7 +234,7 @@ class Checker:
             assert (a in self.alive) == (b in self.alive), f"Lovers {a} and {b}: one died without the other"
         if isinstance(e, (ev.DayBegan, ev.DuskFell, ev.GameEnded)):
             assert not (self.hunter_due and self.alive), "the dead Hunter was never called to shoot"
-        if isinstance(e, (ev.DayBegan, ev.DuskFell)):
+        if isinstance(e, (ev.DayBegan, ev.DuskFell)) and e != ev.DayBegan(0):  # Day 0 has no morning check
             held = win_conditions(game, self.alive, self.angel)
             assert held == {}, f"the game goes on although {held}"
         elif isinstance(e, ev.GameEnded):
