@@ -18,10 +18,12 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "vote_procedure": ("plurality", "runoff", "accusation"),
     "savior_blocks": ("all_devouring", "pack_only"),
     "idiot_captain_office": ("lost", "successor"),
+    "elder_revenge_causes": ("vote_poison_shot", "vote_only", "none"),
+    "scapegoat_vs_captain": ("scapegoat_first", "captain_first"),
 }
 
 # Options that take a whole number, with their allowed range (the default is the field's).
-NUMBERS: dict[str, range] = {"raven_mark_votes": range(1, 6)}
+NUMBERS: dict[str, range] = {"raven_mark_votes": range(1, 6), "elder_lives": range(1, 6)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +50,13 @@ class Options:
     raven_mark_needs_living_raven: bool = False
     # The Village Idiot (narrator/roles/village_idiot.py).
     idiot_captain_office: str = "lost"
+    # The Elder (narrator/roles/elder.py).
+    elder_lives: int = 2
+    elder_revenge_causes: str = "vote_poison_shot"
+    elder_revenge_announced: bool = True
+    idiot_dies_with_elder: bool = True
+    # The Scapegoat (narrator/roles/scapegoat.py).
+    scapegoat_vs_captain: str = "scapegoat_first"
 
     def __post_init__(self) -> None:
         for f in fields(self):

@@ -35,6 +35,9 @@ class Role(str, Enum):
     SAVIOR = "savior"
     RAVEN = "raven"
     VILLAGE_IDIOT = "village_idiot"
+    # The Elder and the Scapegoat (narrator/roles/elder.py, scapegoat.py).
+    ELDER = "elder"
+    SCAPEGOAT = "scapegoat"
 
     @property
     def team(self) -> Team:

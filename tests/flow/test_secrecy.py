@@ -33,6 +33,9 @@ def public_config(rng: random.Random) -> dict[str, Any]:
         savior_same_target_twice=rng.random() < 0.5,
         savior_protects_little_girl=rng.random() < 0.5,
         raven_mark_needs_living_raven=rng.random() < 0.5,
+        elder_lives=rng.randint(1, 3),
+        elder_revenge_causes=rng.choice(["vote_poison_shot", "vote_only", "none"]),
+        scapegoat_vs_captain=rng.choice(["scapegoat_first", "captain_first"]),
     )
     return {"players": players, "possible": possible, "options": options, "wolves": rng.randint(1, max(1, players // 4))}
 
