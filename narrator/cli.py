@@ -15,7 +15,7 @@ from narrator.errors import NarratorError
 # Heavy imports (audio, models) stay inside the command functions so start-up stays fast.
 COMMAND_MODULES: tuple[str, ...] = (
     "narrator.sim.cli",
-    "narrator.flow.cli",
+    "narrator.table.play_cli",
     "narrator.speech.cli",
     "narrator.listening.cli",
     "narrator.table.cli",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from narrator.fakes import Timeline, TimelineSpeaker, estimated_duration
-from narrator.flow.clock import VirtualClock
+from narrator.clock import VirtualClock
 from narrator.packs import load_pack
 from narrator.ports import Cue, Speaker
 from wavcheck import espeak_ng_seconds

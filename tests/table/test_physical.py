@@ -13,7 +13,7 @@ import pytest
 
 from narrator.errors import UsageError
 from narrator.fakes import Timeline, TimelineDisplay, TimelineSpeaker
-from narrator.flow.clock import VirtualClock
+from narrator.clock import VirtualClock
 from narrator.flow.timing import Timing
 from narrator.packs import load_pack
 from narrator.ports import Heard, Prompt
