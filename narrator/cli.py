@@ -18,8 +18,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "narrator.table.play_cli",
     "narrator.speech.cli",
     "narrator.listening.cli",
-    "narrator.table.cli",
-    "narrator.reference",
+    "narrator.table.cli",  # also `narrator rules`
     "narrator.history.cli",
 )
 
