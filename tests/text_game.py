@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-# Seer at 1, Werewolf at 2, Witch at 3; short turns and lines.
-SETUP = """
-players = 5
-roles = { 1 = "seer", 2 = "werewolf", 3 = "witch" }
-speech_scale = 0.01
-[timing]
+# Short turns: the [timing] table of the game's setup (and of a config.toml playing it).
+TIMING = """[timing]
 seer = 0.6
 werewolves = 0.6
 witch = 0.8
@@ -17,6 +13,13 @@ debate = 5
 vote = 2
 chain = 2
 """
+
+# Seer at 1, Werewolf at 2, Witch at 3; short lines.
+SETUP = f"""
+players = 5
+roles = {{ 1 = "seer", 2 = "werewolf", 3 = "witch" }}
+speech_scale = 0.01
+{TIMING}"""
 
 # The deal (seat, Enter) x5; Seer 2; Werewolves 4; Witch: no heal, no poison; Captain votes;
 # "v" ends the debate; everyone votes 2.
