@@ -1,9 +1,11 @@
-"""`narrator rules`: every role and every rule option, with its values and what they mean.
+"""The rules reference that `narrator rules` prints (narrator/table/cli.py): every role and every
+rule option, with its values and what they mean.
 
 The lists come from the engine (`Role`, `Options`, `CHOICES`), the words from the voice pack's
 `[rules]` section, so the reference cannot drift from the game: a role or option added to the
-engine without its texts makes `narrator voices check` (and the tests) name the missing keys.
-`docs/rules.md` is this command's English output, committed (a test proves they are equal).
+engine without its texts makes `narrator voices check` (and the tests) name the missing keys
+(`required_keys` in narrator/packs.py). `docs/rules.md` is the command's English output,
+committed (a test proves they are equal).
 
 Pack keys (section `[rules]`):
   title, intro, roles, team, office, options, default, generated   headings and labels
