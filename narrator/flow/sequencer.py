@@ -27,9 +27,10 @@ from typing import Any, Callable, Iterable, Mapping
 
 from transitions import Machine
 
+from narrator.ports import JournalError
 from narrator.flow.timing import Timing
 from narrator.packs import VoicePack, every_cue
-from narrator.ports import Clock, Cue, Display, Heard, Journal, JournalError, Listener, Prompt, SlotValue, Speaker
+from narrator.ports import Clock, Cue, Display, Heard, Journal, Listener, Prompt, SlotValue, Speaker
 from narrator.roles import ANNOUNCE, CALLS, MORNING, NIGHT_ELECTION_ORDER, Call, Schedule, night_calls
 from narrator.roles.base import Ask, NightTurn, PanelLine, closed_turn
 from narrator.rules import Awaiting, Ballot, Game, Phase, Side
