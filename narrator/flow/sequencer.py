@@ -27,7 +27,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from transitions import Machine
 
-from narrator.flow.journal import JournalError
+from narrator.ports import JournalError
 from narrator.flow.timing import Timing
 from narrator.packs import VoicePack, every_cue
 from narrator.ports import Clock, Cue, Display, Heard, Journal, Listener, Prompt, SlotValue, Speaker
@@ -359,14 +359,13 @@ class Sequencer:
         phase = f"night.{call}"
         wake_at = self.due  # the wake line is queued ahead, to start then (see `_line`)
         wake_end = self._line(Cue(wake, phase=phase))
-        early = False
         if not self.fast:
             if wake_at is not None:
                 self.wait_until(wake_at)  # keys typed before the wake line starts are not its turn's
-            early = self._too_early(call, wake_end)
+            self._too_early(call, wake_end)
         self.wait_until(wake_end)
         deadline = wake_end + self.timing.turn(call)
-        answers = self._turn(turn, deadline, early)
+        answers = self._turn(turn, deadline)
         finish(answers)
         if not self.fast:
             self.display.clear_private()
@@ -375,16 +374,14 @@ class Sequencer:
         if not self.fast:
             self.hold = sleep_end + self.timing.gap
 
-    def _too_early(self, call: str, wake_end: float) -> bool:
-        """Listen during the wake line: keys typed before the panel opens are not taken, and
-        the panel says so when it opens (a key typed then may be the previous role's, late)."""
+    def _too_early(self, call: str, wake_end: float) -> None:
+        """Listen during the wake line: keys typed before the panel opens are not taken (a key
+        typed then may be the previous role's, late); the panel's note says so to every role."""
         prompt = Prompt(f"night.{call}.early", night=True, deadline=wake_end, number=self.game.state.night, idle=True)
-        early = False
         while self.listener.listen(prompt) is not None:
-            early = True
-        return early
+            pass
 
-    def _turn(self, turn: NightTurn, deadline: float, early: bool) -> list[Heard]:
+    def _turn(self, turn: NightTurn, deadline: float) -> list[Heard]:
         """The role's answers until the deadline; the last ones standing are returned.
 
         Each accepted input (an answer, or `-` taking the last one back) is journaled at once,

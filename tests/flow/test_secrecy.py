@@ -6,8 +6,8 @@ import random
 from typing import Any
 
 from narrator.fakes import RandomListener
-from narrator.flow.clock import VirtualClock
-from narrator.flow.headless import HeadlessResult, run_game
+from narrator.clock import VirtualClock
+from narrator.headless import HeadlessResult, run_game
 from narrator.flow.script import Setup
 from narrator.flow.timing import Timing
 from narrator.roles import wizard_roles
