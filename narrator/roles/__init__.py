@@ -64,6 +64,14 @@ for _module in MODULES.values():
         _hooks.SPARES.append(_module.spares)
     if _module.spared_captain_names_successor is not None:
         _hooks.SPARED_CAPTAIN_NAMES_SUCCESSOR.append(_module.spared_captain_names_successor)
+    if _module.absorbs is not None:
+        _hooks.ABSORBS.append(_module.absorbs)
+    if _module.reaction is not None:
+        _hooks.REACTIONS.append(_module.reaction)
+    if _module.tie_victim is not None:
+        _hooks.TIE_VICTIM.append(_module.tie_victim)
+    if _module.designates_voters is not None:
+        _hooks.DESIGNATES_VOTERS.append(_module.designates_voters)
     _hooks.WINS.extend(_module.wins)
     if _module.team is not None:
         _hooks.TEAM.append(_module.team)
@@ -78,6 +86,7 @@ for _module in MODULES.values():
     if _module.lays is not None:
         _hooks.LAID.append(_module.lays)
 _hooks.WINS.sort(key=lambda w: w.rank)  # RULES-EXTENSIONS.md "End of the game": first match wins
+_hooks.KEEPS_POWER.update({r: c.keeps_power for r, c in CARDS.items() if c.keeps_power is not False})
 # Lines the roles add to the narration of the engine's events, in the catalogue's order.
 ANNOUNCE = tuple(m.announce for m in MODULES.values() if m.announce is not None)
 # Dawn step 9: the public morning lines of the roles, in the catalogue's order.

@@ -18,6 +18,8 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "vote_procedure": ("plurality", "runoff", "accusation"),
     "savior_blocks": ("all_devouring", "pack_only"),
     "idiot_captain_office": ("lost", "successor"),
+    "elder_revenge_causes": ("vote_poison_shot", "vote_only", "none"),
+    "scapegoat_vs_captain": ("scapegoat_first", "captain_first"),
     "angel_opening": ("day_first", "night_first"),
     "angel_vote_tie": ("base", "random_among_tied"),
     "sectarian_infected": ("powerless", "keeps_goal"),
@@ -25,7 +27,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
 }
 
 # Options that take a whole number, with their allowed range (the default is the field's).
-NUMBERS: dict[str, range] = {"raven_mark_votes": range(1, 6)}
+NUMBERS: dict[str, range] = {"raven_mark_votes": range(1, 6), "elder_lives": range(1, 6)}
 
 
 def _groups(text: str) -> str | None:
@@ -76,6 +78,13 @@ class Options:
     raven_mark_needs_living_raven: bool = False
     # The Village Idiot (narrator/roles/village_idiot.py).
     idiot_captain_office: str = "lost"
+    # The Elder (narrator/roles/elder.py).
+    elder_lives: int = 2
+    elder_revenge_causes: str = "vote_poison_shot"
+    elder_revenge_announced: bool = True
+    idiot_dies_with_elder: bool = True
+    # The Scapegoat (narrator/roles/scapegoat.py).
+    scapegoat_vs_captain: str = "scapegoat_first"
     # The Angel (narrator/roles/angel.py).
     angel_opening: str = "day_first"
     angel_vote_tie: str = "base"

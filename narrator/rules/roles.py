@@ -41,6 +41,9 @@ class Role(str, Enum):
     SAVIOR = "savior"
     RAVEN = "raven"
     VILLAGE_IDIOT = "village_idiot"
+    # The Elder and the Scapegoat (narrator/roles/elder.py, scapegoat.py).
+    ELDER = "elder"
+    SCAPEGOAT = "scapegoat"
     # Personnages (issue 12), branch perso-c.
     ANGEL = "angel"
     ABOMINABLE_SECTARIAN = "abominable_sectarian"

@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from narrator.flow.text import TextDisplay
+from narrator.table.text import TextDisplay
 from narrator.packs import load_pack
 from narrator.roles import BOARD
 

@@ -6,8 +6,8 @@ import random
 from typing import Any
 
 from narrator.fakes import RandomListener
-from narrator.flow.clock import VirtualClock
-from narrator.flow.headless import HeadlessResult, run_game
+from narrator.clock import VirtualClock
+from narrator.headless import HeadlessResult, run_game
 from narrator.flow.script import Setup
 from narrator.flow.timing import Timing
 from narrator.roles import wizard_roles
@@ -33,6 +33,9 @@ def public_config(rng: random.Random) -> dict[str, Any]:
         savior_same_target_twice=rng.random() < 0.5,
         savior_protects_little_girl=rng.random() < 0.5,
         raven_mark_needs_living_raven=rng.random() < 0.5,
+        elder_lives=rng.randint(1, 3),
+        elder_revenge_causes=rng.choice(["vote_poison_shot", "vote_only", "none"]),
+        scapegoat_vs_captain=rng.choice(["scapegoat_first", "captain_first"]),
         angel_opening=rng.choice(["day_first", "night_first"]),
         angel_vote_tie=rng.choice(["base", "random_among_tied"]),
         actor_cards=rng.choice(["seer,witch,hunter,little_girl,savior,raven", "savior,raven,witch", "hunter,seer"]),
