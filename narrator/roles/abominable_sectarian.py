@@ -59,12 +59,10 @@ def board(game: Game) -> list[PanelLine]:
 
 
 def powered(game: Game, seat: int) -> bool:
-    """Whether his goal holds: lost when infected with `sectarian_infected=powerless` (the infection
-    is the Accursed Wolf-Father's: `Game.infected`, when the engine has it)."""
-    infected = getattr(game, "infected", None)
-    if infected is None or game.options.sectarian_infected == "keeps_goal":
-        return True
-    return not bool(infected(seat))
+    """Whether his goal holds (RULES-EXTENSIONS.md "Powers lost"): a loner keeps it against the
+    Elder's revenge, so only the infection can take it, and `sectarian_infected=keeps_goal` keeps
+    it even then (the infection is the Accursed Wolf-Father's, branch perso-b)."""
+    return game.powered(seat) or game.options.sectarian_infected == "keeps_goal"
 
 
 def wins(game: Game) -> tuple[int, ...] | None:
