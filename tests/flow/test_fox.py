@@ -49,8 +49,9 @@ def test_yes_then_no_then_power_gone() -> None:
     assert "No: there is no Werewolf among seat 7 and their neighbours." in panels[1][-1]
     assert "You have lost your sense of smell: your power is gone." in panels[1][-1]
     # Night 3: the same prompt, his answer taken, and only "no effect" shown.
-    assert panels[2][0] == "Enter the seat in the middle of the three players you sniff, 0 for nobody."
-    assert "Your power is lost or spent" in panels[2][-1] and "Werewolf among" not in panels[2][-1]
+    third = "\n".join(panels[2])
+    assert "Enter the seat in the middle of the three players you sniff, 0 for nobody." in third
+    assert "Your power is lost or spent" in third and "Werewolf among" not in third
     lost = [e for e in r.game.events if isinstance(e, ev.PowerLost)]
     assert [(e.seat, e.reason) for e in lost] == [(5, "fox_miss")]
 

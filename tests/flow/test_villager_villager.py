@@ -8,9 +8,8 @@ from typing import Any, Mapping
 
 import pytest
 
-from narrator.fakes import TimelineDisplay
-from narrator.flow.clock import VirtualClock
-from narrator.flow.headless import run_game
+from narrator.clock import VirtualClock
+from narrator.headless import Timeline, TimelineDisplay, run_game
 from narrator.flow.script import parse_script, parse_setup
 from narrator.fakes import FakeListener
 from narrator.packs import load_pack
@@ -52,8 +51,6 @@ def test_his_card_is_on_the_public_board_from_the_first_step() -> None:
     setup = parse_setup({"language": "en", **SETUP}, "SETUP")
     script = parse_script(SCRIPT, setup.players, "SCRIPT")
     clock = VirtualClock()
-    from narrator.fakes import Timeline
-
     display = BoardDisplay(load_pack("en"), Timeline(clock))
     run_game(setup, FakeListener(clock, script.answer), 0, clock, display=display)
     assert display.boards and all(b["revealed"].get(4) == "villager_villager" for b in display.boards)
