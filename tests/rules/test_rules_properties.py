@@ -19,7 +19,7 @@ from narrator.rules.game import step_of
 from narrator.rules.hooks import Power
 from narrator.rules import events as ev
 from narrator.sim.policies import RandomPolicy, play_day, play_night
-from rules_kit import OPTION_VALUES
+from rules_kit import OPTION_VALUES, new_game
 from tests.hypo import examples
 
 # Every special card of the catalogue (narrator/roles): a new role is drawn as soon as it exists.
@@ -246,6 +246,11 @@ class Checker:
                        and keeps.get(game.state.roles[p - 1], False) is False}
             assert set(e.seats) >= village, f"the revenge spared village players: {sorted(village - set(e.seats))}"
             self.powerless |= set(e.seats)
+        elif isinstance(e, ev.PowerLost):
+            # The Fox's miss (RULES-EXTENSIONS.md "Fox"): his power is lost for good, like the Elder's revenge.
+            assert e.role is Role.FOX and game.options.fox_loses_power_on_miss, f"power lost without a Fox's miss: {e}"
+            assert e.seat not in self.powerless, "a powerless Fox lost his power again"
+            self.powerless.add(e.seat)
         elif isinstance(e, ev.HunterCalled):
             assert self.hunter_due, "the Hunter was called without a death that lets him shoot"
             self.hunter_due = False
@@ -564,3 +569,22 @@ def test_every_game_ends_within_n_nights_with_block_votes(setup: Setup) -> None:
             checker.check()
             assert len(game.living()) < living or len(game.state.spared) > spared, "a day of block votes eliminated nobody"
     assert game.state.night <= setup.players + len(game.state.spared) + sum(game.state.lives_lost.values())
+
+
+def test_the_checker_follows_the_foxs_miss() -> None:
+    """The model knows a Fox loses his power on a miss (RULES-EXTENSIONS.md "Fox"): his next answer
+    is ignored (PowerIgnored), and that is legal (the seed 1351...748 of the stateful test found it)."""
+    game = new_game("villager werewolf seer villager fox villager villager villager", captain_election="never")
+    checker = Checker(game)
+    game.begin_night()
+    game.use_power("fox", (7,))  # seats 6, 7, 8: no Werewolf
+    game.wolves_choose(4)
+    game.dawn()
+    checker.check()
+    assert 5 in checker.powerless
+    game.open_vote()
+    game.cast_votes({})
+    game.begin_night()
+    game.use_power("fox", (1,))  # next to the Werewolf, but his nose is gone
+    assert isinstance(game.events[-1], ev.PowerIgnored)
+    checker.check()
