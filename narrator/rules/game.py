@@ -160,7 +160,7 @@ class State:
     marks: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
     night_dead: tuple[tuple[int, Cause], ...] = ()  # who died during this night (at dusk), said at dawn
     second_vote_asked: int | None = None  # the seat that asked for a second vote today
-    second_vote_day: int = 0  # the day whose second vote was opened
+    second_vote_day: int = -1  # the day whose second vote was opened (-1: none yet; Day 0 has a first vote too)
     # Choices that last the game (`Power.lasting`: the Wild Child's model, the spent infection).
     kept: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
     # Players who joined the pack after the deal, with why (RULES-EXTENSIONS.md "Pack"); replaced.
