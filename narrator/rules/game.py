@@ -471,7 +471,7 @@ class Game:
             if s.took_day == 0 or s.night != s.took_day + 1:
                 raise WrongPhaseError(f"{said}: a taken card is reset only the night after the takeover")
             seat = self._living_actor(power.role, who, said)
-            if not power.first_night_only or seat != self._taker():
+            if not power.first_night_only or seat != self.taker():
                 raise IllegalActionError(f"{said}: only the Devoted Servant's new card's first-night power is reset")
         else:
             self._night_step(step_of(power.order), who, said, first_night_only=power.first_night_only)
@@ -486,7 +486,7 @@ class Game:
             for event in power.effect(self, seat, chosen):
                 self._emit(event)
 
-    def _taker(self) -> int | None:
+    def taker(self) -> int | None:
         """The seat that took a card at the last takeover (the Devoted Servant)."""
         for event in reversed(self.events):
             if isinstance(event, CardTaken):

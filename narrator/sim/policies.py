@@ -40,6 +40,7 @@ class Policy(Protocol):
     def tiebreak(self, game: Game, rng: random.Random) -> int: ...
     def hunter(self, game: Game, rng: random.Random) -> int: ...
     def successor(self, game: Game, rng: random.Random) -> int: ...
+    def window(self, game: Game, rng: random.Random) -> int | None: ...
 
 
 class RandomPolicy:
@@ -83,6 +84,11 @@ class RandomPolicy:
 
     def successor(self, game: Game, rng: random.Random) -> int:
         return pick(rng, game.living())
+
+    def window(self, game: Game, rng: random.Random) -> int | None:
+        """Day step 5's window: whoever may take the card (the Devoted Servant) does so half the time."""
+        taker = game.window_taker()
+        return taker if taker is not None and rng.random() < 0.5 else None
 
 
 class RandomVotesPolicy(RandomPolicy):
@@ -367,12 +373,16 @@ def play_night(game: Game, rng: random.Random, policy: Policy) -> None:
         game.open_captain_election()
         settle(game, rng, policy)
     powers = [p for p in (_POWERS or _powers()) if p.role in game.state.possible]
+    if game.state.took_day and game.state.night == game.state.took_day + 1:
+        _reset(game, rng)
     if powers:
         _use_powers(game, rng, powers, SEER_ORDER)
     if game.living_holder(Role.SEER):
         game.seer_inspect(policy.seer(game, rng))
     if game.living_wolves():
         game.wolves_choose(policy.wolves(game, rng))
+    if powers:
+        _use_powers(game, rng, powers, WITCH_ORDER)
     if game.living_holder(Role.WITCH):
         game.witch_act(*policy.witch(game, rng))
     if powers:
@@ -383,6 +393,7 @@ def play_night(game: Game, rng: random.Random, policy: Policy) -> None:
 
 
 SEER_ORDER = 12.0  # the catalogue's powers before the Seer are played before her (merged night order)
+WITCH_ORDER = 19.0  # those between the pack and the Witch (the Accursed Wolf-Father, the Big Bad Wolf) before her
 _POWERS: list[Power] = []
 
 
@@ -406,6 +417,19 @@ def _use_powers(game: Game, rng: random.Random, powers: list[Power], before: flo
         choices = power.targets(game, seat)
         if len(choices) >= power.count:
             game.use_power(power.call, rng.sample(choices, power.count))
+
+
+def _reset(game: Game, rng: random.Random) -> None:
+    """The night after a takeover: the Devoted Servant plays her new card's first-night power."""
+    taker = game.taker()
+    if taker is None or not game.is_alive(taker):
+        return
+    for power in _POWERS or _powers():
+        if power.first_night_only and game.state.roles[taker - 1] is power.role:
+            choices = power.targets(game, taker)
+            if len(choices) >= power.count:
+                game.use_power(power.call, rng.sample(choices, power.count), reset=True)
+            return
 
 
 def play_day(game: Game, rng: random.Random, policy: Policy) -> None:
@@ -432,6 +456,8 @@ def settle(game: Game, rng: random.Random, policy: Policy) -> None:
             game.hunter_shoot(policy.hunter(game, rng))
         elif waiting is Awaiting.SUCCESSOR:
             game.name_successor(policy.successor(game, rng))
+        elif waiting is Awaiting.WINDOW:
+            game.take_card(policy.window(game, rng))
 
 
 __all__ = [
