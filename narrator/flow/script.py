@@ -189,6 +189,8 @@ class Script:
         if call in POWER_KEYS and call in entry:
             # A catalogue power (narrator/roles): a seat, or a list of seats answered in turn.
             wanted = entry[call] if isinstance(entry[call], list) else [entry[call]]
+            if not prompt.seats and "yes" in prompt.words:  # a yes/no power (the infection): 1 yes, 0 no
+                return Heard("yes" if wanted[-1] else "no", "script", str(wanted[-1]))
             return next((_heard(s) for s in wanted if s in prompt.seats or (s == 0 and "nobody" in prompt.words)), None)
         witch = entry.get("witch", {})
         if call == "witch.heal" and "heal" in witch:
@@ -201,6 +203,8 @@ class Script:
         entry = _nth(self.days, prompt.number)
         if name == "debate":
             return Heard("vote_now", "script") if entry.get("vote_now") else None
+        if name == "window":  # the Devoted Servant's window: `window = true` steps forward
+            return Heard("yes", "script") if entry.get("window") else None
         if name in ("hunter", "successor", "tiebreak"):
             return _heard(entry[name]) if name in entry else None
         parts = name.split(".")  # captain.<ballot>.<voter> or vote.<ballot>.<voter>
@@ -251,7 +255,7 @@ POWER_KEYS = set(hooks.POWERS)
 NIGHT_KEYS = {"thief", "cupid", "seer", "werewolves", "witch", "late", *POWER_KEYS}
 DAY_KEYS = {
     "captain", "captain_votes", "captain_revote", "votes", "eliminate", "revote",
-    "hunter", "successor", "tiebreak", "vote_now",
+    "hunter", "successor", "tiebreak", "vote_now", "window",
 }
 LATE_ROLES = {"thief", "cupid", "seer", "werewolves", "witch", *POWER_KEYS}
 
@@ -319,8 +323,9 @@ def parse_script(data: Mapping[str, Any], players: int, where: str) -> Script:
                     _seat(v, players, f"{at} {key} voter"): _seat(t, players, f"{at} {key}", zero=True)
                     for v, t in table.items()
                 }
-        if "vote_now" in day:
-            out["vote_now"] = bool(day["vote_now"])
+        for flag in ("vote_now", "window"):
+            if flag in day:
+                out[flag] = bool(day[flag])
         days.append(out)
     delay = data.get("answer_delay", 2.0)
     if isinstance(delay, bool) or not isinstance(delay, (int, float)) or delay < 0:

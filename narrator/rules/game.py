@@ -298,12 +298,18 @@ class Game:
         roles, joined = s.roles, s.joined
         return tuple([p for p in s.living if not roles[p - 1].pack and p not in joined])
 
+    def pack_victim(self) -> int | None:
+        """The pack's victim tonight if he is devoured: not when he joined the pack (infected)."""
+        victim = self.state.victim
+        return None if victim is None or self.in_pack(victim) else victim
+
     def witch_view(self) -> WitchView:
         s = self.state
-        shown = s.victim if (s.heal_left or s.options.witch_sees_victim_after_heal) else None
+        victim = self.pack_victim()
+        shown = victim if (s.heal_left or s.options.witch_sees_victim_after_heal) else None
         return WitchView(
             victim=shown,
-            can_heal=s.heal_left and s.victim is not None,
+            can_heal=s.heal_left and victim is not None,
             can_poison=s.poison_left,
             targets=self.living() if s.poison_left else (),
         )
@@ -446,7 +452,7 @@ class Game:
         if heal:
             if not s.heal_left:
                 raise IllegalActionError("heal: the Witch has already used her healing potion")
-            if s.victim is None:
+            if self.pack_victim() is None:
                 raise IllegalActionError("heal: there is no victim tonight, so the healing potion cannot be used")
         if poison is not None:
             if not s.poison_left:
@@ -519,8 +525,9 @@ class Game:
         tonight: infected), then the roles' (`hooks.DEVOURINGS`: the Big Bad Wolf's victim)."""
         s = self.state
         out: list[tuple[int, Cause]] = []
-        if s.victim is not None and not self.in_pack(s.victim):
-            out.append((s.victim, Cause.WOLVES))
+        victim = self.pack_victim()
+        if victim is not None:
+            out.append((victim, Cause.WOLVES))
         if s.used and hooks.DEVOURINGS:
             for devours in hooks.DEVOURINGS:
                 out.extend(devours(self))
@@ -979,7 +986,7 @@ def _power_used(s: State, e: PowerUsed) -> None:
     power = hooks.POWERS[e.call]
     s.step = step_of(RESET_ORDER if e.reset else power.order)
     s.used = {**s.used, e.call: e.targets}
-    if power.lasting:
+    if power.lasting and e.targets:
         s.kept = {**s.kept, e.call: e.targets}
 
 

@@ -18,6 +18,8 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "vote_procedure": ("plurality", "runoff", "accusation"),
     "savior_blocks": ("all_devouring", "pack_only"),
     "idiot_captain_office": ("lost", "successor"),
+    # Personnages (perso-b): the Wolf-Hound, the Devoted Servant; how a designated player learns it.
+    "designation_notice": ("tap_by_chooser", "helper_touch"),
 }
 
 # Options that take a whole number, with their allowed range (the default is the field's).
@@ -48,6 +50,11 @@ class Options:
     raven_mark_needs_living_raven: bool = False
     # The Village Idiot (narrator/roles/village_idiot.py).
     idiot_captain_office: str = "lost"
+    # How a player designated in the night learns it (RULES-EXTENSIONS.md "Telling a player he
+    # was designated"): the infection here; the same option as the Piper's charm.
+    designation_notice: str = "tap_by_chooser"
+    # The Wild Child (narrator/roles/wild_child.py).
+    wild_child_transformation_public: bool = False
 
     def __post_init__(self) -> None:
         for f in fields(self):

@@ -36,6 +36,7 @@ class Role(str, Enum):
     RAVEN = "raven"
     VILLAGE_IDIOT = "village_idiot"
     # Personnages, part 2 (perso-b): team changes and the pack's extra powers.
+    WILD_CHILD = "wild_child"
 
     @property
     def team(self) -> Team:

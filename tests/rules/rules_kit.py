@@ -27,6 +27,8 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "raven_mark_votes": (2, 1, 3, 4, 5),
     "raven_mark_needs_living_raven": (False, True),
     "idiot_captain_office": ("lost", "successor"),
+    "designation_notice": ("tap_by_chooser", "helper_touch"),
+    "wild_child_transformation_public": (False, True),
 }
 
 
