@@ -20,6 +20,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "idiot_captain_office": ("lost", "successor"),
     # Personnages (perso-b): the Wolf-Hound, the Devoted Servant; how a designated player learns it.
     "designation_notice": ("tap_by_chooser", "helper_touch"),
+    "wolf_hound_timeout": ("villager", "random"),
 }
 
 # Options that take a whole number, with their allowed range (the default is the field's).
@@ -55,6 +56,9 @@ class Options:
     designation_notice: str = "tap_by_chooser"
     # The Wild Child (narrator/roles/wild_child.py).
     wild_child_transformation_public: bool = False
+    # The Wolf-Hound (narrator/roles/wolf_hound.py).
+    wolf_hound_timeout: str = "villager"
+    wolf_hound_choice_public: bool = False
 
     def __post_init__(self) -> None:
         for f in fields(self):

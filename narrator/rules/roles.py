@@ -37,6 +37,7 @@ class Role(str, Enum):
     VILLAGE_IDIOT = "village_idiot"
     # Personnages, part 2 (perso-b): team changes and the pack's extra powers.
     WILD_CHILD = "wild_child"
+    WOLF_HOUND = "wolf_hound"
 
     @property
     def team(self) -> Team:

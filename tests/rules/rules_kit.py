@@ -29,6 +29,8 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "idiot_captain_office": ("lost", "successor"),
     "designation_notice": ("tap_by_chooser", "helper_touch"),
     "wild_child_transformation_public": (False, True),
+    "wolf_hound_timeout": ("villager", "random"),
+    "wolf_hound_choice_public": (False, True),
 }
 
 
