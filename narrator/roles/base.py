@@ -161,7 +161,7 @@ class RoleModule:
     # Dawn step 9: public lines said in the morning if the game goes on, after the deaths.
     morning: Callable[[Game], list[PanelLine]] | None = None
     # Dawn step 1: the devourings this role adds to the night (the Big Bad Wolf's victim).
-    devours: Callable[[Game], Sequence[tuple[int, Cause]]] | None = None
+    devours: Callable[[Game], Sequence[tuple[int, Cause, bool]]] | None = None
     # Dawn step 6: this role's chain reaction to a death (seat, cause): the events it brings.
     chain: Callable[[Game, int, Cause], Sequence[Event]] | None = None
     # Private lines this role adds to other calls' panels: (call, lines).

@@ -41,8 +41,8 @@ def check(game: Game, child: int, chosen: tuple[int, ...]) -> str | None:
 
 
 def model(game: Game) -> int | None:
-    chosen = game.state.kept.get("wild_child", ())
-    return chosen[0] if chosen else None
+    chosen = game.state.lasting.get("wild_child", ())
+    return chosen[-1] if chosen else None  # the last: a Devoted Servant's, after a takeover
 
 
 def chain(game: Game, seat: int, cause: Cause) -> Sequence[Event]:

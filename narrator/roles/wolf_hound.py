@@ -44,7 +44,7 @@ def effect(game: Game, hound: int, chosen: tuple[int, ...]) -> Sequence[Event]:
 
 
 def chose_wolves(game: Game) -> bool:
-    return bool(game.state.kept.get("wolf_hound"))
+    return bool(game.state.lasting.get("wolf_hound"))
 
 
 def morning(game: Game) -> list[PanelLine]:

@@ -144,8 +144,9 @@ class State:
     used: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
     spared: tuple[int, ...] = ()  # players spared by their card: alive, they vote no more
     previous: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
-    # Choices that last the game (`Power.lasting`: the Wild Child's model, the spent infection).
-    kept: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
+    # A lasting power's choices over the whole game (the Wild Child's model, the spent infection):
+    # call -> seats, in order (`Power.lasting`).
+    lasting: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
     # Players who joined the pack after the deal, with why (RULES-EXTENSIONS.md "Pack"); replaced.
     joined: Mapping[int, str] = dataclasses.field(default_factory=dict)
     taken: tuple[int, ...] = ()  # eliminated players whose card the Devoted Servant took
@@ -265,7 +266,7 @@ class Game:
                 return j + 1
         return None
 
-    def in_pack(self, seat: int) -> bool:
+    def is_pack(self, seat: int) -> bool:
         """Wakes with the Werewolves (RULES-EXTENSIONS.md "Pack"): a pack card, or joined since."""
         s = self.state
         return s.roles[seat - 1].pack or seat in s.joined
@@ -301,7 +302,7 @@ class Game:
     def pack_victim(self) -> int | None:
         """The pack's victim tonight if he is devoured: not when he joined the pack (infected)."""
         victim = self.state.victim
-        return None if victim is None or self.in_pack(victim) else victim
+        return None if victim is None or self.is_pack(victim) else victim
 
     def witch_view(self) -> WitchView:
         s = self.state
@@ -318,7 +319,7 @@ class Game:
         """What the Seer is shown of `target` under the `seer_sees` option."""
         role = self.role(target)
         if self.state.options.seer_sees == "team":
-            return Team.WOLVES if self.in_pack(target) else role.team
+            return Team.WOLVES if self.is_pack(target) else role.team
         return role
 
     def captain_election_due(self) -> bool:
@@ -440,7 +441,7 @@ class Game:
                     f"seat {target}: on the first night the Werewolves only recognise each other (first_night_kill=false)"
                 )
             self._check_target(target, "the Werewolves")
-            if self.in_pack(target):
+            if self.is_pack(target):
                 raise InvalidTargetError(f"seat {target} is a Werewolf; the Werewolves cannot choose one of their own")
         self._emit(WolvesChose(target))
 
@@ -506,8 +507,9 @@ class Game:
         s = self.state
         self._require_phase(Phase.NIGHT, "dawn comes only at the end of a night")
         dead: dict[int, Cause] = {}
-        for seat, cause in self.devoured():
-            if (s.healed and seat == s.victim) or (s.used and any(save(self, seat, cause) for save in hooks.SAVES)):
+        for seat, cause, stoppable in self.devoured():
+            if stoppable and ((s.healed and seat == s.victim)
+                              or (s.used and any(save(self, seat, cause) for save in hooks.SAVES))):
                 continue
             dead.setdefault(seat, cause)
         if s.poisoned is not None:
@@ -520,14 +522,15 @@ class Game:
             queue.append((seat, dead[seat]))
         self._resolve(queue)
 
-    def devoured(self) -> list[tuple[int, Cause]]:
-        """Dawn step 1: the night's devourings: the pack's victim (unless he joined the pack
-        tonight: infected), then the roles' (`hooks.DEVOURINGS`: the Big Bad Wolf's victim)."""
+    def devoured(self) -> list[tuple[int, Cause, bool]]:
+        """Dawn step 1: the night's devourings (seat, cause, stoppable): the pack's victim (unless
+        he joined the pack tonight: infected), then the roles' (`hooks.DEVOURINGS`: the Big Bad
+        Wolf's victim)."""
         s = self.state
-        out: list[tuple[int, Cause]] = []
+        out: list[tuple[int, Cause, bool]] = []
         victim = self.pack_victim()
         if victim is not None:
-            out.append((victim, Cause.WOLVES))
+            out.append((victim, Cause.WOLVES, True))
         if s.used and hooks.DEVOURINGS:
             for devours in hooks.DEVOURINGS:
                 out.extend(devours(self))
@@ -986,8 +989,8 @@ def _power_used(s: State, e: PowerUsed) -> None:
     power = hooks.POWERS[e.call]
     s.step = step_of(RESET_ORDER if e.reset else power.order)
     s.used = {**s.used, e.call: e.targets}
-    if power.lasting and e.targets:
-        s.kept = {**s.kept, e.call: e.targets}
+    if power.lasting:
+        s.lasting = {**s.lasting, e.call: (*s.lasting.get(e.call, ()), *e.targets)}
 
 
 def _joined(s: State, e: JoinedPack) -> None:
@@ -1003,7 +1006,7 @@ def _card_taken(s: State, e: CardTaken) -> None:
     s.roles[e.servant - 1] = e.role
     s.taken = (*s.taken, e.seat)
     s.took_day = s.day
-    s.kept = {call: seats for call, seats in s.kept.items() if hooks.POWERS[call].role is not e.role}
+    s.lasting = {call: seats for call, seats in s.lasting.items() if hooks.POWERS[call].role is not e.role}
     if e.role is Role.WITCH:
         s.heal_left = s.poison_left = True
     if s.captain == e.servant:

@@ -33,7 +33,7 @@ class Power:
     first_night_only: bool = False
     # Events that follow the choice at once (a player joins the pack...), emitted after PowerUsed.
     effect: Callable[[Game, int, tuple[int, ...]], Sequence[Event]] | None = None
-    # The choice lasts the whole game (the Wild Child's model): kept in `State.kept`.
+    # Its choices last the whole game (the Wild Child's model): kept in `State.lasting[call]`.
     lasting: bool = False
 
 
@@ -49,7 +49,8 @@ SPARED_CAPTAIN_NAMES_SUCCESSOR: list[Callable[[Game], bool]] = []
 # Day, elimination vote step 2: votes added to the first count of the day (seat -> votes).
 VOTE_BONUS: list[Callable[[Game], Mapping[int, int]]] = []
 # Dawn step 1: devourings of the night besides the pack's victim (the Big Bad Wolf's...).
-DEVOURINGS: list[Callable[[Game], Sequence[tuple[int, Cause]]]] = []
+# (seat, cause, stoppable: whether the Savior and the Witch can stop it).
+DEVOURINGS: list[Callable[[Game], Sequence[tuple[int, Cause, bool]]]] = []
 # Dawn step 6 / Day step 5: chain reactions to a death, after grief and the Hunter's shot, in
 # the catalogue's order (the Wild Child turns...): the events they bring, emitted by the engine.
 CHAIN: list[Callable[[Game, int, Cause], Sequence[Event]]] = []
