@@ -38,6 +38,7 @@ class Role(str, Enum):
     # Personnages, part 2 (perso-b): team changes and the pack's extra powers.
     WILD_CHILD = "wild_child"
     WOLF_HOUND = "wolf_hound"
+    ACCURSED_WOLF_FATHER = "accursed_wolf_father"
 
     @property
     def team(self) -> Team:
