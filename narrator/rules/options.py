@@ -59,6 +59,8 @@ class Options:
     # The Wolf-Hound (narrator/roles/wolf_hound.py).
     wolf_hound_timeout: str = "villager"
     wolf_hound_choice_public: bool = False
+    # The Big Bad Wolf (narrator/roles/big_bad_wolf.py).
+    bbw_loses_power_on_wolf_death: bool = True
 
     def __post_init__(self) -> None:
         for f in fields(self):

@@ -39,6 +39,7 @@ class Role(str, Enum):
     WILD_CHILD = "wild_child"
     WOLF_HOUND = "wolf_hound"
     ACCURSED_WOLF_FATHER = "accursed_wolf_father"
+    BIG_BAD_WOLF = "big_bad_wolf"
 
     @property
     def team(self) -> Team:

@@ -31,6 +31,7 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "wild_child_transformation_public": (False, True),
     "wolf_hound_timeout": ("villager", "random"),
     "wolf_hound_choice_public": (False, True),
+    "bbw_loses_power_on_wolf_death": (True, False),
 }
 
 
