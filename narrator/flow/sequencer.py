@@ -503,8 +503,11 @@ class Sequencer:
         game = self.game
         self.say(Cue("devoted_servant.window", {"seat": seat}, phase="day.chain"))
         deadline = self.clock.now() + self.timing.chain
+        self._panel("devoted_servant.prompt", seat=seat)
         heard = self.ask(Prompt("day.window", (), ("yes", "repeat", "pause"), deadline=deadline, number=self.day_number()))
         self.wait_until(deadline)
+        if not self.fast:
+            self.display.clear_private()
         taker = game.window_taker() if heard is not None else None
         if taker is None:
             self.say(Cue("devoted_servant.none", phase="day.chain"))

@@ -40,6 +40,7 @@ class Role(str, Enum):
     WOLF_HOUND = "wolf_hound"
     ACCURSED_WOLF_FATHER = "accursed_wolf_father"
     BIG_BAD_WOLF = "big_bad_wolf"
+    DEVOTED_SERVANT = "devoted_servant"
 
     @property
     def team(self) -> Team:
