@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from narrator.roles import wizard_roles
-from narrator.rules import Awaiting, Game, Options, Phase, Role, RulesError, Side, Step, complete, deal
+from narrator.rules import Awaiting, Game, Options, Phase, Role, RulesError, Side, Step, Team, complete, deal
 from narrator.rules import hooks
 from narrator.rules.game import step_of
 from narrator.rules.hooks import Power
@@ -48,23 +48,32 @@ def setups(draw: st.DrawFn, max_players: int = 12) -> Setup:
 # ---- the win conditions, recomputed apart from the engine -------------------------------
 
 
-def lovers_team(game: Game) -> tuple[int, int] | None:
+def in_pack(game: Game, joined: set[int], seat: int) -> bool:
+    """A pack member (RULES-EXTENSIONS.md "Pack"): a pack card, or joined since (the checker's own count)."""
+    return game.state.roles[seat - 1].pack or seat in joined
+
+
+def team_of(game: Game, joined: set[int], seat: int) -> Team:
+    return Team.WOLVES if seat in joined else game.state.roles[seat - 1].team
+
+
+def lovers_team(game: Game, joined: set[int] = set()) -> tuple[int, int] | None:
     lovers = game.state.lovers
     if lovers is None:
         return None
-    wolves = [game.state.roles[p - 1] is Role.WEREWOLF for p in lovers]
+    wolves = [team_of(game, joined, p) is Team.WOLVES for p in lovers]
     mixed = wolves.count(True) == 1
     both = wolves.count(True) == 2 and game.options.lovers_team_if_both_wolves
     return lovers if (mixed or both) else None
 
 
-def win_conditions(game: Game, alive: set[int]) -> dict[Side, tuple[int, ...]]:
-    """Every outcome that holds on these living players, with the seats that win with it."""
-    roles = game.state.roles
-    team = lovers_team(game)
+def win_conditions(game: Game, alive: set[int], joined: set[int] = set()) -> dict[Side, tuple[int, ...]]:
+    """Every outcome that holds on these living players, with the seats that win with it: the
+    teams held at the end (a player who joined the pack wins with the Werewolves)."""
+    team = lovers_team(game, joined)
     team_alive = team is not None and set(team) <= alive
-    wolves_alive = [p for p in alive if roles[p - 1] is Role.WEREWOLF]
-    others_alive = [p for p in alive if roles[p - 1] is not Role.WEREWOLF]
+    wolves_alive = [p for p in alive if in_pack(game, joined, p)]
+    others_alive = [p for p in alive if not in_pack(game, joined, p)]
     in_team = set(team or ())
     held: dict[Side, tuple[int, ...]] = {}
     if not alive:
@@ -73,12 +82,12 @@ def win_conditions(game: Game, alive: set[int]) -> dict[Side, tuple[int, ...]]:
         held[Side.LOVERS] = tuple(sorted(team))
     if alive and not wolves_alive and Side.LOVERS not in held:
         held[Side.VILLAGE] = tuple(
-            p for p in range(1, game.players + 1) if roles[p - 1] is not Role.WEREWOLF and p not in in_team
+            p for p in range(1, game.players + 1) if team_of(game, joined, p) is Team.VILLAGE and p not in in_team
         )
     parity = game.options.wolves_win_at_parity and len(others_alive) <= 1
     if wolves_alive and not team_alive and (not others_alive or parity):
         held[Side.WEREWOLVES] = tuple(
-            p for p in range(1, game.players + 1) if roles[p - 1] is Role.WEREWOLF and p not in in_team
+            p for p in range(1, game.players + 1) if team_of(game, joined, p) is Team.WOLVES and p not in in_team
         )
     return held
 
@@ -98,6 +107,16 @@ class Checker:
     poisoned: int | None = None
     protected: int | None = None
     hunter_due: bool = False
+    # Personnages: who joined the pack, the pack members who died, the Big Bad Wolf's victim,
+    # tonight's infection, the infections used, the Wild Child's model, the cards taken.
+    joined: set[int] = field(default_factory=set)
+    pack_died: set[int] = field(default_factory=set)
+    extra: int | None = None
+    infected: int | None = None
+    infections: int = 0
+    model: int | None = None
+    taken: set[int] = field(default_factory=set)
+    taken_by: set[int] = field(default_factory=set)
     living_before: int = 0
 
     def __post_init__(self) -> None:
@@ -124,6 +143,7 @@ class Checker:
         game = self.game
         if isinstance(e, ev.NightBegan):
             self.victim, self.healed, self.poisoned, self.protected = None, False, None, None
+            self.extra, self.infected = None, None
         elif isinstance(e, ev.ThiefChose):
             assert game.state.night == 1
             self._alive(e.seat, "the Thief acts")
@@ -136,9 +156,9 @@ class Checker:
             self._alive(e.target, "the Seer's target")
             assert e.seer != e.target
         elif isinstance(e, ev.WolvesChose):
-            assert any(game.state.roles[p - 1] is Role.WEREWOLF for p in self.alive), "no living Werewolf chose"
+            assert any(in_pack(game, self.joined, p) for p in self.alive), "no living Werewolf chose"
             self._alive(e.target, "the Werewolves' victim")
-            assert e.target is None or game.state.roles[e.target - 1] is not Role.WEREWOLF
+            assert e.target is None or not in_pack(game, self.joined, e.target)
             self.victim = e.target
         elif isinstance(e, ev.WitchActed):
             self._alive(e.witch, "the Witch acts")
@@ -147,7 +167,7 @@ class Checker:
             self.heals += e.healed
             self.poisons += e.poisoned is not None
             assert self.heals <= 1 and self.poisons <= 1, "a potion was used twice"
-            assert not e.healed or self.victim is not None, "healed with no victim"
+            assert not e.healed or (self.victim is not None and self.victim != self.infected), "healed with no victim"
         elif isinstance(e, ev.PowerUsed):
             power = hooks.POWERS[e.call]
             assert game.state.roles[e.seat - 1] is power.role, f"{e.call} used by seat {e.seat}, not its role"
@@ -156,17 +176,52 @@ class Checker:
                 self._alive(target, f"{e.call}'s choice")
             if e.call == "savior":
                 (self.protected,) = e.targets
+            elif e.call == "wild_child":
+                (self.model,) = e.targets
+            elif e.call == "big_bad_wolf":
+                (self.extra,) = e.targets
+                assert not (game.options.bbw_loses_power_on_wolf_death and self.pack_died - {e.seat}), \
+                    "the Big Bad Wolf devoured after a pack member died"
+                assert self.extra != self.victim and not in_pack(game, self.joined, self.extra)
+            elif e.call == "accursed_wolf_father" and e.targets:
+                assert e.targets == (self.victim,) and self.infections == 0, "infected twice or not the victim"
+                self.infections += 1
+        elif isinstance(e, ev.JoinedPack):
+            self._alive(e.seat, "joins the pack")
+            assert e.seat not in self.joined and not game.state.roles[e.seat - 1].pack
+            if e.reason == "infected":
+                assert e.seat == self.victim, "infected, but not the pack's victim"
+                self.infected = e.seat
+            elif e.reason == "wild_child":
+                assert self.model is not None and self.model not in self.alive, "the Wild Child turned, his model alive"
+            else:
+                assert e.reason == "wolf_hound" and (game.state.night == 1 or e.seat in self.taken_by)
+            self.joined.add(e.seat)
+        elif isinstance(e, ev.CardTaken):
+            self._alive(e.servant, "the Servant takes a card")
+            assert not game.state.lovers or e.servant not in game.state.lovers, "a Servant in love took a card"
+            self.taken.add(e.seat)
+            self.taken_by.add(e.servant)
+            if e.role is Role.WILD_CHILD:
+                self.model = None
         elif isinstance(e, ev.DawnBroke):
-            girl = self.victim is not None and game.state.roles[self.victim - 1] is Role.LITTLE_GIRL
-            saved = self.healed or (
-                self.protected == self.victim and (not girl or game.options.savior_protects_little_girl))
-            dead = {self.poisoned} | ({self.victim} if not saved else set())
+            def saved(seat: int, pack: bool) -> bool:
+                girl = game.state.roles[seat - 1] is Role.LITTLE_GIRL
+                blocks = pack or game.options.savior_blocks == "all_devouring"
+                return (self.healed and pack) or (
+                    blocks and self.protected == seat and (not girl or game.options.savior_protects_little_girl))
+            victim = None if self.victim == self.infected else self.victim
+            dead = {self.poisoned} | ({victim} if victim is not None and not saved(victim, True) else set())
+            dead |= {self.extra} if self.extra is not None and not saved(self.extra, False) else set()
             assert e.deaths == tuple(sorted(p for p in dead if p is not None)), "wrong night deaths"
         elif isinstance(e, ev.PlayerDied):
             self._alive(e.seat, "dies again")
             self.alive.discard(e.seat)
-            fires = game.options.hunter_shoots_on == "any_death" or e.cause in (ev.Cause.WOLVES, ev.Cause.VOTE)
-            if game.state.roles[e.seat - 1] is Role.HUNTER and fires:
+            if in_pack(game, self.joined, e.seat):
+                self.pack_died.add(e.seat)
+            fires = game.options.hunter_shoots_on == "any_death" or e.cause in (
+                ev.Cause.WOLVES, ev.Cause.BIG_BAD_WOLF, ev.Cause.VOTE)
+            if e.role is Role.HUNTER and fires and e.seat not in self.taken:
                 self.hunter_due = True
         elif isinstance(e, ev.HunterCalled):
             assert self.hunter_due, "the Hunter was called without a death that lets him shoot"
@@ -193,9 +248,10 @@ class Checker:
         if isinstance(e, (ev.DayBegan, ev.DuskFell, ev.GameEnded)):
             assert not (self.hunter_due and self.alive), "the dead Hunter was never called to shoot"
         if isinstance(e, (ev.DayBegan, ev.DuskFell)):
-            assert win_conditions(game, self.alive) == {}, f"the game goes on although {win_conditions(game, self.alive)}"
+            held = win_conditions(game, self.alive, self.joined)
+            assert held == {}, f"the game goes on although {held}"
         elif isinstance(e, ev.GameEnded):
-            held = win_conditions(game, self.alive)
+            held = win_conditions(game, self.alive, self.joined)
             assert len(held) == 1, f"exactly one outcome must hold at the end: {held}"
             assert held == {e.winner: e.winners}
 
@@ -254,6 +310,14 @@ class Driver:
             self.until_legal(lambda: (lambda t: (t is None or t in s.candidates, "break_tie", t))(self.seat()), "break_tie", None)
         elif s.awaiting is Awaiting.HUNTER:
             self.until_legal(lambda: (lambda t: (t is None or t in alive, "hunter_shoot", t))(self.seat()), "hunter_shoot", None)
+        elif s.awaiting is Awaiting.WINDOW:
+            def taker() -> tuple[Any, ...]:
+                t = self.seat()
+                lovers = s.lovers or ()
+                ok = t is None or (t in alive and s.roles[t - 1] is Role.DEVOTED_SERVANT and t != s.awaiting_seat
+                                   and t not in lovers)
+                return (ok, "take_card", t)
+            self.until_legal(taker, "take_card", None)
         elif s.awaiting is Awaiting.SUCCESSOR:
             self.until_legal(lambda: (lambda t: (t is None or t in alive, "name_successor", t))(self.seat()), "name_successor", None)
         elif s.phase in (Phase.SETUP, Phase.DUSK):
@@ -272,7 +336,6 @@ class Driver:
 
     def night_move(self) -> None:
         game, s, alive = self.game, self.game.state, self.checker.alive
-        roles = s.roles
         first = s.night == 1
         calls: list[str] = []
         if first and s.step < Step.THIEF and self.holder(Role.THIEF):
@@ -287,7 +350,7 @@ class Driver:
                                         and (first or not p.first_night_only)]
         if s.step < Step.SEER and self.holder(Role.SEER):
             due.append((Step.SEER, "seer"))
-        if s.step < Step.WOLVES and self.holder(Role.WEREWOLF):
+        if s.step < Step.WOLVES and any(in_pack(game, self.checker.joined, p) for p in alive):
             due.append((Step.WOLVES, "wolves"))
         if s.step < Step.WITCH and self.holder(Role.WITCH):
             due.append((Step.WITCH, "witch"))
@@ -324,12 +387,13 @@ class Driver:
             elif call == "wolves":
                 no_kill = first and not game.options.first_night_kill
                 self.until_legal(lambda: (lambda t: (
-                    t is None or (not no_kill and t in alive and roles[t - 1] is not Role.WEREWOLF),
+                    t is None or (not no_kill and t in alive and not in_pack(game, self.checker.joined, t)),
                     "wolves_choose", t))(self.seat()), "wolves_choose", None)
             elif call == "witch":
                 def witch() -> tuple[Any, ...]:
                     heal, poison = self.draw(st.booleans()), self.seat()
-                    heal_ok = not heal or (self.checker.heals == 0 and self.checker.victim is not None)
+                    c = self.checker
+                    heal_ok = not heal or (c.heals == 0 and c.victim is not None and c.victim != c.infected)
                     poison_ok = poison is None or (self.checker.poisons == 0 and poison in alive)
                     return (heal_ok and poison_ok, "witch_act", heal, poison)
                 self.until_legal(witch, "witch_act", False, None)
@@ -342,7 +406,7 @@ def legal_move(game: Game, checker: Checker, data: st.DataObject) -> None:
 
 
 ACTIONS = ("begin_night", "thief_choose", "cupid_choose", "use_power", "seer_inspect", "wolves_choose", "witch_act", "dawn",
-           "hunter_shoot", "name_successor", "open_captain_election", "open_vote", "cast_votes", "break_tie")
+           "hunter_shoot", "name_successor", "open_captain_election", "open_vote", "cast_votes", "break_tie", "take_card")
 
 
 def any_move(game: Game, data: st.DataObject) -> tuple[str, tuple[Any, ...]]:
