@@ -197,7 +197,8 @@ class InformedPolicy(RandomPolicy):
     # ---- helpers --------------------------------------------------------------------
 
     def _wolf(self, game: Game, seat: int) -> bool:
-        return game.state.roles[seat - 1] is Role.WEREWOLF
+        """A pack member (a Werewolf card, the Big Bad Wolf, an infected player...): they know each other."""
+        return game.is_pack(seat)
 
     def _suspect(
         self, game: Game, rng: random.Random, among: Sequence[int], exclude: int | None = None, named_first: bool = True,
@@ -209,8 +210,8 @@ class InformedPolicy(RandomPolicy):
         named = [c for c in pool if c in self.named] if named_first else []
         if named:
             return pick(rng, named)
-        roles, tell = game.state.roles, self.p.wolf_tell
-        weights = [tell if roles[c - 1] is Role.WEREWOLF else 1.0 for c in pool]
+        tell = self.p.wolf_tell
+        weights = [tell if game.is_pack(c) else 1.0 for c in pool]
         r = rng.random() * sum(weights)
         for c, w in zip(pool, weights):
             r -= w
