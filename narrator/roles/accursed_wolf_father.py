@@ -65,8 +65,15 @@ def check(game: Game, father: int, chosen: tuple[int, ...]) -> str | None:
     return None
 
 
+def elder_resists(game: Game, seat: int) -> bool:
+    """RULES-EXTENSIONS.md `elder`: an infection aimed at an Elder with a spare life fails."""
+    s = game.state
+    return (s.roles[seat - 1] is Role.ELDER and game.powered(seat)
+            and game.options.elder_lives - s.lives_lost.get(seat, 0) > 1)
+
+
 def effect(game: Game, father: int, chosen: tuple[int, ...]) -> Sequence[Event]:
-    if not chosen or any(resists(game, chosen[0]) for resists in hooks.RESISTS_INFECTION):
+    if not chosen or elder_resists(game, chosen[0]) or any(r(game, chosen[0]) for r in hooks.RESISTS_INFECTION):
         return ()  # declined; or it fails and is spent: the victim stays devoured
     return (JoinedPack(chosen[0], "infected"),)
 
