@@ -36,7 +36,7 @@ def lives_left(game: Game, seat: int) -> int:
 
 def absorbs(game: Game, seat: int, cause: Cause) -> bool:
     """Dawn step 2: a devoured, unsaved, powered Elder with a spare life loses it and lives."""
-    return (cause is Cause.WOLVES and game.state.roles[seat - 1] is Role.ELDER and game.powered(seat)
+    return (cause.devouring and game.state.roles[seat - 1] is Role.ELDER and game.powered(seat)
             and lives_left(game, seat) > 1)
 
 

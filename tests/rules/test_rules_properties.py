@@ -287,13 +287,13 @@ class Checker:
             if e.role is Role.ELDER and e.cause in causes and e.seat not in self.powerless:
                 self.revenge_due = True
         elif isinstance(e, ev.LifeLost):
-            assert e.seat == self.victim and self.absorbed is None
+            assert e.seat in (self.victim, self.extra) and self.absorbed is None  # the pack's or the Big Bad Wolf's victim
             self.absorbed = e.seat
         elif isinstance(e, ev.PowersLost):
             assert self.revenge_due, "powers lost without the Elder's revenge"
             self.revenge_due = False
             keeps = hooks.KEEPS_POWER
-            village = {p for p in self.alive if game.state.roles[p - 1].team.value == "village"
+            village = {p for p in self.alive if team_of(game, self.joined, p).value == "village"
                        and keeps.get(game.state.roles[p - 1], False) is False}
             assert set(e.seats) >= village, f"the revenge spared village players: {sorted(village - set(e.seats))}"
             self.powerless |= set(e.seats)
