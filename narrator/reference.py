@@ -25,7 +25,8 @@ from narrator.rules.roles import Role, Side, Team
 LABELS: tuple[str, ...] = ("title", "intro", "roles", "team", "office", "options", "default", "generated", "pending")
 # Offices the reference describes besides the role cards (named in the pack's [roles]).
 OFFICES: tuple[str, ...] = ("captain",)
-_TEAM_SIDE = {Team.VILLAGE: Side.VILLAGE, Team.WOLVES: Side.WEREWOLVES}
+_TEAM_SIDE = {Team.VILLAGE: Side.VILLAGE, Team.WOLVES: Side.WEREWOLVES,
+              Team.PIED_PIPER: Side.PIED_PIPER, Team.WHITE_WEREWOLF: Side.WHITE_WEREWOLF}
 
 
 def option_values(key: str) -> tuple[str, ...]:

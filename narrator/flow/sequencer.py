@@ -187,6 +187,8 @@ class Sequencer:
         """A call is made on its nights when its role is possible (RULES.md: dealt or not, alive or not)."""
         if not call.always and call.role not in self.game.state.possible:
             return False
+        if call.nights is not None and not call.nights(self.game.options, self.game.state.night):
+            return False
         return call.schedule is not Schedule.FIRST_NIGHT or self.game.state.night == 1
 
     def captain_election_due(self) -> bool:

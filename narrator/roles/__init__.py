@@ -54,6 +54,7 @@ MODULES: dict[Role, RoleModule] = _load()
 CARDS: dict[Role, Card] = {r: m.card for r, m in MODULES.items()}
 _roles._TEAMS.update({r: c.team for r, c in CARDS.items()})
 _roles._UNIQUE.update(r for r, c in CARDS.items() if c.unique)
+_hooks.PACK.update(r for r, c in CARDS.items() if c.pack)
 for _module in MODULES.values():
     _hooks.POWERS.update({p.call: p for p in _module.powers})
     _hooks.SAVES.extend(_module.saves)
@@ -63,6 +64,10 @@ for _module in MODULES.values():
         _hooks.SPARES.append(_module.spares)
     if _module.spared_captain_names_successor is not None:
         _hooks.SPARED_CAPTAIN_NAMES_SUCCESSOR.append(_module.spared_captain_names_successor)
+    if _module.devours is not None:
+        _hooks.DEVOURINGS.append(_module.devours)
+    for _win in _module.wins:
+        _hooks.add_win(_win)
 # Lines the roles add to the narration of the engine's events, in the catalogue's order.
 ANNOUNCE = tuple(m.announce for m in MODULES.values() if m.announce is not None)
 # Dawn step 9: the public morning lines of the roles, in the catalogue's order.

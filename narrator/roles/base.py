@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Callable, Mapping
 
 from narrator.ports import Heard, Prompt, SlotValue
 from narrator.rules.events import Cause
-from narrator.rules.hooks import Power
+from narrator.rules.hooks import Power, Win
+from narrator.rules.options import Options
 from narrator.rules.roles import Role, Team
 
 if TYPE_CHECKING:
@@ -40,6 +41,7 @@ class Schedule(str, Enum):
 
     EVERY_NIGHT = "every night"
     FIRST_NIGHT = "first night"
+    ALTERNATE = "every other night"  # on the nights `Call.nights` says (an option's parity)
     AFTER = "after another call"  # made right after the call named in `Call.after`, on its nights
 
 
@@ -130,6 +132,8 @@ class Call:
     turn: float = 20.0  # default seconds of the turn, from the end of the wake line (timing)
     after: str | None = None  # with Schedule.AFTER: the call this one always follows
     lines: tuple[str, ...] = ()  # the line and panel keys of this call, besides wake and sleep
+    # With Schedule.ALTERNATE: whether tonight is one of its nights (public facts only).
+    nights: Callable[[Options, int], bool] | None = None
 
     @property
     def condition(self) -> str | None:
@@ -138,6 +142,8 @@ class Call:
             return None
         if self.schedule is Schedule.FIRST_NIGHT:
             return f"first_night_and_{self.role.value}_possible"
+        if self.schedule is Schedule.ALTERNATE:
+            return f"{self.name}_night_and_{self.role.value}_possible"
         return f"{self.role.value}_possible"
 
 
@@ -156,3 +162,7 @@ class RoleModule:
     announce: Callable[[Game, object], list[PanelLine]] | None = None
     # Dawn step 9: public lines said in the morning if the game goes on, after the deaths.
     morning: Callable[[Game], list[PanelLine]] | None = None
+    # Dawn step 1: the role's devourings of the night, (seat, cause, stoppable).
+    devours: Callable[[Game], tuple[tuple[int, Cause, bool], ...]] | None = None
+    # Its rows of the end check (a loner's win), placed by rank in `hooks.WINS`.
+    wins: tuple[Win, ...] = ()

@@ -18,6 +18,12 @@ class Cause(str, Enum):
     GRIEF = "grief"
     HUNTER = "hunter"
     VOTE = "vote"
+    WHITE_WEREWOLF = "white_werewolf"  # devoured by the White Werewolf
+
+
+# "Devoured" (RULES-EXTENSIONS.md "Terms used below"): the only deaths the Savior stops, the
+# Witch heals and the Elder's extra life absorbs; the Hunter devoured fires under wolves_or_vote.
+DEVOURING: frozenset[Cause] = frozenset({Cause.WOLVES, Cause.WHITE_WEREWOLF})
 
 
 class Ballot(str, Enum):
@@ -191,6 +197,16 @@ class PlayerSpared:
     office_lost: bool = False  # he was Captain and the office is gone for good (no successor)
 
 
+@dataclass(frozen=True, slots=True)
+class Notified:
+    """Players designated in the night who must be told so (RULES-EXTENSIONS.md "Telling a player
+    he was designated"): the charmed, the infected. How they are told is `designation_notice`
+    (narrator/roles/designation.py shows it on the chooser's panel); the engine only records it."""
+
+    seats: tuple[int, ...]
+    reason: str  # the call that designated them: "pied_piper" (the charm), ...
+
+
 Event = Union[
     GameStarted,
     NightBegan,
@@ -216,4 +232,5 @@ Event = Union[
     GameEnded,
     PowerUsed,
     PlayerSpared,
+    Notified,
 ]

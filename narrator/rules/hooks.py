@@ -7,11 +7,13 @@ the engine emits the events.
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Mapping
 
 from narrator.rules.events import Cause
-from narrator.rules.roles import Role
+from narrator.rules.options import Options
+from narrator.rules.roles import Role, Side
 
 if TYPE_CHECKING:
     from narrator.rules.game import Game
@@ -31,6 +33,17 @@ class Power:
     targets: Callable[[Game, int], tuple[int, ...]]
     count: int = 1  # seats chosen at once
     first_night_only: bool = False
+    # On which nights it may be used (public facts only: the options and the night number);
+    # None: every night. The role's call has the same schedule (`Call.nights`).
+    nights: Callable[[Options, int], bool] | None = None
+    # How many seats it chooses tonight, when that depends on the game (the Piper: his option, or
+    # all that remain); None: `count`. The simulator asks this; `check` enforces it.
+    count_of: Callable[[Game, int], int] | None = None
+    # Its choices last the whole game (the Piper's charm): they are kept in `State.lasting[call]`.
+    lasting: bool = False
+    # The players it designates must be told (RULES-EXTENSIONS.md "Telling a player he was
+    # designated"): the engine emits `Notified(targets, call)` after it (narrator/roles/designation.py).
+    notifies: bool = False
 
 
 # call -> its power
@@ -44,3 +57,44 @@ SPARES: list[Callable[[Game, int], bool]] = []
 SPARED_CAPTAIN_NAMES_SUCCESSOR: list[Callable[[Game], bool]] = []
 # Day, elimination vote step 2: votes added to the first count of the day (seat -> votes).
 VOTE_BONUS: list[Callable[[Game], Mapping[int, int]]] = []
+# Dawn step 1: devourings of the night besides the pack's victim (the White Werewolf's):
+# (seat, cause, stoppable: whether the Savior and the Witch can stop it).
+DEVOURINGS: list[Callable[[Game], tuple[tuple[int, Cause, bool], ...]]] = []
+# Roles whose holders wake with the pack and count as Werewolves (RULES-EXTENSIONS.md "Pack"):
+# the cards with `pack=True`.
+PACK: set[Role] = set()
+
+
+@dataclass(frozen=True)
+class Win:
+    """One row of the end check (RULES-EXTENSIONS.md "End of the game"; first match wins).
+
+    `rank` is the row's number in that list; `check` returns the winning seats, or None when the
+    row does not hold. `role`: the row is checked only in games where this role is possible."""
+
+    rank: int
+    side: Side
+    check: Callable[[Game], tuple[int, ...] | None]
+    role: Role | None = None
+
+
+# The end check, ONE table in rank order. The base rows are declared in narrator/rules/game.py,
+# a loner's row in its module (`RoleModule.wins`); a new loner only adds its row:
+#
+#   rank  side                   declared in
+#   1     nobody                 rules/game.py   nobody alive
+#   2     angel                  (issue 12)      eliminated as `angel` says
+#   3     lovers                 rules/game.py   a mixed couple are the only living players
+#   4     pied_piper             roles/pied_piper.py      alive, every other living player charmed
+#   5     white_werewolf         roles/white_werewolf.py  the only living player
+#   6     abominable_sectarian   (issue 12)      alive, the other group dead
+#   7     village                rules/game.py   no pack member alive
+#   8     werewolves             rules/game.py   every living player a pack member (parity option)
+WINS: list[Win] = []
+
+
+def add_win(win: Win) -> None:
+    """Put a row in the end-check table at its rank (a rank is taken once)."""
+    if any(w.rank == win.rank for w in WINS):
+        raise ValueError(f"two end-check rows at rank {win.rank}")
+    bisect.insort(WINS, win, key=lambda w: w.rank)

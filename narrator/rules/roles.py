@@ -10,15 +10,21 @@ class Team(str, Enum):
 
     VILLAGE = "village"
     WOLVES = "wolves"
+    # Loners (RULES-EXTENSIONS.md "Terms used below"): each wins alone.
+    PIED_PIPER = "pied_piper"
+    WHITE_WEREWOLF = "white_werewolf"
 
 
 class Side(str, Enum):
-    """Who won a game: the four outcomes of RULES.md."""
+    """Who won a game: the four outcomes of RULES.md, and the loners of RULES-EXTENSIONS.md."""
 
     VILLAGE = "village"
     WEREWOLVES = "werewolves"
     LOVERS = "lovers"
     NOBODY = "nobody"
+    # Loners, each alone (RULES-EXTENSIONS.md "End of the game").
+    PIED_PIPER = "pied_piper"
+    WHITE_WEREWOLF = "white_werewolf"
 
 
 class Role(str, Enum):
