@@ -18,6 +18,8 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "vote_procedure": ("plurality", "runoff", "accusation"),
     "savior_blocks": ("all_devouring", "pack_only"),
     "idiot_captain_office": ("lost", "successor"),
+    # The White Werewolf.
+    "white_werewolf_nights": ("even", "odd"),
 }
 
 # Options that take a whole number, with their allowed range (the default is the field's).
@@ -48,6 +50,9 @@ class Options:
     raven_mark_needs_living_raven: bool = False
     # The Village Idiot (narrator/roles/village_idiot.py).
     idiot_captain_office: str = "lost"
+    # The White Werewolf (narrator/roles/white_werewolf.py).
+    white_werewolf_nights: str = "even"
+    white_werewolf_kill_blockable: bool = True
 
     def __post_init__(self) -> None:
         for f in fields(self):

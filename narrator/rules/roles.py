@@ -41,6 +41,8 @@ class Role(str, Enum):
     SAVIOR = "savior"
     RAVEN = "raven"
     VILLAGE_IDIOT = "village_idiot"
+    # The loners of Nouvelle Lune and Le Village (narrator/roles/pied_piper.py, white_werewolf.py).
+    WHITE_WEREWOLF = "white_werewolf"
 
     @property
     def team(self) -> Team:

@@ -27,6 +27,9 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "raven_mark_votes": (2, 1, 3, 4, 5),
     "raven_mark_needs_living_raven": (False, True),
     "idiot_captain_office": ("lost", "successor"),
+    # The White Werewolf.
+    "white_werewolf_nights": ("even", "odd"),
+    "white_werewolf_kill_blockable": (True, False),
 }
 
 
