@@ -42,6 +42,7 @@ class Role(str, Enum):
     RAVEN = "raven"
     VILLAGE_IDIOT = "village_idiot"
     # The loners of Nouvelle Lune and Le Village (narrator/roles/pied_piper.py, white_werewolf.py).
+    PIED_PIPER = "pied_piper"
     WHITE_WEREWOLF = "white_werewolf"
 
     @property

@@ -20,7 +20,7 @@ def test_night_order_follows_the_rules() -> None:
     # RULES.md's base order, and RULES-EXTENSIONS.md's merged order for the roles of the catalogue.
     assert [name for name, _ in NIGHT_ORDER] == [
         "thief", "cupid", "lovers", "night_election", "savior", "seer", "werewolves", "white_werewolf", "witch",
-        "raven", "dawn"]
+        "pied_piper", "charmed", "raven", "dawn"]
 
 
 def test_each_source_ends_with_an_unconditional_way_on() -> None:

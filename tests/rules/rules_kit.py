@@ -27,7 +27,11 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "raven_mark_votes": (2, 1, 3, 4, 5),
     "raven_mark_needs_living_raven": (False, True),
     "idiot_captain_office": ("lost", "successor"),
-    # The White Werewolf.
+    # The Pied Piper, the White Werewolf, telling a designated player.
+    "piper_charms_per_night": (2, 1, 3, 4, 5),
+    "piper_infected": ("powerless", "keeps_power"),
+    "charmed_public": (False, True),
+    "designation_notice": ("tap_by_chooser", "helper_touch"),
     "white_werewolf_nights": ("even", "odd"),
     "white_werewolf_kill_blockable": (True, False),
 }
