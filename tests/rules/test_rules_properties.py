@@ -179,7 +179,7 @@ class Checker:
                 self.white_victim = e.targets[0] if e.targets else None
             elif e.call == "pied_piper":
                 assert e.seat not in e.targets and not set(e.targets) & self.charmed, "charmed twice, or himself"
-                assert 0 < len(e.targets) <= game.options.piper_charms_per_night
+                assert len(e.targets) <= game.options.piper_charms_per_night  # none: nothing charmed
                 self.charmed |= set(e.targets)
         elif isinstance(e, ev.DawnBroke):
             girl = self.victim is not None and game.state.roles[self.victim - 1] is Role.LITTLE_GIRL
