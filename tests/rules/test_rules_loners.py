@@ -50,3 +50,10 @@ def test_notice_lines_follow_the_option() -> None:
     assert notice_lines(Options(), (3, 5)) == [("designation.tap", {"seat": 3}), ("designation.tap", {"seat": 5})]
     helper = Options(designation_notice="helper_touch")
     assert notice_lines(helper, (4,)) == [("designation.helper", {"seat": 4})]
+
+
+def test_the_white_werewolf_is_a_wolf_card_for_the_composition_warning() -> None:
+    from narrator.rules import Role, validate
+
+    warned = validate(8, {Role.WEREWOLF: 3, Role.WHITE_WEREWOLF: 1, Role.VILLAGER: 4}, Options())
+    assert "4 Werewolves for 8 players: the village can hardly win" in warned
