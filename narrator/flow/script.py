@@ -203,6 +203,14 @@ class Script:
             return Heard("vote_now", "script") if entry.get("vote_now") else None
         if name in ("hunter", "successor", "tiebreak"):
             return _heard(entry[name]) if name in entry else None
+        if name == "scapegoat":  # the dead Scapegoat's list: each seat in turn, then + (0: nobody)
+            if "scapegoat" not in entry:
+                return None
+            wanted = entry["scapegoat"]
+            if wanted == [0] and "nobody" in prompt.words:
+                return Heard("nobody", "script", "0")
+            seat = next((p for p in wanted if p in prompt.seats), None)
+            return _heard(seat) if seat is not None else Heard("yes", "script", "+")
         parts = name.split(".")  # captain.<ballot>.<voter> or vote.<ballot>.<voter>
         if len(parts) != 3:
             return None
@@ -251,7 +259,7 @@ POWER_KEYS = set(hooks.POWERS)
 NIGHT_KEYS = {"thief", "cupid", "seer", "werewolves", "witch", "late", *POWER_KEYS}
 DAY_KEYS = {
     "captain", "captain_votes", "captain_revote", "votes", "eliminate", "revote",
-    "hunter", "successor", "tiebreak", "vote_now",
+    "hunter", "successor", "tiebreak", "vote_now", "scapegoat",
 }
 LATE_ROLES = {"thief", "cupid", "seer", "werewolves", "witch", *POWER_KEYS}
 
@@ -319,6 +327,9 @@ def parse_script(data: Mapping[str, Any], players: int, where: str) -> Script:
                     _seat(v, players, f"{at} {key} voter"): _seat(t, players, f"{at} {key}", zero=True)
                     for v, t in table.items()
                 }
+        if "scapegoat" in day:
+            listed = day["scapegoat"] if isinstance(day["scapegoat"], list) else [day["scapegoat"]]
+            out["scapegoat"] = [_seat(p, players, f"{at} scapegoat", zero=True) for p in listed]
         if "vote_now" in day:
             out["vote_now"] = bool(day["vote_now"])
         days.append(out)

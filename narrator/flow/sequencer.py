@@ -27,11 +27,12 @@ from typing import Any, Callable, Iterable, Mapping
 
 from transitions import Machine
 
-from narrator.flow.journal import JournalError
+from narrator.ports import JournalError
 from narrator.flow.timing import Timing
 from narrator.packs import VoicePack, every_cue
 from narrator.ports import Clock, Cue, Display, Heard, Journal, Listener, Prompt, SlotValue, Speaker
 from narrator.roles import ANNOUNCE, CALLS, MORNING, NIGHT_ELECTION_ORDER, Call, Schedule, night_calls
+from narrator.roles.base import powerless_turn
 from narrator.roles.base import Ask, NightTurn, PanelLine, closed_turn
 from narrator.rules import Awaiting, Ballot, Game, Phase, Side
 from narrator.rules import events as ev
@@ -195,7 +196,7 @@ class Sequencer:
         return self.game.captain_election_due()
 
     def awaiting_chain(self) -> bool:
-        return self.game.state.awaiting in (Awaiting.HUNTER, Awaiting.SUCCESSOR)
+        return self.game.state.awaiting in (Awaiting.HUNTER, Awaiting.SUCCESSOR, Awaiting.VOTERS)
 
     def is_over(self) -> bool:
         return self.game.outcome is not None
@@ -360,14 +361,13 @@ class Sequencer:
         phase = f"night.{call}"
         wake_at = self.due  # the wake line is queued ahead, to start then (see `_line`)
         wake_end = self._line(Cue(wake, phase=phase))
-        early = False
         if not self.fast:
             if wake_at is not None:
                 self.wait_until(wake_at)  # keys typed before the wake line starts are not its turn's
-            early = self._too_early(call, wake_end)
+            self._too_early(call, wake_end)
         self.wait_until(wake_end)
         deadline = wake_end + self.timing.turn(call)
-        answers = self._turn(turn, deadline, early)
+        answers = self._turn(turn, deadline)
         finish(answers)
         if not self.fast:
             self.display.clear_private()
@@ -376,16 +376,14 @@ class Sequencer:
         if not self.fast:
             self.hold = sleep_end + self.timing.gap
 
-    def _too_early(self, call: str, wake_end: float) -> bool:
-        """Listen during the wake line: keys typed before the panel opens are not taken, and
-        the panel says so when it opens (a key typed then may be the previous role's, late)."""
+    def _too_early(self, call: str, wake_end: float) -> None:
+        """Listen during the wake line: keys typed before the panel opens are not taken (a key
+        typed then may be the previous role's, late); the panel's note says so to every role."""
         prompt = Prompt(f"night.{call}.early", night=True, deadline=wake_end, number=self.game.state.night, idle=True)
-        early = False
         while self.listener.listen(prompt) is not None:
-            early = True
-        return early
+            pass
 
-    def _turn(self, turn: NightTurn, deadline: float, early: bool) -> list[Heard]:
+    def _turn(self, turn: NightTurn, deadline: float) -> list[Heard]:
         """The role's answers until the deadline; the last ones standing are returned.
 
         Each accepted input (an answer, or `-` taking the last one back) is journaled at once,
@@ -453,7 +451,12 @@ class Sequencer:
     def do_call(self, call: Call) -> None:
         """The one night call every role's declaration drives (narrator/roles/<role>.py)."""
         tonight = call.run(self.game, self.rng)
-        self._night_call(call.name, tonight.wake, tonight.turn, tonight.finish)
+        turn = tonight.turn
+        holder = self.game.living_holder(call.role)
+        if call.by_holder and holder is not None and not self.game.powered(holder):
+            # Powers lost: the same call, the same questions; the engine ignores the answers.
+            turn = powerless_turn(turn)
+        self._night_call(call.name, tonight.wake, turn, tonight.finish)
 
     def do_night_election(self) -> None:
         self.say(Cue("day.dawn", phase="day.captain"))
@@ -483,11 +486,32 @@ class Sequencer:
             self.say(Cue("chain.hunter", {"seat": seat}, phase="day.chain"))
             heard = self.ask(self._day_prompt("day.hunter", game.hunter_targets(), self.timing.chain, risky=True))
             game.hunter_shoot(None if heard is None else int(heard.choice))
+        elif game.state.awaiting is Awaiting.VOTERS:
+            self.say(Cue("scapegoat.designate", {"seat": seat}, phase="day.chain"))
+            game.designate_voters(self._voters_list())
         else:
             self.say(Cue("chain.successor", {"seat": seat}, phase="day.chain"))
             heard = self.ask(self._day_prompt("day.successor", game.living(), self.timing.chain, risky=True))
             game.name_successor(None if heard is None else int(heard.choice))
         self.narrate()
+
+    def _voters_list(self) -> tuple[int, ...] | None:
+        """The Scapegoat's list, one seat at a time: a seat adds it, `+` ends the list (alone:
+        everyone), `0` is nobody; the prompt running out ends it (nothing typed: everyone)."""
+        game = self.game
+        chosen: list[int] = []
+        self.display.feedback("scapegoat.prompt", {})
+        while True:
+            seats = tuple(p for p in game.living() if p not in chosen)
+            words = ("yes",) if chosen else ("yes", "nobody")
+            heard = self.ask(self._day_prompt("day.scapegoat", seats, self.timing.chain, words))
+            if heard is None or heard.choice == "yes":
+                return tuple(chosen) if chosen else None
+            if heard.choice == "nobody":
+                return ()
+            chosen.append(int(heard.choice))
+            if not seats[1:]:
+                return tuple(chosen)
 
     def narrate(self) -> None:
         """Say what the engine's new events mean for the table, in order."""
@@ -508,7 +532,7 @@ class Sequencer:
                         self.say(Cue("day.death_role", {"seat": seat, "role": role}, phase="day.morning"))
                     else:
                         self.say(Cue("day.death", {"seat": seat}, phase="day.morning"))
-            elif isinstance(event, ev.PlayerDied) and event.cause in (ev.Cause.GRIEF, ev.Cause.HUNTER, ev.Cause.VOTE):
+            elif isinstance(event, ev.PlayerDied) and event.cause in (ev.Cause.GRIEF, ev.Cause.HUNTER, ev.Cause.VOTE, ev.Cause.ELDER):
                 if event.cause is ev.Cause.GRIEF:
                     self.say(Cue("chain.grief", {"seat": event.seat}, phase="day.chain"))
                 if reveal:

@@ -68,6 +68,15 @@ for _module in MODULES.values():
         _hooks.DEVOURINGS.append(_module.devours)
     for _win in _module.wins:
         _hooks.add_win(_win)
+    if _module.absorbs is not None:
+        _hooks.ABSORBS.append(_module.absorbs)
+    if _module.reaction is not None:
+        _hooks.REACTIONS.append(_module.reaction)
+    if _module.tie_victim is not None:
+        _hooks.TIE_VICTIM.append(_module.tie_victim)
+    if _module.designates_voters is not None:
+        _hooks.DESIGNATES_VOTERS.append(_module.designates_voters)
+_hooks.KEEPS_POWER.update({r: c.keeps_power for r, c in CARDS.items() if c.keeps_power is not False})
 # Lines the roles add to the narration of the engine's events, in the catalogue's order.
 ANNOUNCE = tuple(m.announce for m in MODULES.values() if m.announce is not None)
 # Dawn step 9: the public morning lines of the roles, in the catalogue's order.

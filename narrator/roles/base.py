@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Callable, Mapping
 
 from narrator.ports import Heard, Prompt, SlotValue
 from narrator.rules.events import Cause
-from narrator.rules.hooks import Power, Win
+from narrator.rules.hooks import Power, Reaction, Win
 from narrator.rules.options import Options
 from narrator.rules.roles import Role, Team
 
@@ -34,6 +34,11 @@ class Card:
     unique: bool = True  # at most one copy in a deck
     wizard: bool = True  # offered in the setup wizard's role menu (the Villager fills the rest)
     box: str = "base"  # the box the card comes in: base, new_moon, village (RULES-EXTENSIONS.md)
+    # Against the Elder's revenge (RULES-EXTENSIONS.md "Powers lost"), which strikes the living
+    # village-team players: True keeps the power whatever the team; a string names a boolean
+    # option that, when true, takes the power after all whatever the team (the Pied Piper:
+    # keeps_power="piper_elder_revenge"); False: the team decides.
+    keeps_power: bool | str = False
 
 
 class Schedule(str, Enum):
@@ -104,6 +109,18 @@ def closed_turn(call: str, key: str = "night.closed") -> NightTurn:
     return NightTurn(call, lambda answers: None, lambda answers: [(key, {})], final=True)
 
 
+def powerless_turn(turn: NightTurn) -> NightTurn:
+    """The turn of a living role whose power is lost (RULES-EXTENSIONS.md "Powers lost"): the same
+    questions and deadline, the answers taken and echoed as usual and handed to the engine, which
+    ignores them; the private panel says the power is lost. The wake and sleep lines and the
+    turn's length are the call's own, so nothing audible changes (Secrecy)."""
+
+    def panel(answers: list[Heard]) -> list[PanelLine]:
+        return [("power.none", {})]
+
+    return NightTurn(turn.call, turn.question, panel, final=turn.final, on_answer=turn.on_answer)
+
+
 def _nothing(answers: list[Heard]) -> None:
     return None
 
@@ -134,6 +151,9 @@ class Call:
     lines: tuple[str, ...] = ()  # the line and panel keys of this call, besides wake and sleep
     # With Schedule.ALTERNATE: whether tonight is one of its nights (public facts only).
     nights: Callable[[Options, int], bool] | None = None
+    # False for a call where other players wake, not the role's holder (the charmed players):
+    # a powerless holder does not change that call's panel.
+    by_holder: bool = True
 
     @property
     def condition(self) -> str | None:
@@ -166,3 +186,7 @@ class RoleModule:
     devours: Callable[[Game], tuple[tuple[int, Cause, bool], ...]] | None = None
     # Its rows of the end check (a loner's win), placed by rank in `hooks.WINS`.
     wins: tuple[Win, ...] = ()
+    absorbs: Callable[[Game, int, Cause], bool] | None = None  # dawn step 2: a spare life (hooks.ABSORBS)
+    reaction: Callable[[Game, int, Cause], Reaction | None] | None = None  # dawn step 6 (hooks.REACTIONS)
+    tie_victim: Callable[[Game, bool], int | None] | None = None  # day step 4 (hooks.TIE_VICTIM)
+    designates_voters: Callable[[Game, int, Cause], bool] | None = None  # hooks.DESIGNATES_VOTERS

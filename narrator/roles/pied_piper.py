@@ -14,6 +14,7 @@ charmed players' call (RULES-EXTENSIONS.md `pied_piper`).
   elimination) where he is alive, powered, and every other living player is charmed (rank 4 of
   the end check, `hooks.WINS`).
 - Infected (issue 12): a pack member; `piper_infected=powerless` takes his charms and his win.
+  The Elder's revenge spares him, unless `piper_elder_revenge` (his card's `keeps_power`).
 - `charmed_public`: the charmed seats are said every morning.
 """
 
@@ -47,7 +48,10 @@ def living_charmed(game: Game) -> tuple[int, ...]:
 
 
 def powered(game: Game, piper: int) -> bool:
-    """An infected Piper (a pack member) loses his power with `piper_infected=powerless`."""
+    """His power works: not lost (the Elder's revenge with `piper_elder_revenge`: `Game.powered`),
+    and not infected (a pack member) with `piper_infected=powerless`."""
+    if not game.powered(piper):
+        return False
     return not (game.is_pack(piper) and game.options.piper_infected == "powerless")
 
 
@@ -138,12 +142,13 @@ def run_charmed(game: Game, rng: random.Random) -> CallTurn:
 
 
 MODULE = RoleModule(
-    Card(Role.PIED_PIPER, Team.PIED_PIPER, box="new_moon"),
+    # The Elder's revenge spares him unless `piper_elder_revenge` (RULES-EXTENSIONS.md `elder`).
+    Card(Role.PIED_PIPER, Team.PIED_PIPER, box="new_moon", keeps_power="piper_elder_revenge"),
     (
         Call("pied_piper", ORDER, Schedule.EVERY_NIGHT, Role.PIED_PIPER, run, turn=25.0,
              lines=("pied_piper.prompt", "pied_piper.charmed", "echo.charm", "power.none", *NOTICE_LINES,
                     "charmed.public", "charmed.public_seat", "charmed.public_none")),
-        Call("charmed", CHARMED_ORDER, Schedule.EVERY_NIGHT, Role.PIED_PIPER, run_charmed, turn=10.0,
+        Call("charmed", CHARMED_ORDER, Schedule.EVERY_NIGHT, Role.PIED_PIPER, run_charmed, turn=10.0, by_holder=False,
              lines=("charmed.you", "charmed.show", "charmed.none")),
     ),
     powers=(Power("pied_piper", Role.PIED_PIPER, ORDER, check, targets, count_of=count, lasting=True, notifies=True),),

@@ -49,6 +49,8 @@ def event_from_dict(data: dict[str, Any]) -> ev.Event:
 
 
 def _typed(kind: str, value: Any) -> Any:
+    if value is None and kind.endswith("| None"):
+        return None
     if kind == "Options":
         return Options().with_values(value)
     if kind == "frozenset[Role]":

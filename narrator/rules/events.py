@@ -19,6 +19,7 @@ class Cause(str, Enum):
     HUNTER = "hunter"
     VOTE = "vote"
     WHITE_WEREWOLF = "white_werewolf"  # devoured by the White Werewolf
+    ELDER = "elder"  # the pardoned Village Idiot dies with the Elder (idiot_dies_with_elder)
 
 
 # "Devoured" (RULES-EXTENSIONS.md "Terms used below"): the only deaths the Savior stops, the
@@ -207,6 +208,58 @@ class Notified:
     reason: str  # the call that designated them: "pied_piper" (the charm), ...
 
 
+@dataclass(frozen=True, slots=True)
+class PowerIgnored:
+    """A powerless role answered its call (RULES-EXTENSIONS.md "Powers lost"): the answer is
+    accepted and does nothing; the night moves past that call (`step`)."""
+
+    call: str
+    seat: int
+    step: int
+
+
+@dataclass(frozen=True, slots=True)
+class PowersLost:
+    """These seats lose their powers for the rest of the game (the Elder's revenge: `cause`
+    "elder"). Their calls go on exactly as before; their answers change nothing."""
+
+    seats: tuple[int, ...]
+    cause: str
+
+
+@dataclass(frozen=True, slots=True)
+class LifeLost:
+    """A devouring that was not saved cost a spare life instead (the Elder): nothing is said."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TieVictim:
+    """An elimination vote ended in a tie among `tied`: a card settles it by eliminating `seat`
+    instead (the Scapegoat, RULES-EXTENSIONS.md "Day" step 4)."""
+
+    seat: int
+    tied: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class VotersCalled:
+    """The dead Scapegoat must name who may vote the next day before the chain (`queue`) goes on."""
+
+    seat: int
+    queue: tuple[tuple[int, Cause], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class VotersDesignated:
+    """Who may vote in the elimination votes of day `day`; None: no restriction (no answer)."""
+
+    seat: int
+    voters: tuple[int, ...] | None
+    day: int
+
+
 Event = Union[
     GameStarted,
     NightBegan,
@@ -233,4 +286,10 @@ Event = Union[
     PowerUsed,
     PlayerSpared,
     Notified,
+    PowerIgnored,
+    PowersLost,
+    LifeLost,
+    TieVictim,
+    VotersCalled,
+    VotersDesignated,
 ]

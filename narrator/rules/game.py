@@ -36,6 +36,7 @@ from narrator.rules.events import (
     GameStarted,
     HunterCalled,
     HunterShot,
+    LifeLost,
     LoversChosen,
     NightBegan,
     NobodyEliminated,
@@ -43,12 +44,17 @@ from narrator.rules.events import (
     PlayerDied,
     PlayerEliminated,
     PlayerSpared,
+    PowerIgnored,
+    PowersLost,
     PowerUsed,
     SeerSaw,
     SuccessorCalled,
     ThiefChose,
     TieToBreak,
+    TieVictim,
     VoteOpened,
+    VotersCalled,
+    VotersDesignated,
     VotesCast,
     WitchActed,
     WolvesChose,
@@ -92,6 +98,7 @@ class Awaiting(str, Enum):
     SUCCESSOR = "successor"
     VOTE = "vote"
     TIEBREAK = "tiebreak"
+    VOTERS = "voters"  # the dead Scapegoat names who may vote the next day
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +148,12 @@ class State:
     previous: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
     # A lasting power's choices over the whole game (the Piper's charm): call -> seats, in order.
     lasting: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
+    # Seats whose power is lost for the rest of the game (RULES-EXTENSIONS.md "Powers lost").
+    powerless: frozenset[int] = frozenset()
+    lives_lost: Mapping[int, int] = dataclasses.field(default_factory=dict)  # seat -> spare lives lost (Elder)
+    tie_victim: int | None = None  # eliminated today instead of the tied (the Scapegoat)
+    day_voters: tuple[int, ...] | None = None  # who may vote on day `voters_day` (the Scapegoat's list)
+    voters_day: int = 0
 
     def copy(self) -> State:
         other = dataclasses.replace(self)
@@ -261,6 +274,14 @@ class Game:
         """Whether the player wakes with the pack and counts as a Werewolf (RULES-EXTENSIONS.md
         "Pack"): his card is a pack card (Werewolf, White Werewolf...)."""
         return self.state.roles[seat - 1] in hooks.PACK
+    def powered(self, seat: int) -> bool:
+        """Whether this seat's power still works (RULES-EXTENSIONS.md "Powers lost"): a powerless
+        role keeps its card, team and calls, and its answers change nothing."""
+        return seat not in self.state.powerless
+
+    def team_of(self, seat: int) -> Team:
+        """The team this seat plays for now (its card's; roles that change teams extend this)."""
+        return self.state.roles[seat - 1].team
 
     def living_wolves(self) -> tuple[int, ...]:
         """The living pack members (they wake in the Werewolves' call)."""
@@ -281,6 +302,9 @@ class Game:
 
     def witch_view(self) -> WitchView:
         s = self.state
+        witch = self.living_holder(Role.WITCH)
+        if witch is not None and witch in s.powerless:
+            return WitchView(victim=None, can_heal=False, can_poison=False, targets=())
         shown = s.victim if (s.heal_left or s.options.witch_sees_victim_after_heal) else None
         return WitchView(
             victim=shown,
@@ -386,13 +410,17 @@ class Game:
             raise InvalidTargetError(f"Cupid named seat {first} twice; the Lovers are two different players")
         self._emit(LoversChosen(cupid, first, second))
 
-    def seer_inspect(self, target: int) -> Role | Team:
+    def seer_inspect(self, target: int) -> Role | Team | None:
+        """What the Seer is shown of `target`; None when her power is lost (she sees nothing)."""
         said = f"the Seer on seat {target!r}"
         self._night_step(Step.SEER, "the Seer", said)
         seer = self._living_actor(Role.SEER, "the Seer", said)
         self._check_target(target, "the Seer")
         if target == seer:
             raise InvalidTargetError(f"seat {target} is the Seer herself; she looks at another player's card")
+        if seer in self.state.powerless:
+            self._emit(PowerIgnored("seer", seer, Step.SEER))
+            return None
         self._emit(SeerSaw(seer, target, self.state.roles[target - 1]))
         return self.seen(target)
 
@@ -427,6 +455,9 @@ class Game:
             if not s.poison_left:
                 raise IllegalActionError(f"poison seat {poison}: the Witch has already used her poison")
             self._check_target(poison, "the Witch")
+        if witch in s.powerless:
+            self._emit(PowerIgnored("witch", witch, Step.WITCH))
+            return
         self._emit(WitchActed(witch, heal, poison))
 
     def use_power(self, call: str, targets: Sequence[int]) -> None:
@@ -446,6 +477,9 @@ class Game:
         problem = power.check(self, seat, chosen)
         if problem is not None:
             raise IllegalActionError(f"{said}: {problem}")
+        if seat in self.state.powerless:
+            self._emit(PowerIgnored(call, seat, step_of(power.order)))
+            return
         self._emit(PowerUsed(call, seat, chosen))
         if power.notifies and chosen:
             self._emit(Notified(chosen, call))
@@ -453,8 +487,9 @@ class Game:
     def dawn(self) -> None:
         """End the night (RULES-EXTENSIONS.md "Dawn"): 1. the devoured (the pack's victim, and the
         roles' devourings `hooks.DEVOURINGS`); 2. each saved by the Witch's potion or a role's
-        protection (`hooks.SAVES`) if the devouring can be stopped, else dead; 3. the poisoned;
-        then the deaths in seat order, then their chain reactions."""
+        protection (`hooks.SAVES`) if the devouring can be stopped, else absorbed by a spare life
+        (`hooks.ABSORBS`: the Elder), else dead; 3. the poisoned; then the deaths in seat order,
+        then their chain reactions."""
         s = self.state
         self._require_phase(Phase.NIGHT, "dawn comes only at the end of a night")
         dead: dict[int, Cause] = {}
@@ -468,6 +503,9 @@ class Game:
             if stoppable and (
                 (s.healed and seat == s.victim) or (s.used and any(save(self, seat, cause) for save in hooks.SAVES))
             ):
+                continue
+            if hooks.ABSORBS and any(absorbs(self, seat, cause) for absorbs in hooks.ABSORBS):
+                self._emit(LifeLost(seat))
                 continue
             dead[seat] = cause
         if s.poisoned is not None:
@@ -512,7 +550,10 @@ class Game:
         self._finish_resolution()
 
     def _resolve(self, queue: list[tuple[int, Cause]]) -> None:
-        """Process deaths in order: grief, then the Hunter's shot; then the Captain; then the end."""
+        """Process deaths in order (RULES-EXTENSIONS.md "Dawn" step 6): grief; the roles' chain
+        reactions (`hooks.REACTIONS`: the Elder's revenge, the Idiot dying with him); the Hunter's
+        shot; the Scapegoat's list; then the Captain; then the end. (The roles' reactions come
+        before the Hunter's shot of the same death: no card has both, so the order is the rules'.)"""
         s = self.state
         while queue:
             seat, cause = queue.pop(0)
@@ -521,10 +562,46 @@ class Game:
                 if s.alive[other - 1]:
                     self._emit(PlayerDied(other, Cause.GRIEF, s.roles[other - 1]))
                     queue.append((other, Cause.GRIEF))
-            if s.roles[seat - 1] is Role.HUNTER and self._hunter_fires(cause) and self.living():
+            if hooks.REACTIONS:
+                self._react(seat, cause, queue)
+            if (s.roles[seat - 1] is Role.HUNTER and seat not in s.powerless and self._hunter_fires(cause)
+                    and self.living()):
                 self._emit(HunterCalled(seat, tuple(queue)))
                 return
+            if hooks.DESIGNATES_VOTERS and any(d(self, seat, cause) for d in hooks.DESIGNATES_VOTERS):
+                self._emit(VotersCalled(seat, tuple(queue)))
+                return
         self._finish_resolution()
+
+    def _react(self, seat: int, cause: Cause, queue: list[tuple[int, Cause]]) -> None:
+        s = self.state
+        for react in hooks.REACTIONS:
+            reaction = react(self, seat, cause)
+            if reaction is None:
+                continue
+            for event in reaction.events:
+                self._emit(event)
+            for dead, why in reaction.deaths:
+                if s.alive[dead - 1]:
+                    self._emit(PlayerDied(dead, why, s.roles[dead - 1]))
+                    queue.append((dead, why))
+
+    def designate_voters(self, seats: Sequence[int] | None) -> None:
+        """The dead Scapegoat names who may vote the next day (any living players, none, all);
+        None (no answer in time) sets no restriction."""
+        s = self.state
+        said = "nobody" if seats is not None and not seats else " ".join(map(repr, seats or ())) or "no answer"
+        self._require_awaiting(Awaiting.VOTERS, f"the Scapegoat's voters ({said})")
+        seat = s.awaiting_seat
+        assert seat is not None
+        chosen: tuple[int, ...] | None = None
+        if seats is not None:
+            for voter in seats:
+                self._check_target(voter, "the Scapegoat")
+            chosen = tuple(sorted(set(seats)))
+        queue = list(s.queue)
+        self._emit(VotersDesignated(seat, chosen, s.day + 1))
+        self._resolve(queue)
 
     def _hunter_fires(self, cause: Cause) -> bool:
         return self.state.options.hunter_shoots_on == "any_death" or cause in DEVOURING or cause is Cause.VOTE
@@ -555,14 +632,23 @@ class Game:
             raise WrongPhaseError("no vote is due now (one vote a day, after the morning)")
         living = self.living()
         ballot = Ballot.ACCUSATION if self.state.options.vote_procedure == "accusation" else Ballot.VOTE
-        self._emit(VoteOpened(ballot, living, self._voters()))
+        voters = self._voters()
+        if not voters:  # nobody may vote today (the Scapegoat's list): no elimination
+            self._no_elimination("no_voters")
+            return
+        self._emit(VoteOpened(ballot, living, voters))
 
     def _voters(self) -> tuple[int, ...]:
-        """Who votes for an elimination: the living, minus the players spared by their card."""
+        """Who votes for an elimination: the living, minus the players spared by their card,
+        and only those the Scapegoat named for today (RULES-EXTENSIONS.md "Day" step 1)."""
         s = self.state
-        if not s.spared:
-            return s.living
-        return tuple([p for p in s.living if p not in s.spared])
+        voters = s.living
+        if s.spared:
+            voters = tuple([p for p in voters if p not in s.spared])
+        if s.day_voters is not None and s.voters_day == s.day:
+            allowed = s.day_voters
+            voters = tuple([p for p in voters if p in allowed])
+        return voters
 
     def vote_weight(self, voter: int) -> int:
         s = self.state
@@ -668,16 +754,28 @@ class Game:
                 voters = tuple(p for p in self._voters() if p not in accused)
                 if voters:
                     self._emit(VoteOpened(Ballot.BALLOT, accused, voters))
-                else:
+                elif not self._tie_settled(accused, captain_can_break=False):
                     self._no_elimination("tie")
         elif len(leaders) == 1:
             self._eliminate(leaders[0], by_captain=False)
+        elif self._tie_settled(leaders, ballot not in (Ballot.REVOTE, Ballot.BALLOT) and self._captain_breaks_tie()):
+            pass
         elif ballot in (Ballot.REVOTE, Ballot.BALLOT):
             self._no_elimination("tie")
         elif self._captain_breaks_tie():
             self._emit(TieToBreak(leaders))
         else:
             self._emit(VoteOpened(Ballot.REVOTE, leaders, self._voters()))
+
+    def _tie_settled(self, tied: tuple[int, ...], captain_can_break: bool) -> bool:
+        """Day step 4: a card eliminated instead of the tied (the Scapegoat, `hooks.TIE_VICTIM`)."""
+        for victim_of in hooks.TIE_VICTIM:
+            victim = victim_of(self, captain_can_break)
+            if victim is not None:
+                self._emit(TieVictim(victim, tied))
+                self._eliminate(victim, by_captain=False)
+                return True
+        return False
 
     def _captain_breaks_tie(self) -> bool:
         s = self.state
@@ -688,7 +786,8 @@ class Game:
         s = self.state
         self._require_awaiting(Awaiting.TIEBREAK, f"the Captain's tie-break seat {seat!r}")
         if seat is None:
-            self._emit(VoteOpened(Ballot.REVOTE, s.candidates, self._voters()))
+            if not self._tie_settled(s.candidates, captain_can_break=False):
+                self._emit(VoteOpened(Ballot.REVOTE, s.candidates, self._voters()))
             return
         if seat not in s.candidates:
             tied = ", ".join(map(str, s.candidates))
@@ -701,7 +800,7 @@ class Game:
 
     def _eliminate(self, seat: int, by_captain: bool) -> None:
         s = self.state
-        if hooks.SPARES and any(spare(self, seat) for spare in hooks.SPARES):
+        if hooks.SPARES and seat not in s.powerless and any(spare(self, seat) for spare in hooks.SPARES):
             captain = s.captain == seat
             names = captain and any(keeps(self) for keeps in hooks.SPARED_CAPTAIN_NAMES_SUCCESSOR)
             self._emit(PlayerSpared(seat, s.roles[seat - 1], office_lost=captain and not names))
@@ -788,6 +887,7 @@ def _night(s: State, e: NightBegan) -> None:
     s.phase, s.night, s.step = Phase.NIGHT, e.night, -1
     s.previous, s.used = s.used, _NONE_USED
     s.victim, s.healed, s.poisoned = None, False, None
+    s.tie_victim = None
     s.awaiting, s.queue, s.resolving_day = Awaiting.NOTHING, (), False
 
 
@@ -878,6 +978,7 @@ def _eliminated(s: State, e: PlayerEliminated) -> None:
 
 def _nobody(s: State, e: NobodyEliminated) -> None:
     s.awaiting, s.ballot, s.candidates, s.voters = Awaiting.NOTHING, None, (), ()
+    s.voted_day = s.day  # also when no vote could open (nobody allowed to vote)
 
 
 def _dusk(s: State, e: DuskFell) -> None:
@@ -909,6 +1010,31 @@ def _spared(s: State, e: PlayerSpared) -> None:
     s.spared = (*s.spared, e.seat)
     if e.office_lost:
         s.captain, s.captain_vacant = None, False
+
+
+def _power_ignored(s: State, e: PowerIgnored) -> None:
+    s.step = e.step
+
+
+def _powers_lost(s: State, e: PowersLost) -> None:
+    s.powerless = s.powerless | frozenset(e.seats)
+
+
+def _life_lost(s: State, e: LifeLost) -> None:
+    s.lives_lost = {**s.lives_lost, e.seat: s.lives_lost.get(e.seat, 0) + 1}
+
+
+def _tie_victim(s: State, e: TieVictim) -> None:
+    s.tie_victim = e.seat
+
+
+def _voters_called(s: State, e: VotersCalled) -> None:
+    s.awaiting, s.awaiting_seat, s.queue = Awaiting.VOTERS, e.seat, e.queue
+
+
+def _voters_designated(s: State, e: VotersDesignated) -> None:
+    s.awaiting, s.awaiting_seat, s.queue = Awaiting.NOTHING, None, ()
+    s.day_voters, s.voters_day = e.voters, e.day
 
 
 def _ended(s: State, e: GameEnded) -> None:
@@ -996,3 +1122,9 @@ hooks.add_win(hooks.Win(1, Side.NOBODY, _nobody_alive))
 hooks.add_win(hooks.Win(3, Side.LOVERS, _lovers_alone))
 hooks.add_win(hooks.Win(7, Side.VILLAGE, _no_pack_alive))
 hooks.add_win(hooks.Win(8, Side.WEREWOLVES, _only_pack_alive))
+_on(PowerIgnored, _power_ignored)
+_on(PowersLost, _powers_lost)
+_on(LifeLost, _life_lost)
+_on(TieVictim, _tie_victim)
+_on(VotersCalled, _voters_called)
+_on(VotersDesignated, _voters_designated)

@@ -11,7 +11,7 @@ import bisect
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Mapping
 
-from narrator.rules.events import Cause
+from narrator.rules.events import Cause, Event
 from narrator.rules.options import Options
 from narrator.rules.roles import Role, Side
 
@@ -98,3 +98,30 @@ def add_win(win: Win) -> None:
     if any(w.rank == win.rank for w in WINS):
         raise ValueError(f"two end-check rows at rank {win.rank}")
     bisect.insort(WINS, win, key=lambda w: w.rank)
+
+# Dawn step 2, after the saves: a devouring that was not saved costs a spare life instead of a
+# death (the Elder). The engine emits `LifeLost`; nothing is said.
+ABSORBS: list[Callable[[Game, int, Cause], bool]] = []
+
+
+@dataclass(frozen=True)
+class Reaction:
+    """What a death sets off (Dawn step 6, after grief and the Hunter): events to emit, then
+    deaths to enqueue with their cause (each is resolved with its own reactions)."""
+
+    events: tuple[Event, ...] = ()
+    deaths: tuple[tuple[int, Cause], ...] = ()
+
+
+# Dawn step 6: chain reactions of a death, in the catalogue's order (the Elder's revenge, the
+# Idiot dying with him...). Called with the dead seat and the cause; None: nothing happens.
+REACTIONS: list[Callable[[Game, int, Cause], Reaction | None]] = []
+# Day step 4: on a tie for the elimination, the seat eliminated instead (the Scapegoat), or None.
+# `captain_can_break` says whether a living Captain could break this tie now.
+TIE_VICTIM: list[Callable[[Game, bool], int | None]] = []
+# Dawn step 6 (day only): whether this dead seat now names who may vote the next day (the
+# Scapegoat eliminated by a tie); the engine then awaits `Game.designate_voters`.
+DESIGNATES_VOTERS: list[Callable[[Game, int, Cause], bool]] = []
+# Cards that keep their power against the Elder's revenge (True), or keep it unless the named
+# boolean option is true (a string); from each card's `keeps_power`. Others: the team decides.
+KEEPS_POWER: dict[Role, bool | str] = {}

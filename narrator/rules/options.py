@@ -22,10 +22,13 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "piper_infected": ("powerless", "keeps_power"),
     "designation_notice": ("tap_by_chooser", "helper_touch"),
     "white_werewolf_nights": ("even", "odd"),
+    "elder_revenge_causes": ("vote_poison_shot", "vote_only", "none"),
+    "scapegoat_vs_captain": ("scapegoat_first", "captain_first"),
 }
 
 # Options that take a whole number, with their allowed range (the default is the field's).
-NUMBERS: dict[str, range] = {"raven_mark_votes": range(1, 6), "piper_charms_per_night": range(1, 6)}
+NUMBERS: dict[str, range] = {"raven_mark_votes": range(1, 6), "piper_charms_per_night": range(1, 6),
+                             "elder_lives": range(1, 6)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,12 +58,20 @@ class Options:
     # The Pied Piper (narrator/roles/pied_piper.py).
     piper_charms_per_night: int = 2
     piper_infected: str = "powerless"
+    piper_elder_revenge: bool = False  # the Elder's revenge takes his power too (roles/elder.py reads his card)
     charmed_public: bool = False
     # Telling a charmed (or infected) player he was designated (narrator/roles/designation.py).
     designation_notice: str = "tap_by_chooser"
     # The White Werewolf (narrator/roles/white_werewolf.py).
     white_werewolf_nights: str = "even"
     white_werewolf_kill_blockable: bool = True
+    # The Elder (narrator/roles/elder.py).
+    elder_lives: int = 2
+    elder_revenge_causes: str = "vote_poison_shot"
+    elder_revenge_announced: bool = True
+    idiot_dies_with_elder: bool = True
+    # The Scapegoat (narrator/roles/scapegoat.py).
+    scapegoat_vs_captain: str = "scapegoat_first"
 
     def __post_init__(self) -> None:
         for f in fields(self):

@@ -44,6 +44,9 @@ class Role(str, Enum):
     # The loners of Nouvelle Lune and Le Village (narrator/roles/pied_piper.py, white_werewolf.py).
     PIED_PIPER = "pied_piper"
     WHITE_WEREWOLF = "white_werewolf"
+    # The Elder and the Scapegoat (narrator/roles/elder.py, scapegoat.py).
+    ELDER = "elder"
+    SCAPEGOAT = "scapegoat"
 
     @property
     def team(self) -> Team:

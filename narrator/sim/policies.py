@@ -435,6 +435,9 @@ def settle(game: Game, rng: random.Random, policy: Policy) -> None:
             game.hunter_shoot(policy.hunter(game, rng))
         elif waiting is Awaiting.SUCCESSOR:
             game.name_successor(policy.successor(game, rng))
+        elif waiting is Awaiting.VOTERS:
+            # The Scapegoat's list: he cannot tell friend from foe, so he lets everyone vote.
+            game.designate_voters(None)
 
 
 __all__ = [

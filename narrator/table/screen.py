@@ -273,6 +273,9 @@ class ScreenSpeaker:
     def prepare(self, cues: Iterable[Cue]) -> None:
         self.inner.prepare(cues)
 
+    def close(self) -> None:
+        self.inner.close()
+
 
 class ScreenListener:
     """Tells the screen what is asked (its countdown by day) and echoes the typed keys."""
@@ -291,22 +294,3 @@ class ScreenListener:
             return self.inner.listen(prompt)
         finally:
             self.screen.listening(None)
-
-
-class PacedSpeaker:
-    """Says nothing aloud: each line lasts as long as it would take to say it (`pace` scales)."""
-
-    def __init__(self, pack: VoicePack, clock: Clock, pace: float = 1.0) -> None:
-        self.pack = pack
-        self.clock = clock
-        self.pace = pace
-
-    def say(self, cue: Cue, at: float | None = None) -> float:
-        from narrator.duration import estimated_duration
-
-        start = self.clock.now() if at is None else max(at, self.clock.now())
-        return start + estimated_duration(self.pack.text(cue), self.pack.rate) * self.pace
-
-    def prepare(self, cues: Iterable[Cue]) -> None:
-        for cue in cues:
-            self.pack.text(cue)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from narrator.fakes import FakeListener
-from narrator.flow.clock import VirtualClock
-from narrator.flow.headless import HeadlessResult, run_game
+from narrator.clock import VirtualClock
+from narrator.headless import HeadlessResult, run_game
 from narrator.flow.script import parse_script, parse_setup
 from narrator.ports import Heard, Prompt
 from narrator.rules import Side

@@ -6,8 +6,8 @@ import random
 from typing import Any
 
 from narrator.fakes import RandomListener
-from narrator.flow.clock import VirtualClock
-from narrator.flow.headless import HeadlessResult, run_game
+from narrator.clock import VirtualClock
+from narrator.headless import HeadlessResult, run_game
 from narrator.flow.script import Setup
 from narrator.flow.timing import Timing
 from narrator.roles import wizard_roles
@@ -38,6 +38,9 @@ def public_config(rng: random.Random) -> dict[str, Any]:
         designation_notice=rng.choice(["tap_by_chooser", "helper_touch"]),
         white_werewolf_nights=rng.choice(["even", "odd"]),
         white_werewolf_kill_blockable=rng.random() < 0.5,
+        elder_lives=rng.randint(1, 3),
+        elder_revenge_causes=rng.choice(["vote_poison_shot", "vote_only", "none"]),
+        scapegoat_vs_captain=rng.choice(["scapegoat_first", "captain_first"]),
     )
     return {"players": players, "possible": possible, "options": options, "wolves": rng.randint(1, max(1, players // 4))}
 

@@ -4,8 +4,8 @@ only (white_werewolf_nights), his panel (the pack's seats), refusals and `-`, hi
 from __future__ import annotations
 
 from narrator.fakes import FakeListener
-from narrator.flow.clock import VirtualClock
-from narrator.flow.headless import HeadlessResult, run_game
+from narrator.clock import VirtualClock
+from narrator.headless import HeadlessResult, run_game
 from narrator.flow.script import parse_script, parse_setup
 from narrator.ports import Heard, Prompt
 from narrator.rules import Side

@@ -17,6 +17,7 @@ Format (blank lines and `#` comments are ignored):
     dawn
     hunter 3 | hunter none            # hunter_shoot
     successor 4 | successor none      # name_successor
+    voters 2 5 | voters nobody | voters all   # designate_voters (the dead Scapegoat's list; all: no answer)
     vote-open                         # open_vote()
     votes 1>2 2>1 ...                 # cast_votes
     tiebreak 3 | tiebreak none        # break_tie
@@ -143,6 +144,8 @@ class Player:
             g.hunter_shoot(_seat(args[0]))
         elif verb == "successor":
             g.name_successor(_seat(args[0]))
+        elif verb == "voters":
+            g.designate_voters(None if args == ["all"] else () if args == ["nobody"] else [int(a) for a in args])
         elif verb == "election-open":
             g.open_captain_election()
         elif verb == "vote-open":
@@ -216,6 +219,19 @@ def render(event: ev.Event) -> str:
         return f"power {e.call} {e.seat}: {_seats(e.targets)}"
     if isinstance(e, ev.Notified):
         return f"notified {_seats(e.seats)} ({e.reason})"
+    if isinstance(e, ev.PowerIgnored):
+        return f"ignored {e.call} {e.seat}: powerless"
+    if isinstance(e, ev.PowersLost):
+        return f"powers lost ({e.cause}): {_seats(e.seats)}"
+    if isinstance(e, ev.LifeLost):
+        return f"life lost {e.seat}"
+    if isinstance(e, ev.TieVictim):
+        return f"tie {_seats(e.tied)}: {e.seat} eliminated instead"
+    if isinstance(e, ev.VotersCalled):
+        return f"scapegoat {e.seat} names voters"
+    if isinstance(e, ev.VotersDesignated):
+        voters = "all" if e.voters is None else _seats(e.voters)
+        return f"voters of day {e.day}: {voters}"
     if isinstance(e, ev.GameEnded):
         return f"end {e.winner.value}: {_seats(e.winners)}"
     raise TypeError(f"no rendering for {event!r}")

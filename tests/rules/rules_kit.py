@@ -30,10 +30,16 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     # The Pied Piper, the White Werewolf, telling a designated player.
     "piper_charms_per_night": (2, 1, 3, 4, 5),
     "piper_infected": ("powerless", "keeps_power"),
+    "piper_elder_revenge": (False, True),
     "charmed_public": (False, True),
     "designation_notice": ("tap_by_chooser", "helper_touch"),
     "white_werewolf_nights": ("even", "odd"),
     "white_werewolf_kill_blockable": (True, False),
+    "elder_lives": (2, 1, 3, 4, 5),
+    "elder_revenge_causes": ("vote_poison_shot", "vote_only", "none"),
+    "elder_revenge_announced": (True, False),
+    "idiot_dies_with_elder": (True, False),
+    "scapegoat_vs_captain": ("scapegoat_first", "captain_first"),
 }
 
 

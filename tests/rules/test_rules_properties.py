@@ -115,6 +115,10 @@ class Checker:
     charmed: set[int] = field(default_factory=set)
     hunter_due: bool = False
     living_before: int = 0
+    powerless: set[int] = field(default_factory=set)  # RULES-EXTENSIONS.md "Powers lost"
+    lives_lost: dict[int, int] = field(default_factory=dict)
+    absorbed: int | None = None
+    revenge_due: bool = False
 
     def __post_init__(self) -> None:
         self.alive = set(range(1, self.game.players + 1))
@@ -138,9 +142,11 @@ class Checker:
 
     def follow(self, e: ev.Event) -> None:
         game = self.game
+        self.powerless_do_nothing(e)
         if isinstance(e, ev.NightBegan):
             self.victim, self.healed, self.poisoned, self.protected = None, False, None, None
             self.white_victim = None
+            self.absorbed = None
         elif isinstance(e, ev.ThiefChose):
             assert game.state.night == 1
             self._alive(e.seat, "the Thief acts")
@@ -185,6 +191,14 @@ class Checker:
             girl = self.victim is not None and game.state.roles[self.victim - 1] is Role.LITTLE_GIRL
             saved = self.healed or (
                 self.protected == self.victim and (not girl or game.options.savior_protects_little_girl))
+            elder = (self.victim is not None and game.state.roles[self.victim - 1] is Role.ELDER
+                     and self.victim not in self.powerless
+                     and game.options.elder_lives - self.lives_lost.get(self.victim, 0) > 1)
+            absorbed = self.victim if not saved and elder else None
+            assert self.absorbed == absorbed, "a spare life was lost where it should not, or not lost"
+            if absorbed is not None:
+                self.lives_lost[absorbed] = self.lives_lost.get(absorbed, 0) + 1
+                saved = True
             dead = {self.poisoned} | ({self.victim} if not saved else set())
             white = self.white_victim
             if white is not None:
@@ -197,8 +211,23 @@ class Checker:
             self.alive.discard(e.seat)
             fires = game.options.hunter_shoots_on == "any_death" or e.cause in (
                 ev.Cause.WOLVES, ev.Cause.VOTE, ev.Cause.WHITE_WEREWOLF)
-            if game.state.roles[e.seat - 1] is Role.HUNTER and fires:
+            if game.state.roles[e.seat - 1] is Role.HUNTER and fires and e.seat not in self.powerless:
                 self.hunter_due = True
+            causes = {"vote_poison_shot": {ev.Cause.VOTE, ev.Cause.POISON, ev.Cause.HUNTER},
+                      "vote_only": {ev.Cause.VOTE}, "none": set()}[game.options.elder_revenge_causes]
+            if e.role is Role.ELDER and e.cause in causes and e.seat not in self.powerless:
+                self.revenge_due = True
+        elif isinstance(e, ev.LifeLost):
+            assert e.seat == self.victim and self.absorbed is None
+            self.absorbed = e.seat
+        elif isinstance(e, ev.PowersLost):
+            assert self.revenge_due, "powers lost without the Elder's revenge"
+            self.revenge_due = False
+            keeps = hooks.KEEPS_POWER
+            village = {p for p in self.alive if game.state.roles[p - 1].team.value == "village"
+                       and keeps.get(game.state.roles[p - 1], False) is False}
+            assert set(e.seats) >= village, f"the revenge spared village players: {sorted(village - set(e.seats))}"
+            self.powerless |= set(e.seats)
         elif isinstance(e, ev.HunterCalled):
             assert self.hunter_due, "the Hunter was called without a death that lets him shoot"
             self.hunter_due = False
@@ -223,6 +252,7 @@ class Checker:
             assert (a in self.alive) == (b in self.alive), f"Lovers {a} and {b}: one died without the other"
         if isinstance(e, (ev.DayBegan, ev.DuskFell, ev.GameEnded)):
             assert not (self.hunter_due and self.alive), "the dead Hunter was never called to shoot"
+            assert not self.revenge_due, "the Elder was killed by the village and took no revenge"
         if isinstance(e, (ev.DayBegan, ev.DuskFell)):
             held = win_conditions(game, self.alive, self.charmed)
             assert held == {}, f"the game goes on although {held}"
@@ -231,6 +261,31 @@ class Checker:
             assert held, "the game ended with no outcome holding"
             first = next(iter(held.items()))
             assert first == (e.winner, e.winners), f"the first outcome that holds must win: {held}"
+
+
+def _powerless_do_nothing(self: Checker, e: ev.Event) -> None:
+    """A powerless role's power does nothing (RULES-EXTENSIONS.md "Powers lost"): no potion, no
+    sight, no night power, no shot, no pardon, no tie taken, no list; the answer is ignored."""
+    lost = self.powerless
+    if isinstance(e, ev.WitchActed):
+        assert e.witch not in lost, "a powerless Witch poured a potion"
+    elif isinstance(e, ev.SeerSaw):
+        assert e.seer not in lost, "a powerless Seer saw a card"
+    elif isinstance(e, ev.PowerUsed):
+        assert e.seat not in lost, f"a powerless {e.call} used the power"
+    elif isinstance(e, ev.HunterCalled):
+        assert e.hunter not in lost, "a powerless Hunter shot"
+    elif isinstance(e, ev.PlayerSpared):
+        assert e.seat not in lost, "a powerless card spared its holder"
+    elif isinstance(e, ev.TieVictim):
+        assert e.seat not in lost, "a powerless Scapegoat took the tie"
+    elif isinstance(e, ev.VotersCalled):
+        assert e.seat not in lost, "a powerless Scapegoat named voters"
+    elif isinstance(e, ev.PowerIgnored):
+        assert e.seat in lost, "an answer was ignored although the power is not lost"
+
+
+Checker.powerless_do_nothing = _powerless_do_nothing  # type: ignore[attr-defined]
 
 
 # ---- a random legal game, step by step --------------------------------------------------
@@ -289,6 +344,13 @@ class Driver:
             self.until_legal(lambda: (lambda t: (t is None or t in alive, "hunter_shoot", t))(self.seat()), "hunter_shoot", None)
         elif s.awaiting is Awaiting.SUCCESSOR:
             self.until_legal(lambda: (lambda t: (t is None or t in alive, "name_successor", t))(self.seat()), "name_successor", None)
+        elif s.awaiting is Awaiting.VOTERS:
+            def voters() -> tuple[Any, ...]:
+                if self.draw(st.integers(0, 3)) == 0:
+                    return (True, "designate_voters", None)
+                chosen = self.draw(st.lists(st.integers(1, game.players), max_size=4))
+                return (set(chosen) <= alive, "designate_voters", chosen)
+            self.until_legal(voters, "designate_voters", None)
         elif s.phase in (Phase.SETUP, Phase.DUSK):
             game.begin_night()
         elif s.phase is Phase.DAY:
@@ -378,7 +440,8 @@ def legal_move(game: Game, checker: Checker, data: st.DataObject) -> None:
 
 
 ACTIONS = ("begin_night", "thief_choose", "cupid_choose", "use_power", "seer_inspect", "wolves_choose", "witch_act", "dawn",
-           "hunter_shoot", "name_successor", "open_captain_election", "open_vote", "cast_votes", "break_tie")
+           "hunter_shoot", "name_successor", "open_captain_election", "open_vote", "cast_votes", "break_tie",
+           "designate_voters")
 
 
 def any_move(game: Game, data: st.DataObject) -> tuple[str, tuple[Any, ...]]:
@@ -397,6 +460,8 @@ def any_move(game: Game, data: st.DataObject) -> tuple[str, tuple[Any, ...]]:
         args = (data.draw(st.sampled_from([*sorted(hooks.POWERS), "nobody's"])), data.draw(st.lists(st.integers(-1, game.players + 2), max_size=2)))
     elif action == "witch_act":
         args = (data.draw(st.booleans()), data.draw(seat))
+    elif action == "designate_voters":
+        args = (data.draw(st.one_of(st.none(), st.lists(st.integers(-1, game.players + 2), max_size=3))),)
     elif action == "cast_votes":
         args = (data.draw(st.dictionaries(st.integers(-1, game.players + 2), seat, max_size=4)),)
     else:
@@ -469,7 +534,9 @@ def test_every_game_ends_within_n_nights_with_block_votes(setup: Setup) -> None:
     policy = RandomPolicy()
     while game.outcome is None:
         # A card that spares the designated player (the Village Idiot) buys the village one day.
-        assert game.state.night < setup.players + len(game.state.spared), f"no end after {game.state.night} nights"
+        # The Elder's spare lives buy a night each.
+        spare = len(game.state.spared) + sum(game.state.lives_lost.values())
+        assert game.state.night < setup.players + spare, f"no end after {game.state.night} nights"
         play_night(game, rng, policy)
         checker.check()
         if game.outcome is None:
@@ -477,4 +544,4 @@ def test_every_game_ends_within_n_nights_with_block_votes(setup: Setup) -> None:
             play_day(game, rng, policy)
             checker.check()
             assert len(game.living()) < living or len(game.state.spared) > spared, "a day of block votes eliminated nobody"
-    assert game.state.night <= setup.players + len(game.state.spared)
+    assert game.state.night <= setup.players + len(game.state.spared) + sum(game.state.lives_lost.values())

@@ -6,7 +6,7 @@ import io
 
 from rich.console import Console
 
-from narrator.flow.clock import VirtualClock
+from narrator.clock import VirtualClock
 from narrator.flow.timing import Timing
 from narrator.packs import load_pack
 from narrator.ports import Cue, Heard, Prompt
