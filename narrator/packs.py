@@ -13,7 +13,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from narrator.errors import NarratorError
 from narrator.ports import Cue, SlotValue
-from narrator.rules.options import CHOICES, NUMBERS, Options
+from narrator.rules.options import CHOICES, NUMBERS, TEXTS, Options
 from narrator.rules.roles import Role
 
 if sys.version_info >= (3, 11):
@@ -354,6 +354,8 @@ def option_values(key: str) -> tuple[str, ...]:
     and number options."""
     if key in CHOICES:
         return CHOICES[key]
+    if key in TEXTS:
+        return ()  # a text of its own (the Sectarian's groups, the Actor's cards): explained in option.<key>
     if key in NUMBERS:
         default = getattr(Options(), key)
         return (str(default), *(str(n) for n in NUMBERS[key] if n != default))

@@ -42,7 +42,8 @@ def render_rules(pack: VoicePack) -> str:
     t = pack.rules
     out: list[str] = [f"# {t['title']}", "", t["intro"], "", f"## {t['roles']}", ""]
     for role in Role:
-        side = pack.sides.get(_TEAM_SIDE[role.team].value, role.team.value)
+        team_side = _TEAM_SIDE[role.team] if role.team in _TEAM_SIDE else Side(role.team.value)  # a loner's own side
+        side = pack.sides.get(team_side.value, role.team.value)
         out += [f"### {pack.role_name(role.value)} (`{role.value}`)", "", f"*{t['team']}: {side}.*", "",
                 t[f"role.{role.value}"], ""]
     for office in OFFICES:

@@ -31,7 +31,7 @@ from narrator.ports import JournalError
 from narrator.flow.timing import Timing
 from narrator.packs import VoicePack, every_cue
 from narrator.ports import Clock, Cue, Display, Heard, Journal, Listener, Prompt, SlotValue, Speaker
-from narrator.roles import ANNOUNCE, CALLS, MORNING, NIGHT_ELECTION_ORDER, Call, Schedule, night_calls
+from narrator.roles import ANNOUNCE, BOARD, CALLS, MORNING, NIGHT_ELECTION_ORDER, OPENING_LINES, Call, Schedule, night_calls
 from narrator.roles.base import powerless_turn
 from narrator.roles.base import Ask, NightTurn, PanelLine, closed_turn
 from narrator.rules import Awaiting, Ballot, Game, Phase, Side
@@ -91,6 +91,9 @@ def _night_transitions() -> list[dict[str, Any]]:
 
 # After the night's states, the day, top to bottom. `advance` takes the first that holds.
 DAY_TRANSITIONS: tuple[dict[str, Any], ...] = (
+    # The opening (RULES-EXTENSIONS.md "Opening"): a Day 0 when a role asks for it (the Angel).
+    {"trigger": "advance", "source": "setup", "dest": "election", "conditions": "day_zero_election_due"},
+    {"trigger": "advance", "source": "setup", "dest": "debate", "conditions": "day_zero_due"},
     {"trigger": "advance", "source": "setup", "dest": "night_falls"},
     {"trigger": "advance", "source": "dawn", "dest": "chain", "conditions": "awaiting_chain"},
     {"trigger": "advance", "source": "dawn", "dest": "game_over", "conditions": "is_over"},
@@ -110,9 +113,12 @@ DAY_TRANSITIONS: tuple[dict[str, Any], ...] = (
 )
 
 
+OPENING = 3  # the first rows of DAY_TRANSITIONS leave `setup`
+
+
 def transitions_table() -> list[dict[str, Any]]:
     night = _night_transitions()
-    return [DAY_TRANSITIONS[0], *night, *DAY_TRANSITIONS[1:]]
+    return [*DAY_TRANSITIONS[:OPENING], *night, *DAY_TRANSITIONS[OPENING:]]
 
 
 # ---- the sequencer ----------------------------------------------------------------------
@@ -194,6 +200,23 @@ class Sequencer:
 
     def captain_election_due(self) -> bool:
         return self.game.captain_election_due()
+
+    def day_zero_due(self) -> bool:
+        return self.game.day_zero_due()
+
+    def day_zero_election_due(self) -> bool:
+        return self.game.day_zero_due() and self.game.options.captain_election == "day1"
+
+    def _opening(self) -> None:
+        """Before the first call (Day 0 or Night 1): the roles' public opening lines (the
+        Sectarian's groups, the Actor's cards...), then Day 0 if a role asks for it."""
+        if self.game.state.phase is not Phase.SETUP:
+            return
+        for lines in OPENING_LINES:
+            for key, slots in lines(self.game):
+                self.say(Cue(key, dict(slots), phase="game.start"))
+        if self.game.day_zero_due():
+            self.game.open_day_zero()
 
     def awaiting_chain(self) -> bool:
         return self.game.state.awaiting in (Awaiting.HUNTER, Awaiting.SUCCESSOR, Awaiting.VOTERS)
@@ -322,6 +345,7 @@ class Sequencer:
     # ---- the night ----------------------------------------------------------------------
 
     def do_night_falls(self) -> None:
+        self._opening()
         if self.game.state.phase is not Phase.NIGHT:
             self.game.begin_night()
         end = self._line(Cue("night.falls", phase="night.falls"))
@@ -605,6 +629,7 @@ class Sequencer:
         return max(self.game.state.day, self.game.state.night)
 
     def do_election(self) -> None:
+        self._opening()
         self._election()
 
     def _election(self) -> None:
@@ -612,6 +637,7 @@ class Sequencer:
         self._rounds("day.captain")
 
     def do_debate(self) -> None:
+        self._opening()
         t = self.timing
         self.say(minutes_cue("debate.start", t.debate))
         end = self.clock.now() + t.debate
@@ -706,6 +732,8 @@ class Sequencer:
             "alive": [seat for seat in range(1, s.players + 1) if s.alive[seat - 1]],
             "revealed": revealed,
             "captain": s.captain,
+            # Public by design (the Sectarian's groups, the Actor's cards on the table): line keys.
+            "public": [[key, dict(slots)] for board in BOARD for key, slots in board(self.game)],
         }
 
 

@@ -190,3 +190,14 @@ class RoleModule:
     reaction: Callable[[Game, int, Cause], Reaction | None] | None = None  # dawn step 6 (hooks.REACTIONS)
     tie_victim: Callable[[Game, bool], int | None] | None = None  # day step 4 (hooks.TIE_VICTIM)
     designates_voters: Callable[[Game, int, Cause], bool] | None = None  # hooks.DESIGNATES_VOTERS
+    # Personnages (issue 12): public lines said before the first call (RULES-EXTENSIONS.md
+    # "Opening"); public-board lines; a Day 0; loners' wins; the team a seat holds now; a tie it
+    # settles; the role a seat acts now (see narrator/rules/hooks.py).
+    opening: Callable[[Game], list[PanelLine]] | None = None
+    board: Callable[[Game], list[PanelLine]] | None = None
+    day_zero: Callable[[Game], bool] | None = None
+    team: Callable[[Game, int], Team | None] | None = None
+    tie: Callable[[Game, tuple[int, ...], random.Random | None], int | None] | None = None
+    acting: Callable[[Game, Role], int | None] | None = None
+    setup_check: Callable[[int, frozenset[Role], Options], str | None] | None = None
+    lays: Callable[[frozenset[Role], Options], tuple[Role, ...]] | None = None  # cards laid face up

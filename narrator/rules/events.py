@@ -46,6 +46,7 @@ class GameStarted:
     extra: tuple[Role, ...]
     possible: frozenset[Role]
     options: Options
+    laid: tuple[Role, ...] = ()  # cards laid face up for a role, public (the Actor's three)
 
 
 @dataclass(frozen=True, slots=True)

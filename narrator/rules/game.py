@@ -117,6 +117,7 @@ class State:
     possible: frozenset[Role]
     options: Options
     alive: list[bool]
+    laid: tuple[Role, ...] = ()  # cards laid face up for a role (the Actor's), public
     living: tuple[int, ...] = ()  # the living seats in seat order: `alive` as a tuple, kept by `_died`
     phase: Phase = Phase.SETUP
     night: int = 0
@@ -131,7 +132,7 @@ class State:
     victim: int | None = None
     healed: bool = False
     poisoned: int | None = None
-    voted_day: int = 0
+    voted_day: int = -1  # the last day with an elimination vote (-1: none yet; Day 0 may have one)
     awaiting: Awaiting = Awaiting.NOTHING
     awaiting_seat: int | None = None
     queue: tuple[tuple[int, Cause], ...] = ()
@@ -154,6 +155,8 @@ class State:
     tie_victim: int | None = None  # eliminated today instead of the tied (the Scapegoat)
     day_voters: tuple[int, ...] | None = None  # who may vote on day `voters_day` (the Scapegoat's list)
     voters_day: int = 0
+    # Every choice each call's power has made this game, in order (the Actor's cards taken).
+    spent: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
 
     def copy(self) -> State:
         other = dataclasses.replace(self)
@@ -186,6 +189,7 @@ class Game:
             extra=list(started.extra),
             possible=started.possible,
             options=started.options,
+            laid=started.laid,
             alive=[True] * started.players,
             living=tuple(range(1, started.players + 1)),
         )
@@ -216,7 +220,12 @@ class Game:
                 f"extra cards {_names(deal.extra)}: with thief_extra_cards=villagers the Thief's two extra "
                 "cards are Villagers (use thief_extra_cards=from_deck for any two cards)"
             )
-        return cls(GameStarted(players, tuple(deal.seats), tuple(deal.extra), chosen, opts))
+        for check in hooks.SETUP_CHECKS:
+            problem = check(players, chosen, opts)
+            if problem is not None:
+                raise CompositionError(problem)
+        laid = tuple(card for lay in hooks.LAID for card in lay(chosen, opts))
+        return cls(GameStarted(players, tuple(deal.seats), tuple(deal.extra), chosen | frozenset(laid), opts, laid))
 
     @classmethod
     def replay(cls, events: Sequence[Event]) -> Game:
@@ -260,7 +269,7 @@ class Game:
     def living_holder(self, role: Role) -> int | None:
         roles = self.state.roles
         if role not in roles:
-            return None
+            return self._acting(role) if hooks.ACTING else None
         alive = self.state.alive
         i = roles.index(role)
         if alive[i]:
@@ -268,6 +277,14 @@ class Game:
         for j in range(i + 1, len(roles)):  # a role held more than once (Werewolves, Villagers)
             if roles[j] is role and alive[j]:
                 return j + 1
+        return self._acting(role) if hooks.ACTING else None
+
+    def _acting(self, role: Role) -> int | None:
+        """A living seat acting as `role` now without its card (the Actor holding that card)."""
+        for acting in hooks.ACTING:
+            seat = acting(self, role)
+            if seat is not None and self.state.alive[seat - 1]:
+                return seat
         return None
 
     def is_pack(self, seat: int) -> bool:
@@ -279,9 +296,21 @@ class Game:
         role keeps its card, team and calls, and its answers change nothing."""
         return seat not in self.state.powerless
 
+    def acts_as(self, seat: int, role: Role) -> bool:
+        """Whether `seat` holds `role`'s power now: its card, or a card it acts (the Actor's)."""
+        return self.state.roles[seat - 1] is role or any(acting(self, role) == seat for acting in hooks.ACTING)
+
     def team_of(self, seat: int) -> Team:
-        """The team this seat plays for now (its card's; roles that change teams extend this)."""
+        """The team `seat` plays for now: its card's, unless a role changed it (the Angel after turn 1)."""
+        for team in hooks.TEAM:
+            now = team(self, seat)
+            if now is not None:
+                return now
         return self.state.roles[seat - 1].team
+
+    def day_zero_due(self) -> bool:
+        """Whether the game opens with a Day 0 (RULES-EXTENSIONS.md "Opening"): public facts only."""
+        return self.state.phase is Phase.SETUP and any(due(self) for due in hooks.DAY_ZERO)
 
     def living_wolves(self) -> tuple[int, ...]:
         """The living pack members (they wake in the Werewolves' call)."""
@@ -374,6 +403,9 @@ class Game:
         return team
 
     def _side_seats(self, team: Team, excluded: set[int] | tuple[int, ...]) -> tuple[int, ...]:
+        if hooks.TEAM:
+            seats = range(1, self.state.players + 1)
+            return tuple(p for p in seats if self.team_of(p) is team and p not in excluded)
         return tuple(
             i + 1 for i, r in enumerate(self.state.roles) if r.team is team and (i + 1) not in excluded
         )
@@ -383,10 +415,18 @@ class Game:
     def begin_night(self) -> None:
         s = self.state
         if s.phase is Phase.SETUP:
+            if self.day_zero_due():
+                raise WrongPhaseError("the game opens with a Day 0 before the first night (the Angel is possible)")
             self._emit(NightBegan(1))
             return
         self._require_phase(Phase.DUSK, "night falls only after the day's vote")
         self._emit(NightBegan(s.night + 1))
+
+    def open_day_zero(self) -> None:
+        """The game opens with a day (the Angel is possible): Captain election, debate, vote."""
+        if not self.day_zero_due():
+            raise WrongPhaseError("the game opens with a Day 0 only when a role asks for it (the Angel)")
+        self._emit(DayBegan(0))
 
     def thief_choose(self, card: int) -> None:
         """The Thief keeps his card (0) or takes extra card 1 or 2; two Werewolves force a take."""
@@ -472,8 +512,11 @@ class Game:
         if power.nights is not None and not power.nights(self.state.options, self.state.night):
             raise WrongPhaseError(f"{said}: {who} is not called on night {self.state.night}")
         seat = self._living_actor(power.role, who, said)
-        for target in chosen:
-            self._check_target(target, who)
+        if power.seats:
+            for target in chosen:
+                self._check_target(target, who)
+        elif not all(isinstance(t, int) and not isinstance(t, bool) for t in chosen):
+            raise InvalidTargetError(f"{said}: give whole numbers")
         problem = power.check(self, seat, chosen)
         if problem is not None:
             raise IllegalActionError(f"{said}: {problem}")
@@ -564,8 +607,8 @@ class Game:
                     queue.append((other, Cause.GRIEF))
             if hooks.REACTIONS:
                 self._react(seat, cause, queue)
-            if (s.roles[seat - 1] is Role.HUNTER and seat not in s.powerless and self._hunter_fires(cause)
-                    and self.living()):
+            hunter = s.roles[seat - 1] is Role.HUNTER or (bool(hooks.ACTING) and self.acts_as(seat, Role.HUNTER))
+            if hunter and seat not in s.powerless and self._hunter_fires(cause) and self.living():
                 self._emit(HunterCalled(seat, tuple(queue)))
                 return
             if hooks.DESIGNATES_VOTERS and any(d(self, seat, cause) for d in hooks.DESIGNATES_VOTERS):
@@ -608,6 +651,11 @@ class Game:
 
     def _finish_resolution(self) -> None:
         s = self.state
+        if hooks.WINS and any(w.at_once and w.check(self) is not None for w in hooks.WINS):
+            outcome = self.check_outcome()  # the game stops at once (the Angel): no successor
+            if outcome is not None:
+                self._emit(GameEnded(outcome.winner, outcome.winners))
+                return
         if s.captain is not None and not s.alive[s.captain - 1] and self.living():
             self._emit(SuccessorCalled(s.captain))
             return
@@ -760,6 +808,8 @@ class Game:
             self._eliminate(leaders[0], by_captain=False)
         elif self._tie_settled(leaders, ballot not in (Ballot.REVOTE, Ballot.BALLOT) and self._captain_breaks_tie()):
             pass
+        elif hooks.TIE and (settled := self._settle_tie(leaders, rng)) is not None:
+            self._eliminate(settled, by_captain=False)
         elif ballot in (Ballot.REVOTE, Ballot.BALLOT):
             self._no_elimination("tie")
         elif self._captain_breaks_tie():
@@ -776,6 +826,14 @@ class Game:
                 self._eliminate(victim, by_captain=False)
                 return True
         return False
+
+    def _settle_tie(self, tied: tuple[int, ...], rng: random.Random | None) -> int | None:
+        """Day step 4: a tie a role settles (the Angel's opening vote drawn by lot)."""
+        for settle in hooks.TIE:
+            seat = settle(self, tied, rng)
+            if seat is not None:
+                return seat
+        return None
 
     def _captain_breaks_tie(self) -> bool:
         s = self.state
@@ -998,6 +1056,8 @@ def _power_used(s: State, e: PowerUsed) -> None:
     s.used = {**s.used, e.call: e.targets}
     if power.lasting:
         s.lasting = {**s.lasting, e.call: (*s.lasting.get(e.call, ()), *e.targets)}
+    if e.targets:
+        s.spent = {**s.spent, e.call: (*s.spent.get(e.call, ()), *e.targets)}
 
 
 def _notified(s: State, e: Notified) -> None:

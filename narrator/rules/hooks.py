@@ -8,12 +8,13 @@ the engine emits the events.
 from __future__ import annotations
 
 import bisect
+import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Mapping
 
 from narrator.rules.events import Cause, Event
 from narrator.rules.options import Options
-from narrator.rules.roles import Role, Side
+from narrator.rules.roles import Role, Side, Team
 
 if TYPE_CHECKING:
     from narrator.rules.game import Game
@@ -44,6 +45,7 @@ class Power:
     # The players it designates must be told (RULES-EXTENSIONS.md "Telling a player he was
     # designated"): the engine emits `Notified(targets, call)` after it (narrator/roles/designation.py).
     notifies: bool = False
+    seats: bool = True  # the choices are seats (checked as living players); False: numbers `check` reads
 
 
 # call -> its power
@@ -76,6 +78,7 @@ class Win:
     side: Side
     check: Callable[[Game], tuple[int, ...] | None]
     role: Role | None = None
+    at_once: bool = False  # the game stops at once, before a dead Captain names a successor (the Angel)
 
 
 # The end check, ONE table in rank order. The base rows are declared in narrator/rules/game.py,
@@ -83,11 +86,11 @@ class Win:
 #
 #   rank  side                   declared in
 #   1     nobody                 rules/game.py   nobody alive
-#   2     angel                  (issue 12)      eliminated as `angel` says
+#   2     angel                  roles/angel.py  eliminated as `angel` says (at_once)
 #   3     lovers                 rules/game.py   a mixed couple are the only living players
 #   4     pied_piper             roles/pied_piper.py      alive, every other living player charmed
 #   5     white_werewolf         roles/white_werewolf.py  the only living player
-#   6     abominable_sectarian   (issue 12)      alive, the other group dead
+#   6     abominable_sectarian   roles/abominable_sectarian.py  alive, powered, the other group dead
 #   7     village                rules/game.py   no pack member alive
 #   8     werewolves             rules/game.py   every living player a pack member (parity option)
 WINS: list[Win] = []
@@ -98,6 +101,7 @@ def add_win(win: Win) -> None:
     if any(w.rank == win.rank for w in WINS):
         raise ValueError(f"two end-check rows at rank {win.rank}")
     bisect.insort(WINS, win, key=lambda w: w.rank)
+
 
 # Dawn step 2, after the saves: a devouring that was not saved costs a spare life instead of a
 # death (the Elder). The engine emits `LifeLost`; nothing is said.
@@ -125,3 +129,21 @@ DESIGNATES_VOTERS: list[Callable[[Game, int, Cause], bool]] = []
 # Cards that keep their power against the Elder's revenge (True), or keep it unless the named
 # boolean option is true (a string); from each card's `keeps_power`. Others: the team decides.
 KEEPS_POWER: dict[Role, bool | str] = {}
+
+# ---- Personnages (issue 12): the opening, loners' wins, teams that change, ties, acting roles ----
+
+
+# The team a seat plays for now, when a role changes it (the Angel after turn 1); None: its card's.
+TEAM: list[Callable[[Game, int], Team | None]] = []
+# Opening: whether the game opens with a Day 0 (public facts only: the possible roles, the options).
+DAY_ZERO: list[Callable[[Game], bool]] = []
+# Day, elimination vote step 4: a tie settled by a role (the tied seats, the draw) -> the
+# eliminated seat, or None to leave it to the base rules.
+TIE: list[Callable[[Game, tuple[int, ...], random.Random | None], int | None]] = []
+# Setup: cards laid face up for a role (the Actor's), from the possible roles before they are laid;
+# the laid cards become possible roles (their calls are made every night, dealt or not).
+LAID: list[Callable[[frozenset[Role], Options], tuple[Role, ...]]] = []
+# Setup: a problem with the table for a role (players, possible roles, options), or None.
+SETUP_CHECKS: list[Callable[[int, frozenset[Role], Options], str | None]] = []
+# A seat that acts as this role now, besides its holders (the Actor holding a card): alive or not.
+ACTING: list[Callable[[Game, Role], int | None]] = []

@@ -13,6 +13,9 @@ class Team(str, Enum):
     # Loners (RULES-EXTENSIONS.md "Terms used below"): each wins alone.
     PIED_PIPER = "pied_piper"
     WHITE_WEREWOLF = "white_werewolf"
+    # Loners (RULES-EXTENSIONS.md "Terms"): each wins alone.
+    ANGEL = "angel"
+    ABOMINABLE_SECTARIAN = "abominable_sectarian"
 
 
 class Side(str, Enum):
@@ -25,6 +28,9 @@ class Side(str, Enum):
     # Loners, each alone (RULES-EXTENSIONS.md "End of the game").
     PIED_PIPER = "pied_piper"
     WHITE_WEREWOLF = "white_werewolf"
+    # Loners (RULES-EXTENSIONS.md "End of the game").
+    ANGEL = "angel"
+    ABOMINABLE_SECTARIAN = "abominable_sectarian"
 
 
 class Role(str, Enum):
@@ -47,6 +53,10 @@ class Role(str, Enum):
     # The Elder and the Scapegoat (narrator/roles/elder.py, scapegoat.py).
     ELDER = "elder"
     SCAPEGOAT = "scapegoat"
+    # Personnages (issue 12), branch perso-c.
+    ANGEL = "angel"
+    ABOMINABLE_SECTARIAN = "abominable_sectarian"
+    ACTOR = "actor"
 
     @property
     def team(self) -> Team:

@@ -254,6 +254,10 @@ class ScreenDisplay:
         for i in range(0, len(cells), per_row):
             row = cells[i : i + per_row]
             grid.add_row(*row, *[""] * (min(per_row, len(cells)) - len(row)))
+        public = s.get("public", [])  # public by design: the Sectarian's groups, the Actor's cards
+        if public:
+            lines = "  ".join(self.pack.text(Cue(str(key), dict(slots))) for key, slots in public)
+            return Group(grid, Text(lines, style="white"))
         return grid
 
 

@@ -76,6 +76,8 @@ class TextDisplay:
             parts.append(f"{p.panel_text('board.dead', {})}: {', '.join(dead)}")
         if cards:
             parts.append(f"{p.panel_text('board.cards', {})}: {', '.join(cards)}")
+        for key, slots in state.get("public", []):  # public by design (the Sectarian's groups...)
+            parts.append(p.text(Cue(str(key), dict(slots))))
         self.out.write("  ".join(parts) + "\n")
         self.out.flush()
 

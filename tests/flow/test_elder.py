@@ -14,7 +14,7 @@ SETUP: dict[str, Any] = {
     "roles": {1: "werewolf", 2: "werewolf", 3: "seer", 4: "witch", 5: "elder", 6: "savior"},
     "options": {"captain_election": "never"},
 }
-REVENGE = "The village has killed its Elder. In their despair, the villagers lose their powers."
+REVENGE = "The Elder died at the villagers' hands. In their despair, the villagers lose their powers."  # d1fd683's wording: fits every cause
 
 
 def test_a_spare_life_is_lost_in_silence() -> None:

@@ -6,6 +6,7 @@ Format (blank lines and `#` comments are ignored):
     extra: werewolf villager          # optional: the Thief's two extra cards
     option: vote_procedure=runoff     # optional, repeatable
     actions:
+    day-zero                          # open_day_zero(): the Day 0 opening (the Angel)
     night                             # begin_night
     thief 1                           # thief_choose(1); 0 keeps the Thief card
     cupid 3 5                         # cupid_choose(3, 5)
@@ -127,6 +128,8 @@ class Player:
         g, verb, args = self.game, words[0], words[1:]
         if verb == "night":
             g.begin_night()
+        elif verb == "day-zero":
+            g.open_day_zero()
         elif verb == "thief":
             g.thief_choose(int(args[0]))
         elif verb == "cupid":

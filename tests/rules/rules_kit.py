@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from narrator.rules import Deal, Game, Options, Role, RulesError
+from narrator.rules.options import ACTOR_CARDS
 
 # Every option key of RULES.md with all its values, the default first.
 OPTION_VALUES: dict[str, tuple[Any, ...]] = {
@@ -40,6 +41,12 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "elder_revenge_announced": (True, False),
     "idiot_dies_with_elder": (True, False),
     "scapegoat_vs_captain": ("scapegoat_first", "captain_first"),
+    "angel_opening": ("day_first", "night_first"),
+    "angel_vote_tie": ("base", "random_among_tied"),
+    "sectarian_groups": ("",),  # a seat map: drawn apart, as it must fit the table
+    "sectarian_infected": ("powerless", "keeps_goal"),
+    "actor_cards": (",".join(ACTOR_CARDS), "savior,raven,hunter", "witch"),
+    "actor_infected": ("powerless", "keeps_power"),
 }
 
 

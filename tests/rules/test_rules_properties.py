@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,6 +41,9 @@ class Setup:
 def setups(draw: st.DrawFn, max_players: int = 12) -> Setup:
     players = draw(st.integers(4, max_players))
     options = Options(**{key: draw(st.sampled_from(values)) for key, values in OPTION_VALUES.items()})
+    if draw(st.booleans()):  # the Sectarian's groups: any split of this table with both groups
+        groups = draw(st.lists(st.sampled_from("AB"), min_size=players, max_size=players).filter(lambda g: len(set(g)) == 2))
+        options = dataclasses.replace(options, sectarian_groups="".join(groups))
     wolves = draw(st.integers(1, max(1, players // 3)))
     specials = draw(st.lists(st.sampled_from(SPECIALS), unique=True, max_size=players - wolves))
     named = {Role.WEREWOLF: wolves, **{role: 1 for role in specials}}
@@ -65,28 +70,47 @@ def lovers_team(game: Game) -> tuple[int, int] | None:
     return lovers if (mixed or both or piper) else None
 
 
-def win_conditions(game: Game, alive: set[int], charmed: set[int] | None = None) -> dict[Side, tuple[int, ...]]:
+def groups(game: Game) -> str:
+    given, n = game.options.sectarian_groups.upper(), game.players
+    return given if len(given) == n else "A" * ((n + 1) // 2) + "B" * (n // 2)
+
+
+def win_conditions(game: Game, alive: set[int], charmed: set[int] | None = None,
+                   angel: int | None = None) -> dict[Side, tuple[int, ...]]:
     """Every outcome that holds on these living players, with the seats that win with it, in
-    the order of RULES-EXTENSIONS.md "End of the game" (the first one wins)."""
+    the order of RULES-EXTENSIONS.md "End of the game" (the first one wins; `angel`: the seat of
+    an Angel killed as his card says, followed by the Checker)."""
     roles = game.state.roles
+    if not alive:
+        return {Side.NOBODY: ()}
+    if angel is not None:
+        return {Side.ANGEL: (angel,)}
+    first_turn = game.state.day <= (0 if game.options.angel_opening == "day_first" else 1)
+
+    def loner(p: int) -> bool:
+        return roles[p - 1] in LONERS or roles[p - 1] is Role.ABOMINABLE_SECTARIAN or (
+            roles[p - 1] is Role.ANGEL and first_turn)
     team = lovers_team(game)
     team_alive = team is not None and set(team) <= alive
     wolves_alive = [p for p in alive if roles[p - 1] in PACK]
     others_alive = [p for p in alive if roles[p - 1] not in PACK]
     in_team = set(team or ())
     held: dict[Side, tuple[int, ...]] = {}
-    if not alive:
-        held[Side.NOBODY] = ()
     if team is not None and team_alive and alive == set(team):
         held[Side.LOVERS] = tuple(sorted(team))
     pipers = [p for p in alive if roles[p - 1] is Role.PIED_PIPER]
-    if pipers and alive - set(pipers) <= (charmed or set()):
+    if pipers and alive - set(pipers) <= (charmed or set()) and pipers[0] not in game.state.powerless:
         held[Side.PIED_PIPER] = (pipers[0],)
     if len(alive) == 1 and roles[min(alive) - 1] is Role.WHITE_WEREWOLF:
         held[Side.WHITE_WEREWOLF] = (min(alive),)
-    if alive and not wolves_alive and Side.LOVERS not in held:
+    sectarian = next((p for p in alive if roles[p - 1] is Role.ABOMINABLE_SECTARIAN), None)
+    if sectarian is not None:
+        split = groups(game)
+        if all(split[p - 1] == split[sectarian - 1] for p in alive):
+            held[Side.ABOMINABLE_SECTARIAN] = (sectarian,)
+    if not wolves_alive and Side.LOVERS not in held:
         held[Side.VILLAGE] = tuple(
-            p for p in range(1, game.players + 1) if roles[p - 1] not in PACK + LONERS and p not in in_team
+            p for p in range(1, game.players + 1) if roles[p - 1] not in PACK and p not in in_team and not loner(p)
         )
     parity = game.options.wolves_win_at_parity and len(others_alive) <= 1
     if wolves_alive and not team_alive and (not others_alive or parity):
@@ -119,6 +143,9 @@ class Checker:
     lives_lost: dict[int, int] = field(default_factory=dict)
     absorbed: int | None = None
     revenge_due: bool = False
+    day: int | None = None  # the day under way (None at night)
+    night: int = 0
+    angel: int | None = None  # an Angel killed as his card says (he wins)
 
     def __post_init__(self) -> None:
         self.alive = set(range(1, self.game.players + 1))
@@ -137,7 +164,8 @@ class Checker:
         assert living <= self.living_before, "the number of living players increased"
         self.living_before = living
         s = game.state
-        if s.captain is not None and s.phase is not Phase.RESOLVING and self.alive:
+        angel_won = s.outcome is not None and s.outcome.winner is Side.ANGEL  # the game stops at once
+        if s.captain is not None and s.phase is not Phase.RESOLVING and self.alive and not angel_won:
             assert s.captain in self.alive, f"the Captain (seat {s.captain}) is dead after the resolution"
 
     def follow(self, e: ev.Event) -> None:
@@ -147,6 +175,9 @@ class Checker:
             self.victim, self.healed, self.poisoned, self.protected = None, False, None, None
             self.white_victim = None
             self.absorbed = None
+            self.day, self.night = None, e.night
+        elif isinstance(e, ev.DayBegan):
+            self.day = e.day
         elif isinstance(e, ev.ThiefChose):
             assert game.state.night == 1
             self._alive(e.seat, "the Thief acts")
@@ -173,9 +204,10 @@ class Checker:
             assert not e.healed or self.victim is not None, "healed with no victim"
         elif isinstance(e, ev.PowerUsed):
             power = hooks.POWERS[e.call]
-            assert game.state.roles[e.seat - 1] is power.role, f"{e.call} used by seat {e.seat}, not its role"
+            # Its role's holder, or the Actor holding that card tonight.
+            assert game.state.roles[e.seat - 1] in (power.role, Role.ACTOR), f"{e.call} used by seat {e.seat}, not its role"
             self._alive(e.seat, f"{e.call} acts")
-            for target in e.targets:
+            for target in e.targets if power.seats else ():  # the Actor's choice is a card's number
                 self._alive(target, f"{e.call}'s choice")
             if e.call == "savior":
                 (self.protected,) = e.targets
@@ -209,9 +241,15 @@ class Checker:
         elif isinstance(e, ev.PlayerDied):
             self._alive(e.seat, "dies again")
             self.alive.discard(e.seat)
+            if game.state.roles[e.seat - 1] is Role.ANGEL and self.angel is None:
+                last_day, last_night = (0, 1) if game.options.angel_opening == "day_first" else (1, 2)
+                voted = e.cause is ev.Cause.VOTE and self.day is not None and self.day <= last_day
+                devoured = e.cause is ev.Cause.WOLVES and self.day is None and self.night <= last_night
+                if voted or devoured:
+                    self.angel = e.seat
             fires = game.options.hunter_shoots_on == "any_death" or e.cause in (
                 ev.Cause.WOLVES, ev.Cause.VOTE, ev.Cause.WHITE_WEREWOLF)
-            if game.state.roles[e.seat - 1] is Role.HUNTER and fires and e.seat not in self.powerless:
+            if game.acts_as(e.seat, Role.HUNTER) and fires and e.seat not in self.powerless:  # or the Actor with his card
                 self.hunter_due = True
             causes = {"vote_poison_shot": {ev.Cause.VOTE, ev.Cause.POISON, ev.Cause.HUNTER},
                       "vote_only": {ev.Cause.VOTE}, "none": set()}[game.options.elder_revenge_causes]
@@ -253,11 +291,11 @@ class Checker:
         if isinstance(e, (ev.DayBegan, ev.DuskFell, ev.GameEnded)):
             assert not (self.hunter_due and self.alive), "the dead Hunter was never called to shoot"
             assert not self.revenge_due, "the Elder was killed by the village and took no revenge"
-        if isinstance(e, (ev.DayBegan, ev.DuskFell)):
-            held = win_conditions(game, self.alive, self.charmed)
+        if isinstance(e, (ev.DayBegan, ev.DuskFell)) and e != ev.DayBegan(0):  # Day 0 has no morning check
+            held = win_conditions(game, self.alive, self.charmed, self.angel)
             assert held == {}, f"the game goes on although {held}"
         elif isinstance(e, ev.GameEnded):
-            held = win_conditions(game, self.alive, self.charmed)
+            held = win_conditions(game, self.alive, self.charmed, self.angel)
             assert held, "the game ended with no outcome holding"
             first = next(iter(held.items()))
             assert first == (e.winner, e.winners), f"the first outcome that holds must win: {held}"
@@ -351,6 +389,8 @@ class Driver:
                 chosen = self.draw(st.lists(st.integers(1, game.players), max_size=4))
                 return (set(chosen) <= alive, "designate_voters", chosen)
             self.until_legal(voters, "designate_voters", None)
+        elif s.phase is Phase.SETUP and game.day_zero_due():
+            game.open_day_zero()  # the Angel's Day 0
         elif s.phase in (Phase.SETUP, Phase.DUSK):
             game.begin_night()
         elif s.phase is Phase.DAY:
