@@ -150,11 +150,16 @@ def describe_journal(path: Path, head: dict[str, Any], records: list[dict[str, A
 
 
 def _birth(path: Path) -> float:
-    """The journal's start time from its name (game-YYYYmmdd-HHMMSS), else when it was last written."""
+    """The journal's start time from its name (game-YYYYmmdd-HHMMSS[-N]), else when it was last written."""
     import time
 
+    from narrator.flow.script import journal_order
+
+    second, number, _ = journal_order(path)
     try:
-        return time.mktime(time.strptime(path.stem, "game-%Y%m%d-%H%M%S"))
+        if not number:
+            raise ValueError(path.name)  # not a name narrator gave
+        return time.mktime(time.strptime(second, "%Y%m%d-%H%M%S"))
     except ValueError:
         return path.stat().st_mtime
 
@@ -163,7 +168,9 @@ def _latest_game() -> Path:
     """The newest journal. An empty one (a deal that never finished) stops here: an older game is
     never resumed silently in its place; it can be named."""
     folder = games_folder()
-    games = sorted(folder.glob("game-*.jsonl")) if folder.is_dir() else []
+    from narrator.flow.script import game_journals
+
+    games = game_journals(folder)
     if not games:
         raise UsageError(f"no journal to resume in {folder}; name one: narrator resume FILE")
     newest = games[-1]

@@ -143,14 +143,14 @@ def stats_lines(stats: Any) -> list[str]:
 
 
 def _import(conn: Any, paths: Sequence[Path]) -> int:
-    from narrator.flow.script import games_folder
     from narrator.flow.journal import JournalError, read_journal
+    from narrator.flow.script import game_journals, games_folder
     from narrator.history import db
     from narrator.history.record import from_journal
 
     if not paths:
         folder = games_folder()
-        paths = sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
+        paths = game_journals(folder, "*.jsonl")
         if not paths:
             raise UsageError(f"no journal to import in {folder}; name them: narrator history import FILE ...")
     imported = skipped = 0

@@ -239,14 +239,11 @@ def deal_at_table(setup: Setup, mode: str, speaker: Speaker, listener: Listener,
 
 
 def _journal(args: argparse.Namespace) -> Path:
-    from narrator.flow.script import games_folder
+    from narrator.flow.script import games_folder, new_journal_path
 
-    path: Path = args.journal or games_folder() / time.strftime("game-%Y%m%d-%H%M%S.jsonl")
-    n = 1
-    while args.journal is None and path.exists():  # two games in the same second (a quick rematch)
-        n += 1
-        path = path.with_name(time.strftime("game-%Y%m%d-%H%M%S") + f"-{n}.jsonl")
-    return path
+    if args.journal is not None:
+        return Path(args.journal)
+    return new_journal_path(games_folder())  # two games in the same second (a quick rematch) get -2, -3...
 
 
 def _play_text(args: argparse.Namespace, setup: Setup, deal_mode: str, listener: LineListener,
