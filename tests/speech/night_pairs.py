@@ -7,6 +7,10 @@ configuration when it is first imported) and NARRATOR_CACHE pointing at a cache 
 
     python night_pairs.py STORY JOURNAL SYNC [NIGHTS]
     # SYNC: seconds added to every sync, or "random" (0-100 ms); NIGHTS: 1 or 2 (default)
+
+tests/speech/test_night_audio_secrecy.py plays the three stories once (at the same time, in three
+processes) and checks both what the sequencer scheduled (wake -> sleep intervals) and what the
+recording holds (every night line's onset).
 """
 
 from __future__ import annotations
@@ -134,8 +138,11 @@ def main(story: str, journal_path: Path, sync: str, nights: int = 2) -> None:
     speaker.wait()
     mixer = speaker.player.mixer
     started = {s.token: s.frame for s in mixer.started}
+    # Each line as the sequencer got it back (`start`, `end`: the clock times its frames are heard at)
+    # and as the mixer started it (`frame`).
     lines = [{"key": line.cue.key, "phase": line.cue.phase, "token": line.token, "frame": started.get(line.token),
-              "path": str(speaker.renderer.path(line.text, speaker.settings))} for line in speaker.log]
+              "start": line.start, "end": line.end, "path": str(speaker.renderer.path(line.text, speaker.settings))}
+             for line in speaker.log]
     keys = {line.token: line.cue.key for line in speaker.log}
     report = {"sample_rate": mixer.sample_rate, "block": speaker.player.BLOCK, "voice_volume": mixer.settings.voice_volume,
               "lines": lines, "late": [[keys.get(token, "?"), asked, given] for token, asked, given in mixer.late]}
