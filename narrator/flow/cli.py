@@ -192,11 +192,16 @@ def _resume_text(path: Path, setup: Any, seed: int) -> int:
     pack = load_pack(setup.language)
     clock = RealClock()
     journal = FileJournal.reopen(path)
+    try:
+        resume = resume_from(journal.records(), path)
+    except BaseException:  # a bad journal: one line, and no game recorded from it
+        journal.close()
+        raise
     display = TextDisplay(pack)
     listener = LineListener(clock)
     listener.on_prompt = seat_hint(pack)
     try:
-        run_game(setup, listener, seed, clock, journal, resume_from(journal.records()), None,
+        run_game(setup, listener, seed, clock, journal, resume, None,
                  TextSpeaker(pack, clock, pace=setup.speech_scale), display)
     finally:
         display.clear_private()  # Ctrl-C during a private turn: wipe it before "interrupted"

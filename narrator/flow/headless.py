@@ -100,17 +100,22 @@ def run_game(
     return HeadlessResult(game, timeline.entries, journal)
 
 
-def resume_from(records: list[dict[str, Any]]) -> Resume:
-    """Inputs by step, and the steps the journal records as complete."""
+def resume_from(records: list[dict[str, Any]], path: Path | None = None) -> Resume:
+    """Inputs by step, and the steps the journal records as complete (a broken record: JournalError)."""
     resume = Resume()
-    for record in records[1:]:
+    for line, record in enumerate(records[1:], start=2):
         kind = record.get("kind")
-        if kind == "input":
-            choice = record["choice"]
-            heard = None if choice is None else Heard(choice, str(record.get("source", "journal")))
-            resume.inputs.setdefault(int(record["n"]), []).append((str(record["prompt"]), heard))
-        elif kind == "step":
-            resume.steps[int(record["n"])] = list(record["events"])
+        try:
+            if kind == "input":
+                choice = record["choice"]
+                heard = None if choice is None else Heard(choice, str(record.get("source", "journal")))
+                resume.inputs.setdefault(int(record["n"]), []).append((str(record["prompt"]), heard))
+            elif kind == "step":
+                resume.steps[int(record["n"])] = list(record["events"])
+        except (KeyError, TypeError, ValueError) as exc:
+            where = f"journal {path}" if path is not None else "the journal"
+            raise JournalError(f"{where} has a broken {kind} record at line {line} ({type(exc).__name__}: {exc}); "
+                               "it was left as it is") from None
     return resume
 
 
@@ -125,7 +130,7 @@ def resume_headless(path: Path, timeline_path: Path | None = None) -> HeadlessRe
     journal = FileJournal.reopen(path)
     try:
         clock = RealClock() if head.get("clock") == "real" else VirtualClock()
-        result = play_headless(setup, script, seed, clock, journal, resume_from(journal.records()))
+        result = play_headless(setup, script, seed, clock, journal, resume_from(journal.records(), path))
     finally:
         journal.close()
     if timeline_path is not None:

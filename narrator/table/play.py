@@ -320,7 +320,12 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
     except BaseException:
         close_speaker(voice_out)
         raise
-    resume = resume_from(journal.records()) if resuming else None
+    try:
+        resume = resume_from(journal.records(), path) if resuming else None
+    except BaseException:  # a bad journal: one line from the caller, nothing left open (review leftover 3)
+        close_speaker(voice_out)
+        journal.close()
+        raise
     from narrator.history.cli import Recorder
 
     recorder = Recorder(names)
