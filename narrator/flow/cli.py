@@ -191,12 +191,14 @@ def _resume_text(path: Path, setup: Any, seed: int) -> int:
 
     pack = load_pack(setup.language)
     clock = RealClock()
+    stopped = path.stat().st_mtime  # when the game stopped: its journal's last write
     journal = FileJournal.reopen(path)
     try:
         resume = resume_from(journal.records(), path)
     except BaseException:  # a bad journal: one line, and no game recorded from it
         journal.close()
         raise
+    journal.mark_resumed(stopped)
     display = TextDisplay(pack)
     listener = LineListener(clock)
     listener.on_prompt = seat_hint(pack)

@@ -267,8 +267,8 @@ def _play_text(args: argparse.Namespace, setup: Setup, deal_mode: str, listener:
     recorder = Recorder(names)
     try:
         setup = deal_at_table(setup, deal_mode, speaker, listener, display, clock)
-        head = {"mode": "text", "screen": "text", "started": _now(), "seed": seed, "setup": setup.to_record(),
-                **_names_head(names)}
+        head = {"mode": "text", "screen": "text", "started": _now(), "started_at": round(time.time(), 3), "seed": seed,
+                "setup": setup.to_record(), **_names_head(names)}
         run_game(setup, listener, seed, clock, journal, None, head, speaker, display)
     finally:
         display.clear_private()  # Ctrl-C during a private turn: wipe it before "interrupted"
@@ -316,6 +316,7 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
     clock = RealClock()
     voice_out = SpeakingTracker(open_table_speaker(pack, clock, args, setup.speech_scale))  # no device: stop here
     try:
+        stopped = path.stat().st_mtime if resuming else 0.0  # when the game stopped: its journal's last write
         journal = FileJournal.reopen(path) if resuming else FileJournal.create(path)
     except BaseException:
         close_speaker(voice_out)
@@ -326,6 +327,8 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
         close_speaker(voice_out)
         journal.close()
         raise
+    if resuming:
+        journal.mark_resumed(stopped)
     from narrator.history.cli import Recorder
 
     recorder = Recorder(names)
@@ -349,7 +352,8 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
             try:
                 if deal_mode is not None:
                     setup = deal_at_table(setup, deal_mode, speaker, listener, screen, clock)
-                head = {"mode": "text", "screen": "full", "voice": voice, "started": _now(), "seed": seed,
+                head = {"mode": "text", "screen": "full", "voice": voice, "started": _now(),
+                        "started_at": round(time.time(), 3), "seed": seed,
                         "setup": setup.to_record(), **_names_head(names)}
                 result = run_game(setup, listener, seed, clock, journal, resume, head, speaker, screen)
                 # Game over: Enter leaves; `*` (a rematch) deals again where the caller offers one.
