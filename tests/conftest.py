@@ -47,37 +47,3 @@ def _user_folders(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
         monkeypatch.setenv(var, str(base / var.lower()))
     os.environ.pop("NARRATOR_VOICES", None)
     yield
-
-
-# ---- running in parallel (pytest-xdist; ./test runs `-n 4 --dist loadgroup`) --------------------
-# Every test file runs whole on one worker, so a module's expensive fixture (a recording, a rendered
-# night) is made once. Files that play in real time through the same kind of device share a lane and
-# run one after another: the real audio path (ALSA file devices), and real terminals (tmux).
-# The rest run side by side; the longest lanes are handed out first.
-LANES: dict[str, tuple[str, ...]] = {
-    "audio": ("tests/speech/test_night_audio_secrecy.py", "tests/speech/test_speech_device.py",
-              "tests/speech/test_speech_engines_device.py", "tests/speech/test_speech_cli.py",
-              "tests/listening/test_korean_e2e.py"),
-    "terminal": ("tests/table/test_tmux.py", "tests/table/test_issue9_terminal.py", "tests/table/test_assist.py",
-                 "tests/table/test_doctor.py", "tests/listening/test_keypad_terminal.py"),
-}
-# Started first: the longest single file (a clean clone's install), then the lanes.
-FIRST = ("tests/test_readme_commands.py", "audio", "terminal")
-
-
-def lane_of(path: str) -> str:
-    for lane, files in LANES.items():
-        if path in files:
-            return lane
-    return path
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    lanes = {}
-    for item in items:
-        path = item.nodeid.split("::")[0]
-        lanes[item.nodeid] = lane_of(path)
-        item.add_marker(pytest.mark.xdist_group(lanes[item.nodeid]))
-    rank = {lane: i for i, lane in enumerate(FIRST)}
-    items.sort(key=lambda item: rank.get(lanes[item.nodeid], len(rank)))  # stable: the rest keep their order

@@ -49,19 +49,18 @@ def test_test_runs_everything_and_fast_leaves_out_the_slow_tests(tmp_path: Path)
     root = _layout(tmp_path)
     done, calls = _run(root, "./test")
     assert done.returncode == 0, done.stderr
-    # Every test, on 4 workers: each file whole on one, the real-time lanes serial (tests/conftest.py).
-    assert calls == ["setup dev,korean,neural", "-m mypy --strict narrator | CI=", "-m pytest -n 4 --dist loadgroup | CI="]
+    assert calls == ["setup dev,korean,neural", "-m mypy --strict narrator | CI=", "-m pytest | CI="]
     (root / "calls").unlink()
     done, calls = _run(root, "./test", "--fast", "tests/flow", "-x")
     assert done.returncode == 0, done.stderr
-    assert calls[-1] == "-m pytest -n 4 --dist loadgroup -m not slow tests/flow -x | CI="
+    assert calls[-1] == "-m pytest -m not slow tests/flow -x | CI="
 
 
 def test_ci_runs_everything_with_ci_set(tmp_path: Path) -> None:
     root = _layout(tmp_path)
     done, calls = _run(root, ".ci/run")
     assert done.returncode == 0, done.stderr
-    assert calls[-1] == "-m pytest -n 4 --dist loadgroup | CI=true"
+    assert calls[-1] == "-m pytest | CI=true"
 
 
 def test_ci_fails_when_pytest_collected_no_tests(tmp_path: Path) -> None:
