@@ -149,8 +149,8 @@ def stats_lines(stats: Any) -> list[str]:
 
 
 def _import(conn: Any, paths: Sequence[Path]) -> int:
-    from narrator.flow.journal import JournalError, read_journal
     from narrator.flow.script import game_journals, games_folder
+    from narrator.journal import JournalError, read_journal
     from narrator.history import db
     from narrator.history.record import from_journal
 
@@ -203,7 +203,7 @@ class Recorder:
 
     def journal(self, path: Path | None) -> None:
         """Record the game of this journal (it holds everything, even for a game stopped half-way)."""
-        from narrator.flow.journal import JournalError, read_journal
+        from narrator.journal import JournalError, read_journal
         from narrator.history.record import from_journal
 
         if path is None or not path.exists() or path.stat().st_size == 0:

@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 from narrator.fakes import Timeline, TimelineDisplay
-from narrator.flow.clock import RealClock
-from narrator.flow.headless import start_game
-from narrator.flow.journal import FileJournal
+from narrator.clock import RealClock
+from narrator.flow.run import start_game
+from narrator.journal import FileJournal
 from narrator.flow.script import Script, parse_script, parse_setup
 from narrator.flow.sequencer import Sequencer
 from narrator.packs import load_pack
@@ -42,7 +42,7 @@ SETUP: dict[str, Any] = {
                "suspense": 0.05, "debate": 3, "defence": 0.05, "vote": 0.4, "chain": 0.4},
 }
 DAY = {"vote_now": True, "eliminate": 6}
-# The same table, three hidden stories (see tests/flow/test_night_timing.py).
+# The same table, three hidden stories (see test_night_audio_secrecy.py).
 STORIES: dict[str, dict[str, Any]] = {
     "answering": {"nights": [{"cupid": [7, 8], "seer": 2, "werewolves": 5, "witch": {"heal": True, "poison": 1}},
                              {"seer": 3, "werewolves": 8, "witch": {"heal": True, "poison": 7}}], "days": [DAY]},

@@ -14,7 +14,7 @@ from typing import Iterable
 import pytest
 
 import narrator.table.sound as sound
-from narrator.flow.journal import JournalError
+from narrator.journal import JournalError
 from narrator.flow.script import Setup, parse_setup
 from narrator.packs import VoicePack
 from narrator.ports import Clock, Cue

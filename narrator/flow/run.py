@@ -1,0 +1,61 @@
+"""One game through the sequencer, on the adapters the caller chose (the table, text mode, headless)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from narrator.errors import UsageError
+from narrator.flow.script import Setup
+from narrator.flow.sequencer import Resume, Sequencer
+from narrator.packs import VoicePack
+from narrator.ports import Clock, Display, Heard, Journal, JournalError, Listener, Speaker
+from narrator.rules import Game, RulesError
+
+
+def start_game(setup: Setup) -> Game:
+    try:
+        return Game.start(setup.deal, setup.options, setup.possible)
+    except RulesError as exc:
+        raise UsageError(f"the setup cannot be played: {exc}") from None
+
+
+def play_game(
+    setup: Setup,
+    pack: VoicePack,
+    listener: Listener,
+    speaker: Speaker,
+    display: Display,
+    clock: Clock,
+    journal: Journal,
+    seed: int,
+    resume: Resume | None = None,
+    head: dict[str, Any] | None = None,
+) -> Game:
+    """Play `setup` to the end; a new journal first gets its head record (`head`, or a test's)."""
+    game = start_game(setup)
+    if not journal.records():
+        journal.append({"kind": "setup", **(head or {"mode": "test", "seed": seed, "setup": setup.to_record()})})
+    seq = Sequencer(game, pack, speaker, listener, display, clock, journal, random.Random(seed), setup.timing, resume)
+    seq.run()
+    return game
+
+
+def resume_from(records: list[dict[str, Any]], path: Path | None = None) -> Resume:
+    """Inputs by step, and the steps the journal records as complete (a broken record: JournalError)."""
+    resume = Resume()
+    for line, record in enumerate(records[1:], start=2):
+        kind = record.get("kind")
+        try:
+            if kind == "input":
+                choice = record["choice"]
+                heard = None if choice is None else Heard(choice, str(record.get("source", "journal")))
+                resume.inputs.setdefault(int(record["n"]), []).append((str(record["prompt"]), heard))
+            elif kind == "step":
+                resume.steps[int(record["n"])] = list(record["events"])
+        except (KeyError, TypeError, ValueError) as exc:
+            where = f"journal {path}" if path is not None else "the journal"
+            raise JournalError(f"{where} has a broken {kind} record at line {line} ({type(exc).__name__}: {exc}); "
+                               "it was left as it is") from None
+    return resume
