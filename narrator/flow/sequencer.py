@@ -197,6 +197,8 @@ class Sequencer:
             return False
         if call.due is not None and not call.due(self.game):
             return False
+        if call.nights is not None and not call.nights(self.game.options, self.game.state.night):
+            return False
         return call.schedule is not Schedule.FIRST_NIGHT or self.game.state.night == 1
 
     def captain_election_due(self) -> bool:
@@ -483,7 +485,7 @@ class Sequencer:
             tonight.turn.panel = lambda answers: [*panel(answers), *cast(list[PanelLine], extra)]
         turn = tonight.turn
         holder = self.game.living_holder(call.role)
-        if holder is not None and not self.game.powered(holder):
+        if call.by_holder and holder is not None and not self.game.powered(holder):
             # Powers lost: the same call, the same questions; the engine ignores the answers.
             turn = powerless_turn(turn)
         self._night_call(call.name, tonight.wake, turn, tonight.finish)

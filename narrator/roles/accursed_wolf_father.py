@@ -8,8 +8,9 @@ the pack; every night, alone right after it, he may once a game infect the pack'
 - Only if the pack named a victim tonight. The Savior does not stop an infection. An infection
   aimed at a seat that resists it (`hooks.RESISTS_INFECTION`: the Elder with a spare life) fails
   and is spent: the victim stays devoured and the dawn rules apply.
-- The infected player learns it by `designation_notice`: the Wolf-Father's panel tells him whom to
-  tap, or tells the helper whom to touch, while he is awake.
+- The infected player learns it by `designation_notice` (narrator/roles/designation.py): the
+  Wolf-Father's panel tells him whom to tap, or tells the helper whom to touch, while he is awake;
+  the power `notifies`, so the engine records `Notified` (the pack's victim is its target).
 - Secrecy: called every night when possible, dealt or not, alive or not, after the infection is
   spent and with no victim: the same prompt, the answer accepted and ignored.
 """
@@ -17,28 +18,21 @@ the pack; every night, alone right after it, he may once a game infect the pack'
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Sequence
 
-from narrator.ports import Heard, SlotValue
+from narrator.ports import Heard
+from narrator.roles.designation import LINES as NOTICE_LINES
+from narrator.roles.designation import notice_lines
 from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
 from narrator.rules import hooks
 from narrator.rules.events import Event, JoinedPack, NightBegan
 from narrator.rules.hooks import Power
-from narrator.rules.options import Options
 from narrator.rules.roles import Role, Team
 
 if TYPE_CHECKING:
     from narrator.rules.game import Game
 
 ORDER = 15  # RULES-EXTENSIONS.md "The merged night order": right after the pack
-
-
-def notice_lines(options: Options, seats: Iterable[int]) -> list[tuple[str, dict[str, SlotValue]]]:
-    """How each designated seat learns it (`designation_notice`), on the chooser's panel.
-    A seam: the same as the piper branch's narrator/roles/designation.py, switched to it once
-    that is on main."""
-    key = {"tap_by_chooser": "designation.tap", "helper_touch": "designation.helper"}[options.designation_notice]
-    return [(key, {"seat": seat}) for seat in seats]
 
 
 def spent(game: Game) -> bool:
@@ -48,7 +42,7 @@ def spent(game: Game) -> bool:
 def targets(game: Game, father: int) -> tuple[int, ...]:
     """The pack's victim, while the infection is unspent and he has his power."""
     victim = game.pack_victim()
-    if victim is None or spent(game) or game.powerless(father):
+    if victim is None or spent(game) or not game.powered(father):
         return ()
     return (victim,)
 
@@ -58,7 +52,7 @@ def check(game: Game, father: int, chosen: tuple[int, ...]) -> str | None:
         return None  # he declines
     if spent(game):
         return "the infection is spent (once a game)"
-    if game.powerless(father):
+    if not game.powered(father):
         return "the Accursed Wolf-Father has lost his power"
     if chosen != (game.state.victim,) or game.pack_victim() is None:
         return "he may only infect the pack's victim of tonight"
@@ -123,8 +117,8 @@ MODULE = RoleModule(
     Card(Role.ACCURSED_WOLF_FATHER, Team.WOLVES, pack=True, box="characters"),
     (Call("accursed_wolf_father", ORDER, Schedule.EVERY_NIGHT, Role.ACCURSED_WOLF_FATHER, run, turn=20.0,
           lines=("accursed_wolf_father.prompt", "accursed_wolf_father.victim", "accursed_wolf_father.no_victim",
-                 "echo.infect_yes", "echo.infect_no", "infected.you", "designation.tap", "designation.helper",
-                 "power.none")),),
-    powers=(Power("accursed_wolf_father", Role.ACCURSED_WOLF_FATHER, ORDER, check, targets, effect=effect, lasting=True),),
+                 "echo.infect_yes", "echo.infect_no", "infected.you", *NOTICE_LINES, "power.none")),),
+    powers=(Power("accursed_wolf_father", Role.ACCURSED_WOLF_FATHER, ORDER, check, targets, effect=effect,
+                  lasting=True, notifies=True),),
     panels=(("werewolves", pack_panel),),
 )

@@ -46,6 +46,7 @@ class Schedule(str, Enum):
 
     EVERY_NIGHT = "every night"
     FIRST_NIGHT = "first night"
+    ALTERNATE = "every other night"  # on the nights `Call.nights` says (an option's parity)
     AFTER = "after another call"  # made right after the call named in `Call.after`, on its nights
 
 
@@ -150,6 +151,11 @@ class Call:
     lines: tuple[str, ...] = ()  # the line and panel keys of this call, besides wake and sleep
     # Besides its schedule, a public fact the call needs (the night after a public takeover).
     due: Callable[[Game], bool] | None = None
+    # With Schedule.ALTERNATE: whether tonight is one of its nights (public facts only).
+    nights: Callable[[Options, int], bool] | None = None
+    # False for a call where other players wake, not the role's holder (the charmed players):
+    # a powerless holder does not change that call's panel.
+    by_holder: bool = True
 
     @property
     def condition(self) -> str | None:
@@ -160,6 +166,8 @@ class Call:
             return f"{self.name}_due"
         if self.schedule is Schedule.FIRST_NIGHT:
             return f"first_night_and_{self.role.value}_possible"
+        if self.schedule is Schedule.ALTERNATE:
+            return f"{self.name}_night_and_{self.role.value}_possible"
         return f"{self.role.value}_possible"
 
 
@@ -178,6 +186,11 @@ class RoleModule:
     announce: Callable[[Game, object], list[PanelLine]] | None = None
     # Dawn step 9: public lines said in the morning if the game goes on, after the deaths.
     morning: Callable[[Game], list[PanelLine]] | None = None
+    # Dawn step 1: the role's devourings of the night, (seat, cause, stoppable): the White
+    # Werewolf's, the Big Bad Wolf's victim.
+    devours: Callable[[Game], tuple[tuple[int, Cause, bool], ...]] | None = None
+    # Its rows of the end check (a loner's win), placed by rank in `hooks.WINS`.
+    wins: tuple[Win, ...] = ()
     absorbs: Callable[[Game, int, Cause], bool] | None = None  # dawn step 2: a spare life (hooks.ABSORBS)
     reaction: Callable[[Game, int, Cause], Reaction | None] | None = None  # dawn step 6 (hooks.REACTIONS)
     tie_victim: Callable[[Game, bool], int | None] | None = None  # day step 4 (hooks.TIE_VICTIM)
@@ -188,14 +201,11 @@ class RoleModule:
     opening: Callable[[Game], list[PanelLine]] | None = None
     board: Callable[[Game], list[PanelLine]] | None = None
     day_zero: Callable[[Game], bool] | None = None
-    wins: tuple[Win, ...] = ()
     team: Callable[[Game, int], Team | None] | None = None
     tie: Callable[[Game, tuple[int, ...], random.Random | None], int | None] | None = None
     acting: Callable[[Game, Role], int | None] | None = None
     setup_check: Callable[[int, frozenset[Role], Options], str | None] | None = None
     lays: Callable[[frozenset[Role], Options], tuple[Role, ...]] | None = None  # cards laid face up
-    # Dawn step 1: the devourings this role adds to the night (the Big Bad Wolf's victim).
-    devours: Callable[[Game], Sequence[tuple[int, Cause, bool]]] | None = None
     # Dawn step 6: this role's chain reaction to a death (seat, cause): the events it brings.
     chain: Callable[[Game, int, Cause], Sequence[Event]] | None = None
     # Private lines this role adds to other calls' panels: (call, lines).

@@ -29,7 +29,7 @@ ORDER = 17  # RULES-EXTENSIONS.md "The merged night order": after the pack (and 
 
 
 def power_lost(game: Game, wolf: int) -> bool:
-    if game.powerless(wolf):
+    if not game.powered(wolf):
         return True
     if not game.options.bbw_loses_power_on_wolf_death:
         return False
@@ -56,10 +56,10 @@ def check(game: Game, wolf: int, chosen: tuple[int, ...]) -> str | None:
     return None
 
 
-def devours(game: Game) -> Sequence[tuple[int, Cause, bool]]:
+def devours(game: Game) -> tuple[tuple[int, Cause, bool], ...]:
     """Dawn step 1: his extra victim, stoppable like any devouring."""
     chosen = game.state.used.get("big_bad_wolf", ())
-    return [(chosen[0], Cause.BIG_BAD_WOLF, True)] if chosen else []
+    return ((chosen[0], Cause.BIG_BAD_WOLF, True),) if chosen else ()
 
 
 def run(game: Game, rng: random.Random) -> CallTurn:

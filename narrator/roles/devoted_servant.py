@@ -46,7 +46,7 @@ def check(game: Game, taker: int, seat: int) -> str | None:
         return f"seat {taker} is not alive to take it"
     if s.lovers is not None and taker in s.lovers:
         return "a Devoted Servant in love cannot take a card"
-    if game.powerless(taker):
+    if not game.powered(taker):
         return "the Devoted Servant has lost her power"
     return None
 

@@ -50,7 +50,7 @@ def chain(game: Game, seat: int, cause: Cause) -> Sequence[Event]:
     if seat != model(game):
         return ()
     child = game.living_holder(Role.WILD_CHILD)
-    if child is None or child in game.state.joined or game.powerless(child):
+    if child is None or child in game.state.joined or not game.powered(child):
         return ()
     return (JoinedPack(child, "wild_child"),)
 

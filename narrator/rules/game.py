@@ -27,6 +27,7 @@ from narrator.rules.events import (
     CaptainElected,
     CaptainSucceeded,
     CardTaken,
+    DEVOURING,
     Cause,
     DawnBroke,
     DayBegan,
@@ -41,6 +42,7 @@ from narrator.rules.events import (
     LoversChosen,
     NightBegan,
     NobodyEliminated,
+    Notified,
     PlayerDied,
     PlayerEliminated,
     PlayerSpared,
@@ -152,7 +154,7 @@ class State:
     used: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
     spared: tuple[int, ...] = ()  # players spared by their card: alive, they vote no more
     previous: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
-    # A lasting power's choices over the whole game (the Wild Child's model, the spent infection):
+    # A lasting power's choices over the whole game (the Piper's charm, the Wild Child's model):
     # call -> seats, in order (`Power.lasting`).
     lasting: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
     # Players who joined the pack after the deal, with why (RULES-EXTENSIONS.md "Pack"); replaced.
@@ -188,10 +190,12 @@ class WitchView:
 class Game:
     """One game of Werewolf, driven by actions, recorded as events."""
 
-    __slots__ = ("state", "events")
+    __slots__ = ("state", "events", "wins")
 
     def __init__(self, started: GameStarted) -> None:
         self.events: list[Event] = []
+        # The end-check table's rows that can hold in this game (a loner's only if he is possible).
+        self.wins = tuple(w for w in hooks.WINS if w.role is None or w.role in started.possible)
         self.state = State(
             players=started.players,
             roles=list(started.roles),
@@ -297,13 +301,11 @@ class Game:
         return None
 
     def is_pack(self, seat: int) -> bool:
-        """Wakes with the Werewolves (RULES-EXTENSIONS.md "Pack"): a pack card, or joined since."""
+        """Whether the player wakes with the pack and counts as a Werewolf (RULES-EXTENSIONS.md
+        "Pack"): his card is a pack card (Werewolf, White Werewolf...), or he joined the pack since
+        (infected, a Wild Child or a Wolf-Hound turned: `JoinedPack`)."""
         s = self.state
-        return s.roles[seat - 1].pack or seat in s.joined
-
-    def powerless(self, seat: int) -> bool:
-        """The role keeps its card, team and calls, but its power does nothing ("Powers lost")."""
-        return not self.powered(seat)
+        return s.roles[seat - 1] in hooks.PACK or seat in s.joined
 
     def powered(self, seat: int) -> bool:
         """Whether this seat's power still works (RULES-EXTENSIONS.md "Powers lost"): a powerless
@@ -330,22 +332,22 @@ class Game:
         return self.state.phase is Phase.SETUP and any(due(self) for due in hooks.DAY_ZERO)
 
     def living_wolves(self) -> tuple[int, ...]:
-        """The living pack members."""
+        """The living pack members (they wake in the Werewolves' call)."""
         s = self.state
-        roles, joined = s.roles, s.joined
-        return tuple([p for p in s.living if roles[p - 1].pack or p in joined])
+        roles, pack, joined = s.roles, hooks.PACK, s.joined
+        return tuple([p for p in s.living if roles[p - 1] in pack or p in joined])
 
     def seer_targets(self) -> tuple[int, ...]:
         seer = self.living_holder(Role.SEER)
         return tuple(p for p in self.living() if p != seer)
 
     def wolf_targets(self) -> tuple[int, ...]:
-        """Whom the Werewolves may choose tonight (never a Werewolf; none on a no-kill first night)."""
+        """Whom the Werewolves may choose tonight (never a pack member; none on a no-kill first night)."""
         s = self.state
         if s.night == 1 and not s.options.first_night_kill:
             return ()
-        roles, joined = s.roles, s.joined
-        return tuple([p for p in s.living if not roles[p - 1].pack and p not in joined])
+        roles, pack, joined = s.roles, hooks.PACK, s.joined
+        return tuple([p for p in s.living if roles[p - 1] not in pack and p not in joined])
 
     def pack_victim(self) -> int | None:
         """The pack's victim tonight if he is devoured: not when he joined the pack (infected)."""
@@ -369,9 +371,9 @@ class Game:
     def seen(self, target: int) -> Role | Team:
         """What the Seer is shown of `target` under the `seer_sees` option."""
         role = self.role(target)
-        if self.state.options.seer_sees == "team":
-            return Team.WOLVES if self.is_pack(target) else role.team
-        return role
+        if self.state.options.seer_sees != "team":
+            return role
+        return Team.WOLVES if self.is_pack(target) else role.team
 
     def captain_election_due(self) -> bool:
         s = self.state
@@ -396,52 +398,37 @@ class Game:
         return tuple(sorted(seats, reverse=s.day % 2 == 0))
 
     def lovers_team(self) -> tuple[int, int] | None:
-        """The Lovers when they form a team of their own (mixed, or both wolves with the option)."""
+        """The Lovers when they form a team of their own: mixed (one pack member and one not, or
+        a village player and the Pied Piper, RULES-EXTENSIONS.md), or both wolves with the option."""
         lovers = self.state.lovers
         if lovers is None:
             return None
-        wolves = (self.team_of(lovers[0]) is Team.WOLVES) + (self.team_of(lovers[1]) is Team.WOLVES)
+        wolves = self.is_pack(lovers[0]) + self.is_pack(lovers[1])
         if wolves == 1 or (wolves == 2 and self.state.options.lovers_team_if_both_wolves):
             return lovers
+        if wolves == 0:
+            teams = {self.state.roles[lovers[0] - 1].team, self.state.roles[lovers[1] - 1].team}
+            if teams == {Team.VILLAGE, Team.PIED_PIPER}:
+                return lovers
         return None
 
     def check_outcome(self) -> Outcome | None:
-        """The win conditions of RULES.md, checked on the current state."""
-        s = self.state
-        alive = s.living
-        if not alive:
-            return Outcome(Side.NOBODY, ())
-        wins = hooks.WINS
-        for win in wins:  # 2: the Angel
-            if win.rank < 3 and (win.role is None or win.role in s.possible):
-                seats = win.check(self)
-                if seats is not None:
-                    return Outcome(win.side, seats)
-        team = self.lovers_team() if s.lovers is not None else None
-        team_alive = team is not None and s.alive[team[0] - 1] and s.alive[team[1] - 1]
-        if team is not None and team_alive and len(alive) == 2:
-            return Outcome(Side.LOVERS, tuple(sorted(team)))
-        for win in wins:  # 4-6: the Pied Piper, the White Werewolf, the Abominable Sectarian
-            if 3 < win.rank < 7 and (win.role is None or win.role in s.possible):
-                seats = win.check(self)
-                if seats is not None:
-                    return Outcome(win.side, seats)
-        in_team = set(team) if team else set()
-        roles, joined = s.roles, s.joined
-        wolves = 0
-        for p in alive:
-            if roles[p - 1].pack or p in joined:
-                wolves += 1
-        others = len(alive) - wolves
-        if wolves == 0:
-            return Outcome(Side.VILLAGE, self._side_seats(Team.VILLAGE, in_team))
-        if team_alive:
-            return None
-        if others == 0 or (s.options.wolves_win_at_parity and others <= 1):
-            return Outcome(Side.WEREWOLVES, self._side_seats(Team.WOLVES, in_team))
+        """The end check (RULES-EXTENSIONS.md "End of the game"): the first row of the table
+        `hooks.WINS` that holds, among the rows of this game's possible roles."""
+        for win in self.wins:
+            winners = win.check(self)
+            if winners is not None:
+                return Outcome(win.side, winners)
         return None
 
-    def _side_seats(self, team: Team, excluded: set[int]) -> tuple[int, ...]:
+    def lovers_alive(self) -> tuple[int, int] | None:
+        """The Lovers' team when both are alive."""
+        team = self.lovers_team() if self.state.lovers is not None else None
+        if team is None or not (self.state.alive[team[0] - 1] and self.state.alive[team[1] - 1]):
+            return None
+        return team
+
+    def _side_seats(self, team: Team, excluded: set[int] | tuple[int, ...]) -> tuple[int, ...]:
         if hooks.TEAM or self.state.joined:
             seats = range(1, self.state.players + 1)
             return tuple(p for p in seats if self.team_of(p) is team and p not in excluded)
@@ -475,7 +462,7 @@ class Game:
         seat = self._living_actor(Role.THIEF, "the Thief", said)
         if card not in (0, 1, 2):
             raise InvalidTargetError(f"card {card!r}: the Thief chooses 1 or 2, or 0 to keep his card")
-        if card == 0 and all(r is Role.WEREWOLF for r in s.extra):
+        if card == 0 and all(r in hooks.PACK for r in s.extra):
             raise IllegalActionError("card 0: both extra cards are Werewolves, so the Thief must take one (1 or 2)")
         self._emit(ThiefChose(seat, card, s.extra[card - 1] if card else None))
 
@@ -560,6 +547,8 @@ class Game:
                 raise IllegalActionError(f"{said}: only the Devoted Servant's new card's first-night power is reset")
         else:
             self._night_step(step_of(power.order), who, said, first_night_only=power.first_night_only)
+            if power.nights is not None and not power.nights(self.state.options, self.state.night):
+                raise WrongPhaseError(f"{said}: {who} is not called on night {self.state.night}")
             seat = self._living_actor(power.role, who, said)
         if power.seats:
             for target in chosen:
@@ -573,6 +562,8 @@ class Game:
             self._emit(PowerIgnored(call, seat, step_of(RESET_ORDER if reset else power.order)))
             return
         self._emit(PowerUsed(call, seat, chosen, reset))
+        if power.notifies and chosen:
+            self._emit(Notified(chosen, call))
         if power.effect is not None:
             for event in power.effect(self, seat, chosen):
                 self._emit(event)
@@ -585,21 +576,25 @@ class Game:
         return None
 
     def dawn(self) -> None:
-        """End the night (RULES-EXTENSIONS.md "Dawn"): 1. the devoured; 2. each saved by the
-        Witch's potion or a role's protection (`hooks.SAVES`), else absorbed by a spare life
+        """End the night (RULES-EXTENSIONS.md "Dawn"): 1. the devoured (the pack's victim, and the
+        roles' devourings `hooks.DEVOURINGS`); 2. each saved by the Witch's potion or a role's
+        protection (`hooks.SAVES`) if the devouring can be stopped, else absorbed by a spare life
         (`hooks.ABSORBS`: the Elder), else dead; 3. the poisoned; then the deaths in seat order,
         then their chain reactions."""
         s = self.state
         self._require_phase(Phase.NIGHT, "dawn comes only at the end of a night")
         dead: dict[int, Cause] = {}
         for seat, cause, stoppable in self.devoured():
-            if stoppable and ((s.healed and seat == s.victim)
-                              or (s.used and any(save(self, seat, cause) for save in hooks.SAVES))):
+            if seat in dead:
                 continue
-            if hooks.ABSORBS and cause.devouring and any(absorbs(self, seat, cause) for absorbs in hooks.ABSORBS):
+            if stoppable and (
+                (s.healed and seat == s.victim) or (s.used and any(save(self, seat, cause) for save in hooks.SAVES))
+            ):
+                continue
+            if hooks.ABSORBS and any(absorbs(self, seat, cause) for absorbs in hooks.ABSORBS):
                 self._emit(LifeLost(seat))
                 continue
-            dead.setdefault(seat, cause)
+            dead[seat] = cause
         if s.poisoned is not None:
             dead.setdefault(s.poisoned, Cause.POISON)
         order = tuple(sorted(dead))
@@ -716,7 +711,7 @@ class Game:
         self._resolve(queue)
 
     def _hunter_fires(self, cause: Cause) -> bool:
-        return self.state.options.hunter_shoots_on == "any_death" or cause.devouring or cause is Cause.VOTE
+        return self.state.options.hunter_shoots_on == "any_death" or cause in DEVOURING or cause is Cause.VOTE
 
     def _finish_resolution(self) -> None:
         s = self.state
@@ -1182,6 +1177,8 @@ def _card_taken(s: State, e: CardTaken) -> None:
         s.lives_lost = {seat: n for seat, n in s.lives_lost.items() if seat != e.servant}
     if s.captain == e.servant:
         s.resigned = True
+def _notified(s: State, e: Notified) -> None:
+    pass  # a record for the journal: the designated players were told (narrator/roles/designation.py)
 
 
 def _spared(s: State, e: PlayerSpared) -> None:
@@ -1258,6 +1255,51 @@ _on(PlayerSpared, _spared)
 _on(JoinedPack, _joined)
 _on(WindowOpened, _window)
 _on(CardTaken, _card_taken)
+_on(Notified, _notified)
+
+
+# ---- the end check's base rows (RULES-EXTENSIONS.md "End of the game"; table in hooks.WINS) ----
+
+
+def _nobody_alive(game: Game) -> tuple[int, ...] | None:
+    return None if game.state.living else ()
+
+
+def _lovers_alone(game: Game) -> tuple[int, ...] | None:
+    s = game.state
+    if s.lovers is None or len(s.living) != 2:
+        return None
+    team = game.lovers_alive()
+    return None if team is None else tuple(sorted(team))
+
+
+def _no_pack_alive(game: Game) -> tuple[int, ...] | None:
+    s = game.state
+    for p in s.living:
+        if game.is_pack(p):
+            return None
+    team = game.lovers_team() if s.lovers is not None else None
+    return game._side_seats(Team.VILLAGE, team or ())
+
+
+def _only_pack_alive(game: Game) -> tuple[int, ...] | None:
+    s = game.state
+    if s.lovers is not None and game.lovers_alive() is not None:
+        return None  # a living mixed couple: the Lovers may still win
+    others = 0
+    for p in s.living:
+        if not game.is_pack(p):
+            others += 1
+    if others == 0 or (s.options.wolves_win_at_parity and others <= 1):
+        team = game.lovers_team() if s.lovers is not None else None
+        return game._side_seats(Team.WOLVES, team or ())
+    return None
+
+
+hooks.add_win(hooks.Win(1, Side.NOBODY, _nobody_alive))
+hooks.add_win(hooks.Win(3, Side.LOVERS, _lovers_alone))
+hooks.add_win(hooks.Win(7, Side.VILLAGE, _no_pack_alive))
+hooks.add_win(hooks.Win(8, Side.WEREWOLVES, _only_pack_alive))
 _on(PowerIgnored, _power_ignored)
 _on(PowersLost, _powers_lost)
 _on(LifeLost, _life_lost)

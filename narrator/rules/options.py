@@ -18,19 +18,23 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "vote_procedure": ("plurality", "runoff", "accusation"),
     "savior_blocks": ("all_devouring", "pack_only"),
     "idiot_captain_office": ("lost", "successor"),
+    # The Pied Piper, the White Werewolf, and telling a designated player.
+    "piper_infected": ("powerless", "keeps_power"),
+    "designation_notice": ("tap_by_chooser", "helper_touch"),
+    "white_werewolf_nights": ("even", "odd"),
     "elder_revenge_causes": ("vote_poison_shot", "vote_only", "none"),
     "scapegoat_vs_captain": ("scapegoat_first", "captain_first"),
     "angel_opening": ("day_first", "night_first"),
     "angel_vote_tie": ("base", "random_among_tied"),
     "sectarian_infected": ("powerless", "keeps_goal"),
     "actor_infected": ("powerless", "keeps_power"),
-    # Personnages (perso-b): the Wolf-Hound, the Devoted Servant; how a designated player learns it.
-    "designation_notice": ("tap_by_chooser", "helper_touch"),
+    # Personnages (perso-b): the Wolf-Hound.
     "wolf_hound_timeout": ("villager", "random"),
 }
 
 # Options that take a whole number, with their allowed range (the default is the field's).
-NUMBERS: dict[str, range] = {"raven_mark_votes": range(1, 6), "elder_lives": range(1, 6)}
+NUMBERS: dict[str, range] = {"raven_mark_votes": range(1, 6), "piper_charms_per_night": range(1, 6),
+                             "elder_lives": range(1, 6)}
 
 
 def _groups(text: str) -> str | None:
@@ -81,6 +85,16 @@ class Options:
     raven_mark_needs_living_raven: bool = False
     # The Village Idiot (narrator/roles/village_idiot.py).
     idiot_captain_office: str = "lost"
+    # The Pied Piper (narrator/roles/pied_piper.py).
+    piper_charms_per_night: int = 2
+    piper_infected: str = "powerless"
+    piper_elder_revenge: bool = False  # the Elder's revenge takes his power too (roles/elder.py reads his card)
+    charmed_public: bool = False
+    # Telling a charmed (or infected) player he was designated (narrator/roles/designation.py).
+    designation_notice: str = "tap_by_chooser"
+    # The White Werewolf (narrator/roles/white_werewolf.py).
+    white_werewolf_nights: str = "even"
+    white_werewolf_kill_blockable: bool = True
     # The Elder (narrator/roles/elder.py).
     elder_lives: int = 2
     elder_revenge_causes: str = "vote_poison_shot"
@@ -98,9 +112,6 @@ class Options:
     # The Actor (narrator/roles/actor.py): role keys, the first three not in play are laid.
     actor_cards: str = ",".join(ACTOR_CARDS)
     actor_infected: str = "powerless"
-    # How a player designated in the night learns it (RULES-EXTENSIONS.md "Telling a player he
-    # was designated"): the infection here; the same option as the Piper's charm.
-    designation_notice: str = "tap_by_chooser"
     # The Wild Child (narrator/roles/wild_child.py).
     wild_child_transformation_public: bool = False
     # The Wolf-Hound (narrator/roles/wolf_hound.py).

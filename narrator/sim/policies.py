@@ -52,7 +52,7 @@ class RandomPolicy:
         pass
 
     def thief(self, game: Game, rng: random.Random) -> int:
-        return pick(rng, (1, 2) if all(r is Role.WEREWOLF for r in game.state.extra) else (0, 1, 2))
+        return pick(rng, (1, 2) if all(r in hooks.PACK for r in game.state.extra) else (0, 1, 2))
 
     def lovers(self, game: Game, rng: random.Random) -> tuple[int, int]:
         a, b = rng.sample(game.living(), 2)
@@ -223,10 +223,10 @@ class InformedPolicy(RandomPolicy):
 
     def thief(self, game: Game, rng: random.Random) -> int:
         extra = game.state.extra
-        wolves = [i + 1 for i, r in enumerate(extra) if r is Role.WEREWOLF]
+        wolves = [i + 1 for i, r in enumerate(extra) if r in hooks.PACK]
         if len(wolves) == 2:
             return pick(rng, (1, 2))
-        powers = [i + 1 for i, r in enumerate(extra) if r is not Role.VILLAGER and r is not Role.WEREWOLF]
+        powers = [i + 1 for i, r in enumerate(extra) if r is not Role.VILLAGER and r not in hooks.PACK]
         if powers and rng.random() < self.p.thief_takes_power:
             return pick(rng, powers)
         return 0
@@ -421,12 +421,15 @@ def _use_powers(game: Game, rng: random.Random, powers: list[Power], before: flo
             continue
         if power.role not in s.possible or (power.first_night_only and s.night != 1):
             continue
+        if power.nights is not None and not power.nights(s.options, s.night):
+            continue  # not one of its nights (the White Werewolf's)
         seat = game.living_holder(power.role)
         if seat is None:
             continue
         choices = power.targets(game, seat)
-        if len(choices) >= power.count:
-            game.use_power(power.call, rng.sample(choices, power.count))
+        count = power.count if power.count_of is None else power.count_of(game, seat)
+        if count and len(choices) >= count:
+            game.use_power(power.call, rng.sample(choices, count))
 
 
 def _reset(game: Game, rng: random.Random) -> None:

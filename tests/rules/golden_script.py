@@ -227,6 +227,8 @@ def render(event: ev.Event) -> str:
         return f"spared {e.seat}: {e.role.value}"
     if isinstance(e, ev.PowerUsed):
         return f"{'reset' if e.reset else 'power'} {e.call} {e.seat}: {_seats(e.targets)}"
+    if isinstance(e, ev.Notified):
+        return f"notified {_seats(e.seats)} ({e.reason})"
     if isinstance(e, ev.JoinedPack):
         return f"joins the pack {e.seat} ({e.reason})"
     if isinstance(e, ev.WindowOpened):

@@ -53,9 +53,14 @@ def setups(draw: st.DrawFn, max_players: int = 12) -> Setup:
 # ---- the win conditions, recomputed apart from the engine -------------------------------
 
 
+# Written apart from the catalogue: the pack cards and the loners (RULES-EXTENSIONS.md).
+PACK = (Role.WEREWOLF, Role.WHITE_WEREWOLF, Role.BIG_BAD_WOLF, Role.ACCURSED_WOLF_FATHER)
+LONERS = (Role.PIED_PIPER, Role.WHITE_WEREWOLF)
+
+
 def in_pack(game: Game, joined: set[int], seat: int) -> bool:
     """A pack member (RULES-EXTENSIONS.md "Pack"): a pack card, or joined since (the checker's own count)."""
-    return game.state.roles[seat - 1].pack or seat in joined
+    return game.state.roles[seat - 1] in PACK or seat in joined
 
 
 def team_of(game: Game, joined: set[int], seat: int) -> Team:
@@ -66,10 +71,12 @@ def lovers_team(game: Game, joined: set[int] = set()) -> tuple[int, int] | None:
     lovers = game.state.lovers
     if lovers is None:
         return None
-    wolves = [team_of(game, joined, p) is Team.WOLVES for p in lovers]
+    roles = [game.state.roles[p - 1] for p in lovers]
+    wolves = [in_pack(game, joined, p) for p in lovers]
     mixed = wolves.count(True) == 1
     both = wolves.count(True) == 2 and game.options.lovers_team_if_both_wolves
-    return lovers if (mixed or both) else None
+    piper = Role.PIED_PIPER in roles and not any(wolves) and not all(r is Role.PIED_PIPER for r in roles)
+    return lovers if (mixed or both or piper) else None
 
 
 def groups(game: Game) -> str:
@@ -77,38 +84,42 @@ def groups(game: Game) -> str:
     return given if len(given) == n else "A" * ((n + 1) // 2) + "B" * (n // 2)
 
 
-def win_conditions(game: Game, alive: set[int], angel: int | None = None,
-                   joined: set[int] = set()) -> dict[Side, tuple[int, ...]]:
-    """The outcome that holds on these living players, first in the priority order of
-    RULES-EXTENSIONS.md "End of the game", with the seats that win with it (`angel`: the seat of
-    an Angel killed as his card says, followed by the Checker)."""
+def win_conditions(game: Game, alive: set[int], charmed: set[int] | None = None,
+                   angel: int | None = None, joined: set[int] = set()) -> dict[Side, tuple[int, ...]]:
+    """Every outcome that holds on these living players, with the seats that win with it, in
+    the order of RULES-EXTENSIONS.md "End of the game" (the first one wins; `angel`: the seat of
+    an Angel killed as his card says, followed by the Checker; `joined`: who joined the pack)."""
     roles = game.state.roles
     if not alive:
         return {Side.NOBODY: ()}
     if angel is not None:
         return {Side.ANGEL: (angel,)}
-    sectarian = next((p for p in alive if roles[p - 1] is Role.ABOMINABLE_SECTARIAN), None)
-    if sectarian is not None:
-        split = groups(game)
-        if all(split[p - 1] == split[sectarian - 1] for p in alive):
-            team = lovers_team(game, joined)
-            if not (team is not None and alive == set(team)):
-                return {Side.ABOMINABLE_SECTARIAN: (sectarian,)}
     first_turn = game.state.day <= (0 if game.options.angel_opening == "day_first" else 1)
 
     def loner(p: int) -> bool:
-        return roles[p - 1] is Role.ABOMINABLE_SECTARIAN or (roles[p - 1] is Role.ANGEL and first_turn)
+        return roles[p - 1] in LONERS or roles[p - 1] is Role.ABOMINABLE_SECTARIAN or (
+            roles[p - 1] is Role.ANGEL and first_turn)
     team = lovers_team(game, joined)
     team_alive = team is not None and set(team) <= alive
     wolves_alive = [p for p in alive if in_pack(game, joined, p)]
     others_alive = [p for p in alive if not in_pack(game, joined, p)]
     in_team = set(team or ())
     held: dict[Side, tuple[int, ...]] = {}
-    if not alive:
-        held[Side.NOBODY] = ()
     if team is not None and team_alive and alive == set(team):
         held[Side.LOVERS] = tuple(sorted(team))
-    if alive and not wolves_alive and Side.LOVERS not in held:
+    pipers = [p for p in alive if roles[p - 1] is Role.PIED_PIPER]
+    infected_piper = bool(pipers) and pipers[0] in joined and game.options.piper_infected == "powerless"
+    if (pipers and alive - set(pipers) <= (charmed or set()) and pipers[0] not in game.state.powerless
+            and not infected_piper):
+        held[Side.PIED_PIPER] = (pipers[0],)
+    if len(alive) == 1 and roles[min(alive) - 1] is Role.WHITE_WEREWOLF:
+        held[Side.WHITE_WEREWOLF] = (min(alive),)
+    sectarian = next((p for p in alive if roles[p - 1] is Role.ABOMINABLE_SECTARIAN), None)
+    if sectarian is not None:
+        split = groups(game)
+        if all(split[p - 1] == split[sectarian - 1] for p in alive):
+            held[Side.ABOMINABLE_SECTARIAN] = (sectarian,)
+    if not wolves_alive and Side.LOVERS not in held:
         held[Side.VILLAGE] = tuple(
             p for p in range(1, game.players + 1)
             if not in_pack(game, joined, p) and p not in in_team and not loner(p)
@@ -118,6 +129,7 @@ def win_conditions(game: Game, alive: set[int], angel: int | None = None,
         held[Side.WEREWOLVES] = tuple(
             p for p in range(1, game.players + 1) if team_of(game, joined, p) is Team.WOLVES and p not in in_team
         )
+    assert not (Side.VILLAGE in held and Side.WEREWOLVES in held), "the village and the wolves cannot both win"
     return held
 
 
@@ -135,6 +147,8 @@ class Checker:
     healed: bool = False
     poisoned: int | None = None
     protected: int | None = None
+    white_victim: int | None = None
+    charmed: set[int] = field(default_factory=set)
     hunter_due: bool = False
     # Personnages: who joined the pack, the pack members who died, the Big Bad Wolf's victim,
     # tonight's infection, the infections used, the Wild Child's model, the cards taken.
@@ -182,6 +196,7 @@ class Checker:
         if isinstance(e, ev.NightBegan):
             self.victim, self.healed, self.poisoned, self.protected = None, False, None, None
             self.extra, self.infected = None, None
+            self.white_victim = None
             self.absorbed = None
             self.day, self.night = None, e.night
         elif isinstance(e, ev.DayBegan):
@@ -229,9 +244,17 @@ class Checker:
             elif e.call == "accursed_wolf_father" and e.targets:
                 assert e.targets == (self.victim,) and self.infections == 0, "infected twice or not the victim"
                 self.infections += 1
+            elif e.call == "white_werewolf":
+                assert game.state.night % 2 == (0 if game.options.white_werewolf_nights == "even" else 1)
+                assert all(in_pack(game, self.joined, t) and t != e.seat for t in e.targets)
+                self.white_victim = e.targets[0] if e.targets else None
+            elif e.call == "pied_piper":
+                assert e.seat not in e.targets and not set(e.targets) & self.charmed, "charmed twice, or himself"
+                assert len(e.targets) <= game.options.piper_charms_per_night  # none: nothing charmed
+                self.charmed |= set(e.targets)
         elif isinstance(e, ev.JoinedPack):
             self._alive(e.seat, "joins the pack")
-            assert e.seat not in self.joined and not game.state.roles[e.seat - 1].pack
+            assert e.seat not in self.joined and game.state.roles[e.seat - 1] not in PACK
             if e.reason == "infected":
                 assert e.seat == self.victim, "infected, but not the pack's victim"
                 self.infected = e.seat
@@ -248,18 +271,22 @@ class Checker:
             if e.role is Role.WILD_CHILD:
                 self.model = None
         elif isinstance(e, ev.DawnBroke):
-            def saved(seat: int, pack: bool) -> bool:
+            def saved(seat: int, kind: str) -> bool:
+                """kind: the pack's victim, the Big Bad Wolf's, the White Werewolf's."""
+                if kind == "white" and not game.options.white_werewolf_kill_blockable:
+                    return False
                 girl = game.state.roles[seat - 1] is Role.LITTLE_GIRL
-                blocks = pack or game.options.savior_blocks == "all_devouring"
-                return (self.healed and pack) or (
+                blocks = kind == "pack" or game.options.savior_blocks == "all_devouring"
+                return (self.healed and kind == "pack") or (
                     blocks and self.protected == seat and (not girl or game.options.savior_protects_little_girl))
 
             def spare_life(seat: int) -> bool:
                 return (game.state.roles[seat - 1] is Role.ELDER and seat not in self.powerless
                         and game.options.elder_lives - self.lives_lost.get(seat, 0) > 1)
             victim = None if self.victim == self.infected else self.victim
-            devoured = [(seat, pack) for seat, pack in ((victim, True), (self.extra, False)) if seat is not None]
-            unsaved = [seat for seat, pack in devoured if not saved(seat, pack)]
+            devoured = [(seat, kind) for seat, kind in ((victim, "pack"), (self.extra, "bbw"), (self.white_victim, "white"))
+                        if seat is not None]
+            unsaved = [seat for seat, kind in devoured if not saved(seat, kind)]
             absorbed = next((seat for seat in unsaved if spare_life(seat)), None)
             assert self.absorbed == absorbed, "a spare life was lost where it should not, or not lost"
             if absorbed is not None:
@@ -274,11 +301,11 @@ class Checker:
             if game.state.roles[e.seat - 1] is Role.ANGEL and self.angel is None:
                 last_day, last_night = (0, 1) if game.options.angel_opening == "day_first" else (1, 2)
                 voted = e.cause is ev.Cause.VOTE and self.day is not None and self.day <= last_day
-                devoured = e.cause.devouring and self.day is None and self.night <= last_night
+                devoured = e.cause in ev.DEVOURING and self.day is None and self.night <= last_night
                 if voted or devoured:
                     self.angel = e.seat
             fires = game.options.hunter_shoots_on == "any_death" or e.cause in (
-                ev.Cause.WOLVES, ev.Cause.BIG_BAD_WOLF, ev.Cause.VOTE)
+                ev.Cause.WOLVES, ev.Cause.BIG_BAD_WOLF, ev.Cause.VOTE, ev.Cause.WHITE_WEREWOLF)
             hunter = e.role is Role.HUNTER or game.acts_as(e.seat, Role.HUNTER)  # or the Actor with his card
             if hunter and fires and e.seat not in self.powerless and e.seat not in self.taken:
                 self.hunter_due = True
@@ -287,7 +314,7 @@ class Checker:
             if e.role is Role.ELDER and e.cause in causes and e.seat not in self.powerless:
                 self.revenge_due = True
         elif isinstance(e, ev.LifeLost):
-            assert e.seat in (self.victim, self.extra) and self.absorbed is None  # the pack's or the Big Bad Wolf's victim
+            assert e.seat in (self.victim, self.extra, self.white_victim) and self.absorbed is None  # a devoured player
             self.absorbed = e.seat
         elif isinstance(e, ev.PowersLost):
             assert self.revenge_due, "powers lost without the Elder's revenge"
@@ -323,12 +350,13 @@ class Checker:
             assert not (self.hunter_due and self.alive), "the dead Hunter was never called to shoot"
             assert not self.revenge_due, "the Elder was killed by the village and took no revenge"
         if isinstance(e, (ev.DayBegan, ev.DuskFell)) and e != ev.DayBegan(0):  # Day 0 has no morning check
-            held = win_conditions(game, self.alive, self.angel, self.joined)
+            held = win_conditions(game, self.alive, self.charmed, self.angel, self.joined)
             assert held == {}, f"the game goes on although {held}"
         elif isinstance(e, ev.GameEnded):
-            held = win_conditions(game, self.alive, self.angel, self.joined)
-            assert len(held) == 1, f"exactly one outcome must hold at the end: {held}"
-            assert held == {e.winner: e.winners}
+            held = win_conditions(game, self.alive, self.charmed, self.angel, self.joined)
+            assert held, "the game ended with no outcome holding"
+            first = next(iter(held.items()))
+            assert first == (e.winner, e.winners), f"the first outcome that holds must win: {held}"
 
 
 def _powerless_do_nothing(self: Checker, e: ev.Event) -> None:
@@ -456,7 +484,8 @@ class Driver:
         # The base calls and every power of the catalogue, in the merged night order.
         due: list[tuple[float, str]] = [(p.order * 10, f"power:{p.call}") for p in hooks.POWERS.values()
                                         if s.step < step_of(p.order) and self.holder(p.role)
-                                        and (first or not p.first_night_only)]
+                                        and (first or not p.first_night_only)
+                                        and (p.nights is None or p.nights(game.options, s.night))]
         if s.step < Step.SEER and self.holder(Role.SEER):
             due.append((Step.SEER, "seer"))
         if s.step < Step.WOLVES and any(in_pack(game, self.checker.joined, p) for p in alive):
@@ -468,7 +497,7 @@ class Driver:
             if not self.draw(st.integers(0, 9)):  # now and then a role gives no answer in time
                 continue
             if call == "thief":
-                both_wolves = all(r is Role.WEREWOLF for r in s.extra)
+                both_wolves = all(r in PACK for r in s.extra)
                 self.until_legal(lambda: (lambda c: (c in (1, 2) or (c == 0 and not both_wolves), "thief_choose", c))(
                     self.draw(st.integers(-1, 3))), "thief_choose", 1)
             elif call == "cupid":
@@ -480,15 +509,17 @@ class Driver:
                 game.open_captain_election()
             elif call.startswith("power:"):
                 power = hooks.POWERS[call.removeprefix("power:")]
-                legal = power.targets(game, self.holder(power.role) or 0)
-                if len(legal) < power.count:
+                holder = self.holder(power.role) or 0
+                legal = power.targets(game, holder)
+                count = power.count if power.count_of is None else power.count_of(game, holder)
+                if len(legal) < count or count == 0:
                     continue
 
-                def use(power: Power = power, legal: tuple[int, ...] = legal) -> tuple[Any, ...]:
-                    chosen = tuple(self.draw(st.lists(st.integers(1, game.players), min_size=power.count,
-                                                      max_size=power.count, unique=True)))
+                def use(power: Power = power, legal: tuple[int, ...] = legal, count: int = count) -> tuple[Any, ...]:
+                    chosen = tuple(self.draw(st.lists(st.integers(1, game.players), min_size=count,
+                                                      max_size=count, unique=True)))
                     return (all(t in legal for t in chosen), "use_power", power.call, chosen)
-                self.until_legal(use, "use_power", power.call, legal[: power.count])
+                self.until_legal(use, "use_power", power.call, legal[:count])
             elif call == "seer":
                 seer = self.holder(Role.SEER)
                 self.until_legal(lambda: (lambda t: (t in alive and t != seer, "seer_inspect", t))(
