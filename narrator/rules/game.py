@@ -559,19 +559,18 @@ class Game:
             self._require_awaiting(Awaiting.VOTE, f"votes {dict(votes)!r}")
         ballot = s.ballot
         assert ballot is not None
-        voters, candidates = s.voters, s.candidates
+        candidates = s.candidates
+        # Counting checks the targets: a seat that is not a candidate has no count (KeyError).
+        counts = dict.fromkeys(candidates, 0)
         try:
-            chosen = set(votes.values())
-            chosen.discard(None)
-            valid = chosen.issubset(candidates) and set(votes).issubset(voters)
-        except TypeError:  # an unhashable seat: refused below with its own message
+            for target in votes.values():
+                if target is not None:
+                    counts[target] += 1
+            valid = set(s.voters).issuperset(votes)
+        except (KeyError, TypeError):  # not a candidate, or an unhashable seat: refused below with its own message
             valid = False
         if not valid:
             self._refuse_votes(votes)
-        counts = dict.fromkeys(candidates, 0)
-        for target in votes.values():
-            if target is not None:
-                counts[target] += 1
         if s.used and hooks.VOTE_BONUS and ballot in (Ballot.VOTE, Ballot.ACCUSATION):
             for bonus in hooks.VOTE_BONUS:  # the first count of the day (the Raven's mark)
                 for seat, extra in bonus(self).items():
@@ -580,7 +579,7 @@ class Game:
         captain = s.captain
         if captain is not None:
             captain_target = votes.get(captain)
-            if captain_target is not None:
+            if captain_target is not None and ballot is not Ballot.CAPTAIN and ballot is not Ballot.CAPTAIN_REVOTE:
                 counts[captain_target] += self.vote_weight(captain) - 1
         top = max(counts.values(), default=0)
         leaders = tuple([c for c in candidates if counts[c] == top]) if top > 0 else ()
