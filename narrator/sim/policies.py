@@ -358,15 +358,16 @@ def make_policy(name: str, params: InformedParams | None = None) -> RandomPolicy
 def play_night(game: Game, rng: random.Random, policy: Policy) -> None:
     """One night: every living role acts as the policy decides."""
     game.begin_night()
-    first = game.state.night == 1
-    if first and game.living_holder(Role.THIEF):
-        game.thief_choose(policy.thief(game, rng))
-    if first and game.living_holder(Role.CUPID):
-        game.cupid_choose(*policy.lovers(game, rng))
-    if game.captain_election_due():
-        game.open_captain_election()
-        settle(game, rng, policy)
-    powers = [p for p in (_POWERS or _powers()) if p.role in game.state.possible]
+    s = game.state
+    if s.night == 1:
+        if game.living_holder(Role.THIEF):
+            game.thief_choose(policy.thief(game, rng))
+        if game.living_holder(Role.CUPID):
+            game.cupid_choose(*policy.lovers(game, rng))
+        if game.captain_election_due():
+            game.open_captain_election()
+            settle(game, rng, policy)
+    powers = _powers_of(s.possible)
     if powers:
         _use_powers(game, rng, powers, SEER_ORDER)
     if game.living_holder(Role.SEER):
@@ -383,12 +384,17 @@ def play_night(game: Game, rng: random.Random, policy: Policy) -> None:
 
 
 SEER_ORDER = 12.0  # the catalogue's powers before the Seer are played before her (merged night order)
-_POWERS: list[Power] = []
+# The catalogue's powers of the possible roles, in the night's order, by the game's possible roles.
+_POWERS: dict[frozenset[Role], list[Power]] = {}
 
 
-def _powers() -> list[Power]:
-    _POWERS.extend(sorted(hooks.POWERS.values(), key=lambda p: p.order))
-    return _POWERS
+def _powers_of(possible: frozenset[Role]) -> list[Power]:
+    powers = _POWERS.get(possible)
+    if powers is None:
+        powers = [p for p in sorted(hooks.POWERS.values(), key=lambda p: p.order) if p.role in possible]
+        if len(_POWERS) < 1024:
+            _POWERS[possible] = powers
+    return powers
 
 
 def _use_powers(game: Game, rng: random.Random, powers: list[Power], before: float) -> None:
@@ -412,7 +418,7 @@ def play_day(game: Game, rng: random.Random, policy: Policy) -> None:
     if game.captain_election_due():
         game.open_captain_election()
         settle(game, rng, policy)
-    if game.outcome is None:
+    if game.state.outcome is None:
         game.open_vote()
         settle(game, rng, policy)
 
