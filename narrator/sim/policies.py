@@ -278,30 +278,52 @@ class InformedPolicy(RandomPolicy):
     # ---- the day --------------------------------------------------------------------
 
     def votes(self, game: Game, rng: random.Random) -> dict[int, int | None]:
+        # The simulator's hot path: what does not depend on the voter is worked out once per round,
+        # and every draw is made in the same order, from the same lists, as one voter at a time would.
         s = game.state
         candidates = s.candidates
-        wolves = [v for v in s.voters if self._wolf(game, v)]
+        roles = s.roles
+        wolf = Role.WEREWOLF
+        p = self.p
+        named_seats, cleared = self.named, self.cleared
+        wolves = [v for v in s.voters if roles[v - 1] is wolf]
         captain_round = s.ballot in (Ballot.CAPTAIN, Ballot.CAPTAIN_REVOTE)
-        campaign = captain_round and rng.random() < self.p.wolves_campaign
-        innocents = [c for c in candidates if not self._wolf(game, c)]
+        campaign = captain_round and rng.random() < p.wolves_campaign
+        innocents = [c for c in candidates if roles[c - 1] is not wolf]
+        named_candidates = [c for c in candidates if c in named_seats]
+        # `_suspect(game, rng, candidates, voter, False)` for every voter: its pool before the voter is left out.
+        unclear = [c for c in candidates if c not in cleared]
+        tell = p.wolf_tell
+        weight = {c: tell if roles[c - 1] is wolf else 1.0 for c in candidates}
+        rand = rng.random
         ballot: dict[int, int | None] = {}
         counts: dict[int, int] = {}
+        # The leading candidate so far: the most votes, the first to get them on a tie (as `max` over `counts`).
+        leader, most = 0, 0
+        first_vote: dict[int, int] = {}
         for voter in s.voters:
             if voter in wolves and (campaign or not captain_round):
                 continue
-            named = [c for c in candidates if c in self.named and c != voter]
-            if named and not captain_round and rng.random() < self.p.follow_reveal:
+            named = [c for c in named_candidates if c != voter] if named_candidates else named_candidates
+            target: int | None
+            if named and not captain_round and rand() < p.follow_reveal:
                 target = pick(rng, named)
-            elif counts and rng.random() < self.p.herd:
-                leader = max(counts.items(), key=lambda kv: kv[1])[0]
-                target = leader if leader != voter else self._suspect(game, rng, candidates, voter, False) or leader
+            elif counts and rand() < p.herd:
+                if leader != voter:
+                    target = leader
+                else:
+                    target = _by_nose(rng, unclear, candidates, voter, weight) or leader
             elif captain_round:
-                trusted = [c for c in candidates if c != voter and c not in self.named]
+                trusted = [c for c in candidates if c != voter and c not in named_seats]
                 target = pick(rng, trusted or list(candidates))
             else:
-                target = self._suspect(game, rng, candidates, voter, False) or pick(rng, candidates)
+                target = _by_nose(rng, unclear, candidates, voter, weight) or pick(rng, candidates)
             ballot[voter] = target
-            counts[target] = counts.get(target, 0) + 1
+            n = counts[target] = counts.get(target, 0) + 1
+            if n == 1:
+                first_vote[target] = len(first_vote)
+            if n > most or (n == most and first_vote[target] < first_vote[leader]):
+                leader, most = target, n
         if wolves and (campaign or not captain_round):
             block: int | None
             if captain_round:
@@ -340,6 +362,23 @@ class InformedPolicy(RandomPolicy):
             return pick(rng, wolves or list(living))
         trusted = [p for p in living if p in self.cleared] or [p for p in living if p not in self.named]
         return pick(rng, trusted or list(living))
+
+
+def _by_nose(
+    rng: random.Random, unclear: list[int], candidates: Sequence[int], voter: int, weight: Mapping[int, float],
+) -> int | None:
+    """`InformedPolicy._suspect(game, rng, candidates, voter, named_first=False)` with the round's
+    uncleared candidates and each candidate's weight worked out once: the same pool, the same draw."""
+    pool = [c for c in unclear if c != voter] or [c for c in candidates if c != voter]
+    if not pool:
+        return None
+    weights = [weight[c] for c in pool]
+    r = rng.random() * sum(weights)
+    for c, w in zip(pool, weights):
+        r -= w
+        if r < 0:
+            return c
+    return pool[-1]
 
 
 POLICIES: Mapping[str, type[RandomPolicy]] = {
