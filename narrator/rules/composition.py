@@ -156,7 +156,7 @@ class Deal:
 def deal(players: int, deck: Composition, rng: random.Random, options: Options) -> Deal:
     """Shuffle and deal with the given random source; the Thief gets two extra cards."""
     validate(players, deck, options)
-    cards = [role for role in sorted(deck, key=lambda r: r.value) for _ in range(deck[role])]
+    cards = [role for role in sorted(deck) for _ in range(deck[role])]  # by key: a Role is its key's str
     if Role.THIEF in deck and options.thief_extra_cards == "from_deck":
         # The Thief card itself is always dealt: the two leftovers are the others' cards.
         cards.remove(Role.THIEF)

@@ -257,7 +257,7 @@ class Game:
 
     def seer_targets(self) -> tuple[int, ...]:
         seer = self.living_holder(Role.SEER)
-        return tuple(p for p in self.living() if p != seer)
+        return tuple([p for p in self.state.living if p != seer])
 
     def wolf_targets(self) -> tuple[int, ...]:
         """Whom the Werewolves may choose tonight (never a Werewolf; none on a no-kill first night)."""
@@ -325,19 +325,16 @@ class Game:
         team_alive = team is not None and s.alive[team[0] - 1] and s.alive[team[1] - 1]
         if team is not None and team_alive and len(alive) == 2:
             return Outcome(Side.LOVERS, tuple(sorted(team)))
-        in_team = set(team) if team else set()
         roles = s.roles
-        wolves = 0
-        for p in alive:
-            if roles[p - 1] is Role.WEREWOLF:
-                wolves += 1
+        wolf = Role.WEREWOLF
+        wolves = len([p for p in alive if roles[p - 1] is wolf])
         others = len(alive) - wolves
         if wolves == 0:
-            return Outcome(Side.VILLAGE, self._side_seats(Team.VILLAGE, in_team))
+            return Outcome(Side.VILLAGE, self._side_seats(Team.VILLAGE, set(team) if team else set()))
         if team_alive:
             return None
         if others == 0 or (s.options.wolves_win_at_parity and others <= 1):
-            return Outcome(Side.WEREWOLVES, self._side_seats(Team.WOLVES, in_team))
+            return Outcome(Side.WEREWOLVES, self._side_seats(Team.WOLVES, set(team) if team else set()))
         return None
 
     def _side_seats(self, team: Team, excluded: set[int]) -> tuple[int, ...]:
@@ -679,7 +676,7 @@ class Game:
 
     def _eliminate(self, seat: int, by_captain: bool) -> None:
         s = self.state
-        if hooks.SPARES and any(spare(self, seat) for spare in hooks.SPARES):
+        if hooks.SPARES and _any_hook(hooks.SPARES, self, seat):
             captain = s.captain == seat
             names = captain and any(keeps(self) for keeps in hooks.SPARED_CAPTAIN_NAMES_SUCCESSOR)
             self._emit(PlayerSpared(seat, s.roles[seat - 1], office_lost=captain and not names))
@@ -743,6 +740,14 @@ class Game:
         self.events.append(event)
 
     _emit = _record
+
+
+def _any_hook(checks: Iterable[Callable[[Game, int], bool]], game: Game, seat: int) -> bool:
+    """`any(check(game, seat) for check in checks)` without a generator (the vote's hot path)."""
+    for check in checks:
+        if check(game, seat):
+            return True
+    return False
 
 
 def _names(roles: Iterable[Role]) -> str:
