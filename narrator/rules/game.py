@@ -389,7 +389,7 @@ class Game:
         s = self.state
         said = f"the Werewolves on seat {target!r}" if target is not None else "the Werewolves without a victim"
         self._night_step(Step.WOLVES, "the Werewolves", said)
-        if not self.living_wolves():
+        if self.living_holder(Role.WEREWOLF) is None:
             raise IllegalActionError(f"{said}: no Werewolf is alive to choose a victim")
         if target is not None:
             if s.night == 1 and not s.options.first_night_kill:

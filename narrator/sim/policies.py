@@ -411,7 +411,7 @@ def play_night(game: Game, rng: random.Random, policy: Policy) -> None:
         _use_powers(game, rng, powers, SEER_ORDER)
     if game.living_holder(Role.SEER):
         game.seer_inspect(policy.seer(game, rng))
-    if game.living_wolves():
+    if game.living_holder(Role.WEREWOLF):  # a living Werewolf (stops at the first: no list of them)
         game.wolves_choose(policy.wolves(game, rng))
     if game.living_holder(Role.WITCH):
         game.witch_act(*policy.witch(game, rng))
