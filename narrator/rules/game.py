@@ -611,7 +611,7 @@ class Game:
         rng: random.Random | None,
     ) -> None:
         s = self.state
-        top = max(counts.values(), default=0)
+        top = counts[leaders[0]] if leaders else 0  # the leaders have the most votes (none: nobody got one)
         tied = leaders or s.candidates
         if ballot is Ballot.CAPTAIN:
             if len(leaders) == 1:
