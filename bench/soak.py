@@ -17,8 +17,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from narrator.fakes import RandomListener  # noqa: E402
-from narrator.flow.clock import VirtualClock  # noqa: E402
-from narrator.flow.headless import run_game  # noqa: E402
+from narrator.clock import VirtualClock  # noqa: E402
+from narrator.headless import run_game  # noqa: E402
 from narrator.flow.script import Setup  # noqa: E402
 from narrator.flow.timing import Timing  # noqa: E402
 from narrator.rules import Options, Role, deal  # noqa: E402

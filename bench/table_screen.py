@@ -10,8 +10,8 @@ import time
 from rich.console import Console
 
 from narrator.fakes import RandomListener
-from narrator.flow.clock import VirtualClock
-from narrator.flow.headless import run_game
+from narrator.clock import VirtualClock
+from narrator.headless import run_game
 from narrator.packs import load_pack
 from narrator.table.demo import DEMO_SEED, demo_setup
 from narrator.table.screen import ScreenDisplay

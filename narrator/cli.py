@@ -15,11 +15,10 @@ from narrator.errors import NarratorError
 # Heavy imports (audio, models) stay inside the command functions so start-up stays fast.
 COMMAND_MODULES: tuple[str, ...] = (
     "narrator.sim.cli",
-    "narrator.flow.cli",
+    "narrator.table.play_cli",
     "narrator.speech.cli",
     "narrator.listening.cli",
-    "narrator.table.cli",
-    "narrator.reference",
+    "narrator.table.cli",  # also `narrator rules`
     "narrator.history.cli",
 )
 

@@ -1,142 +1,17 @@
-"""Fake twins of the ports, shipped with the package: a whole game with no audio and no screen."""
+"""The tests' twins of the ports, in one place: a whole game with no audio, no screen and no wait.
+
+Production code never imports this module (tests/test_layering.py proves it): the twins are the
+device-free adapters production uses too (headless play, the demo), under the names tests know.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from narrator.clock import VirtualClock
+from narrator.headless import Timeline, TimelineDisplay, TimelineSpeaker
+from narrator.journal import MemoryJournal
+from narrator.listening.automatic import RandomPlayers as RandomListener
+from narrator.listening.automatic import ScriptPlayers as FakeListener
+from narrator.speech.estimated import EstimatedSpeaker, estimated_duration
 
-from narrator.flow.clock import VirtualClock
-from narrator.flow.journal import MemoryJournal
-from narrator.packs import VoicePack
-from narrator.duration import estimated_duration
-from narrator.ports import Clock, Cue, Heard, PanelLines, Prompt, SlotValue
-
-__all__ = ["FakeListener", "MemoryJournal", "RandomListener", "Timeline", "TimelineDisplay", "TimelineSpeaker", "VirtualClock", "estimated_duration"]
-
-@dataclass
-class Timeline:
-    """What the table would have heard and seen, in order, with clock times."""
-
-    clock: Clock
-    entries: list[dict[str, Any]] = field(default_factory=list)
-
-    def add(self, at: float | None = None, **entry: Any) -> None:
-        """Record an entry now, or at clock time `at` when it is later (a line queued ahead)."""
-        t = self.clock.now() if at is None else max(at, self.clock.now())
-        self.entries.append({"t": round(t, 3), **entry})
-
-
-class TimelineSpeaker:
-    """Says nothing; records each line with an estimated duration."""
-
-    def __init__(self, pack: VoicePack, timeline: Timeline) -> None:
-        self.pack = pack
-        self.timeline = timeline
-
-    def say(self, cue: Cue, at: float | None = None) -> float:
-        text = self.pack.text(cue)
-        start = self.timeline.clock.now() if at is None else max(at, self.timeline.clock.now())
-        self.timeline.add(at=start, kind="say", key=cue.key, text=text, phase=cue.phase)
-        return start + estimated_duration(text, self.pack.rate)
-
-    def prepare(self, cues: Any) -> None:
-        for cue in cues:
-            self.pack.text(cue)  # every cue must have its line; nothing to render
-
-
-class TimelineDisplay:
-    """Records the public board and the private panel."""
-
-    def __init__(self, pack: VoicePack, timeline: Timeline) -> None:
-        self.pack = pack
-        self.timeline = timeline
-        self.private: str | None = None
-
-    def board(self, state: Mapping[str, Any]) -> None:
-        pass
-
-    def show_private(self, key: str, slots: Mapping[str, SlotValue], more: PanelLines = ()) -> None:
-        self.private = "\n".join(self.pack.panel_text(k, s) for k, s in ((key, slots), *more))
-        self.timeline.add(kind="private", action="show", key=key, keys=[key, *(k for k, _ in more)], text=self.private)
-
-    def clear_private(self) -> None:
-        self.private = None
-        self.timeline.add(kind="private", action="clear")
-
-    def feedback(self, key: str, slots: Mapping[str, SlotValue]) -> None:
-        self.timeline.add(kind="private", action="feedback", key=key, text=self.pack.panel_text(key, slots))
-
-
-class FakeListener:
-    """Answers prompts from a function of the prompt; the answer comes `delay` seconds after asking.
-
-    The function returns a choice, or None for no answer (the prompt then runs to its deadline).
-    """
-
-    def __init__(self, clock: Clock, answer: Callable[[Prompt], Heard | None], delay: float = 2.0) -> None:
-        self.clock = clock
-        self.answer = answer
-        self.delay = delay
-        self.asked: list[Prompt] = []
-
-    def listen(self, prompt: Prompt) -> Heard | None:
-        self.asked.append(prompt)
-        heard = self.answer(prompt)
-        at = self.clock.now() + self.delay
-        if heard is None or (prompt.deadline is not None and at > prompt.deadline):
-            if prompt.deadline is not None:
-                self.clock.sleep_until(prompt.deadline)
-            return None
-        self.clock.sleep_until(at)
-        return heard
-
-
-class RandomListener:
-    """Automatic players for soak and secrecy tests: a random legal answer, early, late or never.
-
-    Night answers come at a random moment of the turn, or after it (late), or not at all; day
-    answers are quick. Now and then a key the prompt does not allow comes first (`illegal`): a
-    seat nobody holds, a word out of place, a key typed during a wake line. Its own random source
-    keeps a game reproducible.
-    """
-
-    ILLEGAL: tuple[Any, ...] = (99, 0, "nobody", "yes", "no", "repeat", "pause", "more_time", "9")
-
-    def __init__(self, clock: Clock, rng: Any, silence: float = 0.2, late: float = 0.1, illegal: float = 0.0,
-                 change: float = 0.1) -> None:
-        self.clock = clock
-        self.rng = rng
-        self.silence = silence
-        self.late = late
-        self.illegal = illegal
-        self.change = change  # how often a night answer, once shown, is taken back with `-`
-
-    def listen(self, prompt: Prompt) -> Heard | None:
-        rng = self.rng
-        if self.illegal and prompt.deadline is not None and rng.random() < self.illegal:
-            wrong = [c for c in self.ILLEGAL if not prompt.allows(c)]
-            left = prompt.deadline - self.clock.now()
-            if wrong and left > 0:
-                self.clock.sleep_until(self.clock.now() + rng.uniform(0, left) * 0.5)
-                choice = rng.choice(wrong)
-                return Heard(choice, "script", str(choice))
-        if prompt.idle and prompt.deadline is not None:
-            # Nothing asked (a wake line, or an answer already shown): now and then take it back.
-            left = prompt.deadline - self.clock.now()
-            if "no" in prompt.words and rng.random() < self.change and left > 0:
-                self.clock.sleep_until(self.clock.now() + rng.uniform(0, left) * 0.5)
-                return Heard("no", "script", "-")
-            self.clock.sleep_until(prompt.deadline)
-            return None
-        options: list[Any] = [*prompt.seats, *[w for w in prompt.words if w in ("nobody", "yes", "no")]]
-        roll = rng.random()
-        if not options or roll < self.silence or prompt.deadline is None:
-            if prompt.deadline is not None:
-                self.clock.sleep_until(prompt.deadline)
-            return None
-        left = prompt.deadline - self.clock.now()
-        if roll < self.silence + self.late:
-            self.clock.sleep_until(prompt.deadline)  # the answer comes after the turn: not taken
-            return None
-        self.clock.sleep_until(self.clock.now() + rng.uniform(0, max(0.0, left) * 0.9))
-        return Heard(rng.choice(options), "script")
+__all__ = ["EstimatedSpeaker", "FakeListener", "MemoryJournal", "RandomListener", "Timeline", "TimelineDisplay",
+           "TimelineSpeaker", "VirtualClock", "estimated_duration"]

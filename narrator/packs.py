@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import os
 import string
@@ -12,6 +13,8 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from narrator.errors import NarratorError
 from narrator.ports import Cue, SlotValue
+from narrator.rules.options import CHOICES, NUMBERS, TEXTS, Options
+from narrator.rules.roles import Role
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -246,8 +249,6 @@ def check_pack(pack: VoicePack, reference: VoicePack) -> list[str]:
 
 def _rules_problems(name: str, pack: VoicePack) -> list[str]:
     """[rules] keys the engine's roles and options need but the pack lacks (`narrator rules`)."""
-    from narrator.reference import missing_keys
-
     missing = missing_keys(pack)
     if not missing:
         return []
@@ -340,3 +341,45 @@ def texts_of(pack: VoicePack, cues: Iterable[Cue]) -> list[str]:
         for variant in range(len(pack.lines.get(cue.key, ("",)))):
             out[pack.text(cue, variant)] = None
     return list(out)
+
+
+# ---- the [rules] texts: what every pack says about the engine's roles and options ------------
+# `narrator rules` (narrator/reference.py) prints them; the check below names any that is missing.
+
+LABELS: tuple[str, ...] = ("title", "intro", "roles", "team", "office", "options", "default", "generated", "pending")
+# Offices the reference describes besides the role cards (named in the pack's [roles]).
+OFFICES: tuple[str, ...] = ("captain",)
+def option_values(key: str) -> tuple[str, ...]:
+    """The values an option takes, as typed after `--option key=`: the default first for yes/no
+    and number options."""
+    if key in CHOICES:
+        return CHOICES[key]
+    if key in TEXTS:
+        return ()  # a text of its own (the Sectarian's groups, the Actor's cards): explained in option.<key>
+    if key in NUMBERS:
+        default = getattr(Options(), key)
+        return (str(default), *(str(n) for n in NUMBERS[key] if n != default))
+    default = getattr(Options(), key)
+    return ("true", "false") if default else ("false", "true")
+
+
+def default_value(key: str) -> str:
+    value = getattr(Options(), key)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def required_keys() -> list[str]:
+    """Every `[rules]` key a pack needs, derived from the engine's roles and options."""
+    keys = list(LABELS)
+    keys += [f"role.{role.value}" for role in Role]
+    keys += [f"role.{office}" for office in OFFICES]
+    for f in dataclasses.fields(Options):
+        keys.append(f"option.{f.name}")
+        keys += [f"value.{f.name}.{value}" for value in option_values(f.name)]
+    return keys
+
+
+def missing_keys(pack: VoicePack) -> list[str]:
+    return [key for key in required_keys() if not pack.rules.get(key, "").strip()]

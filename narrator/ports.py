@@ -1,13 +1,16 @@
 """The ports between the sequencer and the world: typed messages and small Protocols.
 
-The sequencer (flow) speaks only to these. Each has a real adapter (speech, listening, screen,
-journal) and a fake twin in `narrator.fakes`. Cues go out, `Heard` comes in: one direction.
+The sequencer (flow) speaks only to these. Each has real adapters (speech, listening, the
+screens in narrator/table, narrator/journal.py, narrator/clock.py) and the tests' twins in
+`narrator.fakes`. Cues go out, `Heard` comes in: one direction.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Protocol, Sequence, Union
+
+from narrator.errors import NarratorError
 
 # A slot value in a cue: a seat number, a role key (`seer`), a side key (`village`), a count.
 SlotValue = Union[int, str]
@@ -115,6 +118,10 @@ class Speaker(Protocol):
         """Render ahead every cue the game may say (a no-op where nothing needs rendering)."""
         ...
 
+    def close(self) -> None:
+        """Let the last line finish and release the device (a no-op where there is none)."""
+        ...
+
 
 class Listener(Protocol):
     """Waits for one choice until the prompt's deadline (clock time); None when none came in time.
@@ -149,6 +156,10 @@ class Clock(Protocol):
     def now(self) -> float: ...
 
     def sleep_until(self, t: float) -> None: ...
+
+
+class JournalError(NarratorError):
+    """A journal that cannot be read or continued, or that does not match the game it replays."""
 
 
 class Journal(Protocol):

@@ -1,9 +1,11 @@
-"""`narrator rules`: every role and every rule option, with its values and what they mean.
+"""The rules reference that `narrator rules` prints (narrator/table/cli.py): every role and every
+rule option, with its values and what they mean.
 
 The lists come from the engine (`Role`, `Options`, `CHOICES`), the words from the voice pack's
 `[rules]` section, so the reference cannot drift from the game: a role or option added to the
-engine without its texts makes `narrator voices check` (and the tests) name the missing keys.
-`docs/rules.md` is this command's English output, committed (a test proves they are equal).
+engine without its texts makes `narrator voices check` (and the tests) name the missing keys
+(`required_keys` in narrator/packs.py). `docs/rules.md` is the command's English output,
+committed (a test proves they are equal).
 
 Pack keys (section `[rules]`):
   title, intro, roles, team, office, options, default, generated   headings and labels
@@ -14,48 +16,13 @@ Pack keys (section `[rules]`):
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
-from typing import Any
 
-from narrator.packs import PackError, VoicePack
-from narrator.rules.options import CHOICES, NUMBERS, Options
+from narrator.packs import OFFICES, PackError, VoicePack, default_value, missing_keys, option_values, required_keys
+from narrator.rules.options import Options
 from narrator.rules.roles import Role, Side, Team
 
-LABELS: tuple[str, ...] = ("title", "intro", "roles", "team", "office", "options", "default", "generated", "pending")
-# Offices the reference describes besides the role cards (named in the pack's [roles]).
-OFFICES: tuple[str, ...] = ("captain",)
 _TEAM_SIDE = {Team.VILLAGE: Side.VILLAGE, Team.WOLVES: Side.WEREWOLVES}
-
-
-def option_values(key: str) -> tuple[str, ...]:
-    """The values an option takes, as typed after `--option key=`: the default first for yes/no
-    and number options."""
-    if key in CHOICES:
-        return CHOICES[key]
-    if key in NUMBERS:
-        default = getattr(Options(), key)
-        return (str(default), *(str(n) for n in NUMBERS[key] if n != default))
-    default = getattr(Options(), key)
-    return ("true", "false") if default else ("false", "true")
-
-
-def default_value(key: str) -> str:
-    value = getattr(Options(), key)
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
-def required_keys() -> list[str]:
-    """Every `[rules]` key a pack needs, derived from the engine's roles and options."""
-    keys = list(LABELS)
-    keys += [f"role.{role.value}" for role in Role]
-    keys += [f"role.{office}" for office in OFFICES]
-    for f in dataclasses.fields(Options):
-        keys.append(f"option.{f.name}")
-        keys += [f"value.{f.name}.{value}" for value in option_values(f.name)]
-    return keys
 
 
 def pending_keys(pack: VoicePack) -> list[str]:
@@ -63,10 +30,6 @@ def pending_keys(pack: VoicePack) -> list[str]:
     RULES-EXTENSIONS.md's catalogue, the Pyromaniac for good): shown apart, under `pending`."""
     required = set(required_keys())
     return [k for k in pack.rules if k not in required and k.startswith(("role.", "option.", "value."))]
-
-
-def missing_keys(pack: VoicePack) -> list[str]:
-    return [key for key in required_keys() if not pack.rules.get(key, "").strip()]
 
 
 def render_rules(pack: VoicePack) -> str:
@@ -78,7 +41,8 @@ def render_rules(pack: VoicePack) -> str:
     t = pack.rules
     out: list[str] = [f"# {t['title']}", "", t["intro"], "", f"## {t['roles']}", ""]
     for role in Role:
-        side = pack.sides.get(_TEAM_SIDE[role.team].value, role.team.value)
+        team_side = _TEAM_SIDE[role.team] if role.team in _TEAM_SIDE else Side(role.team.value)  # a loner's own side
+        side = pack.sides.get(team_side.value, role.team.value)
         out += [f"### {pack.role_name(role.value)} (`{role.value}`)", "", f"*{t['team']}: {side}.*", "",
                 t[f"role.{role.value}"], ""]
     for office in OFFICES:
@@ -115,34 +79,3 @@ def option_help() -> str:
     keys = ", ".join(f.name for f in dataclasses.fields(Options))
     return (f"a rule option, repeatable (e.g. vote_procedure=runoff); KEY is one of: {keys}; "
             "their values and what they do: 'narrator rules'")
-
-
-# ---- the command ----------------------------------------------------------------------------
-
-def register(sub: Any) -> None:
-    from narrator.packs import available_languages
-
-    langs = ", ".join(available_languages()) or "none found"
-    p = sub.add_parser(
-        "rules", help="every role and every rule option, with its values and what they mean",
-        description="Print the rules reference: every role, and every rule option with its values, its default "
-                    "and what each value does, in the language of a voice pack (the English one is docs/rules.md). "
-                    "Set an option with --option KEY=VALUE, in the setup questions, or under [options] in config.toml.")
-    p.add_argument("--lang", default=None, metavar="L",
-                   help=f"language of the reference: {langs} (default: the remembered table's language, else en)")
-    p.set_defaults(func=run_rules)
-
-
-def _table_language() -> str:
-    """The language of the table's remembered setup (`narrator play` asks for it), else English."""
-    from narrator.table.config import config_path, load_config
-
-    loaded = load_config(config_path())
-    return loaded.config.language if loaded.exists and not loaded.problems else "en"
-
-
-def run_rules(args: argparse.Namespace) -> int:
-    from narrator.packs import load_pack
-
-    print(render_rules(load_pack(args.lang or _table_language())), end="")
-    return 0

@@ -150,20 +150,26 @@ class Script:
     nights: tuple[dict[str, Any], ...] = ()
     days: tuple[dict[str, Any], ...] = ()
     answer_delay: float = 2.0
+    day_zero: dict[str, Any] | None = None  # the Day 0 opening (the Angel), when the game has one
 
     def to_record(self) -> dict[str, Any]:
-        return {
+        record = {
             "nights": [_jsonable(n) for n in self.nights],
             "days": [_jsonable(d) for d in self.days],
             "answer_delay": self.answer_delay,
         }
+        if self.day_zero is not None:
+            record["day_zero"] = _jsonable(self.day_zero)
+        return record
 
     @classmethod
     def from_record(cls, data: Mapping[str, Any]) -> Script:
+        zero = data.get("day_zero")
         return cls(
             tuple(_intkeys(n) for n in data["nights"]),
             tuple(_intkeys(d) for d in data["days"]),
             float(data["answer_delay"]),
+            None if zero is None else _intkeys(zero),
         )
 
     # ---- answering ----------------------------------------------------------------------
@@ -198,11 +204,22 @@ class Script:
         return None
 
     def _day(self, prompt: Prompt, name: str) -> Heard | None:
-        entry = _nth(self.days, prompt.number)
+        if prompt.number == 0:  # Day 0 (the Angel's opening)
+            entry = self.day_zero or {}
+        else:
+            entry = _nth(self.days, prompt.number)
         if name == "debate":
             return Heard("vote_now", "script") if entry.get("vote_now") else None
         if name in ("hunter", "successor", "tiebreak"):
             return _heard(entry[name]) if name in entry else None
+        if name == "scapegoat":  # the dead Scapegoat's list: each seat in turn, then + (0: nobody)
+            if "scapegoat" not in entry:
+                return None
+            wanted = entry["scapegoat"]
+            if wanted == [0] and "nobody" in prompt.words:
+                return Heard("nobody", "script", "0")
+            seat = next((p for p in wanted if p in prompt.seats), None)
+            return _heard(seat) if seat is not None else Heard("yes", "script", "+")
         parts = name.split(".")  # captain.<ballot>.<voter> or vote.<ballot>.<voter>
         if len(parts) != 3:
             return None
@@ -251,13 +268,13 @@ POWER_KEYS = set(hooks.POWERS)
 NIGHT_KEYS = {"thief", "cupid", "seer", "werewolves", "witch", "late", *POWER_KEYS}
 DAY_KEYS = {
     "captain", "captain_votes", "captain_revote", "votes", "eliminate", "revote",
-    "hunter", "successor", "tiebreak", "vote_now",
+    "hunter", "successor", "tiebreak", "vote_now", "scapegoat",
 }
 LATE_ROLES = {"thief", "cupid", "seer", "werewolves", "witch", *POWER_KEYS}
 
 
 def parse_script(data: Mapping[str, Any], players: int, where: str) -> Script:
-    _check_keys(data, {"nights", "days", "answer_delay"}, where)
+    _check_keys(data, {"nights", "days", "day_zero", "answer_delay"}, where)
     nights: list[dict[str, Any]] = []
     for i, night in enumerate(_tables(data.get("nights", []), f"{where} [[nights]]"), start=1):
         at = f"{where} night {i}"
@@ -303,7 +320,11 @@ def parse_script(data: Mapping[str, Any], players: int, where: str) -> Script:
             out["late"] = list(late)
         nights.append(out)
     days: list[dict[str, Any]] = []
-    for i, day in enumerate(_tables(data.get("days", []), f"{where} [[days]]"), start=1):
+    zero = data.get("day_zero")
+    if zero is not None and not isinstance(zero, Mapping):
+        raise UsageError(f"{where}: day_zero must be a table like a day's")
+    tables = ([zero] if zero is not None else []) + list(_tables(data.get("days", []), f"{where} [[days]]"))
+    for i, day in enumerate(tables, start=0 if zero is not None else 1):
         at = f"{where} day {i}"
         _check_keys(day, DAY_KEYS, at)
         out = {}
@@ -319,12 +340,17 @@ def parse_script(data: Mapping[str, Any], players: int, where: str) -> Script:
                     _seat(v, players, f"{at} {key} voter"): _seat(t, players, f"{at} {key}", zero=True)
                     for v, t in table.items()
                 }
+        if "scapegoat" in day:
+            listed = day["scapegoat"] if isinstance(day["scapegoat"], list) else [day["scapegoat"]]
+            out["scapegoat"] = [_seat(p, players, f"{at} scapegoat", zero=True) for p in listed]
         if "vote_now" in day:
             out["vote_now"] = bool(day["vote_now"])
         days.append(out)
     delay = data.get("answer_delay", 2.0)
     if isinstance(delay, bool) or not isinstance(delay, (int, float)) or delay < 0:
         raise UsageError(f"{where}: answer_delay = {delay!r} must be seconds, 0 or more")
+    if zero is not None:
+        return Script(tuple(nights), tuple(days[1:]), float(delay), days[0])
     return Script(tuple(nights), tuple(days), float(delay))
 
 

@@ -27,11 +27,12 @@ from typing import Any, Callable, Iterable, Mapping
 
 from transitions import Machine
 
-from narrator.flow.journal import JournalError
+from narrator.ports import JournalError
 from narrator.flow.timing import Timing
 from narrator.packs import VoicePack, every_cue
 from narrator.ports import Clock, Cue, Display, Heard, Journal, Listener, Prompt, SlotValue, Speaker
-from narrator.roles import ANNOUNCE, CALLS, MORNING, NIGHT_ELECTION_ORDER, Call, Schedule, night_calls
+from narrator.roles import ANNOUNCE, BOARD, CALLS, MORNING, NIGHT_ELECTION_ORDER, OPENING_LINES, Call, Schedule, night_calls
+from narrator.roles.base import powerless_turn
 from narrator.roles.base import Ask, NightTurn, PanelLine, closed_turn
 from narrator.rules import Awaiting, Ballot, Game, Phase, Side
 from narrator.rules import events as ev
@@ -90,6 +91,9 @@ def _night_transitions() -> list[dict[str, Any]]:
 
 # After the night's states, the day, top to bottom. `advance` takes the first that holds.
 DAY_TRANSITIONS: tuple[dict[str, Any], ...] = (
+    # The opening (RULES-EXTENSIONS.md "Opening"): a Day 0 when a role asks for it (the Angel).
+    {"trigger": "advance", "source": "setup", "dest": "election", "conditions": "day_zero_election_due"},
+    {"trigger": "advance", "source": "setup", "dest": "debate", "conditions": "day_zero_due"},
     {"trigger": "advance", "source": "setup", "dest": "night_falls"},
     {"trigger": "advance", "source": "dawn", "dest": "chain", "conditions": "awaiting_chain"},
     {"trigger": "advance", "source": "dawn", "dest": "game_over", "conditions": "is_over"},
@@ -109,9 +113,12 @@ DAY_TRANSITIONS: tuple[dict[str, Any], ...] = (
 )
 
 
+OPENING = 3  # the first rows of DAY_TRANSITIONS leave `setup`
+
+
 def transitions_table() -> list[dict[str, Any]]:
     night = _night_transitions()
-    return [DAY_TRANSITIONS[0], *night, *DAY_TRANSITIONS[1:]]
+    return [*DAY_TRANSITIONS[:OPENING], *night, *DAY_TRANSITIONS[OPENING:]]
 
 
 # ---- the sequencer ----------------------------------------------------------------------
@@ -192,8 +199,25 @@ class Sequencer:
     def captain_election_due(self) -> bool:
         return self.game.captain_election_due()
 
+    def day_zero_due(self) -> bool:
+        return self.game.day_zero_due()
+
+    def day_zero_election_due(self) -> bool:
+        return self.game.day_zero_due() and self.game.options.captain_election == "day1"
+
+    def _opening(self) -> None:
+        """Before the first call (Day 0 or Night 1): the roles' public opening lines (the
+        Sectarian's groups, the Actor's cards...), then Day 0 if a role asks for it."""
+        if self.game.state.phase is not Phase.SETUP:
+            return
+        for lines in OPENING_LINES:
+            for key, slots in lines(self.game):
+                self.say(Cue(key, dict(slots), phase="game.start"))
+        if self.game.day_zero_due():
+            self.game.open_day_zero()
+
     def awaiting_chain(self) -> bool:
-        return self.game.state.awaiting in (Awaiting.HUNTER, Awaiting.SUCCESSOR)
+        return self.game.state.awaiting in (Awaiting.HUNTER, Awaiting.SUCCESSOR, Awaiting.VOTERS)
 
     def is_over(self) -> bool:
         return self.game.outcome is not None
@@ -319,6 +343,7 @@ class Sequencer:
     # ---- the night ----------------------------------------------------------------------
 
     def do_night_falls(self) -> None:
+        self._opening()
         if self.game.state.phase is not Phase.NIGHT:
             self.game.begin_night()
         end = self._line(Cue("night.falls", phase="night.falls"))
@@ -358,14 +383,13 @@ class Sequencer:
         phase = f"night.{call}"
         wake_at = self.due  # the wake line is queued ahead, to start then (see `_line`)
         wake_end = self._line(Cue(wake, phase=phase))
-        early = False
         if not self.fast:
             if wake_at is not None:
                 self.wait_until(wake_at)  # keys typed before the wake line starts are not its turn's
-            early = self._too_early(call, wake_end)
+            self._too_early(call, wake_end)
         self.wait_until(wake_end)
         deadline = wake_end + self.timing.turn(call)
-        answers = self._turn(turn, deadline, early)
+        answers = self._turn(turn, deadline)
         finish(answers)
         if not self.fast:
             self.display.clear_private()
@@ -374,16 +398,14 @@ class Sequencer:
         if not self.fast:
             self.hold = sleep_end + self.timing.gap
 
-    def _too_early(self, call: str, wake_end: float) -> bool:
-        """Listen during the wake line: keys typed before the panel opens are not taken, and
-        the panel says so when it opens (a key typed then may be the previous role's, late)."""
+    def _too_early(self, call: str, wake_end: float) -> None:
+        """Listen during the wake line: keys typed before the panel opens are not taken (a key
+        typed then may be the previous role's, late); the panel's note says so to every role."""
         prompt = Prompt(f"night.{call}.early", night=True, deadline=wake_end, number=self.game.state.night, idle=True)
-        early = False
         while self.listener.listen(prompt) is not None:
-            early = True
-        return early
+            pass
 
-    def _turn(self, turn: NightTurn, deadline: float, early: bool) -> list[Heard]:
+    def _turn(self, turn: NightTurn, deadline: float) -> list[Heard]:
         """The role's answers until the deadline; the last ones standing are returned.
 
         Each accepted input (an answer, or `-` taking the last one back) is journaled at once,
@@ -451,7 +473,12 @@ class Sequencer:
     def do_call(self, call: Call) -> None:
         """The one night call every role's declaration drives (narrator/roles/<role>.py)."""
         tonight = call.run(self.game, self.rng)
-        self._night_call(call.name, tonight.wake, tonight.turn, tonight.finish)
+        turn = tonight.turn
+        holder = self.game.living_holder(call.role)
+        if holder is not None and not self.game.powered(holder):
+            # Powers lost: the same call, the same questions; the engine ignores the answers.
+            turn = powerless_turn(turn)
+        self._night_call(call.name, tonight.wake, turn, tonight.finish)
 
     def do_night_election(self) -> None:
         self.say(Cue("day.dawn", phase="day.captain"))
@@ -481,11 +508,32 @@ class Sequencer:
             self.say(Cue("chain.hunter", {"seat": seat}, phase="day.chain"))
             heard = self.ask(self._day_prompt("day.hunter", game.hunter_targets(), self.timing.chain, risky=True))
             game.hunter_shoot(None if heard is None else int(heard.choice))
+        elif game.state.awaiting is Awaiting.VOTERS:
+            self.say(Cue("scapegoat.designate", {"seat": seat}, phase="day.chain"))
+            game.designate_voters(self._voters_list())
         else:
             self.say(Cue("chain.successor", {"seat": seat}, phase="day.chain"))
             heard = self.ask(self._day_prompt("day.successor", game.living(), self.timing.chain, risky=True))
             game.name_successor(None if heard is None else int(heard.choice))
         self.narrate()
+
+    def _voters_list(self) -> tuple[int, ...] | None:
+        """The Scapegoat's list, one seat at a time: a seat adds it, `+` ends the list (alone:
+        everyone), `0` is nobody; the prompt running out ends it (nothing typed: everyone)."""
+        game = self.game
+        chosen: list[int] = []
+        self.display.feedback("scapegoat.prompt", {})
+        while True:
+            seats = tuple(p for p in game.living() if p not in chosen)
+            words = ("yes",) if chosen else ("yes", "nobody")
+            heard = self.ask(self._day_prompt("day.scapegoat", seats, self.timing.chain, words))
+            if heard is None or heard.choice == "yes":
+                return tuple(chosen) if chosen else None
+            if heard.choice == "nobody":
+                return ()
+            chosen.append(int(heard.choice))
+            if not seats[1:]:
+                return tuple(chosen)
 
     def narrate(self) -> None:
         """Say what the engine's new events mean for the table, in order."""
@@ -506,7 +554,7 @@ class Sequencer:
                         self.say(Cue("day.death_role", {"seat": seat, "role": role}, phase="day.morning"))
                     else:
                         self.say(Cue("day.death", {"seat": seat}, phase="day.morning"))
-            elif isinstance(event, ev.PlayerDied) and event.cause in (ev.Cause.GRIEF, ev.Cause.HUNTER, ev.Cause.VOTE):
+            elif isinstance(event, ev.PlayerDied) and event.cause in (ev.Cause.GRIEF, ev.Cause.HUNTER, ev.Cause.VOTE, ev.Cause.ELDER):
                 if event.cause is ev.Cause.GRIEF:
                     self.say(Cue("chain.grief", {"seat": event.seat}, phase="day.chain"))
                 if reveal:
@@ -579,6 +627,7 @@ class Sequencer:
         return max(self.game.state.day, self.game.state.night)
 
     def do_election(self) -> None:
+        self._opening()
         self._election()
 
     def _election(self) -> None:
@@ -586,6 +635,7 @@ class Sequencer:
         self._rounds("day.captain")
 
     def do_debate(self) -> None:
+        self._opening()
         t = self.timing
         self.say(minutes_cue("debate.start", t.debate))
         end = self.clock.now() + t.debate
@@ -680,6 +730,8 @@ class Sequencer:
             "alive": [seat for seat in range(1, s.players + 1) if s.alive[seat - 1]],
             "revealed": revealed,
             "captain": s.captain,
+            # Public by design (the Sectarian's groups, the Actor's cards on the table): line keys.
+            "public": [[key, dict(slots)] for board in BOARD for key, slots in board(self.game)],
         }
 
 

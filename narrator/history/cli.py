@@ -144,7 +144,7 @@ def stats_lines(stats: Any) -> list[str]:
 
 def _import(conn: Any, paths: Sequence[Path]) -> int:
     from narrator.flow.script import games_folder
-    from narrator.flow.journal import JournalError, read_journal
+    from narrator.journal import JournalError, read_journal
     from narrator.history import db
     from narrator.history.record import from_journal
 
@@ -183,7 +183,7 @@ class Recorder:
 
     def journal(self, path: Path | None) -> None:
         """Record the game of this journal (it holds everything, even for a game stopped half-way)."""
-        from narrator.flow.journal import JournalError, read_journal
+        from narrator.journal import JournalError, read_journal
         from narrator.history.record import from_journal
 
         if path is None or not path.exists() or path.stat().st_size == 0:

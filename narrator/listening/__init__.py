@@ -1,4 +1,5 @@
-"""Listening: the numeric keypad, offline Vosk speech recognition and the speech model store.
+"""Listening: the numeric keypad, offline Vosk speech recognition, the speech model store, and
+automatic players (no one at the table: headless play, the demo).
 
 Heavy modules (vosk, sounddevice, numpy) are imported inside functions, never at import time.
 """

@@ -68,6 +68,9 @@ class RecordingSpeaker:
     def prepare(self, cues: Iterable[Cue]) -> None:
         return None
 
+    def close(self) -> None:
+        return None
+
     def keys(self) -> list[str]:
         return [cue.key for cue, _, _ in self.said]
 

@@ -7,7 +7,6 @@ interrupted or corrupt download never leaves a half-installed model behind.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -17,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Callable, Iterator
 
-from narrator.folders import move_into_place
+from narrator.folders import Progress, download, move_into_place, sha256_file
 from narrator.errors import NarratorError
 
 DEFAULT_BASE_URL = "https://alphacephei.com/vosk/models"
@@ -151,8 +150,6 @@ def structure_problems(path: Path) -> list[str]:
 
 # --- fetching ---------------------------------------------------------------------------------
 
-Progress = Callable[[int, int | None], None]  # (bytes so far, total or None)
-
 
 @dataclass(frozen=True)
 class Fetched:
@@ -201,7 +198,7 @@ def fetch(lang: str, progress: Progress | None = None, url_base: str | None = No
     dest_root.mkdir(parents=True, exist_ok=True)
     # Temporary files sit next to the destination so the final move is one rename.
     with _temp_path(dest_root, f".fetch-{lang}-", ".zip") as archive:
-        digest = _download(url, archive, model, progress, timeout)
+        digest = download(url, archive, ModelError, offline_hint(model, url), progress, timeout)
         notes: list[str] = []
         expected = model.sha256 or read_pins().get(model.name)
         if expected is not None and digest != expected:
@@ -218,49 +215,6 @@ def fetch(lang: str, progress: Progress | None = None, url_base: str | None = No
             final = dest_root / lang
             move_into_place(folder, final)
     return Fetched(final, digest, tuple(notes))
-
-
-def _download(url: str, target: Path, model: ModelInfo, progress: Progress | None, timeout: float) -> str:
-    import http.client
-    import urllib.error
-    import urllib.request
-
-    h = hashlib.sha256()
-    got = 0
-    total: int | None = None
-    try:
-        with urllib.request.urlopen(url, timeout=timeout) as resp, open(target, "wb") as out:
-            length = resp.headers.get("Content-Length")
-            total = int(length) if length and length.isdigit() else None
-            while True:
-                block = resp.read(1 << 16)
-                if not block:
-                    break
-                out.write(block)
-                h.update(block)
-                got += len(block)
-                if progress is not None:
-                    progress(got, total)
-    except urllib.error.HTTPError as exc:
-        raise ModelError(f"cannot download {url}: HTTP {exc.code} {exc.reason}; {offline_hint(model, url)}") from None
-    except urllib.error.URLError as exc:
-        raise ModelError(f"cannot download {url} ({_reason(exc.reason)}); {offline_hint(model, url)}") from None
-    except http.client.IncompleteRead as exc:
-        raise ModelError(f"the download of {url} broke off after {len(exc.partial) + got} bytes; "
-                         "nothing was installed, run the fetch again") from None
-    except (OSError, http.client.HTTPException) as exc:
-        raise ModelError(f"the download of {url} failed after {got} bytes ({_reason(exc)}); "
-                         "nothing was installed, run the fetch again") from None
-    if total is not None and got != total:
-        raise ModelError(f"the download of {url} broke off after {got} of {total} bytes; "
-                         "nothing was installed, run the fetch again")
-    return h.hexdigest()
-
-
-def _reason(reason: object) -> str:
-    if isinstance(reason, OSError) and reason.strerror:
-        return reason.strerror.lower()
-    return str(reason) or type(reason).__name__
 
 
 def _unpack(archive: Path, into: Path, model: ModelInfo, url: str) -> Path:
@@ -296,16 +250,8 @@ def _file_table(folder: Path) -> dict[str, list[object]]:
     table: dict[str, list[object]] = {}
     for path in sorted(folder.rglob("*")):
         if path.is_file() and path.name != MANIFEST:
-            table[path.relative_to(folder).as_posix()] = [path.stat().st_size, _sha256_file(path)]
+            table[path.relative_to(folder).as_posix()] = [path.stat().st_size, sha256_file(path)]
     return table
-
-
-def _sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 class _temp_path:
@@ -365,7 +311,7 @@ def verify(path: Path) -> list[str]:
         f = path / rel
         if not f.is_file():
             problems.append(f"{rel} is missing")
-        elif f.stat().st_size != size or _sha256_file(f) != digest:
+        elif f.stat().st_size != size or sha256_file(f) != digest:
             problems.append(f"{rel} changed since it was installed")
     return problems
 

@@ -9,6 +9,7 @@ The night order (RULES-EXTENSIONS.md "The merged night order"; `narrator graph` 
 
     order  call             nights                   role possible?   module
     1      thief            first night              thief            thief.py
+    2      actor            every night              actor            actor.py
     5      cupid            first night              cupid            cupid.py
     6      lovers           right after cupid        cupid            cupid.py
     10.5   night_election   captain_election=night1_end (the sequencer's, not a role's)
@@ -27,7 +28,7 @@ from narrator.rules import hooks as _hooks
 from narrator.rules import roles as _roles
 from narrator.rules.roles import Role
 
-__all__ = ["ANNOUNCE", "CALLS", "CARDS", "MODULES", "MORNING", "NIGHT_ELECTION_ORDER", "Call", "Card", "RoleModule", "Schedule",
+__all__ = ["ANNOUNCE", "BOARD", "CALLS", "CARDS", "MODULES", "MORNING", "NIGHT_ELECTION_ORDER", "OPENING_LINES", "Call", "Card", "RoleModule", "Schedule",
            "card", "night_calls", "night_order_table", "wizard_roles"]
 
 # Where the Captain election of `captain_election=night1_end` sits in the night: after the first
@@ -63,10 +64,39 @@ for _module in MODULES.values():
         _hooks.SPARES.append(_module.spares)
     if _module.spared_captain_names_successor is not None:
         _hooks.SPARED_CAPTAIN_NAMES_SUCCESSOR.append(_module.spared_captain_names_successor)
+    if _module.absorbs is not None:
+        _hooks.ABSORBS.append(_module.absorbs)
+    if _module.reaction is not None:
+        _hooks.REACTIONS.append(_module.reaction)
+    if _module.tie_victim is not None:
+        _hooks.TIE_VICTIM.append(_module.tie_victim)
+    if _module.designates_voters is not None:
+        _hooks.DESIGNATES_VOTERS.append(_module.designates_voters)
+    _hooks.WINS.extend(_module.wins)
+    if _module.team is not None:
+        _hooks.TEAM.append(_module.team)
+    if _module.day_zero is not None:
+        _hooks.DAY_ZERO.append(_module.day_zero)
+    if _module.tie is not None:
+        _hooks.TIE.append(_module.tie)
+    if _module.acting is not None:
+        _hooks.ACTING.append(_module.acting)
+    if _module.setup_check is not None:
+        _hooks.SETUP_CHECKS.append(_module.setup_check)
+    if _module.lays is not None:
+        _hooks.LAID.append(_module.lays)
+_hooks.WINS.sort(key=lambda w: w.rank)  # RULES-EXTENSIONS.md "End of the game": first match wins
+_hooks.KEEPS_POWER.update({r: c.keeps_power for r, c in CARDS.items() if c.keeps_power is not False})
 # Lines the roles add to the narration of the engine's events, in the catalogue's order.
 ANNOUNCE = tuple(m.announce for m in MODULES.values() if m.announce is not None)
 # Dawn step 9: the public morning lines of the roles, in the catalogue's order.
 MORNING = tuple(m.morning for m in MODULES.values() if m.morning is not None)
+# Before the first call: the roles' public opening lines, in the catalogue's order.
+# The line that opens a Day 0 (the Angel's) comes last, right before that day.
+OPENING_LINES = tuple(m.opening for m in sorted(MODULES.values(), key=lambda m: m.day_zero is not None)
+                      if m.opening is not None)
+# Public by design, on the public board all game (the Sectarian's groups, the Actor's cards).
+BOARD = tuple(m.board for m in MODULES.values() if m.board is not None)
 CALLS: dict[str, Call] = {c.name: c for c in sorted((c for m in MODULES.values() for c in m.calls), key=lambda c: c.order)}
 
 

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Callable, Mapping
 
 from narrator.ports import Heard, Prompt, SlotValue
 from narrator.rules.events import Cause
-from narrator.rules.hooks import Power
+from narrator.rules.hooks import Power, Reaction, Win
+from narrator.rules.options import Options
 from narrator.rules.roles import Role, Team
 
 if TYPE_CHECKING:
@@ -33,6 +34,11 @@ class Card:
     unique: bool = True  # at most one copy in a deck
     wizard: bool = True  # offered in the setup wizard's role menu (the Villager fills the rest)
     box: str = "base"  # the box the card comes in: base, new_moon, village (RULES-EXTENSIONS.md)
+    # Against the Elder's revenge (RULES-EXTENSIONS.md "Powers lost"), which strikes the living
+    # village-team players: True keeps the power whatever the team; a string names a boolean
+    # option that, when true, takes the power after all whatever the team (the Pied Piper:
+    # keeps_power="piper_elder_revenge"); False: the team decides.
+    keeps_power: bool | str = False
 
 
 class Schedule(str, Enum):
@@ -102,6 +108,18 @@ def closed_turn(call: str, key: str = "night.closed") -> NightTurn:
     return NightTurn(call, lambda answers: None, lambda answers: [(key, {})], final=True)
 
 
+def powerless_turn(turn: NightTurn) -> NightTurn:
+    """The turn of a living role whose power is lost (RULES-EXTENSIONS.md "Powers lost"): the same
+    questions and deadline, the answers taken and echoed as usual and handed to the engine, which
+    ignores them; the private panel says the power is lost. The wake and sleep lines and the
+    turn's length are the call's own, so nothing audible changes (Secrecy)."""
+
+    def panel(answers: list[Heard]) -> list[PanelLine]:
+        return [("power.none", {})]
+
+    return NightTurn(turn.call, turn.question, panel, final=turn.final, on_answer=turn.on_answer)
+
+
 def _nothing(answers: list[Heard]) -> None:
     return None
 
@@ -156,3 +174,19 @@ class RoleModule:
     announce: Callable[[Game, object], list[PanelLine]] | None = None
     # Dawn step 9: public lines said in the morning if the game goes on, after the deaths.
     morning: Callable[[Game], list[PanelLine]] | None = None
+    absorbs: Callable[[Game, int, Cause], bool] | None = None  # dawn step 2: a spare life (hooks.ABSORBS)
+    reaction: Callable[[Game, int, Cause], Reaction | None] | None = None  # dawn step 6 (hooks.REACTIONS)
+    tie_victim: Callable[[Game, bool], int | None] | None = None  # day step 4 (hooks.TIE_VICTIM)
+    designates_voters: Callable[[Game, int, Cause], bool] | None = None  # hooks.DESIGNATES_VOTERS
+    # Personnages (issue 12): public lines said before the first call (RULES-EXTENSIONS.md
+    # "Opening"); public-board lines; a Day 0; loners' wins; the team a seat holds now; a tie it
+    # settles; the role a seat acts now (see narrator/rules/hooks.py).
+    opening: Callable[[Game], list[PanelLine]] | None = None
+    board: Callable[[Game], list[PanelLine]] | None = None
+    day_zero: Callable[[Game], bool] | None = None
+    wins: tuple[Win, ...] = ()
+    team: Callable[[Game, int], Team | None] | None = None
+    tie: Callable[[Game, tuple[int, ...], random.Random | None], int | None] | None = None
+    acting: Callable[[Game, Role], int | None] | None = None
+    setup_check: Callable[[int, frozenset[Role], Options], str | None] | None = None
+    lays: Callable[[frozenset[Role], Options], tuple[Role, ...]] | None = None  # cards laid face up

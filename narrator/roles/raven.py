@@ -51,7 +51,11 @@ def vote_bonus(game: Game) -> Mapping[int, int]:
 
 def morning(game: Game) -> list[PanelLine]:
     seat = marked(game)
-    return [] if seat is None else [("raven.mark", {"seat": seat, "count": game.options.raven_mark_votes})]
+    if seat is None:
+        return []
+    count = game.options.raven_mark_votes
+    votes: PanelLine = ("raven.votes_one", {}) if count == 1 else ("raven.votes", {"count": count})
+    return [("raven.mark", {"seat": seat}), votes]
 
 
 def run(game: Game, rng: random.Random) -> CallTurn:
@@ -80,7 +84,7 @@ def run(game: Game, rng: random.Random) -> CallTurn:
 MODULE = RoleModule(
     Card(Role.RAVEN, Team.VILLAGE, box="village"),
     (Call("raven", ORDER, Schedule.EVERY_NIGHT, Role.RAVEN, run, turn=20.0,
-          lines=("raven.prompt", "echo.mark", "echo.mark_nobody", "raven.mark")),),
+          lines=("raven.prompt", "echo.mark", "echo.mark_nobody", "raven.mark", "raven.votes", "raven.votes_one")),),
     powers=(Power("raven", Role.RAVEN, ORDER, check, targets),),
     vote_bonus=vote_bonus,
     morning=morning,

@@ -29,6 +29,8 @@ def run(game: Game, rng: random.Random) -> CallTurn:
         # She sees the card at once: her answer is final (a second look would show two cards).
         target = int(answers[-1].choice)
         result = game.seer_inspect(target)
+        if result is None:  # her power is lost: she sees nothing (the turn's panel says so)
+            return
         if isinstance(result, Team):
             seen.append(("seer.result_wolf" if result is Team.WOLVES else "seer.result_not_wolf", {"seat": target}))
         else:

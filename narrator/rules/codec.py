@@ -33,6 +33,10 @@ def event_to_dict(event: ev.Event) -> dict[str, Any]:
     return out
 
 
+# Fields added to an event after journals were written, with a default.
+_DEFAULTED: dict[type, tuple[str, ...]] = {ev.GameStarted: ("laid",)}
+
+
 def event_from_dict(data: dict[str, Any]) -> ev.Event:
     name = data.get("type")
     cls = _TYPES.get(str(name))
@@ -41,6 +45,8 @@ def event_from_dict(data: dict[str, Any]) -> ev.Event:
     hints = {f.name: f.type for f in dataclasses.fields(cls)}
     kwargs: dict[str, Any] = {}
     for key, kind in hints.items():
+        if key not in data and key in _DEFAULTED.get(cls, ()):
+            continue  # a field added later with a default (journals written before it)
         if key not in data:
             raise RulesError(f"event {name} lacks field {key!r}")
         kwargs[key] = _typed(str(kind), data[key])
@@ -49,6 +55,8 @@ def event_from_dict(data: dict[str, Any]) -> ev.Event:
 
 
 def _typed(kind: str, value: Any) -> Any:
+    if value is None and kind.endswith("| None"):
+        return None
     if kind == "Options":
         return Options().with_values(value)
     if kind == "frozenset[Role]":

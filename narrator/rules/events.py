@@ -36,6 +36,7 @@ class Cause(str, Enum):
     GRIEF = "grief"
     HUNTER = "hunter"
     VOTE = "vote"
+    ELDER = "elder"  # the pardoned Village Idiot dies with the Elder (idiot_dies_with_elder)
 
 
 class Ballot(str, Enum):
@@ -57,6 +58,7 @@ class GameStarted:
     extra: tuple[Role, ...]
     possible: frozenset[Role]
     options: Options
+    laid: tuple[Role, ...] = ()  # cards laid face up for a role, public (the Actor's three)
 
 
 @event
@@ -209,6 +211,58 @@ class PlayerSpared:
     office_lost: bool = False  # he was Captain and the office is gone for good (no successor)
 
 
+@dataclass(frozen=True, slots=True)
+class PowerIgnored:
+    """A powerless role answered its call (RULES-EXTENSIONS.md "Powers lost"): the answer is
+    accepted and does nothing; the night moves past that call (`step`)."""
+
+    call: str
+    seat: int
+    step: int
+
+
+@dataclass(frozen=True, slots=True)
+class PowersLost:
+    """These seats lose their powers for the rest of the game (the Elder's revenge: `cause`
+    "elder"). Their calls go on exactly as before; their answers change nothing."""
+
+    seats: tuple[int, ...]
+    cause: str
+
+
+@dataclass(frozen=True, slots=True)
+class LifeLost:
+    """A devouring that was not saved cost a spare life instead (the Elder): nothing is said."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TieVictim:
+    """An elimination vote ended in a tie among `tied`: a card settles it by eliminating `seat`
+    instead (the Scapegoat, RULES-EXTENSIONS.md "Day" step 4)."""
+
+    seat: int
+    tied: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class VotersCalled:
+    """The dead Scapegoat must name who may vote the next day before the chain (`queue`) goes on."""
+
+    seat: int
+    queue: tuple[tuple[int, Cause], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class VotersDesignated:
+    """Who may vote in the elimination votes of day `day`; None: no restriction (no answer)."""
+
+    seat: int
+    voters: tuple[int, ...] | None
+    day: int
+
+
 Event = Union[
     GameStarted,
     NightBegan,
@@ -234,4 +288,10 @@ Event = Union[
     GameEnded,
     PowerUsed,
     PlayerSpared,
+    PowerIgnored,
+    PowersLost,
+    LifeLost,
+    TieVictim,
+    VotersCalled,
+    VotersDesignated,
 ]

@@ -35,18 +35,24 @@ from narrator.rules.events import (
     GameStarted,
     HunterCalled,
     HunterShot,
+    LifeLost,
     LoversChosen,
     NightBegan,
     NobodyEliminated,
     PlayerDied,
     PlayerEliminated,
     PlayerSpared,
+    PowerIgnored,
+    PowersLost,
     PowerUsed,
     SeerSaw,
     SuccessorCalled,
     ThiefChose,
     TieToBreak,
+    TieVictim,
     VoteOpened,
+    VotersCalled,
+    VotersDesignated,
     VotesCast,
     WitchActed,
     WolvesChose,
@@ -90,6 +96,7 @@ class Awaiting(str, Enum):
     SUCCESSOR = "successor"
     VOTE = "vote"
     TIEBREAK = "tiebreak"
+    VOTERS = "voters"  # the dead Scapegoat names who may vote the next day
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +115,7 @@ class State:
     possible: frozenset[Role]
     options: Options
     alive: list[bool]
+    laid: tuple[Role, ...] = ()  # cards laid face up for a role (the Actor's), public
     living: tuple[int, ...] = ()  # the living seats in seat order: `alive` as a tuple, kept by `_died`
     phase: Phase = Phase.SETUP
     night: int = 0
@@ -122,7 +130,7 @@ class State:
     victim: int | None = None
     healed: bool = False
     poisoned: int | None = None
-    voted_day: int = 0
+    voted_day: int = -1  # the last day with an elimination vote (-1: none yet; Day 0 may have one)
     awaiting: Awaiting = Awaiting.NOTHING
     awaiting_seat: int | None = None
     queue: tuple[tuple[int, Cause], ...] = ()
@@ -137,6 +145,14 @@ class State:
     used: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
     spared: tuple[int, ...] = ()  # players spared by their card: alive, they vote no more
     previous: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
+    # Seats whose power is lost for the rest of the game (RULES-EXTENSIONS.md "Powers lost").
+    powerless: frozenset[int] = frozenset()
+    lives_lost: Mapping[int, int] = dataclasses.field(default_factory=dict)  # seat -> spare lives lost (Elder)
+    tie_victim: int | None = None  # eliminated today instead of the tied (the Scapegoat)
+    day_voters: tuple[int, ...] | None = None  # who may vote on day `voters_day` (the Scapegoat's list)
+    voters_day: int = 0
+    # Every choice each call's power has made this game, in order (the Actor's cards taken).
+    spent: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
 
     def copy(self) -> State:
         other = dataclasses.replace(self)
@@ -167,6 +183,7 @@ class Game:
             extra=list(started.extra),
             possible=started.possible,
             options=started.options,
+            laid=started.laid,
             alive=[True] * started.players,
             living=tuple(range(1, started.players + 1)),
         )
@@ -197,7 +214,12 @@ class Game:
                 f"extra cards {_names(deal.extra)}: with thief_extra_cards=villagers the Thief's two extra "
                 "cards are Villagers (use thief_extra_cards=from_deck for any two cards)"
             )
-        return cls(GameStarted(players, tuple(deal.seats), tuple(deal.extra), chosen, opts))
+        for check in hooks.SETUP_CHECKS:
+            problem = check(players, chosen, opts)
+            if problem is not None:
+                raise CompositionError(problem)
+        laid = tuple(card for lay in hooks.LAID for card in lay(chosen, opts))
+        return cls(GameStarted(players, tuple(deal.seats), tuple(deal.extra), chosen | frozenset(laid), opts, laid))
 
     @classmethod
     def replay(cls, events: Sequence[Event]) -> Game:
@@ -241,7 +263,7 @@ class Game:
     def living_holder(self, role: Role) -> int | None:
         roles = self.state.roles
         if role not in roles:
-            return None
+            return self._acting(role) if hooks.ACTING else None
         alive = self.state.alive
         i = roles.index(role)
         if alive[i]:
@@ -249,7 +271,36 @@ class Game:
         for j in range(i + 1, len(roles)):  # a role held more than once (Werewolves, Villagers)
             if roles[j] is role and alive[j]:
                 return j + 1
+        return self._acting(role) if hooks.ACTING else None
+
+    def _acting(self, role: Role) -> int | None:
+        """A living seat acting as `role` now without its card (the Actor holding that card)."""
+        for acting in hooks.ACTING:
+            seat = acting(self, role)
+            if seat is not None and self.state.alive[seat - 1]:
+                return seat
         return None
+
+    def powered(self, seat: int) -> bool:
+        """Whether this seat's power still works (RULES-EXTENSIONS.md "Powers lost"): a powerless
+        role keeps its card, team and calls, and its answers change nothing."""
+        return seat not in self.state.powerless
+
+    def acts_as(self, seat: int, role: Role) -> bool:
+        """Whether `seat` holds `role`'s power now: its card, or a card it acts (the Actor's)."""
+        return self.state.roles[seat - 1] is role or any(acting(self, role) == seat for acting in hooks.ACTING)
+
+    def team_of(self, seat: int) -> Team:
+        """The team `seat` plays for now: its card's, unless a role changed it (the Angel after turn 1)."""
+        for team in hooks.TEAM:
+            now = team(self, seat)
+            if now is not None:
+                return now
+        return self.state.roles[seat - 1].team
+
+    def day_zero_due(self) -> bool:
+        """Whether the game opens with a Day 0 (RULES-EXTENSIONS.md "Opening"): public facts only."""
+        return self.state.phase is Phase.SETUP and any(due(self) for due in hooks.DAY_ZERO)
 
     def living_wolves(self) -> tuple[int, ...]:
         roles = self.state.roles
@@ -269,6 +320,9 @@ class Game:
 
     def witch_view(self) -> WitchView:
         s = self.state
+        witch = self.living_holder(Role.WITCH)
+        if witch is not None and witch in s.powerless:
+            return WitchView(victim=None, can_heal=False, can_poison=False, targets=())
         shown = s.victim if (s.heal_left or s.options.witch_sees_victim_after_heal) else None
         return WitchView(
             victim=shown,
@@ -321,10 +375,21 @@ class Game:
         alive = s.living
         if not alive:
             return Outcome(Side.NOBODY, ())
+        wins = hooks.WINS
+        for win in wins:  # 2: the Angel
+            if win.rank < 3 and (win.role is None or win.role in s.possible):
+                seats = win.check(self)
+                if seats is not None:
+                    return Outcome(win.side, seats)
         team = self.lovers_team() if s.lovers is not None else None
         team_alive = team is not None and s.alive[team[0] - 1] and s.alive[team[1] - 1]
         if team is not None and team_alive and len(alive) == 2:
             return Outcome(Side.LOVERS, tuple(sorted(team)))
+        for win in wins:  # 4-6: the Pied Piper, the White Werewolf, the Abominable Sectarian
+            if 3 < win.rank < 7 and (win.role is None or win.role in s.possible):
+                seats = win.check(self)
+                if seats is not None:
+                    return Outcome(win.side, seats)
         roles = s.roles
         wolf = Role.WEREWOLF
         wolves = len([p for p in alive if roles[p - 1] is wolf])
@@ -338,6 +403,9 @@ class Game:
         return None
 
     def _side_seats(self, team: Team, excluded: set[int]) -> tuple[int, ...]:
+        if hooks.TEAM:
+            seats = range(1, self.state.players + 1)
+            return tuple(p for p in seats if self.team_of(p) is team and p not in excluded)
         return tuple(
             i + 1 for i, r in enumerate(self.state.roles) if r.team is team and (i + 1) not in excluded
         )
@@ -347,10 +415,18 @@ class Game:
     def begin_night(self) -> None:
         s = self.state
         if s.phase is Phase.SETUP:
+            if self.day_zero_due():
+                raise WrongPhaseError("the game opens with a Day 0 before the first night (the Angel is possible)")
             self._emit(NightBegan(1))
             return
         self._require_phase(Phase.DUSK, "night falls only after the day's vote")
         self._emit(NightBegan(s.night + 1))
+
+    def open_day_zero(self) -> None:
+        """The game opens with a day (the Angel is possible): Captain election, debate, vote."""
+        if not self.day_zero_due():
+            raise WrongPhaseError("the game opens with a Day 0 only when a role asks for it (the Angel)")
+        self._emit(DayBegan(0))
 
     def thief_choose(self, card: int) -> None:
         """The Thief keeps his card (0) or takes extra card 1 or 2; two Werewolves force a take."""
@@ -374,13 +450,17 @@ class Game:
             raise InvalidTargetError(f"Cupid named seat {first} twice; the Lovers are two different players")
         self._emit(LoversChosen(cupid, first, second))
 
-    def seer_inspect(self, target: int) -> Role | Team:
+    def seer_inspect(self, target: int) -> Role | Team | None:
+        """What the Seer is shown of `target`; None when her power is lost (she sees nothing)."""
         said = f"the Seer on seat {target!r}"
         self._night_step(Step.SEER, "the Seer", said)
         seer = self._living_actor(Role.SEER, "the Seer", said)
         self._check_target(target, "the Seer")
         if target == seer:
             raise InvalidTargetError(f"seat {target} is the Seer herself; she looks at another player's card")
+        if seer in self.state.powerless:
+            self._emit(PowerIgnored("seer", seer, Step.SEER))
+            return None
         self._emit(SeerSaw(seer, target, self.state.roles[target - 1]))
         return self.seen(target)
 
@@ -415,6 +495,9 @@ class Game:
             if not s.poison_left:
                 raise IllegalActionError(f"poison seat {poison}: the Witch has already used her poison")
             self._check_target(poison, "the Witch")
+        if witch in s.powerless:
+            self._emit(PowerIgnored("witch", witch, Step.WITCH))
+            return
         self._emit(WitchActed(witch, heal, poison))
 
     def use_power(self, call: str, targets: Sequence[int]) -> None:
@@ -427,23 +510,33 @@ class Game:
         said = f"{who} on {' '.join(map(str, chosen)) or 'nobody'}"
         self._night_step(step_of(power.order), who, said, first_night_only=power.first_night_only)
         seat = self._living_actor(power.role, who, said)
-        for target in chosen:
-            self._check_target(target, who)
+        if power.seats:
+            for target in chosen:
+                self._check_target(target, who)
+        elif not all(isinstance(t, int) and not isinstance(t, bool) for t in chosen):
+            raise InvalidTargetError(f"{said}: give whole numbers")
         problem = power.check(self, seat, chosen)
         if problem is not None:
             raise IllegalActionError(f"{said}: {problem}")
+        if seat in self.state.powerless:
+            self._emit(PowerIgnored(call, seat, step_of(power.order)))
+            return
         self._emit(PowerUsed(call, seat, chosen))
 
     def dawn(self) -> None:
         """End the night (RULES-EXTENSIONS.md "Dawn"): 1. the devoured; 2. each saved by the
-        Witch's potion or a role's protection (`hooks.SAVES`), else dead; 3. the poisoned; then
-        the deaths in seat order, then their chain reactions."""
+        Witch's potion or a role's protection (`hooks.SAVES`), else absorbed by a spare life
+        (`hooks.ABSORBS`: the Elder), else dead; 3. the poisoned; then the deaths in seat order,
+        then their chain reactions."""
         s = self.state
         self._require_phase(Phase.NIGHT, "dawn comes only at the end of a night")
         dead: dict[int, Cause] = {}
         devoured = () if s.victim is None else (s.victim,)
         for seat in devoured:
             if s.healed or (s.used and any(save(self, seat, Cause.WOLVES) for save in hooks.SAVES)):
+                continue
+            if hooks.ABSORBS and any(absorbs(self, seat, Cause.WOLVES) for absorbs in hooks.ABSORBS):
+                self._emit(LifeLost(seat))
                 continue
             dead[seat] = Cause.WOLVES
         if s.poisoned is not None:
@@ -488,7 +581,10 @@ class Game:
         self._finish_resolution()
 
     def _resolve(self, queue: list[tuple[int, Cause]]) -> None:
-        """Process deaths in order: grief, then the Hunter's shot; then the Captain; then the end."""
+        """Process deaths in order (RULES-EXTENSIONS.md "Dawn" step 6): grief; the roles' chain
+        reactions (`hooks.REACTIONS`: the Elder's revenge, the Idiot dying with him); the Hunter's
+        shot; the Scapegoat's list; then the Captain; then the end. (The roles' reactions come
+        before the Hunter's shot of the same death: no card has both, so the order is the rules'.)"""
         s = self.state
         while queue:
             seat, cause = queue.pop(0)
@@ -497,16 +593,57 @@ class Game:
                 if s.alive[other - 1]:
                     self._emit(PlayerDied(other, Cause.GRIEF, s.roles[other - 1]))
                     queue.append((other, Cause.GRIEF))
-            if s.roles[seat - 1] is Role.HUNTER and self._hunter_fires(cause) and self.living():
+            if hooks.REACTIONS:
+                self._react(seat, cause, queue)
+            hunter = s.roles[seat - 1] is Role.HUNTER or (bool(hooks.ACTING) and self.acts_as(seat, Role.HUNTER))
+            if hunter and seat not in s.powerless and self._hunter_fires(cause) and self.living():
                 self._emit(HunterCalled(seat, tuple(queue)))
                 return
+            if hooks.DESIGNATES_VOTERS and any(d(self, seat, cause) for d in hooks.DESIGNATES_VOTERS):
+                self._emit(VotersCalled(seat, tuple(queue)))
+                return
         self._finish_resolution()
+
+    def _react(self, seat: int, cause: Cause, queue: list[tuple[int, Cause]]) -> None:
+        s = self.state
+        for react in hooks.REACTIONS:
+            reaction = react(self, seat, cause)
+            if reaction is None:
+                continue
+            for event in reaction.events:
+                self._emit(event)
+            for dead, why in reaction.deaths:
+                if s.alive[dead - 1]:
+                    self._emit(PlayerDied(dead, why, s.roles[dead - 1]))
+                    queue.append((dead, why))
+
+    def designate_voters(self, seats: Sequence[int] | None) -> None:
+        """The dead Scapegoat names who may vote the next day (any living players, none, all);
+        None (no answer in time) sets no restriction."""
+        s = self.state
+        said = "nobody" if seats is not None and not seats else " ".join(map(repr, seats or ())) or "no answer"
+        self._require_awaiting(Awaiting.VOTERS, f"the Scapegoat's voters ({said})")
+        seat = s.awaiting_seat
+        assert seat is not None
+        chosen: tuple[int, ...] | None = None
+        if seats is not None:
+            for voter in seats:
+                self._check_target(voter, "the Scapegoat")
+            chosen = tuple(sorted(set(seats)))
+        queue = list(s.queue)
+        self._emit(VotersDesignated(seat, chosen, s.day + 1))
+        self._resolve(queue)
 
     def _hunter_fires(self, cause: Cause) -> bool:
         return self.state.options.hunter_shoots_on == "any_death" or cause in (Cause.WOLVES, Cause.VOTE)
 
     def _finish_resolution(self) -> None:
         s = self.state
+        if hooks.WINS and any(w.at_once and w.check(self) is not None for w in hooks.WINS):
+            outcome = self.check_outcome()  # the game stops at once (the Angel): no successor
+            if outcome is not None:
+                self._emit(GameEnded(outcome.winner, outcome.winners))
+                return
         if s.captain is not None and not s.alive[s.captain - 1] and self.living():
             self._emit(SuccessorCalled(s.captain))
             return
@@ -531,14 +668,23 @@ class Game:
             raise WrongPhaseError("no vote is due now (one vote a day, after the morning)")
         living = self.living()
         ballot = Ballot.ACCUSATION if self.state.options.vote_procedure == "accusation" else Ballot.VOTE
-        self._emit(VoteOpened(ballot, living, self._voters()))
+        voters = self._voters()
+        if not voters:  # nobody may vote today (the Scapegoat's list): no elimination
+            self._no_elimination("no_voters")
+            return
+        self._emit(VoteOpened(ballot, living, voters))
 
     def _voters(self) -> tuple[int, ...]:
-        """Who votes for an elimination: the living, minus the players spared by their card."""
+        """Who votes for an elimination: the living, minus the players spared by their card,
+        and only those the Scapegoat named for today (RULES-EXTENSIONS.md "Day" step 1)."""
         s = self.state
-        if not s.spared:
-            return s.living
-        return tuple([p for p in s.living if p not in s.spared])
+        voters = s.living
+        if s.spared:
+            voters = tuple([p for p in voters if p not in s.spared])
+        if s.day_voters is not None and s.voters_day == s.day:
+            allowed = s.day_voters
+            voters = tuple([p for p in voters if p in allowed])
+        return voters
 
     def vote_weight(self, voter: int) -> int:
         s = self.state
@@ -643,16 +789,38 @@ class Game:
                 voters = tuple(p for p in self._voters() if p not in accused)
                 if voters:
                     self._emit(VoteOpened(Ballot.BALLOT, accused, voters))
-                else:
+                elif not self._tie_settled(accused, captain_can_break=False):
                     self._no_elimination("tie")
         elif len(leaders) == 1:
             self._eliminate(leaders[0], by_captain=False)
+        elif self._tie_settled(leaders, ballot not in (Ballot.REVOTE, Ballot.BALLOT) and self._captain_breaks_tie()):
+            pass
+        elif hooks.TIE and (settled := self._settle_tie(leaders, rng)) is not None:
+            self._eliminate(settled, by_captain=False)
         elif ballot in (Ballot.REVOTE, Ballot.BALLOT):
             self._no_elimination("tie")
         elif self._captain_breaks_tie():
             self._emit(TieToBreak(leaders))
         else:
             self._emit(VoteOpened(Ballot.REVOTE, leaders, self._voters()))
+
+    def _tie_settled(self, tied: tuple[int, ...], captain_can_break: bool) -> bool:
+        """Day step 4: a card eliminated instead of the tied (the Scapegoat, `hooks.TIE_VICTIM`)."""
+        for victim_of in hooks.TIE_VICTIM:
+            victim = victim_of(self, captain_can_break)
+            if victim is not None:
+                self._emit(TieVictim(victim, tied))
+                self._eliminate(victim, by_captain=False)
+                return True
+        return False
+
+    def _settle_tie(self, tied: tuple[int, ...], rng: random.Random | None) -> int | None:
+        """Day step 4: a tie a role settles (the Angel's opening vote drawn by lot)."""
+        for settle in hooks.TIE:
+            seat = settle(self, tied, rng)
+            if seat is not None:
+                return seat
+        return None
 
     def _captain_breaks_tie(self) -> bool:
         s = self.state
@@ -663,7 +831,8 @@ class Game:
         s = self.state
         self._require_awaiting(Awaiting.TIEBREAK, f"the Captain's tie-break seat {seat!r}")
         if seat is None:
-            self._emit(VoteOpened(Ballot.REVOTE, s.candidates, self._voters()))
+            if not self._tie_settled(s.candidates, captain_can_break=False):
+                self._emit(VoteOpened(Ballot.REVOTE, s.candidates, self._voters()))
             return
         if seat not in s.candidates:
             tied = ", ".join(map(str, s.candidates))
@@ -676,7 +845,7 @@ class Game:
 
     def _eliminate(self, seat: int, by_captain: bool) -> None:
         s = self.state
-        if hooks.SPARES and _any_hook(hooks.SPARES, self, seat):
+        if hooks.SPARES and seat not in s.powerless and _any_hook(hooks.SPARES, self, seat):
             captain = s.captain == seat
             names = captain and any(keeps(self) for keeps in hooks.SPARED_CAPTAIN_NAMES_SUCCESSOR)
             self._emit(PlayerSpared(seat, s.roles[seat - 1], office_lost=captain and not names))
@@ -771,6 +940,7 @@ def _night(s: State, e: NightBegan) -> None:
     s.phase, s.night, s.step = Phase.NIGHT, e.night, -1
     s.previous, s.used = s.used, _NONE_USED
     s.victim, s.healed, s.poisoned = None, False, None
+    s.tie_victim = None
     s.awaiting, s.queue, s.resolving_day = Awaiting.NOTHING, (), False
 
 
@@ -861,6 +1031,7 @@ def _eliminated(s: State, e: PlayerEliminated) -> None:
 
 def _nobody(s: State, e: NobodyEliminated) -> None:
     s.awaiting, s.ballot, s.candidates, s.voters = Awaiting.NOTHING, None, (), ()
+    s.voted_day = s.day  # also when no vote could open (nobody allowed to vote)
 
 
 def _dusk(s: State, e: DuskFell) -> None:
@@ -877,6 +1048,8 @@ _NONE_USED: Mapping[str, tuple[int, ...]] = {}  # shared, never changed: `used` 
 def _power_used(s: State, e: PowerUsed) -> None:
     s.step = step_of(hooks.POWERS[e.call].order)
     s.used = {**s.used, e.call: e.targets}
+    if e.targets:
+        s.spent = {**s.spent, e.call: (*s.spent.get(e.call, ()), *e.targets)}
 
 
 def _spared(s: State, e: PlayerSpared) -> None:
@@ -885,6 +1058,31 @@ def _spared(s: State, e: PlayerSpared) -> None:
     s.spared = (*s.spared, e.seat)
     if e.office_lost:
         s.captain, s.captain_vacant = None, False
+
+
+def _power_ignored(s: State, e: PowerIgnored) -> None:
+    s.step = e.step
+
+
+def _powers_lost(s: State, e: PowersLost) -> None:
+    s.powerless = s.powerless | frozenset(e.seats)
+
+
+def _life_lost(s: State, e: LifeLost) -> None:
+    s.lives_lost = {**s.lives_lost, e.seat: s.lives_lost.get(e.seat, 0) + 1}
+
+
+def _tie_victim(s: State, e: TieVictim) -> None:
+    s.tie_victim = e.seat
+
+
+def _voters_called(s: State, e: VotersCalled) -> None:
+    s.awaiting, s.awaiting_seat, s.queue = Awaiting.VOTERS, e.seat, e.queue
+
+
+def _voters_designated(s: State, e: VotersDesignated) -> None:
+    s.awaiting, s.awaiting_seat, s.queue = Awaiting.NOTHING, None, ()
+    s.day_voters, s.voters_day = e.voters, e.day
 
 
 def _ended(s: State, e: GameEnded) -> None:
@@ -925,3 +1123,9 @@ _on(DuskFell, _dusk)
 _on(GameEnded, _ended)
 _on(PowerUsed, _power_used)
 _on(PlayerSpared, _spared)
+_on(PowerIgnored, _power_ignored)
+_on(PowersLost, _powers_lost)
+_on(LifeLost, _life_lost)
+_on(TieVictim, _tie_victim)
+_on(VotersCalled, _voters_called)
+_on(VotersDesignated, _voters_designated)

@@ -7,11 +7,13 @@ the engine emits the events.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Mapping
 
-from narrator.rules.events import Cause
-from narrator.rules.roles import Role
+from narrator.rules.events import Cause, Event
+from narrator.rules.options import Options
+from narrator.rules.roles import Role, Side, Team
 
 if TYPE_CHECKING:
     from narrator.rules.game import Game
@@ -31,6 +33,7 @@ class Power:
     targets: Callable[[Game, int], tuple[int, ...]]
     count: int = 1  # seats chosen at once
     first_night_only: bool = False
+    seats: bool = True  # the choices are seats (checked as living players); False: numbers `check` reads
 
 
 # call -> its power
@@ -44,3 +47,64 @@ SPARES: list[Callable[[Game, int], bool]] = []
 SPARED_CAPTAIN_NAMES_SUCCESSOR: list[Callable[[Game], bool]] = []
 # Day, elimination vote step 2: votes added to the first count of the day (seat -> votes).
 VOTE_BONUS: list[Callable[[Game], Mapping[int, int]]] = []
+
+# Dawn step 2, after the saves: a devouring that was not saved costs a spare life instead of a
+# death (the Elder). The engine emits `LifeLost`; nothing is said.
+ABSORBS: list[Callable[[Game, int, Cause], bool]] = []
+
+
+@dataclass(frozen=True)
+class Reaction:
+    """What a death sets off (Dawn step 6, after grief and the Hunter): events to emit, then
+    deaths to enqueue with their cause (each is resolved with its own reactions)."""
+
+    events: tuple[Event, ...] = ()
+    deaths: tuple[tuple[int, Cause], ...] = ()
+
+
+# Dawn step 6: chain reactions of a death, in the catalogue's order (the Elder's revenge, the
+# Idiot dying with him...). Called with the dead seat and the cause; None: nothing happens.
+REACTIONS: list[Callable[[Game, int, Cause], Reaction | None]] = []
+# Day step 4: on a tie for the elimination, the seat eliminated instead (the Scapegoat), or None.
+# `captain_can_break` says whether a living Captain could break this tie now.
+TIE_VICTIM: list[Callable[[Game, bool], int | None]] = []
+# Dawn step 6 (day only): whether this dead seat now names who may vote the next day (the
+# Scapegoat eliminated by a tie); the engine then awaits `Game.designate_voters`.
+DESIGNATES_VOTERS: list[Callable[[Game, int, Cause], bool]] = []
+# Cards that keep their power against the Elder's revenge (True), or keep it unless the named
+# boolean option is true (a string); from each card's `keeps_power`. Others: the team decides.
+KEEPS_POWER: dict[Role, bool | str] = {}
+
+# ---- Personnages (issue 12): the opening, loners' wins, teams that change, ties, acting roles ----
+
+
+@dataclass(frozen=True)
+class Win:
+    """A loner's row of the end check (RULES-EXTENSIONS.md "End of the game"): `rank` is its
+    number in that section's ordered list (1 nobody alive, 3 the Lovers, 7 the village, 8 the
+    wolves are the engine's own); `check` gives the winning seats, or None; `role`: checked only
+    in games where this role is possible."""
+
+    rank: int
+    side: Side
+    check: Callable[[Game], tuple[int, ...] | None]
+    role: Role | None = None
+    at_once: bool = False  # the game stops at once, before a dead Captain names a successor
+
+
+# The loners' wins, kept in priority order by the catalogue.
+WINS: list[Win] = []
+# The team a seat plays for now, when a role changes it (the Angel after turn 1); None: its card's.
+TEAM: list[Callable[[Game, int], Team | None]] = []
+# Opening: whether the game opens with a Day 0 (public facts only: the possible roles, the options).
+DAY_ZERO: list[Callable[[Game], bool]] = []
+# Day, elimination vote step 4: a tie settled by a role (the tied seats, the draw) -> the
+# eliminated seat, or None to leave it to the base rules.
+TIE: list[Callable[[Game, tuple[int, ...], random.Random | None], int | None]] = []
+# Setup: cards laid face up for a role (the Actor's), from the possible roles before they are laid;
+# the laid cards become possible roles (their calls are made every night, dealt or not).
+LAID: list[Callable[[frozenset[Role], Options], tuple[Role, ...]]] = []
+# Setup: a problem with the table for a role (players, possible roles, options), or None.
+SETUP_CHECKS: list[Callable[[int, frozenset[Role], Options], str | None]] = []
+# A seat that acts as this role now, besides its holders (the Actor holding a card): alive or not.
+ACTING: list[Callable[[Game, Role], int | None]] = []

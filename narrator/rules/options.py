@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, fields
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from narrator.rules.errors import OptionError
 
@@ -18,10 +18,40 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "vote_procedure": ("plurality", "runoff", "accusation"),
     "savior_blocks": ("all_devouring", "pack_only"),
     "idiot_captain_office": ("lost", "successor"),
+    "elder_revenge_causes": ("vote_poison_shot", "vote_only", "none"),
+    "scapegoat_vs_captain": ("scapegoat_first", "captain_first"),
+    "angel_opening": ("day_first", "night_first"),
+    "angel_vote_tie": ("base", "random_among_tied"),
+    "sectarian_infected": ("powerless", "keeps_goal"),
+    "actor_infected": ("powerless", "keeps_power"),
 }
 
 # Options that take a whole number, with their allowed range (the default is the field's).
-NUMBERS: dict[str, range] = {"raven_mark_votes": range(1, 6)}
+NUMBERS: dict[str, range] = {"raven_mark_votes": range(1, 6), "elder_lives": range(1, 6)}
+
+
+def _groups(text: str) -> str | None:
+    if all(c in "ABab" for c in text):
+        return None
+    return "give one letter A or B a seat, in seat order, e.g. AAAABBBB"
+
+
+# The Actor's default cards (RULES-EXTENSIONS.md `actor`), some of them played by later roles.
+ACTOR_CARDS = ("seer", "witch", "hunter", "little_girl", "savior", "elder", "scapegoat", "village_idiot", "fox",
+               "bear_tamer", "stuttering_judge", "knight_rusty_sword", "raven")
+
+
+def _words(text: str) -> str | None:
+    """Role keys separated by commas (which of them may be the Actor's is checked at the start)."""
+    from narrator.rules.roles import Role  # roles.py does not read the options: no cycle
+
+    known = {r.value for r in Role} | set(ACTOR_CARDS)
+    wrong = [w.strip() for w in text.split(",") if w.strip() and w.strip() not in known]
+    return None if not wrong else f"{wrong[0]!r} is not a role; give role keys separated by commas, e.g. seer,witch,hunter"
+
+
+# Options that take a text of their own (a seat map, a list of cards), with its check.
+TEXTS: dict[str, Callable[[str], str | None]] = {"sectarian_groups": _groups, "actor_cards": _words}
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +78,23 @@ class Options:
     raven_mark_needs_living_raven: bool = False
     # The Village Idiot (narrator/roles/village_idiot.py).
     idiot_captain_office: str = "lost"
+    # The Elder (narrator/roles/elder.py).
+    elder_lives: int = 2
+    elder_revenge_causes: str = "vote_poison_shot"
+    elder_revenge_announced: bool = True
+    idiot_dies_with_elder: bool = True
+    # The Scapegoat (narrator/roles/scapegoat.py).
+    scapegoat_vs_captain: str = "scapegoat_first"
+    # The Angel (narrator/roles/angel.py).
+    angel_opening: str = "day_first"
+    angel_vote_tie: str = "base"
+    # The Abominable Sectarian (narrator/roles/abominable_sectarian.py): one letter A or B a seat
+    # ("": the first half of the seats is group A, the rest group B).
+    sectarian_groups: str = ""
+    sectarian_infected: str = "powerless"
+    # The Actor (narrator/roles/actor.py): role keys, the first three not in play are laid.
+    actor_cards: str = ",".join(ACTOR_CARDS)
+    actor_infected: str = "powerless"
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -56,6 +103,10 @@ class Options:
                 if value not in CHOICES[f.name]:
                     allowed = ", ".join(CHOICES[f.name])
                     raise OptionError(f"option {f.name} cannot be {value!r}; choose one of: {allowed}")
+            elif f.name in TEXTS:
+                problem = TEXTS[f.name](value) if isinstance(value, str) else "give a text"
+                if problem is not None:
+                    raise OptionError(f"option {f.name} cannot be {value!r}; {problem}")
             elif f.name in NUMBERS:
                 span = NUMBERS[f.name]
                 if isinstance(value, bool) or not isinstance(value, int) or value not in span:
@@ -98,6 +149,10 @@ class Options:
 
 
 def _coerce(name: str, raw: Any) -> Any:
+    if name in TEXTS:
+        if name == "sectarian_groups" and isinstance(raw, str):
+            return raw.replace(" ", "").replace(",", "")
+        return raw.strip() if isinstance(raw, str) else raw
     if name in CHOICES:
         return raw.strip().lower() if isinstance(raw, str) else raw
     if name in NUMBERS:

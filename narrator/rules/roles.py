@@ -10,6 +10,9 @@ class Team(str, Enum):
 
     VILLAGE = "village"
     WOLVES = "wolves"
+    # Loners (RULES-EXTENSIONS.md "Terms"): each wins alone.
+    ANGEL = "angel"
+    ABOMINABLE_SECTARIAN = "abominable_sectarian"
 
 
 class Side(str, Enum):
@@ -19,6 +22,9 @@ class Side(str, Enum):
     WEREWOLVES = "werewolves"
     LOVERS = "lovers"
     NOBODY = "nobody"
+    # Loners (RULES-EXTENSIONS.md "End of the game").
+    ANGEL = "angel"
+    ABOMINABLE_SECTARIAN = "abominable_sectarian"
 
 
 class Role(str, Enum):
@@ -35,6 +41,13 @@ class Role(str, Enum):
     SAVIOR = "savior"
     RAVEN = "raven"
     VILLAGE_IDIOT = "village_idiot"
+    # The Elder and the Scapegoat (narrator/roles/elder.py, scapegoat.py).
+    ELDER = "elder"
+    SCAPEGOAT = "scapegoat"
+    # Personnages (issue 12), branch perso-c.
+    ANGEL = "angel"
+    ABOMINABLE_SECTARIAN = "abominable_sectarian"
+    ACTOR = "actor"
 
     @property
     def team(self) -> Team:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Mapping, Protocol, Sequence, TypeVar
 
 from narrator.errors import UsageError
-from narrator.rules import Awaiting, Ballot, Game, Role
+from narrator.rules import Awaiting, Ballot, Game, Role, Team
 from narrator.rules import hooks
 from narrator.rules.game import step_of
 from narrator.rules.hooks import Power
@@ -336,6 +336,9 @@ class InformedPolicy(RandomPolicy):
                     block = pick(rng, innocents) if innocents else None  # never a vote against a Werewolf
             for w in wolves:
                 ballot[w] = block
+        angel = game.living_holder(Role.ANGEL) if Role.ANGEL in s.possible and not captain_round else None
+        if angel is not None and angel in s.voters and angel in candidates and game.team_of(angel) is Team.ANGEL:
+            ballot[angel] = angel  # still in his first turn, the Angel wants to be voted out
         return ballot
 
     def tiebreak(self, game: Game, rng: random.Random) -> int:
@@ -395,7 +398,13 @@ def make_policy(name: str, params: InformedParams | None = None) -> RandomPolicy
 
 
 def play_night(game: Game, rng: random.Random, policy: Policy) -> None:
-    """One night: every living role acts as the policy decides."""
+    """One night: every living role acts as the policy decides. A game that opens with a Day 0
+    (the Angel is possible) plays it first."""
+    if game.day_zero_due():
+        game.open_day_zero()
+        play_day(game, rng, policy)
+        if game.outcome is not None:
+            return
     game.begin_night()
     s = game.state
     if s.night == 1:
@@ -477,6 +486,9 @@ def settle(game: Game, rng: random.Random, policy: Policy) -> None:
             game.hunter_shoot(policy.hunter(game, rng))
         elif waiting is Awaiting.SUCCESSOR:
             game.name_successor(policy.successor(game, rng))
+        elif waiting is Awaiting.VOTERS:
+            # The Scapegoat's list: he cannot tell friend from foe, so he lets everyone vote.
+            game.designate_voters(None)
 
 
 __all__ = [

@@ -9,7 +9,6 @@ download (in the same pins file as the speech models) and later downloads must m
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -20,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from narrator.folders import move_into_place
+from narrator.folders import Progress as Downloaded, download, move_into_place
 from narrator.listening.models import data_dir, read_pins, _write_pin
 from narrator.speech.render import SpeechError, VoiceSettings
 
@@ -188,7 +187,10 @@ def fetch(lang: str, progress: Progress | None = None, url_base: str | None = No
         digests: dict[str, str] = {}
         for url in voice.urls(url_base):
             file_name = url.rsplit("/", 1)[-1]
-            digest = _download(url, folder / file_name, voice, progress, timeout)
+            hint = (f"on a connected machine download {url}, and put it in {voices_dir() / voice.name}/ "
+                    "with the other file of the voice")
+            report = None if progress is None else _progress_of(file_name, progress)
+            digest = download(url, folder / file_name, VoiceStoreError, hint, report, timeout)
             expected = pins.get(pin_name(file_name))
             if expected is not None and digest != expected:
                 raise VoiceStoreError(f"{url} has SHA-256 {digest}, not the {expected} pinned on the first download: "
@@ -212,45 +214,8 @@ def fetch(lang: str, progress: Progress | None = None, url_base: str | None = No
                    tuple(notes))
 
 
-def _download(url: str, target: Path, voice: PiperVoiceInfo, progress: Progress | None, timeout: float) -> str:
-    import http.client
-    import urllib.error
-    import urllib.request
-
-    h = hashlib.sha256()
-    got = 0
-    total: int | None = None
-    name = target.name
-    hint = (f"on a connected machine download {url}, and put it in {voices_dir() / voice.name}/ "
-            "with the other file of the voice")
-    try:
-        with urllib.request.urlopen(url, timeout=timeout) as resp, open(target, "wb") as out:
-            length = resp.headers.get("Content-Length")
-            total = int(length) if length and length.isdigit() else None
-            while True:
-                block = resp.read(1 << 16)
-                if not block:
-                    break
-                out.write(block)
-                h.update(block)
-                got += len(block)
-                if progress is not None:
-                    progress(name, got, total)
-    except urllib.error.HTTPError as exc:
-        raise VoiceStoreError(f"cannot download {url}: HTTP {exc.code} {exc.reason}; {hint}") from None
-    except urllib.error.URLError as exc:
-        reason = exc.reason.strerror.lower() if isinstance(exc.reason, OSError) and exc.reason.strerror else str(exc.reason)
-        raise VoiceStoreError(f"cannot download {url} ({reason}); {hint}") from None
-    except http.client.IncompleteRead as exc:
-        raise VoiceStoreError(f"the download of {url} broke off after {len(exc.partial) + got} bytes; "
-                              "nothing was installed, run the fetch again") from None
-    except (OSError, http.client.HTTPException) as exc:
-        raise VoiceStoreError(f"the download of {url} failed after {got} bytes ({exc}); "
-                              "nothing was installed, run the fetch again") from None
-    if total is not None and got != total:
-        raise VoiceStoreError(f"the download of {url} broke off after {got} of {total} bytes; "
-                              "nothing was installed, run the fetch again")
-    return h.hexdigest()
+def _progress_of(name: str, progress: Callable[[str, int, int | None], None]) -> Downloaded:
+    return lambda got, total: progress(name, got, total)
 
 
 def _check_files(folder: Path, voice: PiperVoiceInfo) -> None:

@@ -1,1 +1,2 @@
-"""The table: setup wizard, config, full-screen board, dealing, assist, demo and doctor."""
+"""The table: its commands (play, resume, assist, demo, doctor, rules), setup wizard, config, the
+screens (full-screen board, text mode), dealing."""

@@ -17,7 +17,6 @@ from narrator.packs import VoicePack
 from narrator.ports import Clock, Cue, Speaker
 from narrator.rules import Options, Role
 from narrator.table.keys import KeySource
-from narrator.table.sound import close_speaker
 
 KEYS = {"\n": "next", "+": "next", "n": "next", "-": "back", "b": "back", "/": "pause", "p": "pause",
         "*": "repeat", "r": "repeat", "q": "quit"}
@@ -233,15 +232,15 @@ class Assistant:
 
 def run_assist(language: str, roles: Iterable[Role], timing: Timing, options: Options, keys: KeySource,
                speaker_factory: Callable[[VoicePack, Clock], Speaker] | None = None, out: TextIO = sys.stdout) -> None:
-    from narrator.flow.clock import RealClock
-    from narrator.flow.text import TextSpeaker
+    from narrator.clock import RealClock
     from narrator.packs import load_pack
+    from narrator.table.text import text_speaker
 
     pack = load_pack(language)
     clock = RealClock()
-    speaker = speaker_factory(pack, clock) if speaker_factory else TextSpeaker(pack, clock, out)
+    speaker = speaker_factory(pack, clock) if speaker_factory else text_speaker(pack, clock, out)
     out.write(f"narrator assist: you run the game; I call the night. {HELP}\n")
     try:
         Assistant(pack, speaker, clock, keys, roles, timing, options, out, captions=speaker_factory is not None).run()
     finally:
-        close_speaker(speaker)  # the last line ends, the ambience fades, the stream closes
+        speaker.close()  # the last line ends, the ambience fades, the stream closes

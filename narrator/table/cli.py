@@ -1,4 +1,4 @@
-"""`narrator assist`, `narrator demo` and `narrator doctor`."""
+"""`narrator assist`, `narrator demo`, `narrator doctor` and `narrator rules`."""
 
 from __future__ import annotations
 
@@ -34,6 +34,8 @@ def register(sub: Any) -> None:
     c = sub.add_parser("doctor", help="check audio, microphone, voices, speech models and the keypad")
     c.add_argument("--no-keypad", action="store_true", help="skip the keypad check (it waits for a key)")
     c.set_defaults(func=run_doctor)
+
+    register_rules(sub)
 
 
 def _pace(value: float | None) -> float | None:
@@ -93,3 +95,35 @@ def run_doctor(args: argparse.Namespace) -> int:
     from narrator.table.doctor import run_doctor as doctor
 
     return doctor(keypad=not args.no_keypad)
+
+
+# ---- `narrator rules` (the reference itself is narrator/reference.py) ----------------------
+
+def register_rules(sub: Any) -> None:
+    from narrator.packs import available_languages
+
+    langs = ", ".join(available_languages()) or "none found"
+    p = sub.add_parser(
+        "rules", help="every role and every rule option, with its values and what they mean",
+        description="Print the rules reference: every role, and every rule option with its values, its default "
+                    "and what each value does, in the language of a voice pack (the English one is docs/rules.md). "
+                    "Set an option with --option KEY=VALUE, in the setup questions, or under [options] in config.toml.")
+    p.add_argument("--lang", default=None, metavar="L",
+                   help=f"language of the reference: {langs} (default: the remembered table's language, else en)")
+    p.set_defaults(func=run_rules)
+
+
+def _table_language() -> str:
+    """The language of the table's remembered setup (`narrator play` asks for it), else English."""
+    from narrator.table.config import config_path, load_config
+
+    loaded = load_config(config_path())
+    return loaded.config.language if loaded.exists and not loaded.problems else "en"
+
+
+def run_rules(args: argparse.Namespace) -> int:
+    from narrator.packs import load_pack
+    from narrator.reference import render_rules
+
+    print(render_rules(load_pack(args.lang or _table_language())), end="")
+    return 0

@@ -34,30 +34,30 @@ def run_demo(language: str, seed: int, text: bool, pace: float = 1.0, out: Any =
     """One game by automatic players on the real clock; returns the number of lines said."""
     import sys
 
-    from narrator.fakes import RandomListener
-    from narrator.flow.clock import RealClock
-    from narrator.flow.headless import run_game
-    from narrator.flow.journal import MemoryJournal
-    from narrator.flow.text import TextDisplay, TextSpeaker
+    from narrator.clock import RealClock
+    from narrator.flow.run import play_game
+    from narrator.journal import MemoryJournal
+    from narrator.listening.automatic import RandomPlayers
     from narrator.packs import load_pack
+    from narrator.table.text import TextDisplay, text_speaker
 
     setup = demo_setup(language, seed, pace)
     pack = load_pack(language)
     clock = RealClock()
     # Nobody stays silent in the demo: every call gets an answer, so every kind of line is heard.
-    players = RandomListener(clock, random.Random(seed + 1), silence=0.0, late=0.0)
+    players = RandomPlayers(clock, random.Random(seed + 1), silence=0.0, late=0.0)
     journal = MemoryJournal()
     head = {"mode": "demo", "seed": seed, "setup": setup.to_record()}
     stream = out or sys.stdout
     if text:
-        speaker = TextSpeaker(pack, clock, stream, pace=setup.speech_scale)
+        speaker = text_speaker(pack, clock, stream, pace=setup.speech_scale)
         stream.write(cards_line(pack, setup) + "\n")
-        result = run_game(setup, players, seed, clock, journal, None, head, speaker, TextDisplay(pack, stream))
+        game = play_game(setup, pack, players, speaker, TextDisplay(pack, stream), clock, journal, seed, None, head)
     else:
         import argparse
 
         from narrator.table.screen import ScreenDisplay, ScreenSpeaker
-        from narrator.table.sound import close_speaker, open_table_speaker
+        from narrator.table.sound import open_table_speaker
 
         voice = open_table_speaker(pack, clock, sound or argparse.Namespace(no_audio=True), setup.speech_scale)
         screen = ScreenDisplay(pack, clock, timing=setup.timing)
@@ -65,13 +65,13 @@ def run_demo(language: str, seed: int, text: bool, pace: float = 1.0, out: Any =
         screen.start()
         try:
             speaker_s = ScreenSpeaker(voice, pack, screen)
-            result = run_game(setup, players, seed, clock, journal, None, head, speaker_s, screen)
+            game = play_game(setup, pack, players, speaker_s, screen, clock, journal, seed, None, head)
             clock.sleep_until(clock.now() + 3.0 * pace)
         finally:
             screen.stop()
-            close_speaker(voice)
+            voice.close()
         stream.write(cards_line(pack, setup) + "\n")
-    outcome = result.game.outcome
+    outcome = game.outcome
     assert outcome is not None
     # What the automatic players did: the night answers nobody saw, and who voted for whom.
     stream.write(pack.panel_text("demo.answers", {}) + "\n")

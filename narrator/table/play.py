@@ -15,7 +15,7 @@ from narrator.flow.timing import Timing
 from narrator.ports import Clock, Display, Listener, Prompt, Speaker
 
 if TYPE_CHECKING:
-    from narrator.flow.text import LineListener
+    from narrator.table.text import LineListener
 from narrator.table.config import Loaded, TableConfig, config_path, load_config, save_config
 
 
@@ -107,8 +107,8 @@ def play_at_table(args: argparse.Namespace) -> int:
     screen = args.screen or ("text" if args.text or not tty else "full")
     if screen == "full" and not tty:
         raise UsageError("the full screen needs a terminal; use --screen text (or --text) when input or output is redirected")
-    from narrator.flow.clock import RealClock
-    from narrator.flow.text import LineListener
+    from narrator.clock import RealClock
+    from narrator.table.text import LineListener
 
     lines = LineListener(RealClock())  # one reader for the wizard and the text game: no answer lost between
     given = args.setup is not None or args.players is not None
@@ -251,10 +251,10 @@ def _journal(args: argparse.Namespace) -> Path:
 
 def _play_text(args: argparse.Namespace, setup: Setup, deal_mode: str, listener: LineListener,
                names: dict[int, str] | None = None) -> int:
-    from narrator.flow.headless import run_game
-    from narrator.flow.journal import FileJournal
-    from narrator.flow.text import TextDisplay, TextSpeaker, seat_hint
+    from narrator.flow.run import play_game
+    from narrator.journal import FileJournal
     from narrator.packs import load_pack
+    from narrator.table.text import TextDisplay, seat_hint, text_speaker
 
     pack = load_pack(setup.language)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
@@ -262,7 +262,7 @@ def _play_text(args: argparse.Namespace, setup: Setup, deal_mode: str, listener:
     journal = FileJournal.create(path)
     clock = listener.clock
     display = TextDisplay(pack)
-    speaker = TextSpeaker(pack, clock, pace=setup.speech_scale)
+    speaker = text_speaker(pack, clock, pace=setup.speech_scale)
     listener.on_prompt = seat_hint(pack)
     print(f"Journal: {path} (if the game stops, continue it with: narrator resume {path})")
     from narrator.history.cli import Recorder
@@ -272,7 +272,7 @@ def _play_text(args: argparse.Namespace, setup: Setup, deal_mode: str, listener:
         setup = deal_at_table(setup, deal_mode, speaker, listener, display, clock)
         head = {"mode": "text", "screen": "text", "started": _now(), "seed": seed, "setup": setup.to_record(),
                 **_names_head(names)}
-        run_game(setup, listener, seed, clock, journal, None, head, speaker, display)
+        play_game(setup, pack, listener, speaker, display, clock, journal, seed, None, head)
     finally:
         display.clear_private()  # Ctrl-C during a private turn: wipe it before "interrupted"
         journal.close()
@@ -306,14 +306,14 @@ def resume_full(args: argparse.Namespace, path: Path, setup: Setup, seed: int, v
 def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, deal_mode: str | None,
                  voice: bool = True, resuming: bool = False, names: dict[int, str] | None = None,
                  rematch: list[bool] | None = None) -> int:
-    from narrator.flow.clock import RealClock
-    from narrator.flow.headless import resume_from, run_game, start_game
-    from narrator.flow.journal import FileJournal
+    from narrator.clock import RealClock
+    from narrator.flow.run import play_game, resume_from, start_game
     from narrator.flow.sequencer import all_cues
+    from narrator.journal import FileJournal
     from narrator.listening.table import open_table_listener
     from narrator.packs import load_pack
     from narrator.table.screen import ScreenDisplay, ScreenListener, ScreenSpeaker
-    from narrator.table.sound import SpeakingTracker, close_speaker, open_table_speaker
+    from narrator.table.sound import SpeakingTracker, open_table_speaker
 
     pack = load_pack(setup.language)
     clock = RealClock()
@@ -321,7 +321,7 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
     try:
         journal = FileJournal.reopen(path) if resuming else FileJournal.create(path)
     except BaseException:
-        close_speaker(voice_out)
+        voice_out.close()
         raise
     resume = resume_from(journal.records()) if resuming else None
     from narrator.history.cli import Recorder
@@ -349,7 +349,7 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
                     setup = deal_at_table(setup, deal_mode, speaker, listener, screen, clock)
                 head = {"mode": "text", "screen": "full", "voice": voice, "started": _now(), "seed": seed,
                         "setup": setup.to_record(), **_names_head(names)}
-                result = run_game(setup, listener, seed, clock, journal, resume, head, speaker, screen)
+                game = play_game(setup, pack, listener, speaker, screen, clock, journal, seed, resume, head)
                 # Game over: Enter leaves; `*` (a rematch) deals again where the caller offers one.
                 screen.final_hint = pack.panel_text("game.rematch" if rematch is not None else "screen.end", {})
                 screen.refresh()
@@ -360,10 +360,10 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
                 screen.clear_private()  # Ctrl-C or an error: no secret stays on the screen
                 screen.stop()
     finally:
-        close_speaker(voice_out)
+        voice_out.close()
         journal.close()
         recorder.journal(path)
-    outcome = result.game.outcome
+    outcome = game.outcome
     assert outcome is not None
     print(f"game over: the winner is {outcome.winner.value}; journal: {path}")
     return 0

@@ -25,7 +25,7 @@ def rematch_setup(setup: Setup, rng: random.Random) -> Setup:
 
 def last_game(folder: Path) -> tuple[Setup, dict[str, Any]]:
     """The setup and head record of the most recent journal in `folder` (`narrator play --again`)."""
-    from narrator.flow.journal import JournalError, read_journal
+    from narrator.journal import JournalError, read_journal
 
     journals = sorted(p for p in folder.glob("game-*.jsonl") if p.stat().st_size > 0) if folder.is_dir() else []
     for path in reversed(journals):

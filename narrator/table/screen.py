@@ -254,6 +254,10 @@ class ScreenDisplay:
         for i in range(0, len(cells), per_row):
             row = cells[i : i + per_row]
             grid.add_row(*row, *[""] * (min(per_row, len(cells)) - len(row)))
+        public = s.get("public", [])  # public by design: the Sectarian's groups, the Actor's cards
+        if public:
+            lines = "  ".join(self.pack.text(Cue(str(key), dict(slots))) for key, slots in public)
+            return Group(grid, Text(lines, style="white"))
         return grid
 
 
@@ -273,6 +277,9 @@ class ScreenSpeaker:
     def prepare(self, cues: Iterable[Cue]) -> None:
         self.inner.prepare(cues)
 
+    def close(self) -> None:
+        self.inner.close()
+
 
 class ScreenListener:
     """Tells the screen what is asked (its countdown by day) and echoes the typed keys."""
@@ -291,22 +298,3 @@ class ScreenListener:
             return self.inner.listen(prompt)
         finally:
             self.screen.listening(None)
-
-
-class PacedSpeaker:
-    """Says nothing aloud: each line lasts as long as it would take to say it (`pace` scales)."""
-
-    def __init__(self, pack: VoicePack, clock: Clock, pace: float = 1.0) -> None:
-        self.pack = pack
-        self.clock = clock
-        self.pace = pace
-
-    def say(self, cue: Cue, at: float | None = None) -> float:
-        from narrator.duration import estimated_duration
-
-        start = self.clock.now() if at is None else max(at, self.clock.now())
-        return start + estimated_duration(self.pack.text(cue), self.pack.rate) * self.pace
-
-    def prepare(self, cues: Iterable[Cue]) -> None:
-        for cue in cues:
-            self.pack.text(cue)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any, Iterable
+from typing import Iterable
 
 from narrator.packs import VoicePack
 from narrator.ports import Clock, Cue, Speaker
@@ -19,19 +19,13 @@ def add_sound_arguments(p: argparse.ArgumentParser) -> None:
 def open_table_speaker(pack: VoicePack, clock: Clock, args: argparse.Namespace, pace: float) -> Speaker:
     """The AudioSpeaker the options ask for; no device gives one line naming --text, --no-audio and doctor."""
     if getattr(args, "no_audio", False):
-        from narrator.table.screen import PacedSpeaker
+        from narrator.speech.estimated import EstimatedSpeaker
 
-        return PacedSpeaker(pack, clock, pace)
+        return EstimatedSpeaker(pack, clock, pace)
     from narrator.speech.cli import open_from_args
 
     speaker: Speaker = open_from_args(pack, args)
     return speaker
-
-
-def close_speaker(speaker: Any) -> None:
-    close = getattr(speaker, "close", None)
-    if callable(close):
-        close()
 
 
 class SpeakingTracker:
@@ -53,4 +47,4 @@ class SpeakingTracker:
         return self.until
 
     def close(self) -> None:
-        close_speaker(self.inner)
+        self.inner.close()

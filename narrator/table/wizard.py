@@ -15,7 +15,7 @@ from narrator.flow.timing import Timing
 from narrator.roles import card, night_calls, wizard_roles
 from narrator.rules import Role, RulesError
 from narrator.rules.composition import RECOMMENDED
-from narrator.rules.options import CHOICES, Options
+from narrator.rules.options import CHOICES, NUMBERS, TEXTS, Options
 from narrator.packs import VoicePack
 from narrator.table.config import DEAL_MODES, INPUTS, TableConfig, option_text, specials_of, with_defaults
 
@@ -216,7 +216,11 @@ class Wizard:
             name = self._ask("Enter = these rules; an option's number changes it:", parse)
             if name is None:
                 return
-            value = _next_value(name, opts[name])
+            if name in TEXTS:  # a text of its own (the Sectarian's groups, the Actor's cards): typed
+                current = str(opts[name])
+                value: object = self._ask(f"{name} [{current}]:", lambda a: a.strip() or current)
+            else:
+                value = _next_value(name, opts[name])
             trial = {**self.config.options, name: value}
             if value == Options().to_dict()[name]:
                 del trial[name]
@@ -345,6 +349,9 @@ def _next_value(name: str, value: object) -> object:
     if name in CHOICES:
         values = CHOICES[name]
         return values[(values.index(str(value)) + 1) % len(values)]
+    if name in NUMBERS:
+        span = NUMBERS[name]
+        return span[(span.index(int(str(value))) + 1) % len(span)]
     return not value
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from narrator.flow.headless import HeadlessResult, play_headless
+from narrator.headless import HeadlessResult, play_headless
 from narrator.flow.script import parse_script, parse_setup
 
 FAST = {"debate": 120, "defence": 5}

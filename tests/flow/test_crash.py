@@ -25,9 +25,10 @@ from typing import Any, Mapping
 
 import pytest
 
-from narrator.flow.clock import VirtualClock
-from narrator.flow.headless import play_headless, read_head, resume_from, resume_headless
-from narrator.flow.journal import FileJournal, JournalError
+from narrator.clock import VirtualClock
+from narrator.flow.run import resume_from
+from narrator.headless import play_headless, read_head, resume_headless
+from narrator.journal import FileJournal, JournalError
 from narrator.flow.script import Script, load_script, load_setup
 
 DATA = Path(__file__).parent / "data"

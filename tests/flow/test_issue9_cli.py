@@ -11,22 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.text_game import DEAL, SETUP
+
 REPO = Path(__file__).resolve().parents[2]
 
-SETUP5 = """
-players = 5
-roles = { 1 = "seer", 2 = "werewolf", 3 = "witch" }
-speech_scale = 0.01
-[timing]
-seer = 0.6
-werewolves = 0.6
-witch = 0.8
-gap = 0.05
-suspense = 0.05
-debate = 5
-vote = 2
-chain = 2
-"""
 SCRIPT5 = """
 answer_delay = 0.1
 [[nights]]
@@ -48,7 +36,7 @@ def narrator(*args: str, stdin: str = "", data: Path | None = None) -> subproces
 
 
 def headless_journal(tmp_path: Path, name: str = "game.jsonl") -> Path:
-    (tmp_path / "setup.toml").write_text(SETUP5)
+    (tmp_path / "setup.toml").write_text(SETUP)
     (tmp_path / "script.toml").write_text(SCRIPT5)
     path = tmp_path / name
     proc = narrator("play", "--headless", "--setup", str(tmp_path / "setup.toml"), "--script",
@@ -65,7 +53,7 @@ def cut_at(path: Path, prompt: str) -> None:
 
 
 def test_issue9_point14_headless_play_warns_on_stderr(tmp_path: Path) -> None:
-    (tmp_path / "setup.toml").write_text(SETUP5)
+    (tmp_path / "setup.toml").write_text(SETUP)
     (tmp_path / "script.toml").write_text(SCRIPT5)
     proc = narrator("play", "--headless", "--setup", str(tmp_path / "setup.toml"), "--script", str(tmp_path / "script.toml"))
     assert proc.returncode == 0
@@ -136,10 +124,10 @@ def test_issue9_point6_resume_keeps_the_screen_the_game_had(tmp_path: Path) -> N
     assert proc.returncode == 0, proc.stderr
 
 
-TEXT_SETUP = SETUP5.replace("debate = 5", "debate = 200")
+TEXT_SETUP = SETUP.replace("debate = 5", "debate = 200")
 # deal (seat, Enter) x5; Seer 2; Werewolves 4; Witch: no heal, no poison; Captain votes; in the debate
 # "*" (how long is left?), "/" "/" (pause, go on), "v" (vote now); everyone votes 2.
-TEXT_KEYS = ["1", "", "2", "", "3", "", "4", "", "5", "", "2", "4", "-", "0", "1", "1", "1", "1", "*", "/", "/", "v",
+TEXT_KEYS = [*DEAL, "2", "4", "-", "0", "1", "1", "1", "1", "*", "/", "/", "v",
              "2", "2", "2", "2"]
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from narrator.flow.headless import play_headless, resume_headless
-from narrator.flow.journal import FileJournal, JournalError, read_journal
+from narrator.headless import play_headless, resume_headless
+from narrator.journal import FileJournal, JournalError, read_journal
 from narrator.flow.script import parse_script, parse_setup
 
 SETUP = {

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from narrator.fakes import FakeListener, Timeline, TimelineDisplay, TimelineSpeaker
-from narrator.flow.clock import VirtualClock
-from narrator.flow.headless import run_game
-from narrator.flow.journal import FileJournal
+from narrator.clock import VirtualClock
+from narrator.headless import run_game
+from narrator.journal import FileJournal
 from narrator.flow.script import parse_script, parse_setup
 from narrator.packs import load_pack
 from narrator.ports import Cue, Heard, Prompt

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from narrator.flow.clock import VirtualClock
-from narrator.flow.headless import HeadlessResult, run_game
+from narrator.clock import VirtualClock
+from narrator.headless import HeadlessResult, run_game
 from narrator.flow.script import parse_script, parse_setup
 from narrator.flow.sequencer import Sequencer
 from narrator.fakes import FakeListener

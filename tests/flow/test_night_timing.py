@@ -23,10 +23,10 @@ from typing import Any, Callable
 
 import pytest
 
-from narrator.fakes import Timeline, TimelineDisplay
-from narrator.flow.clock import RealClock
-from narrator.flow.headless import ScaledSpeaker, start_game
-from narrator.flow.journal import FileJournal
+from narrator.fakes import Timeline, TimelineDisplay, TimelineSpeaker
+from narrator.clock import RealClock
+from narrator.flow.run import start_game
+from narrator.journal import FileJournal
 from narrator.flow.script import Script, parse_script, parse_setup
 from narrator.flow.sequencer import Sequencer
 from narrator.packs import load_pack
@@ -101,7 +101,7 @@ def play_two_nights(tmp_path: Path, name: str, pause: Callable[[], float]) -> li
 
     game = start_game(setup)
     listener = TimedScript(clock, parse_script(GAMES[name], 8, "SCRIPT"), night=0.15)
-    seq = Sequencer(game, pack, ScaledSpeaker(pack, timeline, scale=setup.speech_scale), listener,
+    seq = Sequencer(game, pack, TimelineSpeaker(pack, timeline, scale=setup.speech_scale), listener,
                     TimelineDisplay(pack, timeline), clock, journal, random.Random(1), setup.timing, None, stop_at_second_dawn)
     try:
         seq.run()

@@ -11,9 +11,10 @@ from dataclasses import replace
 from typing import Any
 
 from narrator.fakes import RandomListener
-from narrator.flow.clock import VirtualClock
-from narrator.flow.headless import HeadlessResult, resume_from, run_game
-from narrator.flow.journal import MemoryJournal
+from narrator.clock import VirtualClock
+from narrator.flow.run import resume_from
+from narrator.headless import HeadlessResult, run_game
+from narrator.journal import MemoryJournal
 from narrator.flow.script import parse_script, parse_setup
 from narrator.ports import Heard, Prompt
 

@@ -22,7 +22,8 @@ def test_mark_is_said_in_the_morning_after_the_deaths_and_weighs_in_the_count() 
     r = play(SETUP, {"nights": [{"raven": 5, "werewolves": 6}],
                      "days": [{"votes": {1: 7, 2: 7, 3: 5}}, {"eliminate": 2}, {"eliminate": 3}]})
     lines = said(r)
-    mark = lines.index("The Raven has marked seat 5: 2 votes against them at today's count.")
+    mark = lines.index("The Raven has marked seat 5.")
+    assert lines[mark + 1] == "At today's first count, 2 votes against them are added."
     assert any("Seat 6" in t for t in lines[:mark])  # the night's death comes first
     assert "Marked: seat 5." in panel_lines(during(r, "raven.wake", "raven.sleep"))
     counted = next(e for e in r.game.events if isinstance(e, ev.VotesCast))

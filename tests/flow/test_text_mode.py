@@ -6,24 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-SETUP = """
-players = 5
-roles = { 1 = "seer", 2 = "werewolf", 3 = "witch" }
-speech_scale = 0.01
-[timing]
-seer = 0.6
-werewolves = 0.6
-witch = 0.8
-gap = 0.05
-suspense = 0.05
-debate = 5
-vote = 2
-chain = 2
-"""
-
-# deal (seat, Enter) x5; Seer 2; Werewolves 4; Witch: no heal, no poison; Captain votes;
-# "v" ends the debate; everyone votes 2.
-KEYS = ["1", "", "2", "", "3", "", "4", "", "5", "", "2", "4", "-", "0", "1", "1", "1", "1", "v", "2", "2", "2", "2"]
+from tests.text_game import KEYS, SETUP
 
 
 def test_text_mode_plays_a_whole_game(tmp_path: Path) -> None:

@@ -9,9 +9,7 @@ import os
 import socket
 import subprocess
 import sys
-import threading
 import zipfile
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Iterator
 
@@ -19,6 +17,7 @@ import pytest
 
 from narrator.cli import main
 from narrator.listening import models
+from tests.http_files import serving
 
 
 def model_zip(top: str, files: dict[str, bytes] | None = None) -> bytes:
@@ -39,47 +38,23 @@ FR = models.CATALOG["fr"].name
 EN = models.CATALOG["en"].name
 
 
-class Handler(BaseHTTPRequestHandler):
-    routes: dict[str, bytes] = {}
-    truncate: set[str] = set()
-
-    def do_GET(self) -> None:  # noqa: N802
-        body = self.routes.get(self.path)
-        if body is None:
-            self.send_error(404)
-            return
-        self.send_response(200)
-        self.send_header("Content-Type", "application/zip")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        if self.path in self.truncate:
-            self.wfile.write(body[: len(body) // 2])
-            self.wfile.flush()
-            self.close_connection = True
-            return
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
+ROUTES: dict[str, bytes] = {}  # what the server serves, by path
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    Handler.routes = {
+    ROUTES.clear()
+    ROUTES.update({
         f"/good/{FR}.zip": model_zip(FR),
         f"/other/{FR}.zip": model_zip(FR, {"am/final.mdl": b"x", "conf/model.conf": b"y", "graph/HCLG.fst": b"z"}),
         f"/trunc/{FR}.zip": model_zip(FR),
         f"/good/{EN}.zip": model_zip(EN),  # a model, but not the published en checksum
         f"/garbage/{FR}.zip": os.urandom(5000),
         f"/notmodel/{FR}.zip": model_zip(FR, {"README": b"hello"}),
-    }
-    Handler.truncate = {f"/trunc/{FR}.zip"}
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    t = threading.Thread(target=httpd.serve_forever, daemon=True)
-    t.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    })
+    cut = {f"/trunc/{FR}.zip": len(ROUTES[f"/trunc/{FR}.zip"]) // 2}
+    with serving(ROUTES, cut=cut, content_type="application/zip") as url:
+        yield url
 
 
 @pytest.fixture
@@ -115,7 +90,7 @@ def test_a_good_archive_installs_and_pins_its_checksum(server: str, store: Path,
     assert code == 0, err
     assert (store / "fr" / "am" / "final.mdl").read_bytes() == b"acoustic model" * 100
     assert sorted(p.name for p in store.iterdir()) == ["fr"]
-    digest = hashlib.sha256(Handler.routes[f"/good/{FR}.zip"]).hexdigest()
+    digest = hashlib.sha256(ROUTES[f"/good/{FR}.zip"]).hexdigest()
     assert models.read_pins() == {FR: digest}
     assert "pinned" in out
     assert models.find_model("fr") == store / "fr"

@@ -6,6 +6,7 @@ Format (blank lines and `#` comments are ignored):
     extra: werewolf villager          # optional: the Thief's two extra cards
     option: vote_procedure=runoff     # optional, repeatable
     actions:
+    day-zero                          # open_day_zero(): the Day 0 opening (the Angel)
     night                             # begin_night
     thief 1                           # thief_choose(1); 0 keeps the Thief card
     cupid 3 5                         # cupid_choose(3, 5)
@@ -17,6 +18,7 @@ Format (blank lines and `#` comments are ignored):
     dawn
     hunter 3 | hunter none            # hunter_shoot
     successor 4 | successor none      # name_successor
+    voters 2 5 | voters nobody | voters all   # designate_voters (the dead Scapegoat's list; all: no answer)
     vote-open                         # open_vote()
     votes 1>2 2>1 ...                 # cast_votes
     tiebreak 3 | tiebreak none        # break_tie
@@ -126,6 +128,8 @@ class Player:
         g, verb, args = self.game, words[0], words[1:]
         if verb == "night":
             g.begin_night()
+        elif verb == "day-zero":
+            g.open_day_zero()
         elif verb == "thief":
             g.thief_choose(int(args[0]))
         elif verb == "cupid":
@@ -143,6 +147,8 @@ class Player:
             g.hunter_shoot(_seat(args[0]))
         elif verb == "successor":
             g.name_successor(_seat(args[0]))
+        elif verb == "voters":
+            g.designate_voters(None if args == ["all"] else () if args == ["nobody"] else [int(a) for a in args])
         elif verb == "election-open":
             g.open_captain_election()
         elif verb == "vote-open":
@@ -214,6 +220,19 @@ def render(event: ev.Event) -> str:
         return f"spared {e.seat}: {e.role.value}"
     if isinstance(e, ev.PowerUsed):
         return f"power {e.call} {e.seat}: {_seats(e.targets)}"
+    if isinstance(e, ev.PowerIgnored):
+        return f"ignored {e.call} {e.seat}: powerless"
+    if isinstance(e, ev.PowersLost):
+        return f"powers lost ({e.cause}): {_seats(e.seats)}"
+    if isinstance(e, ev.LifeLost):
+        return f"life lost {e.seat}"
+    if isinstance(e, ev.TieVictim):
+        return f"tie {_seats(e.tied)}: {e.seat} eliminated instead"
+    if isinstance(e, ev.VotersCalled):
+        return f"scapegoat {e.seat} names voters"
+    if isinstance(e, ev.VotersDesignated):
+        voters = "all" if e.voters is None else _seats(e.voters)
+        return f"voters of day {e.day}: {voters}"
     if isinstance(e, ev.GameEnded):
         return f"end {e.winner.value}: {_seats(e.winners)}"
     raise TypeError(f"no rendering for {event!r}")

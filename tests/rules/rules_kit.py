@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from narrator.rules import Deal, Game, Options, Role, RulesError
+from narrator.rules.options import ACTOR_CARDS
 
 # Every option key of RULES.md with all its values, the default first.
 OPTION_VALUES: dict[str, tuple[Any, ...]] = {
@@ -27,6 +28,17 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "raven_mark_votes": (2, 1, 3, 4, 5),
     "raven_mark_needs_living_raven": (False, True),
     "idiot_captain_office": ("lost", "successor"),
+    "elder_lives": (2, 1, 3, 4, 5),
+    "elder_revenge_causes": ("vote_poison_shot", "vote_only", "none"),
+    "elder_revenge_announced": (True, False),
+    "idiot_dies_with_elder": (True, False),
+    "scapegoat_vs_captain": ("scapegoat_first", "captain_first"),
+    "angel_opening": ("day_first", "night_first"),
+    "angel_vote_tie": ("base", "random_among_tied"),
+    "sectarian_groups": ("",),  # a seat map: drawn apart, as it must fit the table
+    "sectarian_infected": ("powerless", "keeps_goal"),
+    "actor_cards": (",".join(ACTOR_CARDS), "savior,raven,hunter", "witch"),
+    "actor_infected": ("powerless", "keeps_power"),
 }
 
 

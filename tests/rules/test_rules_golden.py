@@ -25,3 +25,17 @@ def test_golden_game(path: Path) -> None:
         diff = "\n".join(difflib.unified_diff(expected, actual, "expected (hand-written)", "engine", lineterm=""))
         pytest.fail(f"{path.name}: the engine's events differ from the script\n{diff}")
     assert Game.replay(game.events).state == game.state
+
+
+@pytest.mark.parametrize("path", [p for p in SCRIPTS if p.stem.startswith(("elder_", "scapegoat_"))],
+                         ids=lambda p: p.stem)
+def test_golden_events_survive_the_journal_codec(path: Path) -> None:
+    """The events of the powers lost, the spare lives and the Scapegoat's list (a None list
+    included) are written to the journal and read back equal."""
+    import json
+
+    from narrator.rules.codec import event_from_dict, event_to_dict
+
+    _, _, game = run(path)
+    for event in game.events:
+        assert event_from_dict(json.loads(json.dumps(event_to_dict(event)))) == event

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,6 +41,9 @@ class Setup:
 def setups(draw: st.DrawFn, max_players: int = 12) -> Setup:
     players = draw(st.integers(4, max_players))
     options = Options(**{key: draw(st.sampled_from(values)) for key, values in OPTION_VALUES.items()})
+    if draw(st.booleans()):  # the Sectarian's groups: any split of this table with both groups
+        groups = draw(st.lists(st.sampled_from("AB"), min_size=players, max_size=players).filter(lambda g: len(set(g)) == 2))
+        options = dataclasses.replace(options, sectarian_groups="".join(groups))
     wolves = draw(st.integers(1, max(1, players // 3)))
     specials = draw(st.lists(st.sampled_from(SPECIALS), unique=True, max_size=players - wolves))
     named = {Role.WEREWOLF: wolves, **{role: 1 for role in specials}}
@@ -58,9 +63,31 @@ def lovers_team(game: Game) -> tuple[int, int] | None:
     return lovers if (mixed or both) else None
 
 
-def win_conditions(game: Game, alive: set[int]) -> dict[Side, tuple[int, ...]]:
-    """Every outcome that holds on these living players, with the seats that win with it."""
+def groups(game: Game) -> str:
+    given, n = game.options.sectarian_groups.upper(), game.players
+    return given if len(given) == n else "A" * ((n + 1) // 2) + "B" * (n // 2)
+
+
+def win_conditions(game: Game, alive: set[int], angel: int | None = None) -> dict[Side, tuple[int, ...]]:
+    """The outcome that holds on these living players, first in the priority order of
+    RULES-EXTENSIONS.md "End of the game", with the seats that win with it (`angel`: the seat of
+    an Angel killed as his card says, followed by the Checker)."""
     roles = game.state.roles
+    if not alive:
+        return {Side.NOBODY: ()}
+    if angel is not None:
+        return {Side.ANGEL: (angel,)}
+    sectarian = next((p for p in alive if roles[p - 1] is Role.ABOMINABLE_SECTARIAN), None)
+    if sectarian is not None:
+        split = groups(game)
+        if all(split[p - 1] == split[sectarian - 1] for p in alive):
+            team = lovers_team(game)
+            if not (team is not None and alive == set(team)):
+                return {Side.ABOMINABLE_SECTARIAN: (sectarian,)}
+    first_turn = game.state.day <= (0 if game.options.angel_opening == "day_first" else 1)
+
+    def loner(p: int) -> bool:
+        return roles[p - 1] is Role.ABOMINABLE_SECTARIAN or (roles[p - 1] is Role.ANGEL and first_turn)
     team = lovers_team(game)
     team_alive = team is not None and set(team) <= alive
     wolves_alive = [p for p in alive if roles[p - 1] is Role.WEREWOLF]
@@ -73,7 +100,8 @@ def win_conditions(game: Game, alive: set[int]) -> dict[Side, tuple[int, ...]]:
         held[Side.LOVERS] = tuple(sorted(team))
     if alive and not wolves_alive and Side.LOVERS not in held:
         held[Side.VILLAGE] = tuple(
-            p for p in range(1, game.players + 1) if roles[p - 1] is not Role.WEREWOLF and p not in in_team
+            p for p in range(1, game.players + 1)
+            if roles[p - 1] is not Role.WEREWOLF and p not in in_team and not loner(p)
         )
     parity = game.options.wolves_win_at_parity and len(others_alive) <= 1
     if wolves_alive and not team_alive and (not others_alive or parity):
@@ -99,6 +127,13 @@ class Checker:
     protected: int | None = None
     hunter_due: bool = False
     living_before: int = 0
+    powerless: set[int] = field(default_factory=set)  # RULES-EXTENSIONS.md "Powers lost"
+    lives_lost: dict[int, int] = field(default_factory=dict)
+    absorbed: int | None = None
+    revenge_due: bool = False
+    day: int | None = None  # the day under way (None at night)
+    night: int = 0
+    angel: int | None = None  # an Angel killed as his card says (he wins)
 
     def __post_init__(self) -> None:
         self.alive = set(range(1, self.game.players + 1))
@@ -117,13 +152,19 @@ class Checker:
         assert living <= self.living_before, "the number of living players increased"
         self.living_before = living
         s = game.state
-        if s.captain is not None and s.phase is not Phase.RESOLVING and self.alive:
+        angel_won = s.outcome is not None and s.outcome.winner is Side.ANGEL  # the game stops at once
+        if s.captain is not None and s.phase is not Phase.RESOLVING and self.alive and not angel_won:
             assert s.captain in self.alive, f"the Captain (seat {s.captain}) is dead after the resolution"
 
     def follow(self, e: ev.Event) -> None:
         game = self.game
+        self.powerless_do_nothing(e)
         if isinstance(e, ev.NightBegan):
             self.victim, self.healed, self.poisoned, self.protected = None, False, None, None
+            self.absorbed = None
+            self.day, self.night = None, e.night
+        elif isinstance(e, ev.DayBegan):
+            self.day = e.day
         elif isinstance(e, ev.ThiefChose):
             assert game.state.night == 1
             self._alive(e.seat, "the Thief acts")
@@ -150,9 +191,10 @@ class Checker:
             assert not e.healed or self.victim is not None, "healed with no victim"
         elif isinstance(e, ev.PowerUsed):
             power = hooks.POWERS[e.call]
-            assert game.state.roles[e.seat - 1] is power.role, f"{e.call} used by seat {e.seat}, not its role"
+            # Its role's holder, or the Actor holding that card tonight.
+            assert game.state.roles[e.seat - 1] in (power.role, Role.ACTOR), f"{e.call} used by seat {e.seat}, not its role"
             self._alive(e.seat, f"{e.call} acts")
-            for target in e.targets:
+            for target in e.targets if power.seats else ():  # the Actor's choice is a card's number
                 self._alive(target, f"{e.call}'s choice")
             if e.call == "savior":
                 (self.protected,) = e.targets
@@ -160,14 +202,43 @@ class Checker:
             girl = self.victim is not None and game.state.roles[self.victim - 1] is Role.LITTLE_GIRL
             saved = self.healed or (
                 self.protected == self.victim and (not girl or game.options.savior_protects_little_girl))
+            elder = (self.victim is not None and game.state.roles[self.victim - 1] is Role.ELDER
+                     and self.victim not in self.powerless
+                     and game.options.elder_lives - self.lives_lost.get(self.victim, 0) > 1)
+            absorbed = self.victim if not saved and elder else None
+            assert self.absorbed == absorbed, "a spare life was lost where it should not, or not lost"
+            if absorbed is not None:
+                self.lives_lost[absorbed] = self.lives_lost.get(absorbed, 0) + 1
+                saved = True
             dead = {self.poisoned} | ({self.victim} if not saved else set())
             assert e.deaths == tuple(sorted(p for p in dead if p is not None)), "wrong night deaths"
         elif isinstance(e, ev.PlayerDied):
             self._alive(e.seat, "dies again")
             self.alive.discard(e.seat)
+            if game.state.roles[e.seat - 1] is Role.ANGEL and self.angel is None:
+                last_day, last_night = (0, 1) if game.options.angel_opening == "day_first" else (1, 2)
+                voted = e.cause is ev.Cause.VOTE and self.day is not None and self.day <= last_day
+                devoured = e.cause is ev.Cause.WOLVES and self.day is None and self.night <= last_night
+                if voted or devoured:
+                    self.angel = e.seat
             fires = game.options.hunter_shoots_on == "any_death" or e.cause in (ev.Cause.WOLVES, ev.Cause.VOTE)
-            if game.state.roles[e.seat - 1] is Role.HUNTER and fires:
+            if game.acts_as(e.seat, Role.HUNTER) and fires and e.seat not in self.powerless:  # or the Actor with his card
                 self.hunter_due = True
+            causes = {"vote_poison_shot": {ev.Cause.VOTE, ev.Cause.POISON, ev.Cause.HUNTER},
+                      "vote_only": {ev.Cause.VOTE}, "none": set()}[game.options.elder_revenge_causes]
+            if e.role is Role.ELDER and e.cause in causes and e.seat not in self.powerless:
+                self.revenge_due = True
+        elif isinstance(e, ev.LifeLost):
+            assert e.seat == self.victim and self.absorbed is None
+            self.absorbed = e.seat
+        elif isinstance(e, ev.PowersLost):
+            assert self.revenge_due, "powers lost without the Elder's revenge"
+            self.revenge_due = False
+            keeps = hooks.KEEPS_POWER
+            village = {p for p in self.alive if game.state.roles[p - 1].team.value == "village"
+                       and keeps.get(game.state.roles[p - 1], False) is False}
+            assert set(e.seats) >= village, f"the revenge spared village players: {sorted(village - set(e.seats))}"
+            self.powerless |= set(e.seats)
         elif isinstance(e, ev.HunterCalled):
             assert self.hunter_due, "the Hunter was called without a death that lets him shoot"
             self.hunter_due = False
@@ -192,12 +263,39 @@ class Checker:
             assert (a in self.alive) == (b in self.alive), f"Lovers {a} and {b}: one died without the other"
         if isinstance(e, (ev.DayBegan, ev.DuskFell, ev.GameEnded)):
             assert not (self.hunter_due and self.alive), "the dead Hunter was never called to shoot"
-        if isinstance(e, (ev.DayBegan, ev.DuskFell)):
-            assert win_conditions(game, self.alive) == {}, f"the game goes on although {win_conditions(game, self.alive)}"
+            assert not self.revenge_due, "the Elder was killed by the village and took no revenge"
+        if isinstance(e, (ev.DayBegan, ev.DuskFell)) and e != ev.DayBegan(0):  # Day 0 has no morning check
+            held = win_conditions(game, self.alive, self.angel)
+            assert held == {}, f"the game goes on although {held}"
         elif isinstance(e, ev.GameEnded):
-            held = win_conditions(game, self.alive)
+            held = win_conditions(game, self.alive, self.angel)
             assert len(held) == 1, f"exactly one outcome must hold at the end: {held}"
             assert held == {e.winner: e.winners}
+
+
+def _powerless_do_nothing(self: Checker, e: ev.Event) -> None:
+    """A powerless role's power does nothing (RULES-EXTENSIONS.md "Powers lost"): no potion, no
+    sight, no night power, no shot, no pardon, no tie taken, no list; the answer is ignored."""
+    lost = self.powerless
+    if isinstance(e, ev.WitchActed):
+        assert e.witch not in lost, "a powerless Witch poured a potion"
+    elif isinstance(e, ev.SeerSaw):
+        assert e.seer not in lost, "a powerless Seer saw a card"
+    elif isinstance(e, ev.PowerUsed):
+        assert e.seat not in lost, f"a powerless {e.call} used the power"
+    elif isinstance(e, ev.HunterCalled):
+        assert e.hunter not in lost, "a powerless Hunter shot"
+    elif isinstance(e, ev.PlayerSpared):
+        assert e.seat not in lost, "a powerless card spared its holder"
+    elif isinstance(e, ev.TieVictim):
+        assert e.seat not in lost, "a powerless Scapegoat took the tie"
+    elif isinstance(e, ev.VotersCalled):
+        assert e.seat not in lost, "a powerless Scapegoat named voters"
+    elif isinstance(e, ev.PowerIgnored):
+        assert e.seat in lost, "an answer was ignored although the power is not lost"
+
+
+Checker.powerless_do_nothing = _powerless_do_nothing  # type: ignore[attr-defined]
 
 
 # ---- a random legal game, step by step --------------------------------------------------
@@ -256,6 +354,15 @@ class Driver:
             self.until_legal(lambda: (lambda t: (t is None or t in alive, "hunter_shoot", t))(self.seat()), "hunter_shoot", None)
         elif s.awaiting is Awaiting.SUCCESSOR:
             self.until_legal(lambda: (lambda t: (t is None or t in alive, "name_successor", t))(self.seat()), "name_successor", None)
+        elif s.awaiting is Awaiting.VOTERS:
+            def voters() -> tuple[Any, ...]:
+                if self.draw(st.integers(0, 3)) == 0:
+                    return (True, "designate_voters", None)
+                chosen = self.draw(st.lists(st.integers(1, game.players), max_size=4))
+                return (set(chosen) <= alive, "designate_voters", chosen)
+            self.until_legal(voters, "designate_voters", None)
+        elif s.phase is Phase.SETUP and game.day_zero_due():
+            game.open_day_zero()  # the Angel's Day 0
         elif s.phase in (Phase.SETUP, Phase.DUSK):
             game.begin_night()
         elif s.phase is Phase.DAY:
@@ -342,7 +449,8 @@ def legal_move(game: Game, checker: Checker, data: st.DataObject) -> None:
 
 
 ACTIONS = ("begin_night", "thief_choose", "cupid_choose", "use_power", "seer_inspect", "wolves_choose", "witch_act", "dawn",
-           "hunter_shoot", "name_successor", "open_captain_election", "open_vote", "cast_votes", "break_tie")
+           "hunter_shoot", "name_successor", "open_captain_election", "open_vote", "cast_votes", "break_tie",
+           "designate_voters")
 
 
 def any_move(game: Game, data: st.DataObject) -> tuple[str, tuple[Any, ...]]:
@@ -361,6 +469,8 @@ def any_move(game: Game, data: st.DataObject) -> tuple[str, tuple[Any, ...]]:
         args = (data.draw(st.sampled_from([*sorted(hooks.POWERS), "nobody's"])), data.draw(st.lists(st.integers(-1, game.players + 2), max_size=2)))
     elif action == "witch_act":
         args = (data.draw(st.booleans()), data.draw(seat))
+    elif action == "designate_voters":
+        args = (data.draw(st.one_of(st.none(), st.lists(st.integers(-1, game.players + 2), max_size=3))),)
     elif action == "cast_votes":
         args = (data.draw(st.dictionaries(st.integers(-1, game.players + 2), seat, max_size=4)),)
     else:
@@ -433,7 +543,9 @@ def test_every_game_ends_within_n_nights_with_block_votes(setup: Setup) -> None:
     policy = RandomPolicy()
     while game.outcome is None:
         # A card that spares the designated player (the Village Idiot) buys the village one day.
-        assert game.state.night < setup.players + len(game.state.spared), f"no end after {game.state.night} nights"
+        # The Elder's spare lives buy a night each.
+        spare = len(game.state.spared) + sum(game.state.lives_lost.values())
+        assert game.state.night < setup.players + spare, f"no end after {game.state.night} nights"
         play_night(game, rng, policy)
         checker.check()
         if game.outcome is None:
@@ -441,4 +553,4 @@ def test_every_game_ends_within_n_nights_with_block_votes(setup: Setup) -> None:
             play_day(game, rng, policy)
             checker.check()
             assert len(game.living()) < living or len(game.state.spared) > spared, "a day of block votes eliminated nobody"
-    assert game.state.night <= setup.players + len(game.state.spared)
+    assert game.state.night <= setup.players + len(game.state.spared) + sum(game.state.lives_lost.values())

@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 from narrator.fakes import Timeline, TimelineDisplay
-from narrator.flow.clock import RealClock
-from narrator.flow.headless import start_game
-from narrator.flow.journal import FileJournal
+from narrator.clock import RealClock
+from narrator.flow.run import start_game
+from narrator.journal import FileJournal
 from narrator.flow.script import Script, parse_script, parse_setup
 from narrator.flow.sequencer import Sequencer
 from narrator.packs import load_pack

@@ -18,8 +18,8 @@ from typing import Any, Iterable, Iterator
 import pytest
 
 from narrator.fakes import estimated_duration
-from narrator.flow.clock import VirtualClock
-from narrator.flow.headless import run_game
+from narrator.clock import VirtualClock
+from narrator.headless import run_game
 from narrator.flow.script import Setup
 from narrator.flow.timing import Timing
 from narrator.fakes import RandomListener

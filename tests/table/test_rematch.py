@@ -18,25 +18,11 @@ from narrator.flow.timing import Timing
 from narrator.rules import Options, Role
 from narrator.rules.composition import Deal
 from narrator.table.rematch import rematch_setup
+from tests.text_game import KEYS
+from tests.text_game import SETUP as TEXT_SETUP
 
-SETUP = """
-players = 5
-roles = { 1 = "seer", 2 = "werewolf", 3 = "witch" }
-speech_scale = 0.01
-[options]
-vote_procedure = "runoff"
-[timing]
-seer = 0.6
-werewolves = 0.6
-witch = 0.8
-gap = 0.05
-suspense = 0.05
-debate = 5
-vote = 2
-chain = 2
-"""
-# The game of tests/flow/test_text_mode.py (runoff: everyone votes 2, so no second round).
-KEYS = ["1", "", "2", "", "3", "", "4", "", "5", "", "2", "4", "-", "0", "1", "1", "1", "1", "v", "2", "2", "2", "2"]
+# The game of tests/text_game.py, with a runoff (everyone votes 2, so no second round).
+SETUP = TEXT_SETUP.replace("[timing]", '[options]\nvote_procedure = "runoff"\n[timing]')
 
 
 def test_a_rematch_keeps_everything_but_the_deal() -> None:

@@ -6,7 +6,7 @@ import io
 
 from rich.console import Console
 
-from narrator.flow.clock import VirtualClock
+from narrator.clock import VirtualClock
 from narrator.flow.timing import Timing
 from narrator.packs import load_pack
 from narrator.ports import Cue, Heard, Prompt
@@ -147,3 +147,12 @@ def test_issue9_point17_the_board_speaks_the_tables_language() -> None:
     text = draw(screen, console)
     assert "Jour 1" in text and "Capitaine" in text and "mort" in text and "en vie" in text
     assert "Day" not in text and "alive" not in text and "Captain" not in text
+
+
+def test_the_board_shows_what_is_public_by_design() -> None:
+    """The Sectarian's groups and the Actor's cards (board['public']) are drawn under the seats."""
+    screen, console, _ = make()
+    screen.board({**BOARD, "public": [["abominable_sectarian.group_b", {"seat": 4}], ["actor.card", {"role": "seer"}]]})
+    screen.said(Cue("vote.start", phase="day.vote"), "Time to vote. Who should be eliminated?", 0.0)
+    text = draw(screen, console)
+    assert "Seat 4: group B." in text and "The Seer card." in text

@@ -8,10 +8,10 @@ import sys
 
 import pytest
 
-from narrator.flow.clock import VirtualClock
+from narrator.clock import VirtualClock
 from narrator.packs import load_pack
 from narrator.ports import Cue
-from narrator.table.screen import PacedSpeaker
+from narrator.speech.estimated import EstimatedSpeaker
 from narrator.table.sound import open_table_speaker
 
 
@@ -24,7 +24,7 @@ def _has_output_device() -> bool:
 def test_no_audio_gives_a_silent_paced_speaker() -> None:
     clock = VirtualClock()
     speaker = open_table_speaker(load_pack("en"), clock, argparse.Namespace(no_audio=True), 1.0)
-    assert isinstance(speaker, PacedSpeaker)
+    assert isinstance(speaker, EstimatedSpeaker)
     assert speaker.say(Cue("night.falls")) > 1.0
 
 

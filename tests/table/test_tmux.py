@@ -14,38 +14,18 @@ from __future__ import annotations
 import re
 import time
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.table.tmux import Tmux
+from tests.table.tmux import Tmux, deal, start, table_config
 
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (scripts/setup.sh installs it)"),
 ]
 
-CONFIG = """
-players = 5
-language = "en"
-inputs = "keypad"
-deal = "program"
-speech_scale = 0.02
-[roles]
-werewolf = 1
-seer = 1
-witch = 1
-[timing]
-seer = 10
-werewolves = 10
-witch = 12
-gap = 0.1
-suspense = 0.1
-debate = 30
-vote = 10
-chain = 4
-"""
+CONFIG = table_config(seer=10, werewolves=10, witch=12)
 
 PRIVATE_HINTS = ("Enter a seat number", "is the Werewolf", "is the Villager", "is the Witch", "Enter your victim",
                  "Tonight's victim", "Nobody is the Werewolves' victim", "you are the", "press your seat number")
@@ -82,11 +62,7 @@ class Player:
 
 
 def _start(tmp_path: Path, full: bool) -> Tmux:
-    (tmp_path / "config.toml").write_text(CONFIG)
-    cmd = [sys.executable, "-m", "narrator", "play", "--config", str(tmp_path / "config.toml"),
-           "--screen", "full" if full else "text", "--seed", "7", *(["--no-audio"] if full else [])]
-    repo = Path(__file__).resolve().parents[2]
-    return Tmux(cmd, tmp_path, {"NARRATOR_DATA": str(tmp_path / "data"), "PYTHONPATH": str(repo)})
+    return start(tmp_path, CONFIG, "--screen", "full" if full else "text", *(["--no-audio"] if full else []))
 
 
 @pytest.mark.parametrize("full", [False, True], ids=["text", "full"])
@@ -110,16 +86,7 @@ def test_a_whole_game_in_a_terminal(tmp_path: Path, full: bool) -> None:
 def play_to_the_end(t: Tmux, p: Player, full: bool) -> None:
     """The whole game, typed as a table would, up to its last line."""
     if True:
-        t.wait("Enter = play with it")
-        t.send("Enter")
-        roles: dict[int, str] = {}
-        for seat in range(1, 6):
-            t.wait(f"Seat {seat}: press your seat number")
-            t.type(str(seat))
-            screen = t.wait(f"Seat {seat}: you are the")
-            roles[seat] = re.search(rf"Seat {seat}: you are the ([A-Za-z ]+)\.", screen).group(1)  # type: ignore[union-attr]
-            t.type("")
-            t.wait(lambda s, seat=seat: f"Seat {seat}: you are the" not in s)
+        roles = deal(t)
         wolf = next(s for s, r in roles.items() if r == "Werewolf")
         seer = next(s for s, r in roles.items() if r == "Seer")
         victim = next(s for s, r in roles.items() if r == "Villager")

@@ -212,3 +212,15 @@ def test_issue9_point17_the_questions_speak_the_tables_language() -> None:
     Wizard(asker, TableConfig(language="fr"), ["en", "fr"]).run()
     told = "\n".join(asker.told)
     assert "Petite Fille" in told and "la Voyante voit: la carte" in told
+
+
+def test_text_and_number_options_in_the_wizard() -> None:
+    """The Sectarian's groups are typed (a bad value refused in one line, then asked again from the
+    list); a number option (the Raven's votes) moves to its next value, not to yes/no."""
+    from narrator.table.wizard import OPTION_MENU
+
+    groups = str(OPTION_MENU.index("sectarian_groups") + 1)
+    raven = str(OPTION_MENU.index("raven_mark_votes") + 1)
+    config, asker = run(["8", "", groups, "AXB", groups, "AAAABBBB", raven, "", "", "", "", ""])
+    assert config.options == {"sectarian_groups": "AAAABBBB", "raven_mark_votes": 3}
+    assert any("sectarian_groups cannot be 'AXB'" in line for line in asker.told)

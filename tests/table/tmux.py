@@ -8,14 +8,41 @@ point 22; it was 20 s).
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import subprocess
+import sys
 import time
 import uuid
 from pathlib import Path
 from typing import Callable
 
 WAIT = 60.0
+REPO = Path(__file__).resolve().parents[2]
+
+
+def table_config(seer: float, werewolves: float, witch: float) -> str:
+    """The five-seat keypad table of the terminal tests (Werewolf, Seer, Witch), with these turns."""
+    return f"""
+players = 5
+language = "en"
+inputs = "keypad"
+deal = "program"
+speech_scale = 0.02
+[roles]
+werewolf = 1
+seer = 1
+witch = 1
+[timing]
+seer = {seer:g}
+werewolves = {werewolves:g}
+witch = {witch:g}
+gap = 0.1
+suspense = 0.1
+debate = 30
+vote = 10
+chain = 4
+"""
 
 
 class Tmux:
@@ -71,3 +98,30 @@ class Tmux:
 
     def close(self) -> None:
         subprocess.run(["tmux", "-L", self.name, "kill-server"], capture_output=True)
+
+
+def narrator(tmp_path: Path, *args: str) -> Tmux:
+    """`python -m narrator ARGS` in a terminal, with its data folder under `tmp_path`."""
+    return Tmux([sys.executable, "-m", "narrator", *args], tmp_path,
+                {"NARRATOR_DATA": str(tmp_path / "data"), "PYTHONPATH": str(REPO)})
+
+
+def start(tmp_path: Path, config: str, *args: str) -> Tmux:
+    """`narrator play` on the table `config` (written to tmp_path/config.toml), seed 7, then ARGS."""
+    (tmp_path / "config.toml").write_text(config)
+    return narrator(tmp_path, "play", "--config", str(tmp_path / "config.toml"), "--seed", "7", *args)
+
+
+def deal(t: Tmux, players: int = 5) -> dict[int, str]:
+    """Take the remembered table, then the program's deal seat by seat: each seat's role."""
+    t.wait("Enter = play with it")
+    t.send("Enter")
+    roles: dict[int, str] = {}
+    for seat in range(1, players + 1):
+        t.wait(f"Seat {seat}: press your seat number")
+        t.type(str(seat))
+        screen = t.wait(f"Seat {seat}: you are the")
+        roles[seat] = re.search(rf"Seat {seat}: you are the ([A-Za-z ]+)\.", screen).group(1)  # type: ignore[union-attr]
+        t.type("")
+        t.wait(lambda s, seat=seat: f"Seat {seat}: you are the" not in s)
+    return roles

@@ -1,16 +1,16 @@
-"""Text mode: a real game in a terminal without audio. Lines are printed; the keypad is typed."""
+"""Text mode, the terminal's adapters: a real game without audio. Lines are printed; the keypad is typed."""
 
 from __future__ import annotations
 
 import os
 import select
 import sys
-from typing import Any, Callable, Iterable, Mapping, TextIO
+from typing import Any, Callable, Mapping, TextIO
 
 from narrator.errors import UsageError
-from narrator.duration import estimated_duration
 from narrator.packs import VoicePack
 from narrator.ports import Clock, Cue, Heard, PanelLines, Prompt, SlotValue, drops_stale_keys
+from narrator.speech.estimated import EstimatedSpeaker
 
 CLEAR = "\x1b[2J\x1b[3J\x1b[H"  # the screen and its scrollback
 
@@ -34,25 +34,14 @@ def parse_entry(text: str) -> Heard | None:
     return Heard(entry, "keypad", entry)  # refused by the sequencer, with feedback
 
 
-class TextSpeaker:
+def text_speaker(pack: VoicePack, clock: Clock, out: TextIO = sys.stdout, pace: float = 1.0) -> EstimatedSpeaker:
     """Prints each line; the line 'lasts' as long as it would take to say calmly."""
 
-    def __init__(self, pack: VoicePack, clock: Clock, out: TextIO = sys.stdout, pace: float = 1.0) -> None:
-        self.pack = pack
-        self.clock = clock
-        self.out = out
-        self.pace = pace
+    def show(cue: Cue, text: str, start: float) -> None:
+        out.write(f"  » {text}\n")
+        out.flush()
 
-    def say(self, cue: Cue, at: float | None = None) -> float:
-        text = self.pack.text(cue)
-        self.out.write(f"  » {text}\n")
-        self.out.flush()
-        start = self.clock.now() if at is None else max(at, self.clock.now())
-        return start + estimated_duration(text, self.pack.rate) * self.pace
-
-    def prepare(self, cues: Iterable[Cue]) -> None:
-        for cue in cues:
-            self.pack.text(cue)
+    return EstimatedSpeaker(pack, clock, pace, show)
 
 
 class TextDisplay:
@@ -87,6 +76,8 @@ class TextDisplay:
             parts.append(f"{p.panel_text('board.dead', {})}: {', '.join(dead)}")
         if cards:
             parts.append(f"{p.panel_text('board.cards', {})}: {', '.join(cards)}")
+        for key, slots in state.get("public", []):  # public by design (the Sectarian's groups...)
+            parts.append(p.text(Cue(str(key), dict(slots))))
         self.out.write("  ".join(parts) + "\n")
         self.out.flush()
 

@@ -1,4 +1,5 @@
-"""The journal: one JSON object a line, appended and synced before the game moves on."""
+"""The journal, the adapters of the `Journal` port: one JSON object a line, appended and synced
+before the game moves on (`FileJournal`), or kept in memory (`MemoryJournal`)."""
 
 from __future__ import annotations
 
@@ -7,15 +8,13 @@ import os
 from pathlib import Path
 from typing import Any, Mapping
 
-from narrator.errors import NarratorError
+from narrator.ports import JournalError
 
-
-class JournalError(NarratorError):
-    """A journal that cannot be read or continued."""
+__all__ = ["FileJournal", "JournalError", "MemoryJournal", "read_journal"]
 
 
 class MemoryJournal:
-    """The fake twin: records in a list."""
+    """Records in a list: a game nobody needs to resume (the demo, tests)."""
 
     def __init__(self, records: list[dict[str, Any]] | None = None) -> None:
         self._records: list[dict[str, Any]] = [dict(r) for r in records or []]

@@ -1,4 +1,5 @@
-"""Clocks: the real one, and a virtual one that jumps (a whole game in milliseconds)."""
+"""Clocks, the adapters of the `Clock` port: the real one, and a virtual one that jumps (a whole game
+in milliseconds: headless play and the tests)."""
 
 from __future__ import annotations
 

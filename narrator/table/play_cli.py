@@ -64,10 +64,10 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 def _play_headless(args: argparse.Namespace) -> int:
-    from narrator.flow.clock import RealClock, VirtualClock
-    from narrator.flow.headless import play_headless, write_timeline
-    from narrator.flow.journal import FileJournal
+    from narrator.clock import RealClock, VirtualClock
     from narrator.flow.script import load_script, load_setup
+    from narrator.headless import play_headless, write_timeline
+    from narrator.journal import FileJournal
 
     if args.setup is None or args.script is None:
         raise UsageError("headless play needs --setup SETUP.toml and --script SCRIPT.toml")
@@ -98,8 +98,8 @@ def _play_headless(args: argparse.Namespace) -> int:
 def run_resume(args: argparse.Namespace) -> int:
     import sys
 
-    from narrator.flow.headless import read_head, resume_headless
-    from narrator.flow.journal import read_journal
+    from narrator.headless import read_head, resume_headless
+    from narrator.journal import read_journal
 
     path = args.journal or _latest_game()
     head, setup, seed = read_head(path)
@@ -176,11 +176,11 @@ def _latest_game() -> Path:
 
 
 def _resume_text(path: Path, setup: Any, seed: int) -> int:
-    from narrator.flow.clock import RealClock
-    from narrator.flow.headless import resume_from, run_game
-    from narrator.flow.journal import FileJournal
-    from narrator.flow.text import LineListener, TextDisplay, TextSpeaker, seat_hint
+    from narrator.clock import RealClock
+    from narrator.flow.run import play_game, resume_from
+    from narrator.journal import FileJournal
     from narrator.packs import load_pack
+    from narrator.table.text import LineListener, TextDisplay, seat_hint, text_speaker
 
     pack = load_pack(setup.language)
     clock = RealClock()
@@ -189,8 +189,8 @@ def _resume_text(path: Path, setup: Any, seed: int) -> int:
     listener = LineListener(clock)
     listener.on_prompt = seat_hint(pack)
     try:
-        run_game(setup, listener, seed, clock, journal, resume_from(journal.records()), None,
-                 TextSpeaker(pack, clock, pace=setup.speech_scale), display)
+        play_game(setup, pack, listener, text_speaker(pack, clock, pace=setup.speech_scale), display, clock, journal,
+                  seed, resume_from(journal.records()))
     finally:
         display.clear_private()  # Ctrl-C during a private turn: wipe it before "interrupted"
         journal.close()

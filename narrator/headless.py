@@ -1,37 +1,73 @@
-"""Headless play: a scripted game on a virtual (or real) clock, written out as a timeline."""
+"""Headless play: a scripted game on a virtual (or real) clock, written out as a timeline.
+
+The timeline adapters record what the table would have heard and seen, with clock times: the
+silent speaker (`TimelineSpeaker`) and `TimelineDisplay`. Tests use them too (`narrator.fakes`).
+"""
 
 from __future__ import annotations
 
 import json
-import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
-from narrator.duration import estimated_duration
-from narrator.fakes import FakeListener, Timeline, TimelineDisplay, TimelineSpeaker
-from narrator.flow.clock import RealClock, VirtualClock
-from narrator.flow.journal import FileJournal, JournalError, MemoryJournal, read_journal
+from narrator.clock import RealClock, VirtualClock
+from narrator.flow.run import play_game, resume_from
 from narrator.flow.script import Script, Setup
-from narrator.flow.sequencer import Resume, Sequencer
-from narrator.packs import load_pack
-from narrator.ports import Clock, Cue, Display, Heard, Journal, Listener, Speaker
+from narrator.flow.sequencer import Resume
+from narrator.journal import FileJournal, MemoryJournal, read_journal
+from narrator.listening.automatic import ScriptPlayers
+from narrator.packs import VoicePack, load_pack
+from narrator.ports import Clock, Cue, Display, Journal, JournalError, Listener, PanelLines, SlotValue, Speaker
 from narrator.rules import Game, RulesError
-from narrator.errors import UsageError
+from narrator.speech.estimated import EstimatedSpeaker
 
 
-class ScaledSpeaker(TimelineSpeaker):
-    """The timeline speaker with line lengths scaled (short lines for real-clock tests)."""
+@dataclass
+class Timeline:
+    """What the table would have heard and seen, in order, with clock times."""
 
-    def __init__(self, *args: Any, scale: float = 1.0, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.scale = scale
+    clock: Clock
+    entries: list[dict[str, Any]] = field(default_factory=list)
 
-    def say(self, cue: Cue, at: float | None = None) -> float:
-        text = self.pack.text(cue)
-        start = self.timeline.clock.now() if at is None else max(at, self.timeline.clock.now())
-        self.timeline.add(at=start, kind="say", key=cue.key, text=text, phase=cue.phase)
-        return start + estimated_duration(text, self.pack.rate) * self.scale
+    def add(self, at: float | None = None, **entry: Any) -> None:
+        """Record an entry now, or at clock time `at` when it is later (a line queued ahead)."""
+        t = self.clock.now() if at is None else max(at, self.clock.now())
+        self.entries.append({"t": round(t, 3), **entry})
+
+    def said(self, cue: Cue, text: str, start: float) -> None:
+        self.add(at=start, kind="say", key=cue.key, text=text, phase=cue.phase)
+
+
+class TimelineSpeaker(EstimatedSpeaker):
+    """The silent speaker, each line recorded on the timeline (lengths times `scale`)."""
+
+    def __init__(self, pack: VoicePack, timeline: Timeline, scale: float = 1.0) -> None:
+        super().__init__(pack, timeline.clock, scale, timeline.said)
+        self.timeline = timeline
+
+
+class TimelineDisplay:
+    """Records the public board and the private panel."""
+
+    def __init__(self, pack: VoicePack, timeline: Timeline) -> None:
+        self.pack = pack
+        self.timeline = timeline
+        self.private: str | None = None
+
+    def board(self, state: Mapping[str, Any]) -> None:
+        pass
+
+    def show_private(self, key: str, slots: Mapping[str, SlotValue], more: PanelLines = ()) -> None:
+        self.private = "\n".join(self.pack.panel_text(k, s) for k, s in ((key, slots), *more))
+        self.timeline.add(kind="private", action="show", key=key, keys=[key, *(k for k, _ in more)], text=self.private)
+
+    def clear_private(self) -> None:
+        self.private = None
+        self.timeline.add(kind="private", action="clear")
+
+    def feedback(self, key: str, slots: Mapping[str, SlotValue]) -> None:
+        self.timeline.add(kind="private", action="feedback", key=key, text=self.pack.panel_text(key, slots))
 
 
 @dataclass
@@ -39,13 +75,6 @@ class HeadlessResult:
     game: Game
     timeline: list[dict[str, Any]]
     journal: Journal
-
-
-def start_game(setup: Setup) -> Game:
-    try:
-        return Game.start(setup.deal, setup.options, setup.possible)
-    except RulesError as exc:
-        raise UsageError(f"the setup cannot be played: {exc}") from None
 
 
 def play_headless(
@@ -60,7 +89,7 @@ def play_headless(
     clock = clock or VirtualClock()
     head = {"mode": "headless", "seed": seed, "setup": setup.to_record(), "script": script.to_record(),
             "clock": "real" if isinstance(clock, RealClock) else "virtual"}
-    listener = FakeListener(clock, script.answer, delay=script.answer_delay)
+    listener = ScriptPlayers(clock, script.answer, delay=script.answer_delay)
     return run_game(setup, listener, seed, clock, journal, resume, head)
 
 
@@ -75,17 +104,13 @@ def run_game(
     speaker: Speaker | None = None,
     display: Display | None = None,
 ) -> HeadlessResult:
-    """One game through the sequencer; speech and screen default to the timeline fakes."""
+    """One game through the sequencer; speech and screen default to the timeline's."""
     journal = journal if journal is not None else MemoryJournal()
     pack = load_pack(setup.language)
-    game = start_game(setup)
-    if not journal.records():
-        journal.append({"kind": "setup", **(head or {"mode": "test", "seed": seed, "setup": setup.to_record()})})
     timeline = Timeline(clock)
-    speaker = speaker or ScaledSpeaker(pack, timeline, scale=setup.speech_scale)
+    speaker = speaker or TimelineSpeaker(pack, timeline, scale=setup.speech_scale)
     display = display or TimelineDisplay(pack, timeline)
-    seq = Sequencer(game, pack, speaker, listener, display, clock, journal, random.Random(seed), setup.timing, resume)
-    seq.run()
+    game = play_game(setup, pack, listener, speaker, display, clock, journal, seed, resume, head)
     outcome = game.outcome
     assert outcome is not None
     timeline.entries.append(
@@ -98,20 +123,6 @@ def run_game(
         }
     )
     return HeadlessResult(game, timeline.entries, journal)
-
-
-def resume_from(records: list[dict[str, Any]]) -> Resume:
-    """Inputs by step, and the steps the journal records as complete."""
-    resume = Resume()
-    for record in records[1:]:
-        kind = record.get("kind")
-        if kind == "input":
-            choice = record["choice"]
-            heard = None if choice is None else Heard(choice, str(record.get("source", "journal")))
-            resume.inputs.setdefault(int(record["n"]), []).append((str(record["prompt"]), heard))
-        elif kind == "step":
-            resume.steps[int(record["n"])] = list(record["events"])
-    return resume
 
 
 def resume_headless(path: Path, timeline_path: Path | None = None) -> HeadlessResult:

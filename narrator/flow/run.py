@@ -1,0 +1,55 @@
+"""One game through the sequencer, on the adapters the caller chose (the table, text mode, headless)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from narrator.errors import UsageError
+from narrator.flow.script import Setup
+from narrator.flow.sequencer import Resume, Sequencer
+from narrator.packs import VoicePack
+from narrator.ports import Clock, Display, Heard, Journal, Listener, Speaker
+from narrator.rules import Game, RulesError
+
+
+def start_game(setup: Setup) -> Game:
+    try:
+        return Game.start(setup.deal, setup.options, setup.possible)
+    except RulesError as exc:
+        raise UsageError(f"the setup cannot be played: {exc}") from None
+
+
+def play_game(
+    setup: Setup,
+    pack: VoicePack,
+    listener: Listener,
+    speaker: Speaker,
+    display: Display,
+    clock: Clock,
+    journal: Journal,
+    seed: int,
+    resume: Resume | None = None,
+    head: dict[str, Any] | None = None,
+) -> Game:
+    """Play `setup` to the end; a new journal first gets its head record (`head`, or a test's)."""
+    game = start_game(setup)
+    if not journal.records():
+        journal.append({"kind": "setup", **(head or {"mode": "test", "seed": seed, "setup": setup.to_record()})})
+    seq = Sequencer(game, pack, speaker, listener, display, clock, journal, random.Random(seed), setup.timing, resume)
+    seq.run()
+    return game
+
+
+def resume_from(records: list[dict[str, Any]]) -> Resume:
+    """Inputs by step, and the steps the journal records as complete."""
+    resume = Resume()
+    for record in records[1:]:
+        kind = record.get("kind")
+        if kind == "input":
+            choice = record["choice"]
+            heard = None if choice is None else Heard(choice, str(record.get("source", "journal")))
+            resume.inputs.setdefault(int(record["n"]), []).append((str(record["prompt"]), heard))
+        elif kind == "step":
+            resume.steps[int(record["n"])] = list(record["events"])
+    return resume

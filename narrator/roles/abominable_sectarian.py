@@ -1,0 +1,89 @@
+"""The Abominable Sectarian (l'Abominable Sectaire, Personnages): never called; plays alone
+(RULES-EXTENSIONS.md `abominable_sectarian`).
+
+- Before the game every seat is put in group A or B (`sectarian_groups`: one letter a seat in seat
+  order; not given, the first half of the seats is group A and the rest group B). The groups are
+  public by design: said before the first call and shown on the public board all game, whenever
+  the role is possible, dealt or not.
+- He wins alone (End of the game, priority 6) when he is alive, powered, and every player of the
+  other group is dead. Infected (`sectarian_infected=powerless`) he loses that goal.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from narrator.roles.base import Card, PanelLine, RoleModule
+from narrator.rules.hooks import Win
+from narrator.rules.options import Options
+from narrator.rules.roles import Role, Side, Team
+
+if TYPE_CHECKING:
+    from narrator.rules.game import Game
+
+
+def groups(game: Game) -> str:
+    """One letter A or B a seat (index 0 is seat 1)."""
+    given = game.options.sectarian_groups.upper()
+    n = game.players
+    if len(given) == n:
+        return given
+    half = (n + 1) // 2
+    return "A" * half + "B" * (n - half)
+
+
+def setup_check(players: int, possible: frozenset[Role], options: Options) -> str | None:
+    given = options.sectarian_groups.upper()
+    if Role.ABOMINABLE_SECTARIAN not in possible or not given:
+        return None
+    if len(given) != players:
+        return (f"sectarian_groups={given}: {len(given)} letters for {players} players; "
+                f"give one letter A or B a seat, e.g. {'A' * (players // 2)}{'B' * (players - players // 2)}")
+    if "A" not in given or "B" not in given:
+        return f"sectarian_groups={given}: both groups need at least one seat"
+    return None
+
+
+def _lines(game: Game) -> list[PanelLine]:
+    return [(f"abominable_sectarian.group_{g.lower()}", {"seat": seat}) for seat, g in enumerate(groups(game), 1)]
+
+
+def opening(game: Game) -> list[PanelLine]:
+    if Role.ABOMINABLE_SECTARIAN not in game.state.possible:
+        return []
+    return [("abominable_sectarian.groups", {}), *_lines(game)]
+
+
+def board(game: Game) -> list[PanelLine]:
+    return _lines(game) if Role.ABOMINABLE_SECTARIAN in game.state.possible else []
+
+
+def powered(game: Game, seat: int) -> bool:
+    """Whether his goal holds (RULES-EXTENSIONS.md "Powers lost"): a loner keeps it against the
+    Elder's revenge, so only the infection can take it, and `sectarian_infected=keeps_goal` keeps
+    it even then (the infection is the Accursed Wolf-Father's, branch perso-b)."""
+    return game.powered(seat) or game.options.sectarian_infected == "keeps_goal"
+
+
+def wins(game: Game) -> tuple[int, ...] | None:
+    """End of the game, 6: alive, powered, and every player of the other group dead."""
+    s = game.state
+    if Role.ABOMINABLE_SECTARIAN not in s.possible:
+        return None
+    seat = game.living_holder(Role.ABOMINABLE_SECTARIAN)
+    if seat is None or not powered(game, seat):
+        return None
+    split = groups(game)
+    mine = split[seat - 1]
+    if any(s.alive[p - 1] for p in range(1, s.players + 1) if split[p - 1] != mine):
+        return None
+    return (seat,)
+
+
+MODULE = RoleModule(
+    Card(Role.ABOMINABLE_SECTARIAN, Team.ABOMINABLE_SECTARIAN, box="characters"),
+    opening=opening,
+    board=board,
+    wins=(Win(6, Side.ABOMINABLE_SECTARIAN, wins, Role.ABOMINABLE_SECTARIAN),),
+    setup_check=setup_check,
+)

@@ -1,0 +1,87 @@
+"""The Elder (l'Ancien, Nouvelle Lune): never called (RULES-EXTENSIONS.md `elder`).
+
+- Lives against devouring (`elder_lives`, default 2): a devouring that is not saved (Witch,
+  Savior) costs a life; while he has more than one he survives and nothing is said (dawn step 2).
+  Saved devourings cost nothing. The vote, the poison, the Hunter and grief kill him at once.
+- Revenge: killed by a cause of `elder_revenge_causes` (vote, poison, shot by default), every
+  living village-team player loses his power for the rest of the game (`PowersLost`); cards that
+  declare `keeps_power` keep it. Said in public if `elder_revenge_announced`.
+- A pardoned Village Idiot dies with him, whatever killed him (`idiot_dies_with_elder`).
+- A powerless Elder has no spare life and takes no revenge.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from narrator.roles.base import Card, PanelLine, RoleModule
+from narrator.rules import hooks
+from narrator.rules.events import Cause, Event, PlayerDied, PowersLost
+from narrator.rules.hooks import Reaction
+from narrator.rules.roles import Role, Team
+
+if TYPE_CHECKING:
+    from narrator.rules.game import Game
+
+REVENGE_CAUSES = {
+    "vote_poison_shot": frozenset({Cause.VOTE, Cause.POISON, Cause.HUNTER}),
+    "vote_only": frozenset({Cause.VOTE}),
+    "none": frozenset(),
+}
+
+
+def lives_left(game: Game, seat: int) -> int:
+    return game.options.elder_lives - game.state.lives_lost.get(seat, 0)
+
+
+def absorbs(game: Game, seat: int, cause: Cause) -> bool:
+    """Dawn step 2: a devoured, unsaved, powered Elder with a spare life loses it and lives."""
+    return (cause is Cause.WOLVES and game.state.roles[seat - 1] is Role.ELDER and game.powered(seat)
+            and lives_left(game, seat) > 1)
+
+
+def struck(game: Game) -> tuple[int, ...]:
+    """Who loses his power to the revenge: the living village-team players, but the cards that
+    keep it (`Card.keeps_power`: True, or a boolean option that is false)."""
+    options = game.options.to_dict()
+    seats = []
+    for seat in game.living():
+        keeps = hooks.KEEPS_POWER.get(game.state.roles[seat - 1], False)
+        if isinstance(keeps, str):
+            if options.get(keeps) is True:
+                seats.append(seat)
+        elif not keeps and game.team_of(seat) is Team.VILLAGE:
+            seats.append(seat)
+    return tuple(seats)
+
+
+def reaction(game: Game, seat: int, cause: Cause) -> Reaction | None:
+    """Dawn step 6: the Elder's revenge, then the pardoned Idiot dies with him."""
+    s = game.state
+    if s.roles[seat - 1] is not Role.ELDER:
+        return None
+    events: tuple[Event, ...] = ()
+    if cause in REVENGE_CAUSES[game.options.elder_revenge_causes] and game.powered(seat):
+        events = (PowersLost(struck(game), "elder"),)
+    deaths: tuple[tuple[int, Cause], ...] = ()
+    if game.options.idiot_dies_with_elder:
+        deaths = tuple((p, Cause.ELDER) for p in s.spared if s.alive[p - 1] and s.roles[p - 1] is Role.VILLAGE_IDIOT)
+    if not events and not deaths:
+        return None
+    return Reaction(events, deaths)
+
+
+def announce(game: Game, event: object) -> list[PanelLine]:
+    if isinstance(event, PowersLost) and event.cause == "elder" and game.options.elder_revenge_announced:
+        return [("elder.revenge", {})]
+    if isinstance(event, PlayerDied) and event.cause is Cause.ELDER:
+        return [("village_idiot.dies_with_elder", {"seat": event.seat})]
+    return []
+
+
+MODULE = RoleModule(
+    Card(Role.ELDER, Team.VILLAGE, box="new_moon"),
+    absorbs=absorbs,
+    reaction=reaction,
+    announce=announce,
+)

@@ -1,0 +1,60 @@
+"""The Scapegoat (le Bouc Émissaire, Nouvelle Lune): never called (RULES-EXTENSIONS.md `scapegoat`).
+
+- When an elimination vote ends in a tie, the living, powered Scapegoat is eliminated instead of
+  the tied players, whether or not he is among them; no revote (day step 4). With
+  `scapegoat_vs_captain=captain_first` a living Captain who may break ties chooses first; the
+  Scapegoat goes only if the Captain lets the moment pass or cannot choose.
+- As his death reaction he names, in public, who may vote in the next day's elimination votes
+  (any living players, none, or all); an unanswered prompt sets no restriction. If nobody he
+  named is alive when the vote comes, there is no vote that day. Only a Scapegoat eliminated by
+  a tie names voters.
+- Powerless: the base tie rules apply and he names nobody.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from narrator.roles.base import Card, PanelLine, RoleModule
+from narrator.rules.events import Cause, NobodyEliminated, TieVictim, VotersDesignated
+from narrator.rules.roles import Role, Team
+
+if TYPE_CHECKING:
+    from narrator.rules.game import Game
+
+
+def tie_victim(game: Game, captain_can_break: bool) -> int | None:
+    seat = game.living_holder(Role.SCAPEGOAT)
+    if seat is None or not game.powered(seat):
+        return None
+    if captain_can_break and game.options.scapegoat_vs_captain == "captain_first":
+        return None
+    return seat
+
+
+def designates_voters(game: Game, seat: int, cause: Cause) -> bool:
+    s = game.state
+    return (cause is Cause.VOTE and s.tie_victim == seat and s.roles[seat - 1] is Role.SCAPEGOAT
+            and game.powered(seat) and game.check_outcome() is None)
+
+
+def announce(game: Game, event: object) -> list[PanelLine]:
+    if isinstance(event, TieVictim):
+        return [("scapegoat.tie", {"seat": event.seat})]
+    if isinstance(event, VotersDesignated):
+        if event.voters is None:
+            return [("scapegoat.voters_all", {})]
+        if not event.voters:
+            return [("scapegoat.voters_none", {})]
+        return [("scapegoat.voters", {}), *(("scapegoat.voter", {"seat": p}) for p in event.voters)]
+    if isinstance(event, NobodyEliminated) and event.reason == "no_voters":
+        return [("scapegoat.no_voters", {})]
+    return []
+
+
+MODULE = RoleModule(
+    Card(Role.SCAPEGOAT, Team.VILLAGE, box="new_moon"),
+    tie_victim=tie_victim,
+    designates_voters=designates_voters,
+    announce=announce,
+)

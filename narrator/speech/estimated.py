@@ -1,0 +1,50 @@
+"""The silent speaker: each line lasts as long as it would take to say, estimated from its text.
+
+One speaker for every place that says nothing aloud: headless timelines, text mode (which prints
+each line), the full screen with `--no-audio`, and tests. What differs is a parameter: `pace`
+scales the lengths, and `show`, when given, receives each line as it starts.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+from narrator.packs import VoicePack
+from narrator.ports import Clock, Cue
+
+# Receives each line said: the cue, its text, and the clock time it starts.
+ShowLine = Callable[[Cue, str, float], None]
+
+
+def estimated_duration(text: str, rate_wpm: int = 150) -> float:
+    """How long a line takes to say: words at the pack's rate, plus a breath per pause.
+
+    A rough model of espeak-ng (within about 20% on the English pack), enough for timelines.
+    """
+    words = max(1, len(text.split()))
+    pauses = sum(text.count(p) for p in ".,?!:;…")
+    return round(words * 60.0 / rate_wpm + 0.12 * pauses + 0.2, 3)
+
+
+class EstimatedSpeaker:
+    """Says nothing aloud; a line lasts its estimated duration times `pace`, from `at` (or now)."""
+
+    def __init__(self, pack: VoicePack, clock: Clock, pace: float = 1.0, show: ShowLine | None = None) -> None:
+        self.pack = pack
+        self.clock = clock
+        self.pace = pace
+        self.show = show
+
+    def say(self, cue: Cue, at: float | None = None) -> float:
+        text = self.pack.text(cue)
+        start = self.clock.now() if at is None else max(at, self.clock.now())
+        if self.show is not None:
+            self.show(cue, text, start)
+        return start + estimated_duration(text, self.pack.rate) * self.pace
+
+    def prepare(self, cues: Iterable[Cue]) -> None:
+        for cue in cues:
+            self.pack.text(cue)  # every cue must have its line; nothing to render
+
+    def close(self) -> None:
+        """Nothing to release."""
