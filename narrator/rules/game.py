@@ -885,7 +885,8 @@ class Game:
     def _night_step(self, step: int, who: str, said: str, first_night_only: bool = False) -> None:
         """`said` quotes the refused action in the message."""
         s = self.state
-        self._require_phase(Phase.NIGHT, f"{said}: {who} acts only at night")
+        if s.phase is not Phase.NIGHT or s.awaiting is not Awaiting.NOTHING:  # the message built only if refused
+            self._require_phase(Phase.NIGHT, f"{said}: {who} acts only at night")
         if first_night_only and s.night != 1:
             raise WrongPhaseError(f"{said}: {who} acts only on the first night (this is night {s.night})")
         if s.step >= step:
