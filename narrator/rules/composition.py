@@ -6,6 +6,7 @@ import random
 from dataclasses import dataclass
 from typing import Mapping
 
+from narrator.rules import hooks
 from narrator.rules.errors import CompositionError, UnknownRoleError
 from narrator.rules.options import Options
 from narrator.rules.roles import Role
@@ -136,8 +137,9 @@ def _validate(players: int, deck: Composition, options: Options) -> list[str]:
     warnings: list[str] = []
     if players not in RECOMMENDED:
         warnings.append(f"{players} players: the game is best with 8 to 18")
-    if wolves * 2 >= players:
-        warnings.append(f"{wolves} Werewolves for {players} players: the village can hardly win")
+    pack = sum(n for role, n in deck.items() if role in hooks.PACK)  # wolf cards (the White Werewolf too)
+    if pack * 2 >= players:
+        warnings.append(f"{pack} Werewolves for {players} players: the village can hardly win")
     return warnings
 
 

@@ -36,7 +36,13 @@ class Cause(str, Enum):
     GRIEF = "grief"
     HUNTER = "hunter"
     VOTE = "vote"
+    WHITE_WEREWOLF = "white_werewolf"  # devoured by the White Werewolf
     ELDER = "elder"  # the pardoned Village Idiot dies with the Elder (idiot_dies_with_elder)
+
+
+# "Devoured" (RULES-EXTENSIONS.md "Terms used below"): the only deaths the Savior stops, the
+# Witch heals and the Elder's extra life absorbs; the Hunter devoured fires under wolves_or_vote.
+DEVOURING: frozenset[Cause] = frozenset({Cause.WOLVES, Cause.WHITE_WEREWOLF})
 
 
 class Ballot(str, Enum):
@@ -212,6 +218,16 @@ class PlayerSpared:
 
 
 @dataclass(frozen=True, slots=True)
+class Notified:
+    """Players designated in the night who must be told so (RULES-EXTENSIONS.md "Telling a player
+    he was designated"): the charmed, the infected. How they are told is `designation_notice`
+    (narrator/roles/designation.py shows it on the chooser's panel); the engine only records it."""
+
+    seats: tuple[int, ...]
+    reason: str  # the call that designated them: "pied_piper" (the charm), ...
+
+
+@dataclass(frozen=True, slots=True)
 class PowerIgnored:
     """A powerless role answered its call (RULES-EXTENSIONS.md "Powers lost"): the answer is
     accepted and does nothing; the night moves past that call (`step`)."""
@@ -288,6 +304,7 @@ Event = Union[
     GameEnded,
     PowerUsed,
     PlayerSpared,
+    Notified,
     PowerIgnored,
     PowersLost,
     LifeLost,

@@ -51,7 +51,7 @@ class RandomPolicy:
         pass
 
     def thief(self, game: Game, rng: random.Random) -> int:
-        return pick(rng, (1, 2) if all(r is Role.WEREWOLF for r in game.state.extra) else (0, 1, 2))
+        return pick(rng, (1, 2) if all(r in hooks.PACK for r in game.state.extra) else (0, 1, 2))
 
     def lovers(self, game: Game, rng: random.Random) -> tuple[int, int]:
         a, b = rng.sample(game.living(), 2)
@@ -191,7 +191,7 @@ class InformedPolicy(RandomPolicy):
     # ---- helpers --------------------------------------------------------------------
 
     def _wolf(self, game: Game, seat: int) -> bool:
-        return game.state.roles[seat - 1] is Role.WEREWOLF
+        return game.is_pack(seat)
 
     def _suspect(
         self, game: Game, rng: random.Random, among: Sequence[int], exclude: int | None = None, named_first: bool = True,
@@ -204,7 +204,7 @@ class InformedPolicy(RandomPolicy):
         if named:
             return pick(rng, named)
         roles, tell = game.state.roles, self.p.wolf_tell
-        weights = [tell if roles[c - 1] is Role.WEREWOLF else 1.0 for c in pool]
+        weights = [tell if roles[c - 1] in hooks.PACK else 1.0 for c in pool]
         r = rng.random() * sum(weights)
         for c, w in zip(pool, weights):
             r -= w
@@ -216,10 +216,10 @@ class InformedPolicy(RandomPolicy):
 
     def thief(self, game: Game, rng: random.Random) -> int:
         extra = game.state.extra
-        wolves = [i + 1 for i, r in enumerate(extra) if r is Role.WEREWOLF]
+        wolves = [i + 1 for i, r in enumerate(extra) if r in hooks.PACK]
         if len(wolves) == 2:
             return pick(rng, (1, 2))
-        powers = [i + 1 for i, r in enumerate(extra) if r is not Role.VILLAGER and r is not Role.WEREWOLF]
+        powers = [i + 1 for i, r in enumerate(extra) if r is not Role.VILLAGER and r not in hooks.PACK]
         if powers and rng.random() < self.p.thief_takes_power:
             return pick(rng, powers)
         return 0
@@ -420,7 +420,7 @@ def play_night(game: Game, rng: random.Random, policy: Policy) -> None:
         _use_powers(game, rng, powers, SEER_ORDER)
     if game.living_holder(Role.SEER):
         game.seer_inspect(policy.seer(game, rng))
-    if game.living_holder(Role.WEREWOLF):  # a living Werewolf (stops at the first: no list of them)
+    if game.living_wolves():
         game.wolves_choose(policy.wolves(game, rng))
     if game.living_holder(Role.WITCH):
         game.witch_act(*policy.witch(game, rng))
@@ -454,12 +454,15 @@ def _use_powers(game: Game, rng: random.Random, powers: list[Power], before: flo
             continue
         if power.role not in s.possible or (power.first_night_only and s.night != 1):
             continue
+        if power.nights is not None and not power.nights(s.options, s.night):
+            continue  # not one of its nights (the White Werewolf's)
         seat = game.living_holder(power.role)
         if seat is None:
             continue
         choices = power.targets(game, seat)
-        if len(choices) >= power.count:
-            game.use_power(power.call, rng.sample(choices, power.count))
+        count = power.count if power.count_of is None else power.count_of(game, seat)
+        if count and len(choices) >= count:
+            game.use_power(power.call, rng.sample(choices, count))
 
 
 def play_day(game: Game, rng: random.Random, policy: Policy) -> None:
