@@ -339,7 +339,7 @@ class Game:
 
     def seer_targets(self) -> tuple[int, ...]:
         seer = self.living_holder(Role.SEER)
-        return tuple(p for p in self.living() if p != seer)
+        return tuple([p for p in self.state.living if p != seer])
 
     def wolf_targets(self) -> tuple[int, ...]:
         """Whom the Werewolves may choose tonight (never a pack member; none on a no-kill first night)."""
@@ -778,19 +778,18 @@ class Game:
             self._require_awaiting(Awaiting.VOTE, f"votes {dict(votes)!r}")
         ballot = s.ballot
         assert ballot is not None
-        voters, candidates = s.voters, s.candidates
+        candidates = s.candidates
+        # Counting checks the targets: a seat that is not a candidate has no count (KeyError).
+        counts = dict.fromkeys(candidates, 0)
         try:
-            chosen = set(votes.values())
-            chosen.discard(None)
-            valid = chosen.issubset(candidates) and set(votes).issubset(voters)
-        except TypeError:  # an unhashable seat: refused below with its own message
+            for target in votes.values():
+                if target is not None:
+                    counts[target] += 1
+            valid = set(s.voters).issuperset(votes)
+        except (KeyError, TypeError):  # not a candidate, or an unhashable seat: refused below with its own message
             valid = False
         if not valid:
             self._refuse_votes(votes)
-        counts = dict.fromkeys(candidates, 0)
-        for target in votes.values():
-            if target is not None:
-                counts[target] += 1
         if s.used and hooks.VOTE_BONUS and ballot in (Ballot.VOTE, Ballot.ACCUSATION):
             for bonus in hooks.VOTE_BONUS:  # the first count of the day (the Raven's mark)
                 for seat, extra in bonus(self).items():
@@ -799,7 +798,7 @@ class Game:
         captain = s.captain
         if captain is not None:
             captain_target = votes.get(captain)
-            if captain_target is not None:
+            if captain_target is not None and ballot is not Ballot.CAPTAIN and ballot is not Ballot.CAPTAIN_REVOTE:
                 counts[captain_target] += self.vote_weight(captain) - 1
         top = max(counts.values(), default=0)
         leaders = tuple([c for c in candidates if counts[c] == top]) if top > 0 else ()
@@ -834,7 +833,7 @@ class Game:
         rng: random.Random | None,
     ) -> None:
         s = self.state
-        top = max(counts.values(), default=0)
+        top = counts[leaders[0]] if leaders else 0  # the leaders have the most votes (none: nobody got one)
         tied = leaders or s.candidates
         if ballot is Ballot.CAPTAIN:
             if len(leaders) == 1:
@@ -922,7 +921,7 @@ class Game:
 
     def _eliminate(self, seat: int, by_captain: bool) -> None:
         s = self.state
-        if hooks.SPARES and seat not in s.powerless and any(spare(self, seat) for spare in hooks.SPARES):
+        if hooks.SPARES and seat not in s.powerless and _any_hook(hooks.SPARES, self, seat):
             captain = s.captain == seat
             names = captain and any(keeps(self) for keeps in hooks.SPARED_CAPTAIN_NAMES_SUCCESSOR)
             self._emit(PlayerSpared(seat, s.roles[seat - 1], office_lost=captain and not names))
@@ -992,7 +991,8 @@ class Game:
     def _night_step(self, step: int, who: str, said: str, first_night_only: bool = False) -> None:
         """`said` quotes the refused action in the message."""
         s = self.state
-        self._require_phase(Phase.NIGHT, f"{said}: {who} acts only at night")
+        if s.phase is not Phase.NIGHT or s.awaiting is not Awaiting.NOTHING:  # the message built only if refused
+            self._require_phase(Phase.NIGHT, f"{said}: {who} acts only at night")
         if first_night_only and s.night != 1:
             raise WrongPhaseError(f"{said}: {who} acts only on the first night (this is night {s.night})")
         if s.step >= step:
@@ -1016,6 +1016,14 @@ class Game:
         self.events.append(event)
 
     _emit = _record
+
+
+def _any_hook(checks: Iterable[Callable[[Game, int], bool]], game: Game, seat: int) -> bool:
+    """`any(check(game, seat) for check in checks)` without a generator (the vote's hot path)."""
+    for check in checks:
+        if check(game, seat):
+            return True
+    return False
 
 
 def _names(roles: Iterable[Role]) -> str:
