@@ -109,13 +109,21 @@ def play_to_the_end(t: Tmux, p: Player, full: bool) -> None:
         screen = p.wait_said("Witch, go back to sleep")
         assert "Tonight's victim" not in screen
 
-        p.wait_said(f"Seat {victim}. They were the Villager.")
         living = [s for s in range(1, 6) if s != victim]
+        # The morning's lines pass quickly (speech_scale): the next line may follow within a few
+        # ms, before a screen read, so the death line is looked for where it stays (the printed
+        # lines of text mode), once the game waits for the first vote.
+        p.wait_said(f"Seat {living[0]}, your vote?")
+        if not full:
+            said = [ln[4:] for ln in t.scrollback().splitlines() if ln.startswith("  » ")]
+            assert any(f"Seat {victim}. They were the Villager." in ln for ln in said), "\n".join(said)
         for voter in living:
             p.wait_said(f"Seat {voter}, your vote?")
             t.type(str(seer))
-        p.wait_said(f"Seat {seer} is the Sheriff.")
-        p.wait_said("to debate.")
+        p.wait_said("to debate.")  # the Sheriff's line before it may pass unread (see above)
+        if not full:
+            said = [ln[4:] for ln in t.scrollback().splitlines() if ln.startswith("  » ")]
+            assert any(f"Seat {seer} is the Sheriff." in ln for ln in said), "\n".join(said)
         t.type("+")  # ready to vote
         for voter in living:
             p.wait_said(f"Seat {voter}, your vote?")
