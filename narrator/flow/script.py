@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -391,6 +392,45 @@ def games_folder() -> Path:
 
     base = os.environ.get("NARRATOR_DATA") or user_data_dir("narrator")
     return Path(base) / "games"
+
+
+# Journals are named game-YYYYmmdd-HHMMSS.jsonl; a game started in the same second as another gets
+# -2, -3, ... (the first number free). Their order is (second, number), never the names' order:
+# "-2" sorts before ".jsonl" and "-10" before "-2" (review leftover 4).
+_JOURNAL_NAME = re.compile(r"game-(\d{8}-\d{6})(?:-(\d+))?")
+
+
+def journal_order(path: Path) -> tuple[str, int, str]:
+    """Sort key of a journal: the second its name gives and its number within that second; a name
+    of another form goes by when the file was last written."""
+    import time
+
+    m = _JOURNAL_NAME.fullmatch(path.stem)
+    if m:
+        return m.group(1), int(m.group(2) or 1), path.name
+    try:
+        written = path.stat().st_mtime
+    except OSError:
+        written = 0.0
+    return time.strftime("%Y%m%d-%H%M%S", time.localtime(written)), 0, path.name
+
+
+def game_journals(folder: Path, pattern: str = "game-*.jsonl") -> list[Path]:
+    """The journals of `folder`, oldest first."""
+    return sorted(folder.glob(pattern), key=journal_order) if folder.is_dir() else []
+
+
+def new_journal_path(folder: Path, now: float | None = None) -> Path:
+    """A new journal's name: the second it starts, and a number after any journal of that second."""
+    import time
+
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(time.time() if now is None else now))
+    path = folder / f"game-{stamp}.jsonl"
+    n = 1
+    while path.exists():
+        n += 1
+        path = folder / f"game-{stamp}-{n}.jsonl"
+    return path
 
 
 def setup_from_args(args: argparse.Namespace) -> Setup:

@@ -194,6 +194,8 @@ class Sequencer:
         """A call is made on its nights when its role is possible (RULES.md: dealt or not, alive or not)."""
         if not call.always and call.role not in self.game.state.possible:
             return False
+        if call.nights is not None and not call.nights(self.game.options, self.game.state.night):
+            return False
         return call.schedule is not Schedule.FIRST_NIGHT or self.game.state.night == 1
 
     def captain_election_due(self) -> bool:
@@ -475,7 +477,7 @@ class Sequencer:
         tonight = call.run(self.game, self.rng)
         turn = tonight.turn
         holder = self.game.living_holder(call.role)
-        if holder is not None and not self.game.powered(holder):
+        if call.by_holder and holder is not None and not self.game.powered(holder):
             # Powers lost: the same call, the same questions; the engine ignores the answers.
             turn = powerless_turn(turn)
         self._night_call(call.name, tonight.wake, turn, tonight.finish)

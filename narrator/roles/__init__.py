@@ -55,6 +55,7 @@ MODULES: dict[Role, RoleModule] = _load()
 CARDS: dict[Role, Card] = {r: m.card for r, m in MODULES.items()}
 _roles._TEAMS.update({r: c.team for r, c in CARDS.items()})
 _roles._UNIQUE.update(r for r, c in CARDS.items() if c.unique)
+_hooks.PACK.update(r for r, c in CARDS.items() if c.pack)
 for _module in MODULES.values():
     _hooks.POWERS.update({p.call: p for p in _module.powers})
     _hooks.SAVES.extend(_module.saves)
@@ -64,6 +65,10 @@ for _module in MODULES.values():
         _hooks.SPARES.append(_module.spares)
     if _module.spared_captain_names_successor is not None:
         _hooks.SPARED_CAPTAIN_NAMES_SUCCESSOR.append(_module.spared_captain_names_successor)
+    if _module.devours is not None:
+        _hooks.DEVOURINGS.append(_module.devours)
+    for _win in _module.wins:
+        _hooks.add_win(_win)
     if _module.absorbs is not None:
         _hooks.ABSORBS.append(_module.absorbs)
     if _module.reaction is not None:
@@ -72,7 +77,6 @@ for _module in MODULES.values():
         _hooks.TIE_VICTIM.append(_module.tie_victim)
     if _module.designates_voters is not None:
         _hooks.DESIGNATES_VOTERS.append(_module.designates_voters)
-    _hooks.WINS.extend(_module.wins)
     if _module.team is not None:
         _hooks.TEAM.append(_module.team)
     if _module.day_zero is not None:
@@ -85,7 +89,6 @@ for _module in MODULES.values():
         _hooks.SETUP_CHECKS.append(_module.setup_check)
     if _module.lays is not None:
         _hooks.LAID.append(_module.lays)
-_hooks.WINS.sort(key=lambda w: w.rank)  # RULES-EXTENSIONS.md "End of the game": first match wins
 _hooks.KEEPS_POWER.update({r: c.keeps_power for r, c in CARDS.items() if c.keeps_power is not False})
 # Lines the roles add to the narration of the engine's events, in the catalogue's order.
 ANNOUNCE = tuple(m.announce for m in MODULES.values() if m.announce is not None)

@@ -46,6 +46,7 @@ class Schedule(str, Enum):
 
     EVERY_NIGHT = "every night"
     FIRST_NIGHT = "first night"
+    ALTERNATE = "every other night"  # on the nights `Call.nights` says (an option's parity)
     AFTER = "after another call"  # made right after the call named in `Call.after`, on its nights
 
 
@@ -148,6 +149,11 @@ class Call:
     turn: float = 20.0  # default seconds of the turn, from the end of the wake line (timing)
     after: str | None = None  # with Schedule.AFTER: the call this one always follows
     lines: tuple[str, ...] = ()  # the line and panel keys of this call, besides wake and sleep
+    # With Schedule.ALTERNATE: whether tonight is one of its nights (public facts only).
+    nights: Callable[[Options, int], bool] | None = None
+    # False for a call where other players wake, not the role's holder (the charmed players):
+    # a powerless holder does not change that call's panel.
+    by_holder: bool = True
 
     @property
     def condition(self) -> str | None:
@@ -156,6 +162,8 @@ class Call:
             return None
         if self.schedule is Schedule.FIRST_NIGHT:
             return f"first_night_and_{self.role.value}_possible"
+        if self.schedule is Schedule.ALTERNATE:
+            return f"{self.name}_night_and_{self.role.value}_possible"
         return f"{self.role.value}_possible"
 
 
@@ -174,6 +182,10 @@ class RoleModule:
     announce: Callable[[Game, object], list[PanelLine]] | None = None
     # Dawn step 9: public lines said in the morning if the game goes on, after the deaths.
     morning: Callable[[Game], list[PanelLine]] | None = None
+    # Dawn step 1: the role's devourings of the night, (seat, cause, stoppable).
+    devours: Callable[[Game], tuple[tuple[int, Cause, bool], ...]] | None = None
+    # Its rows of the end check (a loner's win), placed by rank in `hooks.WINS`.
+    wins: tuple[Win, ...] = ()
     absorbs: Callable[[Game, int, Cause], bool] | None = None  # dawn step 2: a spare life (hooks.ABSORBS)
     reaction: Callable[[Game, int, Cause], Reaction | None] | None = None  # dawn step 6 (hooks.REACTIONS)
     tie_victim: Callable[[Game, bool], int | None] | None = None  # day step 4 (hooks.TIE_VICTIM)
@@ -184,7 +196,6 @@ class RoleModule:
     opening: Callable[[Game], list[PanelLine]] | None = None
     board: Callable[[Game], list[PanelLine]] | None = None
     day_zero: Callable[[Game], bool] | None = None
-    wins: tuple[Win, ...] = ()
     team: Callable[[Game, int], Team | None] | None = None
     tie: Callable[[Game, tuple[int, ...], random.Random | None], int | None] | None = None
     acting: Callable[[Game, Role], int | None] | None = None

@@ -5,7 +5,7 @@ player, himself allowed, from being devoured that night (RULES-EXTENSIONS.md `sa
   protects nobody and frees last night's player.
 - The protection stops devouring only (dawn step 2): not poison, grief, the Hunter or the vote.
   On the Little Girl it does nothing (`savior_protects_little_girl`). `savior_blocks` says which
-  devourings it stops; the pack's victim is the only devouring of the roles played so far.
+  devourings it stops (the pack's victim only, or the White Werewolf's victim too).
 - Secrecy: called every night when possible, dealt or not, alive or not; last night's player is
   shown on his panel only.
 """
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from narrator.ports import Heard
 from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
-from narrator.rules.events import Cause
+from narrator.rules.events import DEVOURING, Cause
 from narrator.rules.hooks import Power
 from narrator.rules.roles import Role, Team
 
@@ -50,7 +50,9 @@ def check(game: Game, savior: int, targets: tuple[int, ...]) -> str | None:
 
 def saves(game: Game, seat: int, cause: Cause) -> bool:
     """Dawn step 2: a devoured player the Savior protected tonight lives (not the Little Girl)."""
-    if cause is not Cause.WOLVES or seat not in game.state.used.get("savior", ()):
+    if cause not in DEVOURING or seat not in game.state.used.get("savior", ()):
+        return False
+    if cause is not Cause.WOLVES and game.options.savior_blocks == "pack_only":
         return False
     return game.state.roles[seat - 1] is not Role.LITTLE_GIRL or game.options.savior_protects_little_girl
 

@@ -26,6 +26,7 @@ from narrator.rules.events import (
     Ballot,
     CaptainElected,
     CaptainSucceeded,
+    DEVOURING,
     Cause,
     DawnBroke,
     DayBegan,
@@ -39,6 +40,7 @@ from narrator.rules.events import (
     LoversChosen,
     NightBegan,
     NobodyEliminated,
+    Notified,
     PlayerDied,
     PlayerEliminated,
     PlayerSpared,
@@ -145,6 +147,8 @@ class State:
     used: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
     spared: tuple[int, ...] = ()  # players spared by their card: alive, they vote no more
     previous: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
+    # A lasting power's choices over the whole game (the Piper's charm): call -> seats, in order.
+    lasting: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
     # Seats whose power is lost for the rest of the game (RULES-EXTENSIONS.md "Powers lost").
     powerless: frozenset[int] = frozenset()
     lives_lost: Mapping[int, int] = dataclasses.field(default_factory=dict)  # seat -> spare lives lost (Elder)
@@ -173,10 +177,12 @@ class WitchView:
 class Game:
     """One game of Werewolf, driven by actions, recorded as events."""
 
-    __slots__ = ("state", "events")
+    __slots__ = ("state", "events", "wins")
 
     def __init__(self, started: GameStarted) -> None:
         self.events: list[Event] = []
+        # The end-check table's rows that can hold in this game (a loner's only if he is possible).
+        self.wins = tuple(w for w in hooks.WINS if w.role is None or w.role in started.possible)
         self.state = State(
             players=started.players,
             roles=list(started.roles),
@@ -281,6 +287,10 @@ class Game:
                 return seat
         return None
 
+    def is_pack(self, seat: int) -> bool:
+        """Whether the player wakes with the pack and counts as a Werewolf (RULES-EXTENSIONS.md
+        "Pack"): his card is a pack card (Werewolf, White Werewolf...)."""
+        return self.state.roles[seat - 1] in hooks.PACK
     def powered(self, seat: int) -> bool:
         """Whether this seat's power still works (RULES-EXTENSIONS.md "Powers lost"): a powerless
         role keeps its card, team and calls, and its answers change nothing."""
@@ -303,20 +313,21 @@ class Game:
         return self.state.phase is Phase.SETUP and any(due(self) for due in hooks.DAY_ZERO)
 
     def living_wolves(self) -> tuple[int, ...]:
-        roles = self.state.roles
-        return tuple([p for p in self.state.living if roles[p - 1] is Role.WEREWOLF])
+        """The living pack members (they wake in the Werewolves' call)."""
+        roles, pack = self.state.roles, hooks.PACK
+        return tuple([p for p in self.state.living if roles[p - 1] in pack])
 
     def seer_targets(self) -> tuple[int, ...]:
         seer = self.living_holder(Role.SEER)
-        return tuple(p for p in self.living() if p != seer)
+        return tuple([p for p in self.state.living if p != seer])
 
     def wolf_targets(self) -> tuple[int, ...]:
-        """Whom the Werewolves may choose tonight (never a Werewolf; none on a no-kill first night)."""
+        """Whom the Werewolves may choose tonight (never a pack member; none on a no-kill first night)."""
         s = self.state
         if s.night == 1 and not s.options.first_night_kill:
             return ()
-        roles = s.roles
-        return tuple([p for p in s.living if roles[p - 1] is not Role.WEREWOLF])
+        roles, pack = s.roles, hooks.PACK
+        return tuple([p for p in s.living if roles[p - 1] not in pack])
 
     def witch_view(self) -> WitchView:
         s = self.state
@@ -334,7 +345,9 @@ class Game:
     def seen(self, target: int) -> Role | Team:
         """What the Seer is shown of `target` under the `seer_sees` option."""
         role = self.role(target)
-        return role.team if self.state.options.seer_sees == "team" else role
+        if self.state.options.seer_sees != "team":
+            return role
+        return Team.WOLVES if self.is_pack(target) else role.team
 
     def captain_election_due(self) -> bool:
         s = self.state
@@ -359,53 +372,37 @@ class Game:
         return tuple(sorted(seats, reverse=s.day % 2 == 0))
 
     def lovers_team(self) -> tuple[int, int] | None:
-        """The Lovers when they form a team of their own (mixed, or both wolves with the option)."""
+        """The Lovers when they form a team of their own: mixed (one pack member and one not, or
+        a village player and the Pied Piper, RULES-EXTENSIONS.md), or both wolves with the option."""
         lovers = self.state.lovers
         if lovers is None:
             return None
-        roles = self.state.roles
-        wolves = (roles[lovers[0] - 1] is Role.WEREWOLF) + (roles[lovers[1] - 1] is Role.WEREWOLF)
+        wolves = self.is_pack(lovers[0]) + self.is_pack(lovers[1])
         if wolves == 1 or (wolves == 2 and self.state.options.lovers_team_if_both_wolves):
             return lovers
+        if wolves == 0:
+            teams = {self.state.roles[lovers[0] - 1].team, self.state.roles[lovers[1] - 1].team}
+            if teams == {Team.VILLAGE, Team.PIED_PIPER}:
+                return lovers
         return None
 
     def check_outcome(self) -> Outcome | None:
-        """The win conditions of RULES.md, checked on the current state."""
-        s = self.state
-        alive = s.living
-        if not alive:
-            return Outcome(Side.NOBODY, ())
-        wins = hooks.WINS
-        for win in wins:  # 2: the Angel
-            if win.rank < 3 and (win.role is None or win.role in s.possible):
-                seats = win.check(self)
-                if seats is not None:
-                    return Outcome(win.side, seats)
-        team = self.lovers_team() if s.lovers is not None else None
-        team_alive = team is not None and s.alive[team[0] - 1] and s.alive[team[1] - 1]
-        if team is not None and team_alive and len(alive) == 2:
-            return Outcome(Side.LOVERS, tuple(sorted(team)))
-        for win in wins:  # 4-6: the Pied Piper, the White Werewolf, the Abominable Sectarian
-            if 3 < win.rank < 7 and (win.role is None or win.role in s.possible):
-                seats = win.check(self)
-                if seats is not None:
-                    return Outcome(win.side, seats)
-        in_team = set(team) if team else set()
-        roles = s.roles
-        wolves = 0
-        for p in alive:
-            if roles[p - 1] is Role.WEREWOLF:
-                wolves += 1
-        others = len(alive) - wolves
-        if wolves == 0:
-            return Outcome(Side.VILLAGE, self._side_seats(Team.VILLAGE, in_team))
-        if team_alive:
-            return None
-        if others == 0 or (s.options.wolves_win_at_parity and others <= 1):
-            return Outcome(Side.WEREWOLVES, self._side_seats(Team.WOLVES, in_team))
+        """The end check (RULES-EXTENSIONS.md "End of the game"): the first row of the table
+        `hooks.WINS` that holds, among the rows of this game's possible roles."""
+        for win in self.wins:
+            winners = win.check(self)
+            if winners is not None:
+                return Outcome(win.side, winners)
         return None
 
-    def _side_seats(self, team: Team, excluded: set[int]) -> tuple[int, ...]:
+    def lovers_alive(self) -> tuple[int, int] | None:
+        """The Lovers' team when both are alive."""
+        team = self.lovers_team() if self.state.lovers is not None else None
+        if team is None or not (self.state.alive[team[0] - 1] and self.state.alive[team[1] - 1]):
+            return None
+        return team
+
+    def _side_seats(self, team: Team, excluded: set[int] | tuple[int, ...]) -> tuple[int, ...]:
         if hooks.TEAM:
             seats = range(1, self.state.players + 1)
             return tuple(p for p in seats if self.team_of(p) is team and p not in excluded)
@@ -439,7 +436,7 @@ class Game:
         seat = self._living_actor(Role.THIEF, "the Thief", said)
         if card not in (0, 1, 2):
             raise InvalidTargetError(f"card {card!r}: the Thief chooses 1 or 2, or 0 to keep his card")
-        if card == 0 and all(r is Role.WEREWOLF for r in s.extra):
+        if card == 0 and all(r in hooks.PACK for r in s.extra):
             raise IllegalActionError("card 0: both extra cards are Werewolves, so the Thief must take one (1 or 2)")
         self._emit(ThiefChose(seat, card, s.extra[card - 1] if card else None))
 
@@ -480,7 +477,7 @@ class Game:
                     f"seat {target}: on the first night the Werewolves only recognise each other (first_night_kill=false)"
                 )
             self._check_target(target, "the Werewolves")
-            if s.roles[target - 1] is Role.WEREWOLF:
+            if self.is_pack(target):
                 raise InvalidTargetError(f"seat {target} is a Werewolf; the Werewolves cannot choose one of their own")
         self._emit(WolvesChose(target))
 
@@ -512,6 +509,8 @@ class Game:
         who = f"the {power.role.value.replace('_', ' ')}"
         said = f"{who} on {' '.join(map(str, chosen)) or 'nobody'}"
         self._night_step(step_of(power.order), who, said, first_night_only=power.first_night_only)
+        if power.nights is not None and not power.nights(self.state.options, self.state.night):
+            raise WrongPhaseError(f"{said}: {who} is not called on night {self.state.night}")
         seat = self._living_actor(power.role, who, said)
         if power.seats:
             for target in chosen:
@@ -525,23 +524,33 @@ class Game:
             self._emit(PowerIgnored(call, seat, step_of(power.order)))
             return
         self._emit(PowerUsed(call, seat, chosen))
+        if power.notifies and chosen:
+            self._emit(Notified(chosen, call))
 
     def dawn(self) -> None:
-        """End the night (RULES-EXTENSIONS.md "Dawn"): 1. the devoured; 2. each saved by the
-        Witch's potion or a role's protection (`hooks.SAVES`), else absorbed by a spare life
+        """End the night (RULES-EXTENSIONS.md "Dawn"): 1. the devoured (the pack's victim, and the
+        roles' devourings `hooks.DEVOURINGS`); 2. each saved by the Witch's potion or a role's
+        protection (`hooks.SAVES`) if the devouring can be stopped, else absorbed by a spare life
         (`hooks.ABSORBS`: the Elder), else dead; 3. the poisoned; then the deaths in seat order,
         then their chain reactions."""
         s = self.state
         self._require_phase(Phase.NIGHT, "dawn comes only at the end of a night")
         dead: dict[int, Cause] = {}
-        devoured = () if s.victim is None else (s.victim,)
-        for seat in devoured:
-            if s.healed or (s.used and any(save(self, seat, Cause.WOLVES) for save in hooks.SAVES)):
+        devoured: list[tuple[int, Cause, bool]] = [] if s.victim is None else [(s.victim, Cause.WOLVES, True)]
+        if s.used and hooks.DEVOURINGS:
+            for more in hooks.DEVOURINGS:
+                devoured += more(self)
+        for seat, cause, stoppable in devoured:
+            if seat in dead:
                 continue
-            if hooks.ABSORBS and any(absorbs(self, seat, Cause.WOLVES) for absorbs in hooks.ABSORBS):
+            if stoppable and (
+                (s.healed and seat == s.victim) or (s.used and any(save(self, seat, cause) for save in hooks.SAVES))
+            ):
+                continue
+            if hooks.ABSORBS and any(absorbs(self, seat, cause) for absorbs in hooks.ABSORBS):
                 self._emit(LifeLost(seat))
                 continue
-            dead[seat] = Cause.WOLVES
+            dead[seat] = cause
         if s.poisoned is not None:
             dead.setdefault(s.poisoned, Cause.POISON)
         order = tuple(sorted(dead))
@@ -638,7 +647,7 @@ class Game:
         self._resolve(queue)
 
     def _hunter_fires(self, cause: Cause) -> bool:
-        return self.state.options.hunter_shoots_on == "any_death" or cause in (Cause.WOLVES, Cause.VOTE)
+        return self.state.options.hunter_shoots_on == "any_death" or cause in DEVOURING or cause is Cause.VOTE
 
     def _finish_resolution(self) -> None:
         s = self.state
@@ -705,19 +714,18 @@ class Game:
             self._require_awaiting(Awaiting.VOTE, f"votes {dict(votes)!r}")
         ballot = s.ballot
         assert ballot is not None
-        voters, candidates = s.voters, s.candidates
+        candidates = s.candidates
+        # Counting checks the targets: a seat that is not a candidate has no count (KeyError).
+        counts = dict.fromkeys(candidates, 0)
         try:
-            chosen = set(votes.values())
-            chosen.discard(None)
-            valid = chosen.issubset(candidates) and set(votes).issubset(voters)
-        except TypeError:  # an unhashable seat: refused below with its own message
+            for target in votes.values():
+                if target is not None:
+                    counts[target] += 1
+            valid = set(s.voters).issuperset(votes)
+        except (KeyError, TypeError):  # not a candidate, or an unhashable seat: refused below with its own message
             valid = False
         if not valid:
             self._refuse_votes(votes)
-        counts = dict.fromkeys(candidates, 0)
-        for target in votes.values():
-            if target is not None:
-                counts[target] += 1
         if s.used and hooks.VOTE_BONUS and ballot in (Ballot.VOTE, Ballot.ACCUSATION):
             for bonus in hooks.VOTE_BONUS:  # the first count of the day (the Raven's mark)
                 for seat, extra in bonus(self).items():
@@ -726,7 +734,7 @@ class Game:
         captain = s.captain
         if captain is not None:
             captain_target = votes.get(captain)
-            if captain_target is not None:
+            if captain_target is not None and ballot is not Ballot.CAPTAIN and ballot is not Ballot.CAPTAIN_REVOTE:
                 counts[captain_target] += self.vote_weight(captain) - 1
         top = max(counts.values(), default=0)
         leaders = tuple([c for c in candidates if counts[c] == top]) if top > 0 else ()
@@ -761,7 +769,7 @@ class Game:
         rng: random.Random | None,
     ) -> None:
         s = self.state
-        top = max(counts.values(), default=0)
+        top = counts[leaders[0]] if leaders else 0  # the leaders have the most votes (none: nobody got one)
         tied = leaders or s.candidates
         if ballot is Ballot.CAPTAIN:
             if len(leaders) == 1:
@@ -849,7 +857,7 @@ class Game:
 
     def _eliminate(self, seat: int, by_captain: bool) -> None:
         s = self.state
-        if hooks.SPARES and seat not in s.powerless and any(spare(self, seat) for spare in hooks.SPARES):
+        if hooks.SPARES and seat not in s.powerless and _any_hook(hooks.SPARES, self, seat):
             captain = s.captain == seat
             names = captain and any(keeps(self) for keeps in hooks.SPARED_CAPTAIN_NAMES_SUCCESSOR)
             self._emit(PlayerSpared(seat, s.roles[seat - 1], office_lost=captain and not names))
@@ -889,7 +897,8 @@ class Game:
     def _night_step(self, step: int, who: str, said: str, first_night_only: bool = False) -> None:
         """`said` quotes the refused action in the message."""
         s = self.state
-        self._require_phase(Phase.NIGHT, f"{said}: {who} acts only at night")
+        if s.phase is not Phase.NIGHT or s.awaiting is not Awaiting.NOTHING:  # the message built only if refused
+            self._require_phase(Phase.NIGHT, f"{said}: {who} acts only at night")
         if first_night_only and s.night != 1:
             raise WrongPhaseError(f"{said}: {who} acts only on the first night (this is night {s.night})")
         if s.step >= step:
@@ -913,6 +922,14 @@ class Game:
         self.events.append(event)
 
     _emit = _record
+
+
+def _any_hook(checks: Iterable[Callable[[Game, int], bool]], game: Game, seat: int) -> bool:
+    """`any(check(game, seat) for check in checks)` without a generator (the vote's hot path)."""
+    for check in checks:
+        if check(game, seat):
+            return True
+    return False
 
 
 def _names(roles: Iterable[Role]) -> str:
@@ -1042,10 +1059,17 @@ _NONE_USED: Mapping[str, tuple[int, ...]] = {}  # shared, never changed: `used` 
 
 
 def _power_used(s: State, e: PowerUsed) -> None:
-    s.step = step_of(hooks.POWERS[e.call].order)
+    power = hooks.POWERS[e.call]
+    s.step = step_of(power.order)
     s.used = {**s.used, e.call: e.targets}
+    if power.lasting:
+        s.lasting = {**s.lasting, e.call: (*s.lasting.get(e.call, ()), *e.targets)}
     if e.targets:
         s.spent = {**s.spent, e.call: (*s.spent.get(e.call, ()), *e.targets)}
+
+
+def _notified(s: State, e: Notified) -> None:
+    pass  # a record for the journal: the designated players were told (narrator/roles/designation.py)
 
 
 def _spared(s: State, e: PlayerSpared) -> None:
@@ -1119,6 +1143,53 @@ _on(DuskFell, _dusk)
 _on(GameEnded, _ended)
 _on(PowerUsed, _power_used)
 _on(PlayerSpared, _spared)
+_on(Notified, _notified)
+
+
+# ---- the end check's base rows (RULES-EXTENSIONS.md "End of the game"; table in hooks.WINS) ----
+
+
+def _nobody_alive(game: Game) -> tuple[int, ...] | None:
+    return None if game.state.living else ()
+
+
+def _lovers_alone(game: Game) -> tuple[int, ...] | None:
+    s = game.state
+    if s.lovers is None or len(s.living) != 2:
+        return None
+    team = game.lovers_alive()
+    return None if team is None else tuple(sorted(team))
+
+
+def _no_pack_alive(game: Game) -> tuple[int, ...] | None:
+    s = game.state
+    roles, pack = s.roles, hooks.PACK
+    for p in s.living:
+        if roles[p - 1] in pack:
+            return None
+    team = game.lovers_team() if s.lovers is not None else None
+    return game._side_seats(Team.VILLAGE, team or ())
+
+
+def _only_pack_alive(game: Game) -> tuple[int, ...] | None:
+    s = game.state
+    if s.lovers is not None and game.lovers_alive() is not None:
+        return None  # a living mixed couple: the Lovers may still win
+    roles, pack = s.roles, hooks.PACK
+    others = 0
+    for p in s.living:
+        if roles[p - 1] not in pack:
+            others += 1
+    if others == 0 or (s.options.wolves_win_at_parity and others <= 1):
+        team = game.lovers_team() if s.lovers is not None else None
+        return game._side_seats(Team.WOLVES, team or ())
+    return None
+
+
+hooks.add_win(hooks.Win(1, Side.NOBODY, _nobody_alive))
+hooks.add_win(hooks.Win(3, Side.LOVERS, _lovers_alone))
+hooks.add_win(hooks.Win(7, Side.VILLAGE, _no_pack_alive))
+hooks.add_win(hooks.Win(8, Side.WEREWOLVES, _only_pack_alive))
 _on(PowerIgnored, _power_ignored)
 _on(PowersLost, _powers_lost)
 _on(LifeLost, _life_lost)

@@ -7,6 +7,7 @@ the engine emits the events.
 
 from __future__ import annotations
 
+import bisect
 import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Mapping
@@ -33,6 +34,17 @@ class Power:
     targets: Callable[[Game, int], tuple[int, ...]]
     count: int = 1  # seats chosen at once
     first_night_only: bool = False
+    # On which nights it may be used (public facts only: the options and the night number);
+    # None: every night. The role's call has the same schedule (`Call.nights`).
+    nights: Callable[[Options, int], bool] | None = None
+    # How many seats it chooses tonight, when that depends on the game (the Piper: his option, or
+    # all that remain); None: `count`. The simulator asks this; `check` enforces it.
+    count_of: Callable[[Game, int], int] | None = None
+    # Its choices last the whole game (the Piper's charm): they are kept in `State.lasting[call]`.
+    lasting: bool = False
+    # The players it designates must be told (RULES-EXTENSIONS.md "Telling a player he was
+    # designated"): the engine emits `Notified(targets, call)` after it (narrator/roles/designation.py).
+    notifies: bool = False
     seats: bool = True  # the choices are seats (checked as living players); False: numbers `check` reads
 
 
@@ -47,6 +59,49 @@ SPARES: list[Callable[[Game, int], bool]] = []
 SPARED_CAPTAIN_NAMES_SUCCESSOR: list[Callable[[Game], bool]] = []
 # Day, elimination vote step 2: votes added to the first count of the day (seat -> votes).
 VOTE_BONUS: list[Callable[[Game], Mapping[int, int]]] = []
+# Dawn step 1: devourings of the night besides the pack's victim (the White Werewolf's):
+# (seat, cause, stoppable: whether the Savior and the Witch can stop it).
+DEVOURINGS: list[Callable[[Game], tuple[tuple[int, Cause, bool], ...]]] = []
+# Roles whose holders wake with the pack and count as Werewolves (RULES-EXTENSIONS.md "Pack"):
+# the cards with `pack=True`.
+PACK: set[Role] = set()
+
+
+@dataclass(frozen=True)
+class Win:
+    """One row of the end check (RULES-EXTENSIONS.md "End of the game"; first match wins).
+
+    `rank` is the row's number in that list; `check` returns the winning seats, or None when the
+    row does not hold. `role`: the row is checked only in games where this role is possible."""
+
+    rank: int
+    side: Side
+    check: Callable[[Game], tuple[int, ...] | None]
+    role: Role | None = None
+    at_once: bool = False  # the game stops at once, before a dead Captain names a successor (the Angel)
+
+
+# The end check, ONE table in rank order. The base rows are declared in narrator/rules/game.py,
+# a loner's row in its module (`RoleModule.wins`); a new loner only adds its row:
+#
+#   rank  side                   declared in
+#   1     nobody                 rules/game.py   nobody alive
+#   2     angel                  roles/angel.py  eliminated as `angel` says (at_once)
+#   3     lovers                 rules/game.py   a mixed couple are the only living players
+#   4     pied_piper             roles/pied_piper.py      alive, every other living player charmed
+#   5     white_werewolf         roles/white_werewolf.py  the only living player
+#   6     abominable_sectarian   roles/abominable_sectarian.py  alive, powered, the other group dead
+#   7     village                rules/game.py   no pack member alive
+#   8     werewolves             rules/game.py   every living player a pack member (parity option)
+WINS: list[Win] = []
+
+
+def add_win(win: Win) -> None:
+    """Put a row in the end-check table at its rank (a rank is taken once)."""
+    if any(w.rank == win.rank for w in WINS):
+        raise ValueError(f"two end-check rows at rank {win.rank}")
+    bisect.insort(WINS, win, key=lambda w: w.rank)
+
 
 # Dawn step 2, after the saves: a devouring that was not saved costs a spare life instead of a
 # death (the Elder). The engine emits `LifeLost`; nothing is said.
@@ -78,22 +133,6 @@ KEEPS_POWER: dict[Role, bool | str] = {}
 # ---- Personnages (issue 12): the opening, loners' wins, teams that change, ties, acting roles ----
 
 
-@dataclass(frozen=True)
-class Win:
-    """A loner's row of the end check (RULES-EXTENSIONS.md "End of the game"): `rank` is its
-    number in that section's ordered list (1 nobody alive, 3 the Lovers, 7 the village, 8 the
-    wolves are the engine's own); `check` gives the winning seats, or None; `role`: checked only
-    in games where this role is possible."""
-
-    rank: int
-    side: Side
-    check: Callable[[Game], tuple[int, ...] | None]
-    role: Role | None = None
-    at_once: bool = False  # the game stops at once, before a dead Captain names a successor
-
-
-# The loners' wins, kept in priority order by the catalogue.
-WINS: list[Win] = []
 # The team a seat plays for now, when a role changes it (the Angel after turn 1); None: its card's.
 TEAM: list[Callable[[Game, int], Team | None]] = []
 # Opening: whether the game opens with a Day 0 (public facts only: the possible roles, the options).

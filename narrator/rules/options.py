@@ -18,6 +18,10 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "vote_procedure": ("plurality", "runoff", "accusation"),
     "savior_blocks": ("all_devouring", "pack_only"),
     "idiot_captain_office": ("lost", "successor"),
+    # The Pied Piper, the White Werewolf, and telling a designated player.
+    "piper_infected": ("powerless", "keeps_power"),
+    "designation_notice": ("tap_by_chooser", "helper_touch"),
+    "white_werewolf_nights": ("even", "odd"),
     "elder_revenge_causes": ("vote_poison_shot", "vote_only", "none"),
     "scapegoat_vs_captain": ("scapegoat_first", "captain_first"),
     "angel_opening": ("day_first", "night_first"),
@@ -27,7 +31,8 @@ CHOICES: dict[str, tuple[str, ...]] = {
 }
 
 # Options that take a whole number, with their allowed range (the default is the field's).
-NUMBERS: dict[str, range] = {"raven_mark_votes": range(1, 6), "elder_lives": range(1, 6)}
+NUMBERS: dict[str, range] = {"raven_mark_votes": range(1, 6), "piper_charms_per_night": range(1, 6),
+                             "elder_lives": range(1, 6)}
 
 
 def _groups(text: str) -> str | None:
@@ -78,6 +83,16 @@ class Options:
     raven_mark_needs_living_raven: bool = False
     # The Village Idiot (narrator/roles/village_idiot.py).
     idiot_captain_office: str = "lost"
+    # The Pied Piper (narrator/roles/pied_piper.py).
+    piper_charms_per_night: int = 2
+    piper_infected: str = "powerless"
+    piper_elder_revenge: bool = False  # the Elder's revenge takes his power too (roles/elder.py reads his card)
+    charmed_public: bool = False
+    # Telling a charmed (or infected) player he was designated (narrator/roles/designation.py).
+    designation_notice: str = "tap_by_chooser"
+    # The White Werewolf (narrator/roles/white_werewolf.py).
+    white_werewolf_nights: str = "even"
+    white_werewolf_kill_blockable: bool = True
     # The Elder (narrator/roles/elder.py).
     elder_lives: int = 2
     elder_revenge_causes: str = "vote_poison_shot"

@@ -10,18 +10,24 @@ class Team(str, Enum):
 
     VILLAGE = "village"
     WOLVES = "wolves"
+    # Loners (RULES-EXTENSIONS.md "Terms used below"): each wins alone.
+    PIED_PIPER = "pied_piper"
+    WHITE_WEREWOLF = "white_werewolf"
     # Loners (RULES-EXTENSIONS.md "Terms"): each wins alone.
     ANGEL = "angel"
     ABOMINABLE_SECTARIAN = "abominable_sectarian"
 
 
 class Side(str, Enum):
-    """Who won a game: the four outcomes of RULES.md."""
+    """Who won a game: the four outcomes of RULES.md, and the loners of RULES-EXTENSIONS.md."""
 
     VILLAGE = "village"
     WEREWOLVES = "werewolves"
     LOVERS = "lovers"
     NOBODY = "nobody"
+    # Loners, each alone (RULES-EXTENSIONS.md "End of the game").
+    PIED_PIPER = "pied_piper"
+    WHITE_WEREWOLF = "white_werewolf"
     # Loners (RULES-EXTENSIONS.md "End of the game").
     ANGEL = "angel"
     ABOMINABLE_SECTARIAN = "abominable_sectarian"
@@ -41,6 +47,9 @@ class Role(str, Enum):
     SAVIOR = "savior"
     RAVEN = "raven"
     VILLAGE_IDIOT = "village_idiot"
+    # The loners of Nouvelle Lune and Le Village (narrator/roles/pied_piper.py, white_werewolf.py).
+    PIED_PIPER = "pied_piper"
+    WHITE_WEREWOLF = "white_werewolf"
     # The Elder and the Scapegoat (narrator/roles/elder.py, scapegoat.py).
     ELDER = "elder"
     SCAPEGOAT = "scapegoat"

@@ -19,7 +19,8 @@ def test_every_state_is_reachable_and_has_a_way_out() -> None:
 def test_night_order_follows_the_rules() -> None:
     # RULES.md's base order, and RULES-EXTENSIONS.md's merged order for the roles of the catalogue.
     assert [name for name, _ in NIGHT_ORDER] == [
-        "thief", "actor", "cupid", "lovers", "night_election", "savior", "seer", "werewolves", "witch", "raven", "dawn"]
+        "thief", "actor", "cupid", "lovers", "night_election", "savior", "seer", "werewolves", "white_werewolf",
+        "witch", "pied_piper", "charmed", "raven", "dawn"]
 
 
 def test_each_source_ends_with_an_unconditional_way_on() -> None:

@@ -33,6 +33,11 @@ def public_config(rng: random.Random) -> dict[str, Any]:
         savior_same_target_twice=rng.random() < 0.5,
         savior_protects_little_girl=rng.random() < 0.5,
         raven_mark_needs_living_raven=rng.random() < 0.5,
+        piper_charms_per_night=rng.randint(1, 3),
+        charmed_public=rng.random() < 0.5,
+        designation_notice=rng.choice(["tap_by_chooser", "helper_touch"]),
+        white_werewolf_nights=rng.choice(["even", "odd"]),
+        white_werewolf_kill_blockable=rng.random() < 0.5,
         elder_lives=rng.randint(1, 3),
         elder_revenge_causes=rng.choice(["vote_poison_shot", "vote_only", "none"]),
         scapegoat_vs_captain=rng.choice(["scapegoat_first", "captain_first"]),
@@ -106,6 +111,32 @@ def test_differential_secrecy_over_random_pairs() -> None:
     assert compared_nights >= PAIRS
 
 
+LONERS = {Role.PIED_PIPER, Role.WHITE_WEREWOLF}
+
+
+def test_differential_secrecy_of_the_piper_the_charmed_and_the_white_werewolf() -> None:
+    """Both loners possible in every pair: one game deals them (or one of them), the other may
+    not; alive or dead, on the White Werewolf's nights and off them, answered early, late or
+    never (RandomListener): the same night lines at the same offsets."""
+    rng = random.Random(20261123)
+    calls = {"pied_piper.wake": 0, "charmed.wake": 0, "white_werewolf.wake": 0}
+    dealt_one_side = 0
+    for pair in range(40):
+        config = public_config(rng)
+        config["possible"] = set(config["possible"]) | LONERS
+        config["players"] = max(config["players"], 8)
+        deal_a, deal_b = hidden_deal(config, rng), hidden_deal(config, rng)
+        config["possible"] |= set(deal_a.seats) | set(deal_b.seats) | set(deal_a.extra) | set(deal_b.extra)
+        dealt_one_side += (LONERS & set(deal_a.seats)) != (LONERS & set(deal_b.seats))
+        na = nights(play(config, deal_a, rng.randrange(10**9)))
+        nb = nights(play(config, deal_b, rng.randrange(10**9)))
+        for i in range(min(len(na), len(nb))):
+            assert na[i] == nb[i], f"pair {pair}, night {i + 1}: the night differs with hidden state"
+            for key, _ in na[i]:
+                if key in calls:
+                    calls[key] += 1
+    assert dealt_one_side >= 10
+    assert all(n >= 20 for n in calls.values()), calls
 def ended_on_day_zero(result: HeadlessResult) -> bool:
     """The Angel voted out on Day 0: the game ends before any night."""
     return result.game.state.night == 0 and result.game.outcome is not None
@@ -148,4 +179,4 @@ def test_secrecy_check_would_catch_a_leak() -> None:
     setup = Setup(config["players"], "en", deal, frozenset(config["possible"]), config["options"], timing)
     clock = VirtualClock()
     b = run_game(setup, RandomListener(clock, random.Random(1)), 1, clock)
-    assert nights(a)[0] != nights(b)[0]
+    assert nights(a) != nights(b)

@@ -220,6 +220,8 @@ def render(event: ev.Event) -> str:
         return f"spared {e.seat}: {e.role.value}"
     if isinstance(e, ev.PowerUsed):
         return f"power {e.call} {e.seat}: {_seats(e.targets)}"
+    if isinstance(e, ev.Notified):
+        return f"notified {_seats(e.seats)} ({e.reason})"
     if isinstance(e, ev.PowerIgnored):
         return f"ignored {e.call} {e.seat}: powerless"
     if isinstance(e, ev.PowersLost):

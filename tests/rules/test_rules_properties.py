@@ -53,14 +53,21 @@ def setups(draw: st.DrawFn, max_players: int = 12) -> Setup:
 # ---- the win conditions, recomputed apart from the engine -------------------------------
 
 
+# Written apart from the catalogue: the pack cards and the loners (RULES-EXTENSIONS.md).
+PACK = (Role.WEREWOLF, Role.WHITE_WEREWOLF)
+LONERS = (Role.PIED_PIPER, Role.WHITE_WEREWOLF)
+
+
 def lovers_team(game: Game) -> tuple[int, int] | None:
     lovers = game.state.lovers
     if lovers is None:
         return None
-    wolves = [game.state.roles[p - 1] is Role.WEREWOLF for p in lovers]
+    roles = [game.state.roles[p - 1] for p in lovers]
+    wolves = [r in PACK for r in roles]
     mixed = wolves.count(True) == 1
     both = wolves.count(True) == 2 and game.options.lovers_team_if_both_wolves
-    return lovers if (mixed or both) else None
+    piper = Role.PIED_PIPER in roles and not any(wolves) and not all(r is Role.PIED_PIPER for r in roles)
+    return lovers if (mixed or both or piper) else None
 
 
 def groups(game: Game) -> str:
@@ -68,46 +75,49 @@ def groups(game: Game) -> str:
     return given if len(given) == n else "A" * ((n + 1) // 2) + "B" * (n // 2)
 
 
-def win_conditions(game: Game, alive: set[int], angel: int | None = None) -> dict[Side, tuple[int, ...]]:
-    """The outcome that holds on these living players, first in the priority order of
-    RULES-EXTENSIONS.md "End of the game", with the seats that win with it (`angel`: the seat of
+def win_conditions(game: Game, alive: set[int], charmed: set[int] | None = None,
+                   angel: int | None = None) -> dict[Side, tuple[int, ...]]:
+    """Every outcome that holds on these living players, with the seats that win with it, in
+    the order of RULES-EXTENSIONS.md "End of the game" (the first one wins; `angel`: the seat of
     an Angel killed as his card says, followed by the Checker)."""
     roles = game.state.roles
     if not alive:
         return {Side.NOBODY: ()}
     if angel is not None:
         return {Side.ANGEL: (angel,)}
+    first_turn = game.state.day <= (0 if game.options.angel_opening == "day_first" else 1)
+
+    def loner(p: int) -> bool:
+        return roles[p - 1] in LONERS or roles[p - 1] is Role.ABOMINABLE_SECTARIAN or (
+            roles[p - 1] is Role.ANGEL and first_turn)
+    team = lovers_team(game)
+    team_alive = team is not None and set(team) <= alive
+    wolves_alive = [p for p in alive if roles[p - 1] in PACK]
+    others_alive = [p for p in alive if roles[p - 1] not in PACK]
+    in_team = set(team or ())
+    held: dict[Side, tuple[int, ...]] = {}
+    if team is not None and team_alive and alive == set(team):
+        held[Side.LOVERS] = tuple(sorted(team))
+    pipers = [p for p in alive if roles[p - 1] is Role.PIED_PIPER]
+    if pipers and alive - set(pipers) <= (charmed or set()) and pipers[0] not in game.state.powerless:
+        held[Side.PIED_PIPER] = (pipers[0],)
+    if len(alive) == 1 and roles[min(alive) - 1] is Role.WHITE_WEREWOLF:
+        held[Side.WHITE_WEREWOLF] = (min(alive),)
     sectarian = next((p for p in alive if roles[p - 1] is Role.ABOMINABLE_SECTARIAN), None)
     if sectarian is not None:
         split = groups(game)
         if all(split[p - 1] == split[sectarian - 1] for p in alive):
-            team = lovers_team(game)
-            if not (team is not None and alive == set(team)):
-                return {Side.ABOMINABLE_SECTARIAN: (sectarian,)}
-    first_turn = game.state.day <= (0 if game.options.angel_opening == "day_first" else 1)
-
-    def loner(p: int) -> bool:
-        return roles[p - 1] is Role.ABOMINABLE_SECTARIAN or (roles[p - 1] is Role.ANGEL and first_turn)
-    team = lovers_team(game)
-    team_alive = team is not None and set(team) <= alive
-    wolves_alive = [p for p in alive if roles[p - 1] is Role.WEREWOLF]
-    others_alive = [p for p in alive if roles[p - 1] is not Role.WEREWOLF]
-    in_team = set(team or ())
-    held: dict[Side, tuple[int, ...]] = {}
-    if not alive:
-        held[Side.NOBODY] = ()
-    if team is not None and team_alive and alive == set(team):
-        held[Side.LOVERS] = tuple(sorted(team))
-    if alive and not wolves_alive and Side.LOVERS not in held:
+            held[Side.ABOMINABLE_SECTARIAN] = (sectarian,)
+    if not wolves_alive and Side.LOVERS not in held:
         held[Side.VILLAGE] = tuple(
-            p for p in range(1, game.players + 1)
-            if roles[p - 1] is not Role.WEREWOLF and p not in in_team and not loner(p)
+            p for p in range(1, game.players + 1) if roles[p - 1] not in PACK and p not in in_team and not loner(p)
         )
     parity = game.options.wolves_win_at_parity and len(others_alive) <= 1
     if wolves_alive and not team_alive and (not others_alive or parity):
         held[Side.WEREWOLVES] = tuple(
             p for p in range(1, game.players + 1) if roles[p - 1] is Role.WEREWOLF and p not in in_team
         )
+    assert not (Side.VILLAGE in held and Side.WEREWOLVES in held), "the village and the wolves cannot both win"
     return held
 
 
@@ -125,6 +135,8 @@ class Checker:
     healed: bool = False
     poisoned: int | None = None
     protected: int | None = None
+    white_victim: int | None = None
+    charmed: set[int] = field(default_factory=set)
     hunter_due: bool = False
     living_before: int = 0
     powerless: set[int] = field(default_factory=set)  # RULES-EXTENSIONS.md "Powers lost"
@@ -161,6 +173,7 @@ class Checker:
         self.powerless_do_nothing(e)
         if isinstance(e, ev.NightBegan):
             self.victim, self.healed, self.poisoned, self.protected = None, False, None, None
+            self.white_victim = None
             self.absorbed = None
             self.day, self.night = None, e.night
         elif isinstance(e, ev.DayBegan):
@@ -177,9 +190,9 @@ class Checker:
             self._alive(e.target, "the Seer's target")
             assert e.seer != e.target
         elif isinstance(e, ev.WolvesChose):
-            assert any(game.state.roles[p - 1] is Role.WEREWOLF for p in self.alive), "no living Werewolf chose"
+            assert any(game.state.roles[p - 1] in PACK for p in self.alive), "no living Werewolf chose"
             self._alive(e.target, "the Werewolves' victim")
-            assert e.target is None or game.state.roles[e.target - 1] is not Role.WEREWOLF
+            assert e.target is None or game.state.roles[e.target - 1] not in PACK
             self.victim = e.target
         elif isinstance(e, ev.WitchActed):
             self._alive(e.witch, "the Witch acts")
@@ -198,6 +211,14 @@ class Checker:
                 self._alive(target, f"{e.call}'s choice")
             if e.call == "savior":
                 (self.protected,) = e.targets
+            elif e.call == "white_werewolf":
+                assert game.state.night % 2 == (0 if game.options.white_werewolf_nights == "even" else 1)
+                assert all(game.state.roles[t - 1] in PACK and t != e.seat for t in e.targets)
+                self.white_victim = e.targets[0] if e.targets else None
+            elif e.call == "pied_piper":
+                assert e.seat not in e.targets and not set(e.targets) & self.charmed, "charmed twice, or himself"
+                assert len(e.targets) <= game.options.piper_charms_per_night  # none: nothing charmed
+                self.charmed |= set(e.targets)
         elif isinstance(e, ev.DawnBroke):
             girl = self.victim is not None and game.state.roles[self.victim - 1] is Role.LITTLE_GIRL
             saved = self.healed or (
@@ -211,6 +232,11 @@ class Checker:
                 self.lives_lost[absorbed] = self.lives_lost.get(absorbed, 0) + 1
                 saved = True
             dead = {self.poisoned} | ({self.victim} if not saved else set())
+            white = self.white_victim
+            if white is not None:
+                blocks = game.options.white_werewolf_kill_blockable
+                if not (blocks and self.protected == white and game.options.savior_blocks == "all_devouring"):
+                    dead.add(white)
             assert e.deaths == tuple(sorted(p for p in dead if p is not None)), "wrong night deaths"
         elif isinstance(e, ev.PlayerDied):
             self._alive(e.seat, "dies again")
@@ -221,7 +247,8 @@ class Checker:
                 devoured = e.cause is ev.Cause.WOLVES and self.day is None and self.night <= last_night
                 if voted or devoured:
                     self.angel = e.seat
-            fires = game.options.hunter_shoots_on == "any_death" or e.cause in (ev.Cause.WOLVES, ev.Cause.VOTE)
+            fires = game.options.hunter_shoots_on == "any_death" or e.cause in (
+                ev.Cause.WOLVES, ev.Cause.VOTE, ev.Cause.WHITE_WEREWOLF)
             if game.acts_as(e.seat, Role.HUNTER) and fires and e.seat not in self.powerless:  # or the Actor with his card
                 self.hunter_due = True
             causes = {"vote_poison_shot": {ev.Cause.VOTE, ev.Cause.POISON, ev.Cause.HUNTER},
@@ -265,12 +292,13 @@ class Checker:
             assert not (self.hunter_due and self.alive), "the dead Hunter was never called to shoot"
             assert not self.revenge_due, "the Elder was killed by the village and took no revenge"
         if isinstance(e, (ev.DayBegan, ev.DuskFell)) and e != ev.DayBegan(0):  # Day 0 has no morning check
-            held = win_conditions(game, self.alive, self.angel)
+            held = win_conditions(game, self.alive, self.charmed, self.angel)
             assert held == {}, f"the game goes on although {held}"
         elif isinstance(e, ev.GameEnded):
-            held = win_conditions(game, self.alive, self.angel)
-            assert len(held) == 1, f"exactly one outcome must hold at the end: {held}"
-            assert held == {e.winner: e.winners}
+            held = win_conditions(game, self.alive, self.charmed, self.angel)
+            assert held, "the game ended with no outcome holding"
+            first = next(iter(held.items()))
+            assert first == (e.winner, e.winners), f"the first outcome that holds must win: {held}"
 
 
 def _powerless_do_nothing(self: Checker, e: ev.Event) -> None:
@@ -391,10 +419,11 @@ class Driver:
         # The base calls and every power of the catalogue, in the merged night order.
         due: list[tuple[float, str]] = [(p.order * 10, f"power:{p.call}") for p in hooks.POWERS.values()
                                         if s.step < step_of(p.order) and self.holder(p.role)
-                                        and (first or not p.first_night_only)]
+                                        and (first or not p.first_night_only)
+                                        and (p.nights is None or p.nights(game.options, s.night))]
         if s.step < Step.SEER and self.holder(Role.SEER):
             due.append((Step.SEER, "seer"))
-        if s.step < Step.WOLVES and self.holder(Role.WEREWOLF):
+        if s.step < Step.WOLVES and any(self.holder(r) for r in PACK):
             due.append((Step.WOLVES, "wolves"))
         if s.step < Step.WITCH and self.holder(Role.WITCH):
             due.append((Step.WITCH, "witch"))
@@ -403,7 +432,7 @@ class Driver:
             if not self.draw(st.integers(0, 9)):  # now and then a role gives no answer in time
                 continue
             if call == "thief":
-                both_wolves = all(r is Role.WEREWOLF for r in s.extra)
+                both_wolves = all(r in PACK for r in s.extra)
                 self.until_legal(lambda: (lambda c: (c in (1, 2) or (c == 0 and not both_wolves), "thief_choose", c))(
                     self.draw(st.integers(-1, 3))), "thief_choose", 1)
             elif call == "cupid":
@@ -415,15 +444,17 @@ class Driver:
                 game.open_captain_election()
             elif call.startswith("power:"):
                 power = hooks.POWERS[call.removeprefix("power:")]
-                legal = power.targets(game, self.holder(power.role) or 0)
-                if len(legal) < power.count:
+                holder = self.holder(power.role) or 0
+                legal = power.targets(game, holder)
+                count = power.count if power.count_of is None else power.count_of(game, holder)
+                if len(legal) < count or count == 0:
                     continue
 
-                def use(power: Power = power, legal: tuple[int, ...] = legal) -> tuple[Any, ...]:
-                    chosen = tuple(self.draw(st.lists(st.integers(1, game.players), min_size=power.count,
-                                                      max_size=power.count, unique=True)))
+                def use(power: Power = power, legal: tuple[int, ...] = legal, count: int = count) -> tuple[Any, ...]:
+                    chosen = tuple(self.draw(st.lists(st.integers(1, game.players), min_size=count,
+                                                      max_size=count, unique=True)))
                     return (all(t in legal for t in chosen), "use_power", power.call, chosen)
-                self.until_legal(use, "use_power", power.call, legal[: power.count])
+                self.until_legal(use, "use_power", power.call, legal[:count])
             elif call == "seer":
                 seer = self.holder(Role.SEER)
                 self.until_legal(lambda: (lambda t: (t in alive and t != seer, "seer_inspect", t))(
@@ -431,7 +462,7 @@ class Driver:
             elif call == "wolves":
                 no_kill = first and not game.options.first_night_kill
                 self.until_legal(lambda: (lambda t: (
-                    t is None or (not no_kill and t in alive and roles[t - 1] is not Role.WEREWOLF),
+                    t is None or (not no_kill and t in alive and roles[t - 1] not in PACK),
                     "wolves_choose", t))(self.seat()), "wolves_choose", None)
             elif call == "witch":
                 def witch() -> tuple[Any, ...]:
