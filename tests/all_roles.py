@@ -176,7 +176,7 @@ def expected(call: Call, night: int, made: list[str], options: Options, possible
     return True
 
 
-def missing_calls(timeline: list[Mapping[str, Any]], options: Options, possible: frozenset[Role]) -> list[str]:
+def missing_calls(timeline: Iterable[Mapping[str, Any]], options: Options, possible: frozenset[Role]) -> list[str]:
     """Every call the rules make on a night of this game whose wake line was not said (and every
     call said on a night the rules do not make it), as readable lines; empty when all is well."""
     problems = []

@@ -101,7 +101,8 @@ def deal(t: Tmux) -> dict[int, Role]:
         # The card's name, the longest that fits ("Villager" is in "Villager-Villager").
         dealt[seat] = names[max((n for n in names if shown.startswith(n + ".")), key=len)]
         t.type("")
-        t.wait(lambda s, seat=seat: f"Seat {seat}: you are the" not in s)
+        card = f"Seat {seat}: you are the"
+        t.wait(lambda s: card not in s)
     return dealt
 
 
