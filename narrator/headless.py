@@ -136,7 +136,7 @@ def resume_headless(path: Path, timeline_path: Path | None = None) -> HeadlessRe
     journal = FileJournal.reopen(path)
     try:
         clock = RealClock() if head.get("clock") == "real" else VirtualClock()
-        result = play_headless(setup, script, seed, clock, journal, resume_from(journal.records()))
+        result = play_headless(setup, script, seed, clock, journal, resume_from(journal.records(), path))
     finally:
         journal.close()
     if timeline_path is not None:

@@ -68,6 +68,13 @@ class FileJournal:
                 os.fsync(f.fileno())
         return cls(path, records)
 
+    def mark_resumed(self, stopped: float) -> None:
+        """Note that the game goes on after a stop: when (now) and when the journal was last written
+        before it (`stopped`, its modification time), so the history counts only the time played."""
+        import time
+
+        self.append({"kind": "resumed", "at": round(time.time(), 3), "stopped": round(stopped, 3)})
+
     def append(self, record: Mapping[str, Any]) -> None:
         line = json.dumps(record, separators=(",", ":"), sort_keys=True) + "\n"
         self._file.write(line.encode("utf-8"))

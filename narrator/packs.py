@@ -29,6 +29,8 @@ class PackError(NarratorError):
 # Slots whose value is a role key, rendered with the pack's [roles] names.
 ROLE_SLOTS = frozenset({"role", "role_a", "role_b"})
 SIDE_SLOTS = frozenset({"side"})
+# Slots whose value is a list of role keys joined by "," (a menu): shown "1 Villager, 2 Werewolf, ...".
+MENU_SLOTS = frozenset({"cards"})
 
 
 def packs_root() -> Path:
@@ -118,6 +120,8 @@ class VoicePack:
                 values[name] = self.roles.get(str(value), str(value))
             elif name in SIDE_SLOTS:
                 values[name] = self.sides.get(str(value), str(value))
+            elif name in MENU_SLOTS:
+                values[name] = ", ".join(f"{n} {self.roles.get(r, r)}" for n, r in enumerate(str(value).split(","), 1))
             else:
                 values[name] = value
         try:

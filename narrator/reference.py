@@ -22,7 +22,8 @@ from narrator.packs import OFFICES, PackError, VoicePack, default_value, missing
 from narrator.rules.options import Options
 from narrator.rules.roles import Role, Side, Team
 
-_TEAM_SIDE = {Team.VILLAGE: Side.VILLAGE, Team.WOLVES: Side.WEREWOLVES}
+_TEAM_SIDE = {Team.VILLAGE: Side.VILLAGE, Team.WOLVES: Side.WEREWOLVES,
+              Team.PIED_PIPER: Side.PIED_PIPER, Team.WHITE_WEREWOLF: Side.WHITE_WEREWOLF}
 
 
 def pending_keys(pack: VoicePack) -> list[str]:

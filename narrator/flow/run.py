@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 from narrator.errors import UsageError
 from narrator.flow.script import Setup
 from narrator.flow.sequencer import Resume, Sequencer
 from narrator.packs import VoicePack
-from narrator.ports import Clock, Display, Heard, Journal, Listener, Speaker
+from narrator.ports import Clock, Display, Heard, Journal, JournalError, Listener, Speaker
 from narrator.rules import Game, RulesError
 
 
@@ -41,15 +42,20 @@ def play_game(
     return game
 
 
-def resume_from(records: list[dict[str, Any]]) -> Resume:
-    """Inputs by step, and the steps the journal records as complete."""
+def resume_from(records: list[dict[str, Any]], path: Path | None = None) -> Resume:
+    """Inputs by step, and the steps the journal records as complete (a broken record: JournalError)."""
     resume = Resume()
-    for record in records[1:]:
+    for line, record in enumerate(records[1:], start=2):
         kind = record.get("kind")
-        if kind == "input":
-            choice = record["choice"]
-            heard = None if choice is None else Heard(choice, str(record.get("source", "journal")))
-            resume.inputs.setdefault(int(record["n"]), []).append((str(record["prompt"]), heard))
-        elif kind == "step":
-            resume.steps[int(record["n"])] = list(record["events"])
+        try:
+            if kind == "input":
+                choice = record["choice"]
+                heard = None if choice is None else Heard(choice, str(record.get("source", "journal")))
+                resume.inputs.setdefault(int(record["n"]), []).append((str(record["prompt"]), heard))
+            elif kind == "step":
+                resume.steps[int(record["n"])] = list(record["events"])
+        except (KeyError, TypeError, ValueError) as exc:
+            where = f"journal {path}" if path is not None else "the journal"
+            raise JournalError(f"{where} has a broken {kind} record at line {line} ({type(exc).__name__}: {exc}); "
+                               "it was left as it is") from None
     return resume

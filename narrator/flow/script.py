@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -195,8 +196,8 @@ class Script:
         if call in POWER_KEYS and call in entry:
             # A catalogue power (narrator/roles): a seat, or a list of seats answered in turn.
             wanted = entry[call] if isinstance(entry[call], list) else [entry[call]]
-            if not prompt.seats and "yes" in prompt.words:  # a yes/no power (the Judge's arm): a seat is yes, 0 no
-                return Heard("yes" if wanted[0] else "no", "script")
+            if not prompt.seats and "yes" in prompt.words:  # a yes/no power (the infection, the Judge's arm): 1 yes, 0 no
+                return Heard("yes" if wanted[-1] else "no", "script", str(wanted[-1]))
             return next((_heard(s) for s in wanted if s in prompt.seats or (s == 0 and "nobody" in prompt.words)), None)
         witch = entry.get("witch", {})
         if call == "witch.heal" and "heal" in witch:
@@ -212,6 +213,8 @@ class Script:
             entry = _nth(self.days, prompt.number)
         if name == "debate":
             return Heard("vote_now", "script") if entry.get("vote_now") else None
+        if name == "window":  # the Devoted Servant's window: `window = true` steps forward
+            return Heard("yes", "script") if entry.get("window") else None
         if name in ("hunter", "successor", "tiebreak"):
             return _heard(entry[name]) if name in entry else None
         if name == "scapegoat":  # the dead Scapegoat's list: each seat in turn, then + (0: nobody)
@@ -274,8 +277,7 @@ POWER_KEYS = set(hooks.POWERS)
 NIGHT_KEYS = {"thief", "cupid", "seer", "werewolves", "witch", "late", *POWER_KEYS}
 DAY_KEYS = {
     "captain", "captain_votes", "captain_revote", "votes", "eliminate", "revote",
-    "hunter", "successor", "tiebreak", "vote_now", "sign", "second", "second_votes",
-    "hunter", "successor", "tiebreak", "vote_now", "scapegoat",
+    "hunter", "successor", "tiebreak", "vote_now", "scapegoat", "window", "sign", "second", "second_votes",
 }
 LATE_ROLES = {"thief", "cupid", "seer", "werewolves", "witch", *POWER_KEYS}
 
@@ -355,8 +357,9 @@ def parse_script(data: Mapping[str, Any], players: int, where: str) -> Script:
         if "scapegoat" in day:
             listed = day["scapegoat"] if isinstance(day["scapegoat"], list) else [day["scapegoat"]]
             out["scapegoat"] = [_seat(p, players, f"{at} scapegoat", zero=True) for p in listed]
-        if "vote_now" in day:
-            out["vote_now"] = bool(day["vote_now"])
+        for flag in ("vote_now", "window"):
+            if flag in day:
+                out[flag] = bool(day[flag])
         days.append(out)
     delay = data.get("answer_delay", 2.0)
     if isinstance(delay, bool) or not isinstance(delay, (int, float)) or delay < 0:
@@ -403,6 +406,45 @@ def games_folder() -> Path:
 
     base = os.environ.get("NARRATOR_DATA") or user_data_dir("narrator")
     return Path(base) / "games"
+
+
+# Journals are named game-YYYYmmdd-HHMMSS.jsonl; a game started in the same second as another gets
+# -2, -3, ... (the first number free). Their order is (second, number), never the names' order:
+# "-2" sorts before ".jsonl" and "-10" before "-2" (review leftover 4).
+_JOURNAL_NAME = re.compile(r"game-(\d{8}-\d{6})(?:-(\d+))?")
+
+
+def journal_order(path: Path) -> tuple[str, int, str]:
+    """Sort key of a journal: the second its name gives and its number within that second; a name
+    of another form goes by when the file was last written."""
+    import time
+
+    m = _JOURNAL_NAME.fullmatch(path.stem)
+    if m:
+        return m.group(1), int(m.group(2) or 1), path.name
+    try:
+        written = path.stat().st_mtime
+    except OSError:
+        written = 0.0
+    return time.strftime("%Y%m%d-%H%M%S", time.localtime(written)), 0, path.name
+
+
+def game_journals(folder: Path, pattern: str = "game-*.jsonl") -> list[Path]:
+    """The journals of `folder`, oldest first."""
+    return sorted(folder.glob(pattern), key=journal_order) if folder.is_dir() else []
+
+
+def new_journal_path(folder: Path, now: float | None = None) -> Path:
+    """A new journal's name: the second it starts, and a number after any journal of that second."""
+    import time
+
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(time.time() if now is None else now))
+    path = folder / f"game-{stamp}.jsonl"
+    n = 1
+    while path.exists():
+        n += 1
+        path = folder / f"game-{stamp}-{n}.jsonl"
+    return path
 
 
 def setup_from_args(args: argparse.Namespace) -> Setup:

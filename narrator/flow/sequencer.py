@@ -200,8 +200,8 @@ class Sequencer:
             return False
         if call.due is not None and not call.due(self.game):
             return False
-        if call.schedule is Schedule.SOME_NIGHTS and call.nights is not None:
-            return call.nights(self.game.options, self.game.state.night)
+        if call.nights is not None and not call.nights(self.game.options, self.game.state.night):
+            return False
         return call.schedule is not Schedule.FIRST_NIGHT or self.game.state.night == 1
 
     def captain_election_due(self) -> bool:
@@ -225,7 +225,7 @@ class Sequencer:
             self.game.open_day_zero()
 
     def awaiting_chain(self) -> bool:
-        return self.game.state.awaiting in (Awaiting.HUNTER, Awaiting.SUCCESSOR, Awaiting.WINDOW, Awaiting.VOTERS)
+        return self.game.state.awaiting in (Awaiting.HUNTER, Awaiting.SUCCESSOR, Awaiting.VOTERS, Awaiting.WINDOW)
 
     def second_vote_due(self) -> bool:
         """The second vote the Stuttering Judge asked for: at once, without debate."""
@@ -492,7 +492,7 @@ class Sequencer:
             tonight.turn.panel = lambda answers: [*panel(answers), *cast(list[PanelLine], extra)]
         turn = tonight.turn
         holder = self.game.living_holder(call.role)
-        if holder is not None and not self.game.powered(holder):
+        if call.by_holder and holder is not None and not self.game.powered(holder):
             # Powers lost: the same call, the same questions; the engine ignores the answers.
             turn = powerless_turn(turn)
         self._night_call(call.name, tonight.wake, turn, tonight.finish)
@@ -547,12 +547,16 @@ class Sequencer:
         game = self.game
         self.say(Cue("devoted_servant.window", {"seat": seat}, phase="day.chain"))
         deadline = self.clock.now() + self.timing.chain
+        self._panel("devoted_servant.prompt", seat=seat)
         heard = self.ask(Prompt("day.window", (), ("yes", "repeat", "pause"), deadline=deadline, number=self.day_number()))
         self.wait_until(deadline)
+        if not self.fast:
+            self.display.clear_private()
         taker = game.window_taker() if heard is not None else None
         if taker is None:
             self.say(Cue("devoted_servant.none", phase="day.chain"))
         game.take_card(taker)
+
     def _voters_list(self) -> tuple[int, ...] | None:
         """The Scapegoat's list, one seat at a time: a seat adds it, `+` ends the list (alone:
         everyone), `0` is nobody; the prompt running out ends it (nothing typed: everyone)."""
@@ -777,11 +781,11 @@ class Sequencer:
             "day": s.day,
             "alive": [seat for seat in range(1, s.players + 1) if s.alive[seat - 1]],
             "revealed": self._public_cards(revealed),
-            # Public by design: this day's morning lines (the Bear Tamer's growl, the Raven's mark).
-            "public": [[key, dict(slots)] for key, slots in (self.morning_lines if not night_state else [])],
             "captain": s.captain,
-            # Public by design (the Sectarian's groups, the Actor's cards on the table): line keys.
-            "public": [[key, dict(slots)] for board in BOARD for key, slots in board(self.game)],
+            # Public by design, line keys: the Sectarian's groups, the Actor's cards on the table;
+            # then, by day, this day's morning lines (the Bear Tamer's growl, the Raven's mark).
+            "public": [[key, dict(slots)] for board in BOARD for key, slots in board(self.game)]
+            + [[key, dict(slots)] for key, slots in (self.morning_lines if not night_state else [])],
         }
 
     def _public_cards(self, revealed: dict[int, str]) -> dict[int, str]:

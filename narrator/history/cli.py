@@ -20,6 +20,8 @@ def register(sub: Any) -> None:
     p.add_argument("what", nargs="*", metavar="GAME | import [JOURNAL ...]",
                    help="a game's number for its story; or 'import' and journals (default: every journal of the games folder)")
     p.add_argument("--stats", action="store_true", help="win rates by side, composition, players, role and person")
+    p.add_argument("--include-headless", action="store_true",
+                   help="with --stats: count scripted `play --headless` runs too (left out by default)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--csv", action="store_true", help="print CSV")
     p.add_argument("--db", type=Path, metavar="FILE", help="the history database (default: in the user data folder)")
@@ -55,7 +57,7 @@ def _list(conn: Any, args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([r.to_json() for r in rows], ensure_ascii=False))
         return 0
-    fields = ["id", "status", "ended_at", "players", "language", "composition", "nights", "days", "winner", "journal"]
+    fields = ["id", "status", "ended_at", "players", "language", "composition", "nights", "days", "winner", "journal", "source"]
     if args.csv:
         w = csv.writer(sys.stdout)
         w.writerow(fields)
@@ -67,8 +69,9 @@ def _list(conn: Any, args: argparse.Namespace) -> int:
         return 0
     for r in rows:
         winner = r.winner or "(abandoned)"
+        mark = "  (headless)" if r.source == "headless" else ""
         print(f"{r.id:>4}  {(r.ended_at or r.started_at or '?')[:16]:16}  {r.players:>2} players  {r.composition}  "
-              f"{r.nights} nights  winner: {winner}")
+              f"{r.nights} nights  winner: {winner}{mark}")
     return 0
 
 
@@ -108,7 +111,7 @@ def _detail(conn: Any, gid: int, args: argparse.Namespace) -> int:
 def _stats(conn: Any, args: argparse.Namespace) -> int:
     from narrator.history.stats import compute
 
-    stats = compute(conn)
+    stats = compute(conn, include_headless=args.include_headless)
     if args.json:
         print(json.dumps(stats.to_json(), ensure_ascii=False))
         return 0
@@ -128,8 +131,11 @@ def stats_lines(stats: Any) -> list[str]:
     titles = {"side": "wins by side", "composition": "village wins by composition",
               "players": "village wins by number of players", "role": "wins by role (seats)",
               "person": "wins by person (seats)"}
-    lines = [f"{stats.games} finished games; average {stats.mean_nights:.1f} nights, {stats.mean_days:.1f} days"
-             + (f", {stats.mean_minutes:.0f} minutes" if stats.mean_minutes is not None else "")]
+    lines = [f"{stats.games} finished game{'s' * (stats.games != 1)}; average {stats.mean_nights:.1f} nights, "
+             f"{stats.mean_days:.1f} days" + (f", {stats.mean_minutes:.0f} minutes" if stats.mean_minutes is not None else "")]
+    if stats.headless_left_out:
+        lines.append(f"({stats.headless_left_out} headless run{'s' * (stats.headless_left_out != 1)} left out; "
+                     "--include-headless counts them)")
     for section, title in titles.items():
         rows = stats.section(section)
         if not rows:
@@ -143,22 +149,22 @@ def stats_lines(stats: Any) -> list[str]:
 
 
 def _import(conn: Any, paths: Sequence[Path]) -> int:
-    from narrator.flow.script import games_folder
+    from narrator.flow.script import game_journals, games_folder
     from narrator.journal import JournalError, read_journal
     from narrator.history import db
     from narrator.history.record import from_journal
 
     if not paths:
         folder = games_folder()
-        paths = sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
+        paths = game_journals(folder, "*.jsonl")
         if not paths:
             raise UsageError(f"no journal to import in {folder}; name them: narrator history import FILE ...")
     imported = skipped = 0
     for path in paths:
         try:
             records, _ = read_journal(path)
-            ended = _iso(path.stat().st_mtime)
-            record = from_journal(records, path, ended_at=ended)
+            written = path.stat().st_mtime
+            record = from_journal(records, path, **_journal_times(records, written, ended_at=_iso(written)))
         except (JournalError, HistoryError) as exc:
             print(f"skipped {path}: {exc}", file=sys.stderr)
             skipped += 1
@@ -171,6 +177,20 @@ def _import(conn: Any, paths: Sequence[Path]) -> int:
 
 def _iso(t: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(t))
+
+
+def _journal_times(records: Sequence[Mapping[str, Any]], end: float, **known: Any) -> dict[str, Any]:
+    """started_at and duration_s from the journal's own times (every part of a resumed game), where it has them."""
+    from narrator.history.record import journal_start, played_seconds
+
+    start = journal_start(records[0]) if records else None
+    played = played_seconds(records, end)
+    times = dict(known)
+    if start is not None:
+        times["started_at"] = _iso(start)
+    if played is not None:
+        times["duration_s"] = played
+    return times
 
 
 class Recorder:
@@ -192,7 +212,8 @@ class Recorder:
             records, _ = read_journal(path)
             if self.names and "names" not in records[0]:
                 records[0] = {**records[0], "names": {str(k): v for k, v in self.names.items()}}
-            record = from_journal(records, path, **self._times())
+            now = self._times()
+            record = from_journal(records, path, **_journal_times(records, time.time(), **now))
         except (JournalError, HistoryError) as exc:
             print(f"narrator: the game was not added to the history: {exc}", file=sys.stderr)
             return

@@ -75,6 +75,12 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX seats_name ON seats(name);
     """,
+    # 2: where a game comes from: "table" (played at a table: text or full screen) or "headless"
+    # (`play --headless`, a scripted run); the statistics count the table's games by default.
+    """
+    ALTER TABLE games ADD COLUMN source TEXT NOT NULL DEFAULT 'table';
+    UPDATE games SET source = 'headless' WHERE mode = 'headless';
+    """,
 )
 VERSION = len(MIGRATIONS)
 
@@ -127,10 +133,12 @@ def save(conn: sqlite3.Connection, game: GameRecord) -> int:
         conn.execute("DELETE FROM games WHERE uid = ?", (game.uid,))
         cur = conn.execute(
             "INSERT INTO games (uid, status, started_at, ended_at, duration_s, players, language, composition, options,"
-            " timing, nights, days, winner, journal, seed, mode, events) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " timing, nights, days, winner, journal, seed, mode, events, source)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (game.uid, game.status, game.started_at, game.ended_at, game.duration_s, game.players, game.language,
              game.composition, json.dumps(game.options, sort_keys=True), json.dumps(game.timing, sort_keys=True),
-             game.nights, game.days, game.winner, game.journal, game.seed, game.mode, json.dumps(game.events)),
+             game.nights, game.days, game.winner, game.journal, game.seed, game.mode, json.dumps(game.events),
+             game.source),
         )
         gid = int(cur.lastrowid or 0)
         conn.executemany("INSERT INTO seats VALUES (?,?,?,?,?,?,?)",
@@ -164,6 +172,7 @@ class GameRow:
     winner: str | None
     journal: str | None
     events: list[dict[str, Any]]
+    source: str = "table"
 
     def to_json(self) -> dict[str, Any]:
         out = dict(self.__dict__)
@@ -171,12 +180,13 @@ class GameRow:
         return out
 
 
-_COLUMNS = "id, status, started_at, ended_at, duration_s, players, language, composition, options, timing, nights, days, winner, journal, events"
+_COLUMNS = ("id, status, started_at, ended_at, duration_s, players, language, composition, options, timing, nights, days, "
+            "winner, journal, events, source")
 
 
 def _row(r: tuple[Any, ...]) -> GameRow:
     return GameRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], json.loads(r[8]), json.loads(r[9]), r[10], r[11],
-                   r[12], r[13], json.loads(r[14]))
+                   r[12], r[13], json.loads(r[14]), r[15])
 
 
 def games(conn: sqlite3.Connection) -> list[GameRow]:

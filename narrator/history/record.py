@@ -81,6 +81,11 @@ class GameRecord:
     mode: str | None = None
     captains: list[int] = field(default_factory=list)
 
+    @property
+    def source(self) -> str:
+        """"headless" for a scripted run (`play --headless`), "table" for a game played at a table."""
+        return "headless" if self.mode == "headless" else "table"
+
 
 def start_event(setup: Mapping[str, Any]) -> GameStarted:
     """The GameStarted of a journal's setup record (the journal does not write it)."""
@@ -172,6 +177,47 @@ def from_events(
         mode=mode,
         captains=captains,
     )
+
+
+def journal_start(head: Mapping[str, Any]) -> float | None:
+    """When the game of a journal started (epoch seconds): its head's `started_at`, or the minute an
+    older version wrote as `started` ("YYYY-mm-dd HH:MM", local time); None when it says neither."""
+    import time
+
+    at = head.get("started_at")
+    if isinstance(at, (int, float)) and not isinstance(at, bool):
+        return float(at)
+    started = head.get("started")
+    if isinstance(started, str):
+        try:
+            return time.mktime(time.strptime(started, "%Y-%m-%d %H:%M"))
+        except ValueError:
+            return None
+    return None
+
+
+def played_seconds(records: Sequence[Mapping[str, Any]], end: float) -> float | None:
+    """How long the game of a journal was played, up to `end` (epoch seconds), from the journal's times.
+
+    A game stopped and resumed is played in parts: the first from the head's start, each later one
+    from its `resumed` record's `at`; a part ends where the next `resumed` record says the journal
+    was last written before the stop (`stopped`), the last one at `end`. The time the game stood
+    still between parts is not counted (review leftover 1). None when the journal has no start time.
+    """
+    if not records:
+        return None
+    start = journal_start(records[0])
+    if start is None:
+        return None
+    total = 0.0
+    for record in records[1:]:
+        if record.get("kind") != "resumed":
+            continue
+        stopped, at = record.get("stopped"), record.get("at")
+        if isinstance(stopped, (int, float)) and isinstance(at, (int, float)):
+            total += max(0.0, float(stopped) - start)
+            start = float(at)
+    return round(total + max(0.0, end - start), 3)
 
 
 def from_journal(records: Sequence[Mapping[str, Any]], path: Path | None = None, **meta: Any) -> GameRecord:

@@ -37,6 +37,7 @@ class Stats:
     mean_nights: float
     mean_days: float
     mean_minutes: float | None
+    headless_left_out: int = 0  # finished headless runs not counted (history --stats --include-headless counts them)
 
     def section(self, name: str) -> list[Row]:
         return [r for r in self.rows if r.section == name]
@@ -44,12 +45,15 @@ class Stats:
     def to_json(self) -> dict[str, Any]:
         return {"games": self.games, "mean_nights": round(self.mean_nights, 3), "mean_days": round(self.mean_days, 3),
                 "mean_minutes": None if self.mean_minutes is None else round(self.mean_minutes, 2),
+                "headless_left_out": self.headless_left_out,
                 "rows": [r.to_json() for r in self.rows]}
 
 
-def compute(conn: sqlite3.Connection) -> Stats:
-    """Win rates by side, composition (village wins), players (village wins), role and person (seats that won)."""
-    finished = "status = 'finished'"
+def compute(conn: sqlite3.Connection, include_headless: bool = False) -> Stats:
+    """Win rates by side, composition (village wins), players (village wins), role and person (seats that won).
+
+    Only games played at a table count, unless `include_headless` (scripted `play --headless` runs)."""
+    finished = "status = 'finished'" + ("" if include_headless else " AND source = 'table'")
     total, nights, days = conn.execute(f"SELECT COUNT(*), AVG(nights), AVG(days) FROM games WHERE {finished}").fetchone()
     minutes = conn.execute(f"SELECT AVG(duration_s) / 60.0 FROM games WHERE {finished} AND duration_s IS NOT NULL").fetchone()[0]
     rows: list[Row] = []
@@ -70,7 +74,10 @@ def compute(conn: sqlite3.Connection) -> Stats:
         "AND s.name IS NOT NULL GROUP BY s.name ORDER BY s.name"
     ):
         rows.append(Row("person", name, int(seats), int(wins)))
-    return Stats(int(total), rows, float(nights or 0), float(days or 0), None if minutes is None else float(minutes))
+    headless = 0 if include_headless else int(conn.execute(
+        "SELECT COUNT(*) FROM games WHERE status = 'finished' AND source = 'headless'").fetchone()[0])
+    return Stats(int(total), rows, float(nights or 0), float(days or 0), None if minutes is None else float(minutes),
+                 headless)
 
 
 _DEATH_KEYS = {"wolves": "history.killed", "poison": "history.poisoned", "grief": "history.grief",

@@ -57,7 +57,7 @@ MODULES: dict[Role, RoleModule] = _load()
 CARDS: dict[Role, Card] = {r: m.card for r, m in MODULES.items()}
 _roles._TEAMS.update({r: c.team for r, c in CARDS.items()})
 _roles._UNIQUE.update(r for r, c in CARDS.items() if c.unique)
-_roles._PACK.update(r for r, c in CARDS.items() if c.pack)
+_hooks.PACK.update(r for r, c in CARDS.items() if c.pack)
 _roles._COPIES.update({r: c.copies for r, c in CARDS.items() if c.copies})
 _roles._SEATED.update(r for r, c in CARDS.items() if not c.extra_card)
 for _module in MODULES.values():
@@ -75,12 +75,8 @@ for _module in MODULES.values():
             getattr(_hooks, _name.upper()).append(_hook)
     if _module.devours is not None:
         _hooks.DEVOURINGS.append(_module.devours)
-    if _module.chain is not None:
-        _hooks.CHAIN.append(_module.chain)
-    for _call, _lines in _module.panels:
-        _hooks.PANEL.setdefault(_call, []).append(_lines)
-    if _module.window is not None:
-        _hooks.WINDOW.append(_module.window)
+    for _win in _module.wins:
+        _hooks.add_win(_win)
     if _module.absorbs is not None:
         _hooks.ABSORBS.append(_module.absorbs)
     if _module.reaction is not None:
@@ -89,7 +85,6 @@ for _module in MODULES.values():
         _hooks.TIE_VICTIM.append(_module.tie_victim)
     if _module.designates_voters is not None:
         _hooks.DESIGNATES_VOTERS.append(_module.designates_voters)
-    _hooks.WINS.extend(_module.wins)
     if _module.team is not None:
         _hooks.TEAM.append(_module.team)
     if _module.day_zero is not None:
@@ -102,7 +97,12 @@ for _module in MODULES.values():
         _hooks.SETUP_CHECKS.append(_module.setup_check)
     if _module.lays is not None:
         _hooks.LAID.append(_module.lays)
-_hooks.WINS.sort(key=lambda w: w.rank)  # RULES-EXTENSIONS.md "End of the game": first match wins
+    if _module.chain is not None:
+        _hooks.CHAIN.append(_module.chain)
+    for _call, _lines in _module.panels:
+        _hooks.PANEL.setdefault(_call, []).append(_lines)
+    if _module.window is not None:
+        _hooks.WINDOW.append(_module.window)
 _hooks.KEEPS_POWER.update({r: c.keeps_power for r, c in CARDS.items() if c.keeps_power is not False})
 # Lines the roles add to the narration of the engine's events, in the catalogue's order.
 ANNOUNCE = tuple(m.announce for m in MODULES.values() if m.announce is not None)

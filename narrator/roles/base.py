@@ -14,9 +14,7 @@ from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from narrator.ports import Heard, Prompt, SlotValue
 from narrator.rules.events import Cause, Event
-from narrator.rules.hooks import Power, Window
-from narrator.rules.events import Cause
-from narrator.rules.hooks import Power, Reaction, Win
+from narrator.rules.hooks import Power, Reaction, Win, Window
 from narrator.rules.options import Options
 from narrator.rules.roles import Role, Team
 
@@ -50,6 +48,7 @@ class Schedule(str, Enum):
 
     EVERY_NIGHT = "every night"
     FIRST_NIGHT = "first night"
+    ALTERNATE = "every other night"  # on the nights `Call.nights` says (an option's parity)
     AFTER = "after another call"  # made right after the call named in `Call.after`, on its nights
     SOME_NIGHTS = "some nights"  # on the nights `Call.nights` says, from the options and the night number
 
@@ -153,10 +152,14 @@ class Call:
     turn: float = 20.0  # default seconds of the turn, from the end of the wake line (timing)
     after: str | None = None  # with Schedule.AFTER: the call this one always follows
     lines: tuple[str, ...] = ()  # the line and panel keys of this call, besides wake and sleep
-    # With Schedule.SOME_NIGHTS: whether the call is made on night n (public facts only).
-    nights: Callable[[Options, int], bool] | None = None
     # Besides its schedule, a public fact the call needs (the night after a public takeover).
     due: Callable[[Game], bool] | None = None
+    # With Schedule.ALTERNATE or SOME_NIGHTS: whether tonight is one of its nights (public facts
+    # only: the options and the night number).
+    nights: Callable[[Options, int], bool] | None = None
+    # False for a call where other players wake, not the role's holder (the charmed players):
+    # a powerless holder does not change that call's panel.
+    by_holder: bool = True
 
     @property
     def condition(self) -> str | None:
@@ -167,7 +170,7 @@ class Call:
             return f"{self.name}_due"
         if self.schedule is Schedule.FIRST_NIGHT:
             return f"first_night_and_{self.role.value}_possible"
-        if self.schedule is Schedule.SOME_NIGHTS:
+        if self.schedule in (Schedule.SOME_NIGHTS, Schedule.ALTERNATE):
             return f"{self.name}_night_and_{self.role.value}_possible"
         return f"{self.role.value}_possible"
 
@@ -198,14 +201,11 @@ class RoleModule:
     sign_open: Callable[[Game], bool] | None = None
     armed: Callable[[Game], int | None] | None = None
     second_vote_stands: Callable[[Game, int], bool] | None = None
-    # Dawn step 1: the devourings this role adds to the night (the Big Bad Wolf's victim).
-    devours: Callable[[Game], Sequence[tuple[int, Cause]]] | None = None
-    # Dawn step 6: this role's chain reaction to a death (seat, cause): the events it brings.
-    chain: Callable[[Game, int, Cause], Sequence[Event]] | None = None
-    # Private lines this role adds to other calls' panels: (call, lines).
-    panels: tuple[tuple[str, Callable[[Game], list[PanelLine]]], ...] = ()
-    # Day step 5: the window before the designated player's card is shown (the Devoted Servant).
-    window: Window | None = None
+    # Dawn step 1: the role's devourings of the night, (seat, cause, stoppable): the White
+    # Werewolf's, the Big Bad Wolf's victim.
+    devours: Callable[[Game], tuple[tuple[int, Cause, bool], ...]] | None = None
+    # Its rows of the end check (a loner's win), placed by rank in `hooks.WINS`.
+    wins: tuple[Win, ...] = ()
     absorbs: Callable[[Game, int, Cause], bool] | None = None  # dawn step 2: a spare life (hooks.ABSORBS)
     reaction: Callable[[Game, int, Cause], Reaction | None] | None = None  # dawn step 6 (hooks.REACTIONS)
     tie_victim: Callable[[Game, bool], int | None] | None = None  # day step 4 (hooks.TIE_VICTIM)
@@ -216,9 +216,14 @@ class RoleModule:
     opening: Callable[[Game], list[PanelLine]] | None = None
     board: Callable[[Game], list[PanelLine]] | None = None
     day_zero: Callable[[Game], bool] | None = None
-    wins: tuple[Win, ...] = ()
     team: Callable[[Game, int], Team | None] | None = None
     tie: Callable[[Game, tuple[int, ...], random.Random | None], int | None] | None = None
     acting: Callable[[Game, Role], int | None] | None = None
     setup_check: Callable[[int, frozenset[Role], Options], str | None] | None = None
     lays: Callable[[frozenset[Role], Options], tuple[Role, ...]] | None = None  # cards laid face up
+    # Dawn step 6: this role's chain reaction to a death (seat, cause): the events it brings.
+    chain: Callable[[Game, int, Cause], Sequence[Event]] | None = None
+    # Private lines this role adds to other calls' panels: (call, lines).
+    panels: tuple[tuple[str, Callable[[Game], list[PanelLine]]], ...] = ()
+    # Day step 5: the window before the designated player's card is shown (the Devoted Servant).
+    window: Window | None = None

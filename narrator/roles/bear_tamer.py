@@ -30,11 +30,11 @@ def neighbours(game: Game, seat: int) -> tuple[int, ...]:
 
 def growls(game: Game) -> bool:
     tamer = game.living_holder(Role.BEAR_TAMER)
-    if tamer is None or game.powerless(tamer):
+    if tamer is None or not game.powered(tamer):
         return False
-    if game.options.bear_growls_if_infected and game.in_pack(tamer):
+    if game.options.bear_growls_if_infected and game.is_pack(tamer):
         return True
-    return any(game.in_pack(seat) for seat in neighbours(game, tamer))
+    return any(game.is_pack(seat) for seat in neighbours(game, tamer))
 
 
 def morning(game: Game) -> list[PanelLine]:

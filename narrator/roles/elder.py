@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from narrator.roles.base import Card, PanelLine, RoleModule
 from narrator.rules import hooks
-from narrator.rules.events import Cause, Event, PlayerDied, PowersLost
+from narrator.rules.events import DEVOURING, Cause, Event, PlayerDied, PowersLost
 from narrator.rules.hooks import Reaction
 from narrator.rules.roles import Role, Team
 
@@ -36,7 +36,7 @@ def lives_left(game: Game, seat: int) -> int:
 
 def absorbs(game: Game, seat: int, cause: Cause) -> bool:
     """Dawn step 2: a devoured, unsaved, powered Elder with a spare life loses it and lives."""
-    return (cause is Cause.WOLVES and game.state.roles[seat - 1] is Role.ELDER and game.powered(seat)
+    return (cause in DEVOURING and game.state.roles[seat - 1] is Role.ELDER and game.powered(seat)
             and lives_left(game, seat) > 1)
 
 

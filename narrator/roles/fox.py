@@ -37,7 +37,7 @@ def group(game: Game, centre: int) -> tuple[int, ...]:
 
 
 def smells_wolf(game: Game, centre: int) -> bool:
-    return any(game.in_pack(seat) for seat in group(game, centre))
+    return any(game.is_pack(seat) for seat in group(game, centre))
 
 
 def targets(game: Game, fox: int) -> tuple[int, ...]:
@@ -50,7 +50,7 @@ def check(game: Game, fox: int, chosen: tuple[int, ...]) -> str | None:
 
 def effect(game: Game, fox: int, chosen: tuple[int, ...]) -> tuple[Event, ...]:
     """A "no" costs a powered Fox his power (fox_loses_power_on_miss)."""
-    if not chosen or game.powerless(fox) or not game.options.fox_loses_power_on_miss:
+    if not chosen or not game.powered(fox) or not game.options.fox_loses_power_on_miss:
         return ()
     return () if smells_wolf(game, chosen[0]) else (PowerLost(fox, Role.FOX, "fox_miss"),)
 
@@ -73,7 +73,7 @@ def run(game: Game, rng: random.Random) -> CallTurn:
         # He sniffs at once: his answer is final (a second sniff would tell him twice).
         assert fox is not None
         choice = answers[-1].choice
-        powered = not game.powerless(fox)
+        powered = game.powered(fox)
         if choice == "nobody":
             game.use_power("fox", ())
             shown.append(("echo.sniff_nobody", {}))
@@ -86,7 +86,7 @@ def run(game: Game, rng: random.Random) -> CallTurn:
             shown.append(("power.none", {}))
             return
         shown.append(("fox.yes" if found else "fox.no", {"seat": centre}))
-        if game.powerless(fox):
+        if not game.powered(fox):
             shown.append(("fox.power_lost", {}))
 
     return CallTurn("fox.wake", NightTurn("fox", question, panel, final=True, on_answer=sniff))

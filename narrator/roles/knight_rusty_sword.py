@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from narrator.roles.base import Card, RoleModule
-from narrator.rules.events import Cause, DawnBroke, Event, Marked, PlayerDied
+from narrator.rules.events import DEVOURING, Cause, DawnBroke, Event, Marked, PlayerDied
 from narrator.rules.roles import Role, Team
 
 if TYPE_CHECKING:
@@ -40,7 +40,7 @@ def candidates(game: Game, cause: Cause) -> list[int]:
     if game.options.knight_disease_victim == "guilty" and cause is not Cause.WOLVES:
         # Another devourer (the Big Bad Wolf's victim): that role alone is guilty.
         return [p for p in living if game.state.roles[p - 1].value == cause.value]
-    return [p for p in living if game.in_pack(p)]
+    return [p for p in living if game.is_pack(p)]
 
 
 def first_to_the_left(game: Game, knight: int, among: list[int]) -> int | None:
@@ -58,8 +58,8 @@ def dawn_settled(game: Game) -> tuple[Event, ...]:
     if any(isinstance(e, Marked) and e.mark == DISEASED for e in tonight):
         return ()
     for e in tonight:
-        if (isinstance(e, PlayerDied) and e.role is Role.KNIGHT_RUSTY_SWORD and e.cause.devouring
-                and not game.powerless(e.seat)):
+        if (isinstance(e, PlayerDied) and e.role is Role.KNIGHT_RUSTY_SWORD and e.cause in DEVOURING
+                and game.powered(e.seat)):
             wolf = first_to_the_left(game, e.seat, candidates(game, e.cause))
             if wolf is not None:
                 return (Marked(DISEASED, wolf, e.seat),)

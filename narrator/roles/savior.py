@@ -5,7 +5,8 @@ player, himself allowed, from being devoured that night (RULES-EXTENSIONS.md `sa
   protects nobody and frees last night's player.
 - The protection stops devouring only (dawn step 2): not poison, grief, the Hunter or the vote.
   On the Little Girl it does nothing (`savior_protects_little_girl`). `savior_blocks` says which
-  devourings it stops: every devouring (the pack's victim, the Big Bad Wolf's), or the pack's only.
+  devourings it stops: every devouring (the pack's victim, the White Werewolf's, the Big Bad
+  Wolf's), or the pack's only.
 - Secrecy: called every night when possible, dealt or not, alive or not; last night's player is
   shown on his panel only.
 """
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from narrator.ports import Heard
 from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
-from narrator.rules.events import Cause
+from narrator.rules.events import DEVOURING, Cause
 from narrator.rules.hooks import Power
 from narrator.rules.roles import Role, Team
 
@@ -50,7 +51,7 @@ def check(game: Game, savior: int, targets: tuple[int, ...]) -> str | None:
 
 def saves(game: Game, seat: int, cause: Cause) -> bool:
     """Dawn step 2: a devoured player the Savior protected tonight lives (not the Little Girl)."""
-    if not cause.devouring or seat not in game.state.used.get("savior", ()):
+    if cause not in DEVOURING or seat not in game.state.used.get("savior", ()):
         return False
     if cause is not Cause.WOLVES and game.options.savior_blocks == "pack_only":
         return False

@@ -45,7 +45,7 @@ def requests_left(game: Game, seat: int) -> bool:
 def may_ask(game: Game, seat: int) -> bool:
     """A living, powered Judge with requests left."""
     return (game.state.roles[seat - 1] is Role.STUTTERING_JUDGE and game.state.alive[seat - 1]
-            and not game.powerless(seat) and requests_left(game, seat))
+            and game.powered(seat) and requests_left(game, seat))
 
 
 def sign_open(game: Game) -> bool:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from narrator.ports import Heard
 from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
+from narrator.rules import hooks
 from narrator.rules.roles import Role, Team
 
 if TYPE_CHECKING:
@@ -19,7 +20,7 @@ def run(game: Game, rng: random.Random) -> CallTurn:
     if seat is None:
         return CallTurn("thief.wake", closed_turn("thief"))
     extra = game.state.extra
-    forced = all(r is Role.WEREWOLF for r in extra)
+    forced = all(r in hooks.PACK for r in extra)
     # Two Werewolf cards: he must take one. The card he gets without choosing is drawn now
     # and shown from the start, so that nothing is drawn or shown after the deadline.
     default = rng.choice((1, 2)) if forced else 0

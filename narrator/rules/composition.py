@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import random
-from collections import Counter
 from dataclasses import dataclass
 from typing import Mapping
 
+from narrator.rules import hooks
 from narrator.rules.errors import CompositionError, UnknownRoleError
 from narrator.rules.options import Options
 from narrator.rules.roles import Role
@@ -96,13 +96,15 @@ def complete(players: int, named: Composition, options: Options) -> dict[Role, i
 
 
 # Decks already found playable, with their warnings: the simulator validates the same deck every game.
-_PLAYABLE: dict[tuple[int, tuple[tuple[Role, int], ...], Options], tuple[str, ...]] = {}
+# The deck is keyed as a set of (role, count): a deck counted from a shuffled deal lists its roles in
+# the deal's order, which would make every game's deck a new key.
+_PLAYABLE: dict[tuple[int, frozenset[tuple[Role, int]], Options], tuple[str, ...]] = {}
 
 
 def validate(players: int, deck: Composition, options: Options) -> list[str]:
     """Refuse a deck that cannot be played; return warnings for one that can but is unusual."""
     try:
-        key = (players, tuple(deck.items()), options)
+        key = (players, frozenset(deck.items()), options)
         known = _PLAYABLE.get(key)
     except TypeError:  # an unhashable count or role: checked (and refused) below
         key, known = None, None
@@ -140,8 +142,9 @@ def _validate(players: int, deck: Composition, options: Options) -> list[str]:
     warnings: list[str] = []
     if players not in RECOMMENDED:
         warnings.append(f"{players} players: the game is best with 8 to 18")
-    if wolves * 2 >= players:
-        warnings.append(f"{wolves} Werewolves for {players} players: the village can hardly win")
+    pack = sum(n for role, n in deck.items() if role in hooks.PACK)  # wolf cards (the White Werewolf too)
+    if pack * 2 >= players:
+        warnings.append(f"{pack} Werewolves for {players} players: the village can hardly win")
     return warnings
 
 
@@ -160,7 +163,7 @@ class Deal:
 def deal(players: int, deck: Composition, rng: random.Random, options: Options) -> Deal:
     """Shuffle and deal with the given random source; the Thief gets two extra cards."""
     validate(players, deck, options)
-    cards = [role for role in sorted(deck, key=lambda r: r.value) for _ in range(deck[role])]
+    cards = [role for role in sorted(deck) for _ in range(deck[role])]  # by key: a Role is its key's str
     if Role.THIEF in deck and options.thief_extra_cards == "from_deck":
         # The Thief card itself is always dealt: the two leftovers are the others' cards.
         cards.remove(Role.THIEF)
@@ -181,4 +184,12 @@ def deal(players: int, deck: Composition, rng: random.Random, options: Options) 
 
 
 def deck_of(seats: tuple[Role, ...], extra: tuple[Role, ...] = ()) -> dict[Role, int]:
-    return dict(Counter(seats) + Counter(extra))
+    """How many of each card, in the order they first appear (a plain loop: two `Counter`s and their
+    sum cost more than the rest of a game's start in the simulator)."""
+    counts: dict[Role, int] = {}
+    get = counts.get
+    for role in seats:
+        counts[role] = get(role, 0) + 1
+    for role in extra:
+        counts[role] = get(role, 0) + 1
+    return counts

@@ -4,10 +4,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Union
+from typing import TYPE_CHECKING, TypeVar, Union
 
 from narrator.rules.options import Options
 from narrator.rules.roles import Role, Side
+
+if TYPE_CHECKING:
+    from typing_extensions import dataclass_transform  # frozen_default: mypy reads it from here on 3.11
+else:
+    from typing import dataclass_transform
+
+_E = TypeVar("_E")
+
+
+@dataclass_transform(frozen_default=True)
+def event(cls: type[_E]) -> type[_E]:
+    """An event: a slotted dataclass, frozen to the type checker (mypy refuses any assignment).
+
+    At run time it is not frozen: a frozen dataclass sets each field through `object.__setattr__`,
+    which made building events a tenth of the simulator's time (issue 13). Equality and the hash
+    are those of a frozen dataclass.
+    """
+    return dataclass(slots=True, unsafe_hash=True)(cls)
 
 
 class Cause(str, Enum):
@@ -19,16 +37,14 @@ class Cause(str, Enum):
     HUNTER = "hunter"
     VOTE = "vote"
     DISEASE = "disease"  # the Knight's rusty sword: dies at the next dusk (or dawn), said at dawn
-    BIG_BAD_WOLF = "big_bad_wolf"  # devoured by the Big Bad Wolf's extra victim
+    WHITE_WEREWOLF = "white_werewolf"  # devoured by the White Werewolf
     ELDER = "elder"  # the pardoned Village Idiot dies with the Elder (idiot_dies_with_elder)
-
-    @property
-    def devouring(self) -> bool:
-        """Devoured (RULES-EXTENSIONS.md "Terms"): what the Savior, the Witch and the Elder's lives stop."""
-        return self in _DEVOURING
+    BIG_BAD_WOLF = "big_bad_wolf"  # devoured by the Big Bad Wolf's extra victim
 
 
-_DEVOURING = frozenset({Cause.WOLVES, Cause.BIG_BAD_WOLF})
+# "Devoured" (RULES-EXTENSIONS.md "Terms used below"): the only deaths the Savior stops, the
+# Witch heals and the Elder's extra life absorbs; the Hunter devoured fires under wolves_or_vote.
+DEVOURING: frozenset[Cause] = frozenset({Cause.WOLVES, Cause.WHITE_WEREWOLF, Cause.BIG_BAD_WOLF})
 
 
 class Ballot(str, Enum):
@@ -43,7 +59,7 @@ class Ballot(str, Enum):
     BALLOT = "ballot"  # Italian: the non-accused vote among the accused
 
 
-@dataclass(frozen=True, slots=True)
+@event
 class GameStarted:
     players: int
     roles: tuple[Role, ...]
@@ -53,58 +69,58 @@ class GameStarted:
     laid: tuple[Role, ...] = ()  # cards laid face up for a role, public (the Actor's three)
 
 
-@dataclass(frozen=True, slots=True)
+@event
 class NightBegan:
     night: int
 
 
-@dataclass(frozen=True, slots=True)
+@event
 class ThiefChose:
     seat: int
     card: int  # 0 keeps the Thief card, 1 or 2 takes that extra card
     took: Role | None
 
 
-@dataclass(frozen=True, slots=True)
+@event
 class LoversChosen:
     cupid: int
     first: int
     second: int
 
 
-@dataclass(frozen=True, slots=True)
+@event
 class SeerSaw:
     seer: int
     target: int
     role: Role
 
 
-@dataclass(frozen=True, slots=True)
+@event
 class WolvesChose:
     target: int | None  # None: no consensus, no victim
 
 
-@dataclass(frozen=True, slots=True)
+@event
 class WitchActed:
     witch: int
     healed: bool
     poisoned: int | None
 
 
-@dataclass(frozen=True, slots=True)
+@event
 class DawnBroke:
     night: int
     deaths: tuple[int, ...]  # night deaths, in seat order
 
 
-@dataclass(frozen=True, slots=True)
+@event
 class PlayerDied:
     seat: int
     cause: Cause
     role: Role
 
 
-@dataclass(frozen=True, slots=True)
+@event
 class HunterCalled:
     """The dead Hunter must shoot before the rest of the chain (`queue`) goes on."""
 
@@ -112,78 +128,78 @@ class HunterCalled:
     queue: tuple[tuple[int, Cause], ...]
 
 
-@dataclass(frozen=True, slots=True)
+@event
 class SuccessorCalled:
     """The dead Captain must name a successor."""
 
     captain: int
 
 
-@dataclass(frozen=True, slots=True)
+@event
 class HunterShot:
     hunter: int
     target: int | None  # None: the Hunter let the moment pass (no answer)
 
 
-@dataclass(frozen=True, slots=True)
+@event
 class VoteOpened:
     ballot: Ballot
     candidates: tuple[int, ...]
     voters: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@event
 class VotesCast:
     ballot: Ballot
     votes: tuple[tuple[int, int | None], ...]  # (voter, target or None to abstain)
     counts: tuple[tuple[int, int], ...]  # (candidate, weighted votes), candidates in seat order
 
 
-@dataclass(frozen=True, slots=True)
+@event
 class TieToBreak:
     tied: tuple[int, ...]  # the Captain chooses among these
 
 
-@dataclass(frozen=True, slots=True)
+@event
 class CaptainElected:
     seat: int
     by_draw: bool
 
 
-@dataclass(frozen=True, slots=True)
+@event
 class CaptainSucceeded:
     previous: int
     successor: int | None  # None: the office is vacant (no answer); elected again next day
 
 
-@dataclass(frozen=True, slots=True)
+@event
 class PlayerEliminated:
     seat: int
     by_captain: bool
 
 
-@dataclass(frozen=True, slots=True)
+@event
 class NobodyEliminated:
     reason: str  # "tie", "no_votes"
 
 
-@dataclass(frozen=True, slots=True)
+@event
 class DayBegan:
     day: int
 
 
-@dataclass(frozen=True, slots=True)
+@event
 class DuskFell:
     day: int
 
 
-@dataclass(frozen=True, slots=True)
+@event
 class GameEnded:
     winner: Side
     winners: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@event
 class PowerUsed:
     """A role's night call answered through the catalogue (narrator/roles/<role>.py): the call,
     the seat that answered, and the seats chosen (empty: nobody)."""
@@ -194,7 +210,7 @@ class PowerUsed:
     reset: bool = False  # answered in the `devoted_servant_reset` call, for a taken card
 
 
-@dataclass(frozen=True, slots=True)
+@event
 class PlayerSpared:
     """The village designated a player whose card spares him (the Village Idiot): his card is
     shown, he lives, and from now on he does not vote (RULES-EXTENSIONS.md "Day", step 5)."""
@@ -232,6 +248,23 @@ class SecondVoteAsked:
 
 
 @dataclass(frozen=True, slots=True)
+class SecondVoteDue:
+    """The first vote's batch is resolved and the game goes on: the second vote opens at once."""
+
+    day: int
+
+
+@dataclass(frozen=True, slots=True)
+class Notified:
+    """Players designated in the night who must be told so (RULES-EXTENSIONS.md "Telling a player
+    he was designated"): the charmed, the infected. How they are told is `designation_notice`
+    (narrator/roles/designation.py shows it on the chooser's panel); the engine only records it."""
+
+    seats: tuple[int, ...]
+    reason: str  # the call that designated them: "pied_piper" (the charm), ...
+
+
+@dataclass(frozen=True, slots=True)
 class PowerIgnored:
     """A powerless role answered its call (RULES-EXTENSIONS.md "Powers lost"): the answer is
     accepted and does nothing; the night moves past that call (`step`)."""
@@ -258,13 +291,6 @@ class LifeLost:
 
 
 @dataclass(frozen=True, slots=True)
-class SecondVoteDue:
-    """The first vote's batch is resolved and the game goes on: the second vote opens at once."""
-
-    day: int
-
-
-@dataclass(frozen=True, slots=True)
 class JoinedPack:
     """A player becomes a pack member, secretly (RULES-EXTENSIONS.md "Pack"): `reason` is
     `infected`, `wild_child` (his model died) or `wolf_hound` (he chose the wolves)."""
@@ -278,15 +304,6 @@ class WindowOpened:
     """Day step 5: before the designated player's card is shown, a card may be taken."""
 
     seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class CardTaken:
-    """The Devoted Servant takes the eliminated player's card, unrevealed, and plays it to the end."""
-
-    servant: int
-    seat: int
-    role: Role
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,6 +332,15 @@ class VotersDesignated:
     day: int
 
 
+@dataclass(frozen=True, slots=True)
+class CardTaken:
+    """The Devoted Servant takes the eliminated player's card, unrevealed, and plays it to the end."""
+
+    servant: int
+    seat: int
+    role: Role
+
+
 Event = Union[
     GameStarted,
     NightBegan,
@@ -340,17 +366,18 @@ Event = Union[
     GameEnded,
     PowerUsed,
     PlayerSpared,
+    Notified,
     PowerLost,
     Marked,
     SecondVoteAsked,
     SecondVoteDue,
-    JoinedPack,
-    WindowOpened,
-    CardTaken,
     PowerIgnored,
     PowersLost,
     LifeLost,
     TieVictim,
     VotersCalled,
     VotersDesignated,
+    JoinedPack,
+    WindowOpened,
+    CardTaken,
 ]

@@ -27,6 +27,7 @@ from narrator.rules.events import (
     CaptainElected,
     CaptainSucceeded,
     CardTaken,
+    DEVOURING,
     Cause,
     DawnBroke,
     DayBegan,
@@ -42,6 +43,7 @@ from narrator.rules.events import (
     Marked,
     NightBegan,
     NobodyEliminated,
+    Notified,
     PlayerDied,
     PlayerEliminated,
     PlayerSpared,
@@ -161,8 +163,9 @@ class State:
     night_dead: tuple[tuple[int, Cause], ...] = ()  # who died during this night (at dusk), said at dawn
     second_vote_asked: int | None = None  # the seat that asked for a second vote today
     second_vote_day: int = -1  # the day whose second vote was opened (-1: none yet; Day 0 has a first vote too)
-    # Choices that last the game (`Power.lasting`: the Wild Child's model, the spent infection).
-    kept: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
+    # A lasting power's choices over the whole game (the Piper's charm, the Wild Child's model):
+    # call -> seats, in order (`Power.lasting`).
+    lasting: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
     # Players who joined the pack after the deal, with why (RULES-EXTENSIONS.md "Pack"); replaced.
     joined: Mapping[int, str] = dataclasses.field(default_factory=dict)
     taken: tuple[int, ...] = ()  # eliminated players whose card the Devoted Servant took
@@ -196,10 +199,12 @@ class WitchView:
 class Game:
     """One game of Werewolf, driven by actions, recorded as events."""
 
-    __slots__ = ("state", "events")
+    __slots__ = ("state", "events", "wins")
 
     def __init__(self, started: GameStarted) -> None:
         self.events: list[Event] = []
+        # The end-check table's rows that can hold in this game (a loner's only if he is possible).
+        self.wins = tuple(w for w in hooks.WINS if w.role is None or w.role in started.possible)
         self.state = State(
             players=started.players,
             roles=list(started.roles),
@@ -310,21 +315,17 @@ class Game:
                 return seat
         return None
 
-    def in_pack(self, seat: int) -> bool:
-        """Wakes with the Werewolves (RULES-EXTENSIONS.md "Pack"): a pack card, or joined since."""
+    def is_pack(self, seat: int) -> bool:
+        """Whether the player wakes with the pack and counts as a Werewolf (RULES-EXTENSIONS.md
+        "Pack"): his card is a pack card (Werewolf, White Werewolf...), or he joined the pack since
+        (infected, a Wild Child or a Wolf-Hound turned: `JoinedPack`)."""
         s = self.state
-        return s.roles[seat - 1].pack or seat in s.joined
+        return s.roles[seat - 1] in hooks.PACK or seat in s.joined
 
     def powered(self, seat: int) -> bool:
         """Whether this seat's power still works (RULES-EXTENSIONS.md "Powers lost"): a powerless
         role keeps its card, team and calls, and its answers change nothing."""
         return seat not in self.state.powerless
-
-    def powerless(self, seat: int) -> bool:
-        """Not `powered`, or powerless as a role says (`hooks.POWERLESS`: the infected Piper...)."""
-        if seat in self.state.powerless:
-            return True
-        return bool(hooks.POWERLESS) and any(lost(self, seat) for lost in hooks.POWERLESS)
 
     def marked(self, mark: str) -> tuple[int, ...]:
         """The seats that carry a lasting mark (Marked: "diseased" by the Knight's sword)."""
@@ -335,8 +336,8 @@ class Game:
         return self.state.roles[seat - 1] is role or any(acting(self, role) == seat for acting in hooks.ACTING)
 
     def team_of(self, seat: int) -> Team:
-        """The team `seat` plays for now: a player who joined the pack plays for the wolves; else its
-        card's, unless a role changed it (the Angel after turn 1)."""
+        """The team `seat` plays for now (the end check uses it): a player who joined the pack
+        plays for the wolves; else its card's, unless a role changed it (the Angel after turn 1)."""
         if seat in self.state.joined:
             return Team.WOLVES
         for team in hooks.TEAM:
@@ -350,32 +351,38 @@ class Game:
         return self.state.phase is Phase.SETUP and any(due(self) for due in hooks.DAY_ZERO)
 
     def living_wolves(self) -> tuple[int, ...]:
-        """The living pack members."""
+        """The living pack members (they wake in the Werewolves' call)."""
         s = self.state
-        roles, joined = s.roles, s.joined
-        return tuple([p for p in s.living if roles[p - 1].pack or p in joined])
+        roles, pack, joined = s.roles, hooks.PACK, s.joined
+        return tuple([p for p in s.living if roles[p - 1] in pack or p in joined])
 
     def seer_targets(self) -> tuple[int, ...]:
         seer = self.living_holder(Role.SEER)
-        return tuple(p for p in self.living() if p != seer)
+        return tuple([p for p in self.state.living if p != seer])
 
     def wolf_targets(self) -> tuple[int, ...]:
-        """Whom the Werewolves may choose tonight (never a Werewolf; none on a no-kill first night)."""
+        """Whom the Werewolves may choose tonight (never a pack member; none on a no-kill first night)."""
         s = self.state
         if s.night == 1 and not s.options.first_night_kill:
             return ()
-        roles, joined = s.roles, s.joined
-        return tuple([p for p in s.living if not roles[p - 1].pack and p not in joined])
+        roles, pack, joined = s.roles, hooks.PACK, s.joined
+        return tuple([p for p in s.living if roles[p - 1] not in pack and p not in joined])
+
+    def pack_victim(self) -> int | None:
+        """The pack's victim tonight if he is devoured: not when he joined the pack (infected)."""
+        victim = self.state.victim
+        return None if victim is None or self.is_pack(victim) else victim
 
     def witch_view(self) -> WitchView:
         s = self.state
         witch = self.living_holder(Role.WITCH)
         if witch is not None and witch in s.powerless:
             return WitchView(victim=None, can_heal=False, can_poison=False, targets=())
-        shown = s.victim if (s.heal_left or s.options.witch_sees_victim_after_heal) else None
+        victim = self.pack_victim()
+        shown = victim if (s.heal_left or s.options.witch_sees_victim_after_heal) else None
         return WitchView(
             victim=shown,
-            can_heal=s.heal_left and s.victim is not None,
+            can_heal=s.heal_left and victim is not None,
             can_poison=s.poison_left,
             targets=self.living() if s.poison_left else (),
         )
@@ -383,9 +390,9 @@ class Game:
     def seen(self, target: int) -> Role | Team:
         """What the Seer is shown of `target` under the `seer_sees` option."""
         role = self.role(target)
-        if self.state.options.seer_sees == "team":
-            return Team.WOLVES if self.in_pack(target) else role.team
-        return role
+        if self.state.options.seer_sees != "team":
+            return role
+        return Team.WOLVES if self.is_pack(target) else role.team
 
     def captain_election_due(self) -> bool:
         s = self.state
@@ -423,52 +430,37 @@ class Game:
         return tuple(sorted(seats, reverse=s.day % 2 == 0))
 
     def lovers_team(self) -> tuple[int, int] | None:
-        """The Lovers when they form a team of their own (mixed, or both wolves with the option)."""
+        """The Lovers when they form a team of their own: mixed (one pack member and one not, or
+        a village player and the Pied Piper, RULES-EXTENSIONS.md), or both wolves with the option."""
         lovers = self.state.lovers
         if lovers is None:
             return None
-        wolves = (self.team_of(lovers[0]) is Team.WOLVES) + (self.team_of(lovers[1]) is Team.WOLVES)
+        wolves = self.is_pack(lovers[0]) + self.is_pack(lovers[1])
         if wolves == 1 or (wolves == 2 and self.state.options.lovers_team_if_both_wolves):
             return lovers
+        if wolves == 0:
+            teams = {self.state.roles[lovers[0] - 1].team, self.state.roles[lovers[1] - 1].team}
+            if teams == {Team.VILLAGE, Team.PIED_PIPER}:
+                return lovers
         return None
 
     def check_outcome(self) -> Outcome | None:
-        """The win conditions of RULES.md, checked on the current state."""
-        s = self.state
-        alive = s.living
-        if not alive:
-            return Outcome(Side.NOBODY, ())
-        wins = hooks.WINS
-        for win in wins:  # 2: the Angel
-            if win.rank < 3 and (win.role is None or win.role in s.possible):
-                seats = win.check(self)
-                if seats is not None:
-                    return Outcome(win.side, seats)
-        team = self.lovers_team() if s.lovers is not None else None
-        team_alive = team is not None and s.alive[team[0] - 1] and s.alive[team[1] - 1]
-        if team is not None and team_alive and len(alive) == 2:
-            return Outcome(Side.LOVERS, tuple(sorted(team)))
-        for win in wins:  # 4-6: the Pied Piper, the White Werewolf, the Abominable Sectarian
-            if 3 < win.rank < 7 and (win.role is None or win.role in s.possible):
-                seats = win.check(self)
-                if seats is not None:
-                    return Outcome(win.side, seats)
-        in_team = set(team) if team else set()
-        roles, joined = s.roles, s.joined
-        wolves = 0
-        for p in alive:
-            if roles[p - 1].pack or p in joined:
-                wolves += 1
-        others = len(alive) - wolves
-        if wolves == 0:
-            return Outcome(Side.VILLAGE, self._side_seats(Team.VILLAGE, in_team))
-        if team_alive:
-            return None
-        if others == 0 or (s.options.wolves_win_at_parity and others <= 1):
-            return Outcome(Side.WEREWOLVES, self._side_seats(Team.WOLVES, in_team))
+        """The end check (RULES-EXTENSIONS.md "End of the game"): the first row of the table
+        `hooks.WINS` that holds, among the rows of this game's possible roles."""
+        for win in self.wins:
+            winners = win.check(self)
+            if winners is not None:
+                return Outcome(win.side, winners)
         return None
 
-    def _side_seats(self, team: Team, excluded: set[int]) -> tuple[int, ...]:
+    def lovers_alive(self) -> tuple[int, int] | None:
+        """The Lovers' team when both are alive."""
+        team = self.lovers_team() if self.state.lovers is not None else None
+        if team is None or not (self.state.alive[team[0] - 1] and self.state.alive[team[1] - 1]):
+            return None
+        return team
+
+    def _side_seats(self, team: Team, excluded: set[int] | tuple[int, ...]) -> tuple[int, ...]:
         if hooks.TEAM or self.state.joined:
             seats = range(1, self.state.players + 1)
             return tuple(p for p in seats if self.team_of(p) is team and p not in excluded)
@@ -506,7 +498,7 @@ class Game:
         seat = self._living_actor(Role.THIEF, "the Thief", said)
         if card not in (0, 1, 2):
             raise InvalidTargetError(f"card {card!r}: the Thief chooses 1 or 2, or 0 to keep his card")
-        if card == 0 and all(r is Role.WEREWOLF for r in s.extra):
+        if card == 0 and all(r in hooks.PACK for r in s.extra):
             raise IllegalActionError("card 0: both extra cards are Werewolves, so the Thief must take one (1 or 2)")
         self._emit(ThiefChose(seat, card, s.extra[card - 1] if card else None))
 
@@ -547,7 +539,7 @@ class Game:
                     f"seat {target}: on the first night the Werewolves only recognise each other (first_night_kill=false)"
                 )
             self._check_target(target, "the Werewolves")
-            if self.in_pack(target):
+            if self.is_pack(target):
                 raise InvalidTargetError(f"seat {target} is a Werewolf; the Werewolves cannot choose one of their own")
         self._emit(WolvesChose(target))
 
@@ -559,7 +551,7 @@ class Game:
         if heal:
             if not s.heal_left:
                 raise IllegalActionError("heal: the Witch has already used her healing potion")
-            if s.victim is None:
+            if self.pack_victim() is None:
                 raise IllegalActionError("heal: there is no victim tonight, so the healing potion cannot be used")
         if poison is not None:
             if not s.poison_left:
@@ -587,12 +579,12 @@ class Game:
             if s.took_day == 0 or s.night != s.took_day + 1:
                 raise WrongPhaseError(f"{said}: a taken card is reset only the night after the takeover")
             seat = self._living_actor(power.role, who, said)
-            if not power.first_night_only or seat != self._taker():
+            if not power.first_night_only or seat != self.taker():
                 raise IllegalActionError(f"{said}: only the Devoted Servant's new card's first-night power is reset")
         else:
             self._night_step(step_of(power.order), who, said, first_night_only=power.first_night_only)
             if not power.called(self.state.options, self.state.night):
-                raise WrongPhaseError(f"{said}: {who} is not called tonight (night {self.state.night})")
+                raise WrongPhaseError(f"{said}: {who} is not called on night {self.state.night}")
             seat = self._living_actor(power.role, who, said)
         if power.seats:
             for target in chosen:
@@ -603,14 +595,16 @@ class Game:
         if problem is not None:
             raise IllegalActionError(f"{said}: {problem}")
         if seat in self.state.powerless:
-            self._emit(PowerIgnored(call, seat, step_of(power.order)))
+            self._emit(PowerIgnored(call, seat, step_of(RESET_ORDER if reset else power.order)))
             return
         self._emit(PowerUsed(call, seat, chosen, reset))
+        if power.notifies and chosen:
+            self._emit(Notified(chosen, call))
         if power.effect is not None:
             for event in power.effect(self, seat, chosen):
                 self._emit(event)
 
-    def _taker(self) -> int | None:
+    def taker(self) -> int | None:
         """The seat that took a card at the last takeover (the Devoted Servant)."""
         for event in reversed(self.events):
             if isinstance(event, CardTaken):
@@ -618,20 +612,25 @@ class Game:
         return None
 
     def dawn(self) -> None:
-        """End the night (RULES-EXTENSIONS.md "Dawn"): 1. the devoured; 2. each saved by the
-        Witch's potion or a role's protection (`hooks.SAVES`), else absorbed by a spare life
+        """End the night (RULES-EXTENSIONS.md "Dawn"): 1. the devoured (the pack's victim, and the
+        roles' devourings `hooks.DEVOURINGS`); 2. each saved by the Witch's potion or a role's
+        protection (`hooks.SAVES`) if the devouring can be stopped, else absorbed by a spare life
         (`hooks.ABSORBS`: the Elder), else dead; 3. the poisoned; then the deaths in seat order,
         then their chain reactions."""
         s = self.state
         self._require_phase(Phase.NIGHT, "dawn comes only at the end of a night")
         dead: dict[int, Cause] = {}
-        for seat, cause in self.devoured():
-            if (s.healed and seat == s.victim) or (s.used and any(save(self, seat, cause) for save in hooks.SAVES)):
+        for seat, cause, stoppable in self.devoured():
+            if seat in dead:
+                continue
+            if stoppable and (
+                (s.healed and seat == s.victim) or (s.used and any(save(self, seat, cause) for save in hooks.SAVES))
+            ):
                 continue
             if hooks.ABSORBS and any(absorbs(self, seat, cause) for absorbs in hooks.ABSORBS):
                 self._emit(LifeLost(seat))
                 continue
-            dead.setdefault(seat, cause)
+            dead[seat] = cause
         if s.poisoned is not None:
             dead.setdefault(s.poisoned, Cause.POISON)
         for dies in hooks.DAWN_DEATHS:  # step 4: the disease (knight_disease_timing=next_dawn)
@@ -649,13 +648,15 @@ class Game:
             queue.append((seat, dead.get(seat) or earlier[seat]))
         self._resolve(queue)
 
-    def devoured(self) -> list[tuple[int, Cause]]:
-        """Dawn step 1: the night's devourings: the pack's victim (unless he joined the pack
-        tonight: infected), then the roles' (`hooks.DEVOURINGS`: the Big Bad Wolf's victim)."""
+    def devoured(self) -> list[tuple[int, Cause, bool]]:
+        """Dawn step 1: the night's devourings (seat, cause, stoppable): the pack's victim (unless
+        he joined the pack tonight: infected), then the roles' (`hooks.DEVOURINGS`: the Big Bad
+        Wolf's victim)."""
         s = self.state
-        out: list[tuple[int, Cause]] = []
-        if s.victim is not None and not self.in_pack(s.victim):
-            out.append((s.victim, Cause.WOLVES))
+        out: list[tuple[int, Cause, bool]] = []
+        victim = self.pack_victim()
+        if victim is not None:
+            out.append((victim, Cause.WOLVES, True))
         if s.used and hooks.DEVOURINGS:
             for devours in hooks.DEVOURINGS:
                 out.extend(devours(self))
@@ -705,12 +706,12 @@ class Game:
                 if s.alive[other - 1]:
                     self._emit(PlayerDied(other, Cause.GRIEF, s.roles[other - 1]))
                     queue.append((other, Cause.GRIEF))
-            if hooks.REACTIONS:
-                self._react(seat, cause, queue)
             if hooks.CHAIN:
                 for reaction in hooks.CHAIN:  # the Wild Child turns...
                     for event in reaction(self, seat, cause):
                         self._emit(event)
+            if hooks.REACTIONS and seat not in s.taken:
+                self._react(seat, cause, queue)
             if seat in s.taken:
                 continue  # his card left with the Devoted Servant: its effects do not apply
             hunter = s.roles[seat - 1] is Role.HUNTER or (bool(hooks.ACTING) and self.acts_as(seat, Role.HUNTER))
@@ -753,7 +754,7 @@ class Game:
         self._resolve(queue)
 
     def _hunter_fires(self, cause: Cause) -> bool:
-        return self.state.options.hunter_shoots_on == "any_death" or cause.devouring or cause is Cause.VOTE
+        return self.state.options.hunter_shoots_on == "any_death" or cause in DEVOURING or cause is Cause.VOTE
 
     def _finish_resolution(self) -> None:
         s = self.state
@@ -859,19 +860,18 @@ class Game:
             self._require_awaiting(Awaiting.VOTE, f"votes {dict(votes)!r}")
         ballot = s.ballot
         assert ballot is not None
-        voters, candidates = s.voters, s.candidates
+        candidates = s.candidates
+        # Counting checks the targets: a seat that is not a candidate has no count (KeyError).
+        counts = dict.fromkeys(candidates, 0)
         try:
-            chosen = set(votes.values())
-            chosen.discard(None)
-            valid = chosen.issubset(candidates) and set(votes).issubset(voters)
-        except TypeError:  # an unhashable seat: refused below with its own message
+            for target in votes.values():
+                if target is not None:
+                    counts[target] += 1
+            valid = set(s.voters).issuperset(votes)
+        except (KeyError, TypeError):  # not a candidate, or an unhashable seat: refused below with its own message
             valid = False
         if not valid:
             self._refuse_votes(votes)
-        counts = dict.fromkeys(candidates, 0)
-        for target in votes.values():
-            if target is not None:
-                counts[target] += 1
         if s.used and hooks.VOTE_BONUS and ballot in (Ballot.VOTE, Ballot.ACCUSATION) and s.second_vote_day < s.day:
             for bonus in hooks.VOTE_BONUS:  # the first count of the day (the Raven's mark)
                 for seat, extra in bonus(self).items():
@@ -880,7 +880,7 @@ class Game:
         captain = s.captain
         if captain is not None:
             captain_target = votes.get(captain)
-            if captain_target is not None:
+            if captain_target is not None and ballot is not Ballot.CAPTAIN and ballot is not Ballot.CAPTAIN_REVOTE:
                 counts[captain_target] += self.vote_weight(captain) - 1
         top = max(counts.values(), default=0)
         leaders = tuple([c for c in candidates if counts[c] == top]) if top > 0 else ()
@@ -915,7 +915,7 @@ class Game:
         rng: random.Random | None,
     ) -> None:
         s = self.state
-        top = max(counts.values(), default=0)
+        top = counts[leaders[0]] if leaders else 0  # the leaders have the most votes (none: nobody got one)
         tied = leaders or s.candidates
         if ballot is Ballot.CAPTAIN:
             if len(leaders) == 1:
@@ -1003,7 +1003,7 @@ class Game:
 
     def _eliminate(self, seat: int, by_captain: bool) -> None:
         s = self.state
-        if hooks.SPARES and seat not in s.powerless and any(spare(self, seat) for spare in hooks.SPARES):
+        if hooks.SPARES and seat not in s.powerless and _any_hook(hooks.SPARES, self, seat):
             captain = s.captain == seat
             names = captain and any(keeps(self) for keeps in hooks.SPARED_CAPTAIN_NAMES_SUCCESSOR)
             self._emit(PlayerSpared(seat, s.roles[seat - 1], office_lost=captain and not names))
@@ -1073,7 +1073,8 @@ class Game:
     def _night_step(self, step: int, who: str, said: str, first_night_only: bool = False) -> None:
         """`said` quotes the refused action in the message."""
         s = self.state
-        self._require_phase(Phase.NIGHT, f"{said}: {who} acts only at night")
+        if s.phase is not Phase.NIGHT or s.awaiting is not Awaiting.NOTHING:  # the message built only if refused
+            self._require_phase(Phase.NIGHT, f"{said}: {who} acts only at night")
         if first_night_only and s.night != 1:
             raise WrongPhaseError(f"{said}: {who} acts only on the first night (this is night {s.night})")
         if s.step >= step:
@@ -1097,6 +1098,14 @@ class Game:
         self.events.append(event)
 
     _emit = _record
+
+
+def _any_hook(checks: Iterable[Callable[[Game, int], bool]], game: Game, seat: int) -> bool:
+    """`any(check(game, seat) for check in checks)` without a generator (the vote's hot path)."""
+    for check in checks:
+        if check(game, seat):
+            return True
+    return False
 
 
 def _names(roles: Iterable[Role]) -> str:
@@ -1254,7 +1263,7 @@ def _power_used(s: State, e: PowerUsed) -> None:
     s.step = step_of(RESET_ORDER if e.reset else power.order)
     s.used = {**s.used, e.call: e.targets}
     if power.lasting:
-        s.kept = {**s.kept, e.call: e.targets}
+        s.lasting = {**s.lasting, e.call: (*s.lasting.get(e.call, ()), *e.targets)}
     if e.targets:
         s.spent = {**s.spent, e.call: (*s.spent.get(e.call, ()), *e.targets)}
 
@@ -1272,11 +1281,16 @@ def _card_taken(s: State, e: CardTaken) -> None:
     s.roles[e.servant - 1] = e.role
     s.taken = (*s.taken, e.seat)
     s.took_day = s.day
-    s.kept = {call: seats for call, seats in s.kept.items() if hooks.POWERS[call].role is not e.role}
+    s.lasting = {call: seats for call, seats in s.lasting.items() if hooks.POWERS[call].role is not e.role}
     if e.role is Role.WITCH:
         s.heal_left = s.poison_left = True
+    s.spent = {call: seats for call, seats in s.spent.items() if hooks.POWERS[call].role is not e.role}
+    if e.servant in s.lives_lost:  # a taken Elder card comes with its spare lives
+        s.lives_lost = {seat: n for seat, n in s.lives_lost.items() if seat != e.servant}
     if s.captain == e.servant:
         s.resigned = True
+def _notified(s: State, e: Notified) -> None:
+    pass  # a record for the journal: the designated players were told (narrator/roles/designation.py)
 
 
 def _spared(s: State, e: PlayerSpared) -> None:
@@ -1357,6 +1371,54 @@ _on(SecondVoteDue, _second_vote_due)
 _on(JoinedPack, _joined)
 _on(WindowOpened, _window)
 _on(CardTaken, _card_taken)
+_on(JoinedPack, _joined)
+_on(WindowOpened, _window)
+_on(CardTaken, _card_taken)
+_on(Notified, _notified)
+
+
+# ---- the end check's base rows (RULES-EXTENSIONS.md "End of the game"; table in hooks.WINS) ----
+
+
+def _nobody_alive(game: Game) -> tuple[int, ...] | None:
+    return None if game.state.living else ()
+
+
+def _lovers_alone(game: Game) -> tuple[int, ...] | None:
+    s = game.state
+    if s.lovers is None or len(s.living) != 2:
+        return None
+    team = game.lovers_alive()
+    return None if team is None else tuple(sorted(team))
+
+
+def _no_pack_alive(game: Game) -> tuple[int, ...] | None:
+    s = game.state
+    for p in s.living:
+        if game.is_pack(p):
+            return None
+    team = game.lovers_team() if s.lovers is not None else None
+    return game._side_seats(Team.VILLAGE, team or ())
+
+
+def _only_pack_alive(game: Game) -> tuple[int, ...] | None:
+    s = game.state
+    if s.lovers is not None and game.lovers_alive() is not None:
+        return None  # a living mixed couple: the Lovers may still win
+    others = 0
+    for p in s.living:
+        if not game.is_pack(p):
+            others += 1
+    if others == 0 or (s.options.wolves_win_at_parity and others <= 1):
+        team = game.lovers_team() if s.lovers is not None else None
+        return game._side_seats(Team.WOLVES, team or ())
+    return None
+
+
+hooks.add_win(hooks.Win(1, Side.NOBODY, _nobody_alive))
+hooks.add_win(hooks.Win(3, Side.LOVERS, _lovers_alone))
+hooks.add_win(hooks.Win(7, Side.VILLAGE, _no_pack_alive))
+hooks.add_win(hooks.Win(8, Side.WEREWOLVES, _only_pack_alive))
 _on(PowerIgnored, _power_ignored)
 _on(PowersLost, _powers_lost)
 _on(LifeLost, _life_lost)

@@ -7,6 +7,7 @@ the engine emits the events.
 
 from __future__ import annotations
 
+import bisect
 import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Mapping, Sequence
@@ -33,20 +34,27 @@ class Power:
     targets: Callable[[Game, int], tuple[int, ...]]
     count: int = 1  # seats chosen at once
     first_night_only: bool = False
+    # On which nights it may be used (public facts only: the options and the night number);
+    # None: every night (or the first only, with `first_night_only`). The role's call has the
+    # same schedule (`Call.nights`).
+    nights: Callable[[Options, int], bool] | None = None
+    # How many seats it chooses tonight, when that depends on the game (the Piper: his option, or
+    # all that remain); None: `count`. The simulator asks this; `check` enforces it.
+    count_of: Callable[[Game, int], int] | None = None
+    # Its choices last the whole game (the Piper's charm): they are kept in `State.lasting[call]`.
+    lasting: bool = False
+    # The players it designates must be told (RULES-EXTENSIONS.md "Telling a player he was
+    # designated"): the engine emits `Notified(targets, call)` after it (narrator/roles/designation.py).
+    notifies: bool = False
+    seats: bool = True  # the choices are seats (checked as living players); False: numbers `check` reads
     # Events that follow the choice at once (a player joins the pack...), emitted after PowerUsed.
     effect: Callable[[Game, int, tuple[int, ...]], Sequence[Event]] | None = None
-    # The choice lasts the whole game (the Wild Child's model): kept in `State.kept`.
-    lasting: bool = False
-    # The nights it may be used (public facts: the options, the night number); None: every night
-    # (or the first only, with `first_night_only`).
-    nights: Callable[[Options, int], bool] | None = None
 
     def called(self, options: Options, night: int) -> bool:
         """Whether the power's call is made on night `night`."""
         if self.first_night_only and night != 1:
             return False
         return self.nights is None or self.nights(options, night)
-    seats: bool = True  # the choices are seats (checked as living players); False: numbers `check` reads
 
 
 # call -> its power
@@ -79,33 +87,49 @@ SIGN_OPEN: list[Callable[[Game], bool]] = []
 ARMED: list[Callable[[Game], int | None]] = []
 # Whether a second vote asked by this seat still happens once the first vote is resolved.
 SECOND_VOTE_STANDS: list[Callable[[Game, int], bool]] = []
-# Dawn step 1: devourings of the night besides the pack's victim (the Big Bad Wolf's...).
-DEVOURINGS: list[Callable[[Game], Sequence[tuple[int, Cause]]]] = []
-# Dawn step 6 / Day step 5: chain reactions to a death, after grief and the Hunter's shot, in
-# the catalogue's order (the Wild Child turns...): the events they bring, emitted by the engine.
-CHAIN: list[Callable[[Game, int, Cause], Sequence[Event]]] = []
-# Whether a seat is powerless now (RULES-EXTENSIONS.md "Powers lost"; the Elder's revenge...).
-POWERLESS: list[Callable[[Game, int], bool]] = []
-# Whether an infection aimed at a seat fails (the Elder with a spare life).
-RESISTS_INFECTION: list[Callable[[Game, int], bool]] = []
-# Private lines a role adds to another call's panel (call -> functions), e.g. the pack's panel
-# tells a Wild Child he has turned. (key, slots) pairs, as the roles' panels are.
-PANEL: dict[str, list[Callable[[Game], Sequence[tuple[str, Mapping[str, object]]]]]] = {}
+# Dawn step 1: devourings of the night besides the pack's victim (the White Werewolf's, the Big Bad Wolf's):
+# (seat, cause, stoppable: whether the Savior and the Witch can stop it).
+DEVOURINGS: list[Callable[[Game], tuple[tuple[int, Cause, bool], ...]]] = []
+# Roles whose holders wake with the pack and count as Werewolves (RULES-EXTENSIONS.md "Pack"):
+# the cards with `pack=True`.
+PACK: set[Role] = set()
 
 
 @dataclass(frozen=True)
-class Window:
-    """Day step 5: after the village designates a player, before his card is shown, a window in
-    which a card may be taken (the Devoted Servant). `opens(game, seat)` reads public facts only;
-    `check(game, taker, seat)` refuses a taker (a message) or accepts him (None); `taker(game,
-    seat)` is the seat who may take it now, if any (the sequencer's `+` during the window)."""
+class Win:
+    """One row of the end check (RULES-EXTENSIONS.md "End of the game"; first match wins).
 
-    opens: Callable[[Game, int], bool]
-    check: Callable[[Game, int, int], str | None]
-    taker: Callable[[Game, int], int | None]
+    `rank` is the row's number in that list; `check` returns the winning seats, or None when the
+    row does not hold. `role`: the row is checked only in games where this role is possible."""
+
+    rank: int
+    side: Side
+    check: Callable[[Game], tuple[int, ...] | None]
+    role: Role | None = None
+    at_once: bool = False  # the game stops at once, before a dead Captain names a successor (the Angel)
 
 
-WINDOW: list[Window] = []
+# The end check, ONE table in rank order. The base rows are declared in narrator/rules/game.py,
+# a loner's row in its module (`RoleModule.wins`); a new loner only adds its row:
+#
+#   rank  side                   declared in
+#   1     nobody                 rules/game.py   nobody alive
+#   2     angel                  roles/angel.py  eliminated as `angel` says (at_once)
+#   3     lovers                 rules/game.py   a mixed couple are the only living players
+#   4     pied_piper             roles/pied_piper.py      alive, every other living player charmed
+#   5     white_werewolf         roles/white_werewolf.py  the only living player
+#   6     abominable_sectarian   roles/abominable_sectarian.py  alive, powered, the other group dead
+#   7     village                rules/game.py   no pack member alive
+#   8     werewolves             rules/game.py   every living player a pack member (parity option)
+WINS: list[Win] = []
+
+
+def add_win(win: Win) -> None:
+    """Put a row in the end-check table at its rank (a rank is taken once)."""
+    if any(w.rank == win.rank for w in WINS):
+        raise ValueError(f"two end-check rows at rank {win.rank}")
+    bisect.insort(WINS, win, key=lambda w: w.rank)
+
 
 # Dawn step 2, after the saves: a devouring that was not saved costs a spare life instead of a
 # death (the Elder). The engine emits `LifeLost`; nothing is said.
@@ -137,22 +161,6 @@ KEEPS_POWER: dict[Role, bool | str] = {}
 # ---- Personnages (issue 12): the opening, loners' wins, teams that change, ties, acting roles ----
 
 
-@dataclass(frozen=True)
-class Win:
-    """A loner's row of the end check (RULES-EXTENSIONS.md "End of the game"): `rank` is its
-    number in that section's ordered list (1 nobody alive, 3 the Lovers, 7 the village, 8 the
-    wolves are the engine's own); `check` gives the winning seats, or None; `role`: checked only
-    in games where this role is possible."""
-
-    rank: int
-    side: Side
-    check: Callable[[Game], tuple[int, ...] | None]
-    role: Role | None = None
-    at_once: bool = False  # the game stops at once, before a dead Captain names a successor
-
-
-# The loners' wins, kept in priority order by the catalogue.
-WINS: list[Win] = []
 # The team a seat plays for now, when a role changes it (the Angel after turn 1); None: its card's.
 TEAM: list[Callable[[Game, int], Team | None]] = []
 # Opening: whether the game opens with a Day 0 (public facts only: the possible roles, the options).
@@ -167,3 +175,26 @@ LAID: list[Callable[[frozenset[Role], Options], tuple[Role, ...]]] = []
 SETUP_CHECKS: list[Callable[[int, frozenset[Role], Options], str | None]] = []
 # A seat that acts as this role now, besides its holders (the Actor holding a card): alive or not.
 ACTING: list[Callable[[Game, Role], int | None]] = []
+# Dawn step 6 / Day step 5: chain reactions to a death, after grief and the Hunter's shot, in
+# the catalogue's order (the Wild Child turns...): the events they bring, emitted by the engine.
+CHAIN: list[Callable[[Game, int, Cause], Sequence[Event]]] = []
+# Whether an infection aimed at a seat fails (the Elder with a spare life).
+RESISTS_INFECTION: list[Callable[[Game, int], bool]] = []
+# Private lines a role adds to another call's panel (call -> functions), e.g. the pack's panel
+# tells a Wild Child he has turned. (key, slots) pairs, as the roles' panels are.
+PANEL: dict[str, list[Callable[[Game], Sequence[tuple[str, Mapping[str, object]]]]]] = {}
+
+
+@dataclass(frozen=True)
+class Window:
+    """Day step 5: after the village designates a player, before his card is shown, a window in
+    which a card may be taken (the Devoted Servant). `opens(game, seat)` reads public facts only;
+    `check(game, taker, seat)` refuses a taker (a message) or accepts him (None); `taker(game,
+    seat)` is the seat who may take it now, if any (the sequencer's `+` during the window)."""
+
+    opens: Callable[[Game, int], bool]
+    check: Callable[[Game, int, int], str | None]
+    taker: Callable[[Game, int], int | None]
+
+
+WINDOW: list[Window] = []

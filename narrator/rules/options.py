@@ -18,6 +18,10 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "vote_procedure": ("plurality", "runoff", "accusation"),
     "savior_blocks": ("all_devouring", "pack_only"),
     "idiot_captain_office": ("lost", "successor"),
+    # The Pied Piper, the White Werewolf, and telling a designated player.
+    "piper_infected": ("powerless", "keeps_power"),
+    "designation_notice": ("tap_by_chooser", "helper_touch"),
+    "white_werewolf_nights": ("even", "odd"),
     # Personnages (perso-a): the village's cards.
     "siblings_wake": ("every_other_night", "first_night_only", "every_night"),
     "knight_disease_victim": ("guilty", "nearest_pack_member"),
@@ -29,10 +33,13 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "angel_vote_tie": ("base", "random_among_tied"),
     "sectarian_infected": ("powerless", "keeps_goal"),
     "actor_infected": ("powerless", "keeps_power"),
+    # Personnages (perso-b): the Wolf-Hound.
+    "wolf_hound_timeout": ("villager", "random"),
 }
 
 # Options that take a whole number, with their allowed range (the default is the field's).
-NUMBERS: dict[str, range] = {"raven_mark_votes": range(1, 6), "elder_lives": range(1, 6), "judge_second_votes": range(1, 6)}
+NUMBERS: dict[str, range] = {"raven_mark_votes": range(1, 6), "piper_charms_per_night": range(1, 6),
+                             "elder_lives": range(1, 6), "judge_second_votes": range(1, 6)}
 
 
 def _groups(text: str) -> str | None:
@@ -83,6 +90,16 @@ class Options:
     raven_mark_needs_living_raven: bool = False
     # The Village Idiot (narrator/roles/village_idiot.py).
     idiot_captain_office: str = "lost"
+    # The Pied Piper (narrator/roles/pied_piper.py).
+    piper_charms_per_night: int = 2
+    piper_infected: str = "powerless"
+    piper_elder_revenge: bool = False  # the Elder's revenge takes his power too (roles/elder.py reads his card)
+    charmed_public: bool = False
+    # Telling a charmed (or infected) player he was designated (narrator/roles/designation.py).
+    designation_notice: str = "tap_by_chooser"
+    # The White Werewolf (narrator/roles/white_werewolf.py).
+    white_werewolf_nights: str = "even"
+    white_werewolf_kill_blockable: bool = True
     # The Two Sisters and the Three Brothers (narrator/roles/two_sisters.py, three_brothers.py).
     siblings_wake: str = "every_other_night"
     # The Fox (narrator/roles/fox.py).
@@ -113,6 +130,13 @@ class Options:
     # The Actor (narrator/roles/actor.py): role keys, the first three not in play are laid.
     actor_cards: str = ",".join(ACTOR_CARDS)
     actor_infected: str = "powerless"
+    # The Wild Child (narrator/roles/wild_child.py).
+    wild_child_transformation_public: bool = False
+    # The Wolf-Hound (narrator/roles/wolf_hound.py).
+    wolf_hound_timeout: str = "villager"
+    wolf_hound_choice_public: bool = False
+    # The Big Bad Wolf (narrator/roles/big_bad_wolf.py).
+    bbw_loses_power_on_wolf_death: bool = True
 
     def __post_init__(self) -> None:
         for f in fields(self):

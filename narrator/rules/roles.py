@@ -10,18 +10,24 @@ class Team(str, Enum):
 
     VILLAGE = "village"
     WOLVES = "wolves"
+    # Loners (RULES-EXTENSIONS.md "Terms used below"): each wins alone.
+    PIED_PIPER = "pied_piper"
+    WHITE_WEREWOLF = "white_werewolf"
     # Loners (RULES-EXTENSIONS.md "Terms"): each wins alone.
     ANGEL = "angel"
     ABOMINABLE_SECTARIAN = "abominable_sectarian"
 
 
 class Side(str, Enum):
-    """Who won a game: the four outcomes of RULES.md."""
+    """Who won a game: the four outcomes of RULES.md, and the loners of RULES-EXTENSIONS.md."""
 
     VILLAGE = "village"
     WEREWOLVES = "werewolves"
     LOVERS = "lovers"
     NOBODY = "nobody"
+    # Loners, each alone (RULES-EXTENSIONS.md "End of the game").
+    PIED_PIPER = "pied_piper"
+    WHITE_WEREWOLF = "white_werewolf"
     # Loners (RULES-EXTENSIONS.md "End of the game").
     ANGEL = "angel"
     ABOMINABLE_SECTARIAN = "abominable_sectarian"
@@ -41,7 +47,9 @@ class Role(str, Enum):
     SAVIOR = "savior"
     RAVEN = "raven"
     VILLAGE_IDIOT = "village_idiot"
-    # Personnages, part 2 (perso-b): team changes and the pack's extra powers.
+    # The loners of Nouvelle Lune and Le Village (narrator/roles/pied_piper.py, white_werewolf.py).
+    PIED_PIPER = "pied_piper"
+    WHITE_WEREWOLF = "white_werewolf"
     # Personnages, part 2 (perso-a): the village's cards.
     VILLAGER_VILLAGER = "villager_villager"
     TWO_SISTERS = "two_sisters"
@@ -57,16 +65,17 @@ class Role(str, Enum):
     ANGEL = "angel"
     ABOMINABLE_SECTARIAN = "abominable_sectarian"
     ACTOR = "actor"
+    # Personnages, part 2 (perso-b): team changes and the pack's extra powers.
+    WILD_CHILD = "wild_child"
+    WOLF_HOUND = "wolf_hound"
+    ACCURSED_WOLF_FATHER = "accursed_wolf_father"
+    BIG_BAD_WOLF = "big_bad_wolf"
+    DEVOTED_SERVANT = "devoted_servant"
 
     @property
     def team(self) -> Team:
         """The team at the deal, as the role's card declares it (narrator/roles/<role>.py)."""
         return _TEAMS[self]
-
-    @property
-    def pack(self) -> bool:
-        """Whether the card wakes with the Werewolves (RULES-EXTENSIONS.md "Pack")."""
-        return self in _PACK
 
     @property
     def copies(self) -> int:
@@ -117,6 +126,5 @@ _ALIASES = {
 # package loads it on import.
 _TEAMS: dict[Role, Team] = {}
 _UNIQUE: set[Role] = set()
-_PACK: set[Role] = set()
 _COPIES: dict[Role, int] = {}  # cards dealt in a fixed number of copies (the Two Sisters: 2)
 _SEATED: set[Role] = set()

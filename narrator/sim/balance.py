@@ -195,17 +195,19 @@ def advise(
     store = store or Store()
     deadline = started + budget
 
-    def estimate(d: Mapping[Role, int], seed: int, need: int, deadline: float) -> Estimate:
+    def estimate(d: Mapping[Role, int], seed: int, need: int, deadline: float, at_least: int = 0) -> Estimate:
         k = key(players, d, options, params)
         games, village = store.get(k)
-        while games < need and time.perf_counter() < deadline:
+        while games < need and (games < at_least or time.perf_counter() < deadline):
             config = SimConfig(players, dict(d), options, "informed", 1000 + seed * 7919 + games, params)
             tally = simulate(config, BATCH, jobs).tally
             store.add(k, tally.games, tally.wins["village"])
             games, village = games + tally.games, village + tally.wins["village"]
         return Estimate(dict(d), games, village)
 
-    chosen = estimate(deck, 0, CHOSEN_GAMES, started + budget * 0.4)
+    # The chosen deck always gets one batch, however loaded the machine: an estimate of no game
+    # would answer nothing (the budget then bounds the rest, not the first batch).
+    chosen = estimate(deck, 0, CHOSEN_GAMES, started + budget * 0.4, at_least=BATCH)
     others = [d for d in neighbours(players, owned, options) if distance(d, deck) > 0]
     others.sort(key=lambda d: (distance(d, deck), describe(d)))
     fair: list[Estimate] = []

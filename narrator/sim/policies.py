@@ -40,6 +40,7 @@ class Policy(Protocol):
     def tiebreak(self, game: Game, rng: random.Random) -> int: ...
     def hunter(self, game: Game, rng: random.Random) -> int: ...
     def successor(self, game: Game, rng: random.Random) -> int: ...
+    def window(self, game: Game, rng: random.Random) -> int | None: ...
 
 
 class RandomPolicy:
@@ -51,7 +52,7 @@ class RandomPolicy:
         pass
 
     def thief(self, game: Game, rng: random.Random) -> int:
-        return pick(rng, (1, 2) if all(r is Role.WEREWOLF for r in game.state.extra) else (0, 1, 2))
+        return pick(rng, (1, 2) if all(r in hooks.PACK for r in game.state.extra) else (0, 1, 2))
 
     def lovers(self, game: Game, rng: random.Random) -> tuple[int, int]:
         a, b = rng.sample(game.living(), 2)
@@ -83,6 +84,11 @@ class RandomPolicy:
 
     def successor(self, game: Game, rng: random.Random) -> int:
         return pick(rng, game.living())
+
+    def window(self, game: Game, rng: random.Random) -> int | None:
+        """Day step 5's window: whoever may take the card (the Devoted Servant) does so half the time."""
+        taker = game.window_taker()
+        return taker if taker is not None and rng.random() < 0.5 else None
 
 
 class RandomVotesPolicy(RandomPolicy):
@@ -191,7 +197,8 @@ class InformedPolicy(RandomPolicy):
     # ---- helpers --------------------------------------------------------------------
 
     def _wolf(self, game: Game, seat: int) -> bool:
-        return game.state.roles[seat - 1] is Role.WEREWOLF
+        """A pack member (a Werewolf card, the Big Bad Wolf, an infected player...): they know each other."""
+        return game.is_pack(seat)
 
     def _suspect(
         self, game: Game, rng: random.Random, among: Sequence[int], exclude: int | None = None, named_first: bool = True,
@@ -203,8 +210,8 @@ class InformedPolicy(RandomPolicy):
         named = [c for c in pool if c in self.named] if named_first else []
         if named:
             return pick(rng, named)
-        roles, tell = game.state.roles, self.p.wolf_tell
-        weights = [tell if roles[c - 1] is Role.WEREWOLF else 1.0 for c in pool]
+        tell = self.p.wolf_tell
+        weights = [tell if game.is_pack(c) else 1.0 for c in pool]
         r = rng.random() * sum(weights)
         for c, w in zip(pool, weights):
             r -= w
@@ -216,10 +223,10 @@ class InformedPolicy(RandomPolicy):
 
     def thief(self, game: Game, rng: random.Random) -> int:
         extra = game.state.extra
-        wolves = [i + 1 for i, r in enumerate(extra) if r is Role.WEREWOLF]
+        wolves = [i + 1 for i, r in enumerate(extra) if r in hooks.PACK]
         if len(wolves) == 2:
             return pick(rng, (1, 2))
-        powers = [i + 1 for i, r in enumerate(extra) if r is not Role.VILLAGER and r is not Role.WEREWOLF]
+        powers = [i + 1 for i, r in enumerate(extra) if r is not Role.VILLAGER and r not in hooks.PACK]
         if powers and rng.random() < self.p.thief_takes_power:
             return pick(rng, powers)
         return 0
@@ -278,30 +285,52 @@ class InformedPolicy(RandomPolicy):
     # ---- the day --------------------------------------------------------------------
 
     def votes(self, game: Game, rng: random.Random) -> dict[int, int | None]:
+        # The simulator's hot path: what does not depend on the voter is worked out once per round,
+        # and every draw is made in the same order, from the same lists, as one voter at a time would.
         s = game.state
         candidates = s.candidates
-        wolves = [v for v in s.voters if self._wolf(game, v)]
+        roles = s.roles
+        wolf = Role.WEREWOLF
+        p = self.p
+        named_seats, cleared = self.named, self.cleared
+        wolves = [v for v in s.voters if roles[v - 1] is wolf]
         captain_round = s.ballot in (Ballot.CAPTAIN, Ballot.CAPTAIN_REVOTE)
-        campaign = captain_round and rng.random() < self.p.wolves_campaign
-        innocents = [c for c in candidates if not self._wolf(game, c)]
+        campaign = captain_round and rng.random() < p.wolves_campaign
+        innocents = [c for c in candidates if roles[c - 1] is not wolf]
+        named_candidates = [c for c in candidates if c in named_seats]
+        # `_suspect(game, rng, candidates, voter, False)` for every voter: its pool before the voter is left out.
+        unclear = [c for c in candidates if c not in cleared]
+        tell = p.wolf_tell
+        weight = {c: tell if roles[c - 1] is wolf else 1.0 for c in candidates}
+        rand = rng.random
         ballot: dict[int, int | None] = {}
         counts: dict[int, int] = {}
+        # The leading candidate so far: the most votes, the first to get them on a tie (as `max` over `counts`).
+        leader, most = 0, 0
+        first_vote: dict[int, int] = {}
         for voter in s.voters:
             if voter in wolves and (campaign or not captain_round):
                 continue
-            named = [c for c in candidates if c in self.named and c != voter]
-            if named and not captain_round and rng.random() < self.p.follow_reveal:
+            named = [c for c in named_candidates if c != voter] if named_candidates else named_candidates
+            target: int | None
+            if named and not captain_round and rand() < p.follow_reveal:
                 target = pick(rng, named)
-            elif counts and rng.random() < self.p.herd:
-                leader = max(counts.items(), key=lambda kv: kv[1])[0]
-                target = leader if leader != voter else self._suspect(game, rng, candidates, voter, False) or leader
+            elif counts and rand() < p.herd:
+                if leader != voter:
+                    target = leader
+                else:
+                    target = _by_nose(rng, unclear, candidates, voter, weight) or leader
             elif captain_round:
-                trusted = [c for c in candidates if c != voter and c not in self.named]
+                trusted = [c for c in candidates if c != voter and c not in named_seats]
                 target = pick(rng, trusted or list(candidates))
             else:
-                target = self._suspect(game, rng, candidates, voter, False) or pick(rng, candidates)
+                target = _by_nose(rng, unclear, candidates, voter, weight) or pick(rng, candidates)
             ballot[voter] = target
-            counts[target] = counts.get(target, 0) + 1
+            n = counts[target] = counts.get(target, 0) + 1
+            if n == 1:
+                first_vote[target] = len(first_vote)
+            if n > most or (n == most and first_vote[target] < first_vote[leader]):
+                leader, most = target, n
         if wolves and (campaign or not captain_round):
             block: int | None
             if captain_round:
@@ -345,6 +374,23 @@ class InformedPolicy(RandomPolicy):
         return pick(rng, trusted or list(living))
 
 
+def _by_nose(
+    rng: random.Random, unclear: list[int], candidates: Sequence[int], voter: int, weight: Mapping[int, float],
+) -> int | None:
+    """`InformedPolicy._suspect(game, rng, candidates, voter, named_first=False)` with the round's
+    uncleared candidates and each candidate's weight worked out once: the same pool, the same draw."""
+    pool = [c for c in unclear if c != voter] or [c for c in candidates if c != voter]
+    if not pool:
+        return None
+    weights = [weight[c] for c in pool]
+    r = rng.random() * sum(weights)
+    for c, w in zip(pool, weights):
+        r -= w
+        if r < 0:
+            return c
+    return pool[-1]
+
+
 POLICIES: Mapping[str, type[RandomPolicy]] = {
     "random": RandomPolicy,
     "random-votes": RandomVotesPolicy,
@@ -367,15 +413,18 @@ def play_night(game: Game, rng: random.Random, policy: Policy) -> None:
         if game.outcome is not None:
             return
     game.begin_night()
-    first = game.state.night == 1
-    if first and game.living_holder(Role.THIEF):
-        game.thief_choose(policy.thief(game, rng))
-    if first and game.living_holder(Role.CUPID):
-        game.cupid_choose(*policy.lovers(game, rng))
-    if game.captain_election_due():
-        game.open_captain_election()
-        settle(game, rng, policy)
-    powers = [p for p in (_POWERS or _powers()) if p.role in game.state.possible]
+    s = game.state
+    if s.night == 1:
+        if game.living_holder(Role.THIEF):
+            game.thief_choose(policy.thief(game, rng))
+        if game.living_holder(Role.CUPID):
+            game.cupid_choose(*policy.lovers(game, rng))
+        if game.captain_election_due():
+            game.open_captain_election()
+            settle(game, rng, policy)
+    powers = _powers_of(s.possible)
+    if s.took_day and s.night == s.took_day + 1:
+        _reset(game, rng)
     if powers:
         _use_powers(game, rng, powers, SEER_ORDER)
     if game.living_holder(Role.SEER):
@@ -384,6 +433,8 @@ def play_night(game: Game, rng: random.Random, policy: Policy) -> None:
         _use_powers(game, rng, powers, WOLVES_ORDER)
     if game.living_wolves():
         game.wolves_choose(policy.wolves(game, rng))
+    if powers:
+        _use_powers(game, rng, powers, WITCH_ORDER)
     if game.living_holder(Role.WITCH):
         game.witch_act(*policy.witch(game, rng))
     if powers:
@@ -394,13 +445,19 @@ def play_night(game: Game, rng: random.Random, policy: Policy) -> None:
 
 
 SEER_ORDER = 12.0  # the catalogue's powers before the Seer are played before her (merged night order)
-WOLVES_ORDER = 14.0  # and those between the Seer and the pack (the Fox) before the pack
-_POWERS: list[Power] = []
+WOLVES_ORDER = 14.0  # those between the Seer and the pack (the Fox) before the pack
+WITCH_ORDER = 19.0  # those between the pack and the Witch (the Accursed Wolf-Father, the Big Bad Wolf) before her
+# The catalogue's powers of the possible roles, in the night's order, by the game's possible roles.
+_POWERS: dict[frozenset[Role], list[Power]] = {}
 
 
-def _powers() -> list[Power]:
-    _POWERS.extend(sorted(hooks.POWERS.values(), key=lambda p: p.order))
-    return _POWERS
+def _powers_of(possible: frozenset[Role]) -> list[Power]:
+    powers = _POWERS.get(possible)
+    if powers is None:
+        powers = [p for p in sorted(hooks.POWERS.values(), key=lambda p: p.order) if p.role in possible]
+        if len(_POWERS) < 1024:
+            _POWERS[possible] = powers
+    return powers
 
 
 def _use_powers(game: Game, rng: random.Random, powers: list[Power], before: float) -> None:
@@ -411,20 +468,34 @@ def _use_powers(game: Game, rng: random.Random, powers: list[Power], before: flo
         if power.order >= before or step_of(power.order) <= s.step:
             continue
         if power.role not in s.possible or not power.called(s.options, s.night):
-            continue
+            continue  # not possible, or not one of its nights (the White Werewolf's, the Sisters')
         seat = game.living_holder(power.role)
         if seat is None:
             continue
         choices = power.targets(game, seat)
-        if len(choices) >= power.count:
-            game.use_power(power.call, rng.sample(choices, power.count))
+        count = power.count if power.count_of is None else power.count_of(game, seat)
+        if count and len(choices) >= count:
+            game.use_power(power.call, rng.sample(choices, count))
+
+
+def _reset(game: Game, rng: random.Random) -> None:
+    """The night after a takeover: the Devoted Servant plays her new card's first-night power."""
+    taker = game.taker()
+    if taker is None or not game.is_alive(taker):
+        return
+    for power in _powers_of(game.state.possible):
+        if power.first_night_only and game.state.roles[taker - 1] is power.role:
+            choices = power.targets(game, taker)
+            if len(choices) >= power.count:
+                game.use_power(power.call, rng.sample(choices, power.count), reset=True)
+            return
 
 
 def play_day(game: Game, rng: random.Random, policy: Policy) -> None:
     if game.captain_election_due():
         game.open_captain_election()
         settle(game, rng, policy)
-    if game.outcome is None:
+    if game.state.outcome is None:
         game.open_vote()
         if game.sign_taken() and game.state.voters and rng.random() < SIGN_CHANCE:
             # Any voter may press the sign's key; it counts only for the Stuttering Judge.
@@ -456,6 +527,8 @@ def settle(game: Game, rng: random.Random, policy: Policy) -> None:
         elif waiting is Awaiting.VOTERS:
             # The Scapegoat's list: he cannot tell friend from foe, so he lets everyone vote.
             game.designate_voters(None)
+        elif waiting is Awaiting.WINDOW:
+            game.take_card(policy.window(game, rng))
 
 
 __all__ = [

@@ -50,11 +50,12 @@ def play_one(config: SimConfig, index: int, policy: Policy | None = None) -> Gam
     pol = policy or make_policy(config.policy, config.params)
     game = Game.start(deal(config.players, config.deck, rng, config.options), config.options)
     pol.new_game(game, rng)
-    while game.outcome is None:
-        if game.state.night >= MAX_NIGHTS:
+    s = game.state
+    while s.outcome is None:
+        if s.night >= MAX_NIGHTS:
             raise NarratorError(f"game {index} (seed {config.seed}) did not end within {MAX_NIGHTS} nights")
         play_night(game, rng, pol)
-        if game.outcome is None:
+        if s.outcome is None:
             play_day(game, rng, pol)
     return game
 

@@ -62,10 +62,14 @@ def _roll_order() -> tuple[Role, ...]:
 
 
 ROLL_ORDER: tuple[Role, ...] = _roll_order()
-# The Thief's menu for a card in the middle (the `deal.thief_middle` panel line).
-MIDDLE_MENU: tuple[Role, ...] = (
-    Role.VILLAGER, Role.WEREWOLF, Role.SEER, Role.WITCH, Role.HUNTER, Role.CUPID, Role.LITTLE_GIRL,
-)
+
+
+def middle_menu(deck: Mapping[Role, int]) -> tuple[Role, ...]:
+    """The Thief's menu for a card in the middle (the `deal.thief_middle` panel line): every card of
+    the announced deck but his own, extension roles too, in the catalogue's order."""
+    from narrator.roles import CARDS
+
+    return tuple(r for r in CARDS if deck.get(r) and r is not Role.THIEF)
 
 
 class RollCallMismatch(NarratorError):
@@ -114,7 +118,7 @@ def roll_call(
             seats = _seats_of(role, wanted, players, listener, display, deadline, stop_when_full=middle_next)
             claims[role] = seats
             if role is Role.THIEF and options.thief_extra_cards == "from_deck" and seats:
-                middle = _middle_cards(players, listener, display, deadline)
+                middle = _middle_cards(middle_menu(deck), listener, display, deadline)
             clock.sleep_until(deadline)
             display.clear_private()
             say(Cue("deal.seat_sleep", {"role": role.value}, phase="deal.roll_call"))
@@ -165,17 +169,17 @@ def _seats_of(role: Role, wanted: int, players: int, listener: Listener, display
     return seats
 
 
-def _middle_cards(players: int, listener: Listener, display: Display, deadline: float) -> list[Role]:
+def _middle_cards(menu: tuple[Role, ...], listener: Listener, display: Display, deadline: float) -> list[Role]:
     cards: list[Role] = []
     for card in (1, 2):
-        display.show_private("deal.thief_middle", {"seat": card})
+        display.show_private("deal.thief_middle", {"seat": card, "cards": ",".join(r.value for r in menu)})
         while True:
-            heard = listener.listen(Prompt("night.thief.middle", tuple(range(1, len(MIDDLE_MENU) + 1)), night=True,
+            heard = listener.listen(Prompt("night.thief.middle", tuple(range(1, len(menu) + 1)), night=True,
                                            deadline=deadline))
             if heard is None:
                 return cards
-            if isinstance(heard.choice, int) and 1 <= heard.choice <= len(MIDDLE_MENU):
-                cards.append(MIDDLE_MENU[heard.choice - 1])
+            if isinstance(heard.choice, int) and 1 <= heard.choice <= len(menu):
+                cards.append(menu[heard.choice - 1])
                 break
             display.feedback("input.refused", {"reason": str(heard.text or heard.choice)})
     return cards

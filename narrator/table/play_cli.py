@@ -150,11 +150,16 @@ def describe_journal(path: Path, head: dict[str, Any], records: list[dict[str, A
 
 
 def _birth(path: Path) -> float:
-    """The journal's start time from its name (game-YYYYmmdd-HHMMSS), else when it was last written."""
+    """The journal's start time from its name (game-YYYYmmdd-HHMMSS[-N]), else when it was last written."""
     import time
 
+    from narrator.flow.script import journal_order
+
+    second, number, _ = journal_order(path)
     try:
-        return time.mktime(time.strptime(path.stem, "game-%Y%m%d-%H%M%S"))
+        if not number:
+            raise ValueError(path.name)  # not a name narrator gave
+        return time.mktime(time.strptime(second, "%Y%m%d-%H%M%S"))
     except ValueError:
         return path.stat().st_mtime
 
@@ -163,7 +168,9 @@ def _latest_game() -> Path:
     """The newest journal. An empty one (a deal that never finished) stops here: an older game is
     never resumed silently in its place; it can be named."""
     folder = games_folder()
-    games = sorted(folder.glob("game-*.jsonl")) if folder.is_dir() else []
+    from narrator.flow.script import game_journals
+
+    games = game_journals(folder)
     if not games:
         raise UsageError(f"no journal to resume in {folder}; name one: narrator resume FILE")
     newest = games[-1]
@@ -184,13 +191,20 @@ def _resume_text(path: Path, setup: Any, seed: int) -> int:
 
     pack = load_pack(setup.language)
     clock = RealClock()
+    stopped = path.stat().st_mtime  # when the game stopped: its journal's last write
     journal = FileJournal.reopen(path)
+    try:
+        resume = resume_from(journal.records(), path)
+    except BaseException:  # a bad journal: one line, and no game recorded from it
+        journal.close()
+        raise
+    journal.mark_resumed(stopped)
     display = TextDisplay(pack)
     listener = LineListener(clock)
     listener.on_prompt = seat_hint(pack)
     try:
         play_game(setup, pack, listener, text_speaker(pack, clock, pace=setup.speech_scale), display, clock, journal,
-                  seed, resume_from(journal.records()))
+                  seed, resume)
     finally:
         display.clear_private()  # Ctrl-C during a private turn: wipe it before "interrupted"
         journal.close()

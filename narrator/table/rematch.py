@@ -27,7 +27,9 @@ def last_game(folder: Path) -> tuple[Setup, dict[str, Any]]:
     """The setup and head record of the most recent journal in `folder` (`narrator play --again`)."""
     from narrator.journal import JournalError, read_journal
 
-    journals = sorted(p for p in folder.glob("game-*.jsonl") if p.stat().st_size > 0) if folder.is_dir() else []
+    from narrator.flow.script import game_journals
+
+    journals = [p for p in game_journals(folder) if p.stat().st_size > 0]
     for path in reversed(journals):
         try:
             records, _ = read_journal(path)

@@ -19,7 +19,9 @@ def test_every_state_is_reachable_and_has_a_way_out() -> None:
 def test_night_order_follows_the_rules() -> None:
     # RULES.md's base order, and RULES-EXTENSIONS.md's merged order for the roles of the catalogue.
     assert [name for name, _ in NIGHT_ORDER] == [
-        "thief", "actor", "cupid", "lovers", "stuttering_judge", "two_sisters", "three_brothers", "night_election", "savior", "seer", "fox", "werewolves", "witch", "raven", "stuttering_judge_arm", "dawn"]
+        "thief", "actor", "devoted_servant_reset", "wolf_hound", "cupid", "lovers", "stuttering_judge", "two_sisters",
+        "three_brothers", "wild_child", "night_election", "savior", "seer", "fox", "werewolves", "accursed_wolf_father",
+        "white_werewolf", "big_bad_wolf", "witch", "pied_piper", "charmed", "raven", "stuttering_judge_arm", "dawn"]
 
 
 def test_each_source_ends_with_an_unconditional_way_on() -> None:

@@ -12,6 +12,7 @@ from narrator.flow.script import Setup
 from narrator.flow.timing import Timing
 from narrator.roles import wizard_roles
 from narrator.rules import Deal, Options, Role
+from narrator.rules import events as ev
 
 # Every special card of the catalogue: a new role's calls are covered as soon as its module exists.
 SPECIALS = [r for r in wizard_roles() if r is not Role.WEREWOLF]
@@ -33,6 +34,14 @@ def public_config(rng: random.Random) -> dict[str, Any]:
         savior_same_target_twice=rng.random() < 0.5,
         savior_protects_little_girl=rng.random() < 0.5,
         raven_mark_needs_living_raven=rng.random() < 0.5,
+        piper_charms_per_night=rng.randint(1, 3),
+        charmed_public=rng.random() < 0.5,
+        designation_notice=rng.choice(["tap_by_chooser", "helper_touch"]),
+        white_werewolf_nights=rng.choice(["even", "odd"]),
+        white_werewolf_kill_blockable=rng.random() < 0.5,
+        wolf_hound_timeout=rng.choice(["villager", "random"]),
+        wild_child_transformation_public=rng.random() < 0.5,
+        bbw_loses_power_on_wolf_death=rng.random() < 0.7,
         siblings_wake=rng.choice(["every_other_night", "first_night_only", "every_night"]),
         fox_loses_power_on_miss=rng.random() < 0.5,
         bear_growls_if_infected=rng.random() < 0.5,
@@ -94,6 +103,18 @@ def nights(result: HeadlessResult) -> list[list[tuple[str, float]]]:
     return out
 
 
+def public_calls_from(result: HeadlessResult) -> int:
+    """The first night a public event creates a call (RULES-EXTENSIONS.md Secrecy 2): the night
+    after a Devoted Servant's takeover has her reset call. Nights are compared before it."""
+    day = 0
+    for e in result.game.events:
+        if isinstance(e, ev.DayBegan):
+            day = e.day
+        elif isinstance(e, ev.CardTaken):
+            return day + 1
+    return 10**9
+
+
 def test_differential_secrecy_over_random_pairs() -> None:
     rng = random.Random(20261121)
     compared_nights = 0
@@ -107,13 +128,50 @@ def test_differential_secrecy_over_random_pairs() -> None:
         b = play(config, deal_b, rng.randrange(10**9))
         differing_hidden += deal_a != deal_b
         na, nb = nights(a), nights(b)
-        common = min(len(na), len(nb))
-        assert common >= 1 or ended_on_day_zero(a) or ended_on_day_zero(b)
+        common = min(len(na), len(nb), public_calls_from(a) - 1, public_calls_from(b) - 1)
+        assert common >= 1 or ended_on_day_zero(a) or ended_on_day_zero(b) or common == min(
+            public_calls_from(a), public_calls_from(b)) - 1
         for i in range(common):
             assert na[i] == nb[i], f"pair {pair}, night {i + 1}: the night differs with hidden state"
             compared_nights += 1
     assert differing_hidden > PAIRS * 0.9
     assert compared_nights >= PAIRS
+
+
+LONERS = {Role.PIED_PIPER, Role.WHITE_WEREWOLF}
+
+
+def test_differential_secrecy_of_the_piper_the_charmed_and_the_white_werewolf() -> None:
+    """Both loners possible in every pair: one game deals them (or one of them), the other may
+    not; alive or dead, on the White Werewolf's nights and off them, answered early, late or
+    never (RandomListener): the same night lines at the same offsets."""
+    rng = random.Random(20261123)
+    calls = {"pied_piper.wake": 0, "charmed.wake": 0, "white_werewolf.wake": 0}
+    dealt_one_side = 0
+    for pair in range(40):
+        config = public_config(rng)
+        config["possible"] = set(config["possible"]) | LONERS
+        config["players"] = max(config["players"], 8)
+        deal_a, deal_b = hidden_deal(config, rng), hidden_deal(config, rng)
+        config["possible"] |= set(deal_a.seats) | set(deal_b.seats) | set(deal_a.extra) | set(deal_b.extra)
+        dealt_one_side += (LONERS & set(deal_a.seats)) != (LONERS & set(deal_b.seats))
+        a = play(config, deal_a, rng.randrange(10**9))
+        b = play(config, deal_b, rng.randrange(10**9))
+        na, nb = nights(a), nights(b)
+        for i in range(comparable(a, b, na, nb)):
+            assert na[i] == nb[i], f"pair {pair}, night {i + 1}: the night differs with hidden state"
+            for key, _ in na[i]:
+                if key in calls:
+                    calls[key] += 1
+    assert dealt_one_side >= 10
+    assert all(n >= 20 for n in calls.values()), calls
+
+
+def comparable(a: HeadlessResult, b: HeadlessResult, na: list[list[tuple[str, float]]],
+               nb: list[list[tuple[str, float]]]) -> int:
+    """How many first nights of two games must be identical: both played, and before the first
+    public event that creates a call (a Devoted Servant's takeover, `public_calls_from`)."""
+    return min(len(na), len(nb), min(public_calls_from(a), public_calls_from(b)) - 1)
 
 
 def ended_on_day_zero(result: HeadlessResult) -> bool:
@@ -141,7 +199,7 @@ def test_personnages_calls_are_identical_whatever_the_hidden_state() -> None:
         assert opening[0] == opening[1], f"pair {pair}: the opening differs with hidden state"
         assert any(key == "actor.card" for key, _ in opening[0]) or not a.game.state.laid
         na, nb = nights(a), nights(b)
-        for i in range(min(len(na), len(nb))):
+        for i in range(comparable(a, b, na, nb)):
             assert na[i] == nb[i], f"pair {pair}, night {i + 1}: the night differs with hidden state"
             compared += "actor.wake" in [key for key, _ in na[i]]
     assert compared >= 40

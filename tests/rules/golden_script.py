@@ -238,7 +238,7 @@ def render(event: ev.Event) -> str:
     if isinstance(e, ev.PlayerSpared):
         return f"spared {e.seat}: {e.role.value}"
     if isinstance(e, ev.PowerUsed):
-        return f"power {e.call} {e.seat}: {_seats(e.targets)}"
+        return f"{'reset' if e.reset else 'power'} {e.call} {e.seat}: {_seats(e.targets)}"
     if isinstance(e, ev.PowerLost):
         return f"power lost {e.seat}: {e.role.value} ({e.reason})"
     if isinstance(e, ev.Marked):
@@ -247,7 +247,8 @@ def render(event: ev.Event) -> str:
         return f"second vote asked by {e.seat}"
     if isinstance(e, ev.SecondVoteDue):
         return f"second vote {e.day}"
-        return f"{'reset' if e.reset else 'power'} {e.call} {e.seat}: {_seats(e.targets)}"
+    if isinstance(e, ev.Notified):
+        return f"notified {_seats(e.seats)} ({e.reason})"
     if isinstance(e, ev.JoinedPack):
         return f"joins the pack {e.seat} ({e.reason})"
     if isinstance(e, ev.WindowOpened):

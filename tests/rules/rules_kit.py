@@ -28,6 +28,14 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "raven_mark_votes": (2, 1, 3, 4, 5),
     "raven_mark_needs_living_raven": (False, True),
     "idiot_captain_office": ("lost", "successor"),
+    # The Pied Piper, the White Werewolf, telling a designated player.
+    "piper_charms_per_night": (2, 1, 3, 4, 5),
+    "piper_infected": ("powerless", "keeps_power"),
+    "piper_elder_revenge": (False, True),
+    "charmed_public": (False, True),
+    "designation_notice": ("tap_by_chooser", "helper_touch"),
+    "white_werewolf_nights": ("even", "odd"),
+    "white_werewolf_kill_blockable": (True, False),
     "siblings_wake": ("every_other_night", "first_night_only", "every_night"),
     "fox_loses_power_on_miss": (True, False),
     "bear_growls_if_infected": (True, False),
@@ -47,6 +55,11 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "sectarian_infected": ("powerless", "keeps_goal"),
     "actor_cards": (",".join(ACTOR_CARDS), "savior,raven,hunter", "witch"),
     "actor_infected": ("powerless", "keeps_power"),
+    "designation_notice": ("tap_by_chooser", "helper_touch"),
+    "wild_child_transformation_public": (False, True),
+    "wolf_hound_timeout": ("villager", "random"),
+    "wolf_hound_choice_public": (False, True),
+    "bbw_loses_power_on_wolf_death": (True, False),
 }
 
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from narrator.roles import wizard_roles
-from narrator.rules import Awaiting, Game, Options, Phase, Role, RulesError, Side, Step, complete, deal
+from narrator.rules import Awaiting, Game, Options, Phase, Role, RulesError, Side, Step, Team, complete, deal
 from narrator.rules import hooks
 from narrator.rules.game import step_of
 from narrator.rules.hooks import Power
@@ -56,14 +56,30 @@ def setups(draw: st.DrawFn, max_players: int = 12) -> Setup:
 # ---- the win conditions, recomputed apart from the engine -------------------------------
 
 
-def lovers_team(game: Game) -> tuple[int, int] | None:
+# Written apart from the catalogue: the pack cards and the loners (RULES-EXTENSIONS.md).
+PACK = (Role.WEREWOLF, Role.WHITE_WEREWOLF, Role.BIG_BAD_WOLF, Role.ACCURSED_WOLF_FATHER)
+LONERS = (Role.PIED_PIPER, Role.WHITE_WEREWOLF)
+
+
+def in_pack(game: Game, joined: set[int], seat: int) -> bool:
+    """A pack member (RULES-EXTENSIONS.md "Pack"): a pack card, or joined since (the checker's own count)."""
+    return game.state.roles[seat - 1] in PACK or seat in joined
+
+
+def team_of(game: Game, joined: set[int], seat: int) -> Team:
+    return Team.WOLVES if seat in joined else game.state.roles[seat - 1].team
+
+
+def lovers_team(game: Game, joined: set[int] = set()) -> tuple[int, int] | None:
     lovers = game.state.lovers
     if lovers is None:
         return None
-    wolves = [game.state.roles[p - 1] is Role.WEREWOLF for p in lovers]
+    roles = [game.state.roles[p - 1] for p in lovers]
+    wolves = [in_pack(game, joined, p) for p in lovers]
     mixed = wolves.count(True) == 1
     both = wolves.count(True) == 2 and game.options.lovers_team_if_both_wolves
-    return lovers if (mixed or both) else None
+    piper = Role.PIED_PIPER in roles and not any(wolves) and not all(r is Role.PIED_PIPER for r in roles)
+    return lovers if (mixed or both or piper) else None
 
 
 def groups(game: Game) -> str:
@@ -71,46 +87,52 @@ def groups(game: Game) -> str:
     return given if len(given) == n else "A" * ((n + 1) // 2) + "B" * (n // 2)
 
 
-def win_conditions(game: Game, alive: set[int], angel: int | None = None) -> dict[Side, tuple[int, ...]]:
-    """The outcome that holds on these living players, first in the priority order of
-    RULES-EXTENSIONS.md "End of the game", with the seats that win with it (`angel`: the seat of
-    an Angel killed as his card says, followed by the Checker)."""
+def win_conditions(game: Game, alive: set[int], charmed: set[int] | None = None,
+                   angel: int | None = None, joined: set[int] = set()) -> dict[Side, tuple[int, ...]]:
+    """Every outcome that holds on these living players, with the seats that win with it, in
+    the order of RULES-EXTENSIONS.md "End of the game" (the first one wins; `angel`: the seat of
+    an Angel killed as his card says, followed by the Checker; `joined`: who joined the pack)."""
     roles = game.state.roles
     if not alive:
         return {Side.NOBODY: ()}
     if angel is not None:
         return {Side.ANGEL: (angel,)}
+    first_turn = game.state.day <= (0 if game.options.angel_opening == "day_first" else 1)
+
+    def loner(p: int) -> bool:
+        return roles[p - 1] in LONERS or roles[p - 1] is Role.ABOMINABLE_SECTARIAN or (
+            roles[p - 1] is Role.ANGEL and first_turn)
+    team = lovers_team(game, joined)
+    team_alive = team is not None and set(team) <= alive
+    wolves_alive = [p for p in alive if in_pack(game, joined, p)]
+    others_alive = [p for p in alive if not in_pack(game, joined, p)]
+    in_team = set(team or ())
+    held: dict[Side, tuple[int, ...]] = {}
+    if team is not None and team_alive and alive == set(team):
+        held[Side.LOVERS] = tuple(sorted(team))
+    pipers = [p for p in alive if roles[p - 1] is Role.PIED_PIPER]
+    infected_piper = bool(pipers) and pipers[0] in joined and game.options.piper_infected == "powerless"
+    if (pipers and alive - set(pipers) <= (charmed or set()) and pipers[0] not in game.state.powerless
+            and not infected_piper):
+        held[Side.PIED_PIPER] = (pipers[0],)
+    if len(alive) == 1 and roles[min(alive) - 1] is Role.WHITE_WEREWOLF:
+        held[Side.WHITE_WEREWOLF] = (min(alive),)
     sectarian = next((p for p in alive if roles[p - 1] is Role.ABOMINABLE_SECTARIAN), None)
     if sectarian is not None:
         split = groups(game)
         if all(split[p - 1] == split[sectarian - 1] for p in alive):
-            team = lovers_team(game)
-            if not (team is not None and alive == set(team)):
-                return {Side.ABOMINABLE_SECTARIAN: (sectarian,)}
-    first_turn = game.state.day <= (0 if game.options.angel_opening == "day_first" else 1)
-
-    def loner(p: int) -> bool:
-        return roles[p - 1] is Role.ABOMINABLE_SECTARIAN or (roles[p - 1] is Role.ANGEL and first_turn)
-    team = lovers_team(game)
-    team_alive = team is not None and set(team) <= alive
-    wolves_alive = [p for p in alive if roles[p - 1] is Role.WEREWOLF]
-    others_alive = [p for p in alive if roles[p - 1] is not Role.WEREWOLF]
-    in_team = set(team or ())
-    held: dict[Side, tuple[int, ...]] = {}
-    if not alive:
-        held[Side.NOBODY] = ()
-    if team is not None and team_alive and alive == set(team):
-        held[Side.LOVERS] = tuple(sorted(team))
-    if alive and not wolves_alive and Side.LOVERS not in held:
+            held[Side.ABOMINABLE_SECTARIAN] = (sectarian,)
+    if not wolves_alive and Side.LOVERS not in held:
         held[Side.VILLAGE] = tuple(
             p for p in range(1, game.players + 1)
-            if roles[p - 1] is not Role.WEREWOLF and p not in in_team and not loner(p)
+            if not in_pack(game, joined, p) and p not in in_team and not loner(p)
         )
     parity = game.options.wolves_win_at_parity and len(others_alive) <= 1
     if wolves_alive and not team_alive and (not others_alive or parity):
         held[Side.WEREWOLVES] = tuple(
-            p for p in range(1, game.players + 1) if roles[p - 1] is Role.WEREWOLF and p not in in_team
+            p for p in range(1, game.players + 1) if team_of(game, joined, p) is Team.WOLVES and p not in in_team
         )
+    assert not (Side.VILLAGE in held and Side.WEREWOLVES in held), "the village and the wolves cannot both win"
     return held
 
 
@@ -128,7 +150,19 @@ class Checker:
     healed: bool = False
     poisoned: int | None = None
     protected: int | None = None
+    white_victim: int | None = None
+    charmed: set[int] = field(default_factory=set)
     hunter_due: bool = False
+    # Personnages: who joined the pack, the pack members who died, the Big Bad Wolf's victim,
+    # tonight's infection, the infections used, the Wild Child's model, the cards taken.
+    joined: set[int] = field(default_factory=set)
+    pack_died: set[int] = field(default_factory=set)
+    extra: int | None = None
+    infected: int | None = None
+    infections: int = 0
+    model: int | None = None
+    taken: set[int] = field(default_factory=set)
+    taken_by: set[int] = field(default_factory=set)
     living_before: int = 0
     powerless: set[int] = field(default_factory=set)  # RULES-EXTENSIONS.md "Powers lost"
     lives_lost: dict[int, int] = field(default_factory=dict)
@@ -164,6 +198,8 @@ class Checker:
         self.powerless_do_nothing(e)
         if isinstance(e, ev.NightBegan):
             self.victim, self.healed, self.poisoned, self.protected = None, False, None, None
+            self.extra, self.infected = None, None
+            self.white_victim = None
             self.absorbed = None
             self.day, self.night = None, e.night
         elif isinstance(e, ev.DayBegan):
@@ -180,9 +216,9 @@ class Checker:
             self._alive(e.target, "the Seer's target")
             assert e.seer != e.target
         elif isinstance(e, ev.WolvesChose):
-            assert any(game.state.roles[p - 1] is Role.WEREWOLF for p in self.alive), "no living Werewolf chose"
+            assert any(in_pack(game, self.joined, p) for p in self.alive), "no living Werewolf chose"
             self._alive(e.target, "the Werewolves' victim")
-            assert e.target is None or game.state.roles[e.target - 1] is not Role.WEREWOLF
+            assert e.target is None or not in_pack(game, self.joined, e.target)
             self.victim = e.target
         elif isinstance(e, ev.WitchActed):
             self._alive(e.witch, "the Witch acts")
@@ -191,7 +227,7 @@ class Checker:
             self.heals += e.healed
             self.poisons += e.poisoned is not None
             assert self.heals <= 1 and self.poisons <= 1, "a potion was used twice"
-            assert not e.healed or self.victim is not None, "healed with no victim"
+            assert not e.healed or (self.victim is not None and self.victim != self.infected), "healed with no victim"
         elif isinstance(e, ev.PowerUsed):
             power = hooks.POWERS[e.call]
             # Its role's holder, or the Actor holding that card tonight.
@@ -201,19 +237,64 @@ class Checker:
                 self._alive(target, f"{e.call}'s choice")
             if e.call == "savior":
                 (self.protected,) = e.targets
+            elif e.call == "wild_child":
+                (self.model,) = e.targets
+            elif e.call == "big_bad_wolf":
+                (self.extra,) = e.targets
+                assert not (game.options.bbw_loses_power_on_wolf_death and self.pack_died - {e.seat}), \
+                    "the Big Bad Wolf devoured after a pack member died"
+                assert self.extra != self.victim and not in_pack(game, self.joined, self.extra)
+            elif e.call == "accursed_wolf_father" and e.targets:
+                assert e.targets == (self.victim,) and self.infections == 0, "infected twice or not the victim"
+                self.infections += 1
+            elif e.call == "white_werewolf":
+                assert game.state.night % 2 == (0 if game.options.white_werewolf_nights == "even" else 1)
+                assert all(in_pack(game, self.joined, t) and t != e.seat for t in e.targets)
+                self.white_victim = e.targets[0] if e.targets else None
+            elif e.call == "pied_piper":
+                assert e.seat not in e.targets and not set(e.targets) & self.charmed, "charmed twice, or himself"
+                assert len(e.targets) <= game.options.piper_charms_per_night  # none: nothing charmed
+                self.charmed |= set(e.targets)
+        elif isinstance(e, ev.JoinedPack):
+            self._alive(e.seat, "joins the pack")
+            assert e.seat not in self.joined and game.state.roles[e.seat - 1] not in PACK
+            if e.reason == "infected":
+                assert e.seat == self.victim, "infected, but not the pack's victim"
+                self.infected = e.seat
+            elif e.reason == "wild_child":
+                assert self.model is not None and self.model not in self.alive, "the Wild Child turned, his model alive"
+            else:
+                assert e.reason == "wolf_hound" and (game.state.night == 1 or e.seat in self.taken_by)
+            self.joined.add(e.seat)
+        elif isinstance(e, ev.CardTaken):
+            self._alive(e.servant, "the Servant takes a card")
+            assert not game.state.lovers or e.servant not in game.state.lovers, "a Servant in love took a card"
+            self.taken.add(e.seat)
+            self.taken_by.add(e.servant)
+            if e.role is Role.WILD_CHILD:
+                self.model = None
         elif isinstance(e, ev.DawnBroke):
-            girl = self.victim is not None and game.state.roles[self.victim - 1] is Role.LITTLE_GIRL
-            saved = self.healed or (
-                self.protected == self.victim and (not girl or game.options.savior_protects_little_girl))
-            elder = (self.victim is not None and game.state.roles[self.victim - 1] is Role.ELDER
-                     and self.victim not in self.powerless
-                     and game.options.elder_lives - self.lives_lost.get(self.victim, 0) > 1)
-            absorbed = self.victim if not saved and elder else None
+            def saved(seat: int, kind: str) -> bool:
+                """kind: the pack's victim, the Big Bad Wolf's, the White Werewolf's."""
+                if kind == "white" and not game.options.white_werewolf_kill_blockable:
+                    return False
+                girl = game.state.roles[seat - 1] is Role.LITTLE_GIRL
+                blocks = kind == "pack" or game.options.savior_blocks == "all_devouring"
+                return (self.healed and kind == "pack") or (
+                    blocks and self.protected == seat and (not girl or game.options.savior_protects_little_girl))
+
+            def spare_life(seat: int) -> bool:
+                return (game.state.roles[seat - 1] is Role.ELDER and seat not in self.powerless
+                        and game.options.elder_lives - self.lives_lost.get(seat, 0) > 1)
+            victim = None if self.victim == self.infected else self.victim
+            devoured = [(seat, kind) for seat, kind in ((victim, "pack"), (self.extra, "bbw"), (self.white_victim, "white"))
+                        if seat is not None]
+            unsaved = [seat for seat, kind in devoured if not saved(seat, kind)]
+            absorbed = next((seat for seat in unsaved if spare_life(seat)), None)
             assert self.absorbed == absorbed, "a spare life was lost where it should not, or not lost"
             if absorbed is not None:
                 self.lives_lost[absorbed] = self.lives_lost.get(absorbed, 0) + 1
-                saved = True
-            dead = {self.poisoned} | ({self.victim} if not saved else set())
+            dead = {self.poisoned} | {seat for seat in unsaved if seat != absorbed}
             # The Knight's diseased wolf (knight_rusty_sword) dies this night too, at dusk or dawn.
             diseased = set(game.marked("diseased"))
             expected = {p for p in dead if p is not None}
@@ -222,27 +303,31 @@ class Checker:
         elif isinstance(e, ev.PlayerDied):
             self._alive(e.seat, "dies again")
             self.alive.discard(e.seat)
+            if in_pack(game, self.joined, e.seat):
+                self.pack_died.add(e.seat)
             if game.state.roles[e.seat - 1] is Role.ANGEL and self.angel is None:
                 last_day, last_night = (0, 1) if game.options.angel_opening == "day_first" else (1, 2)
                 voted = e.cause is ev.Cause.VOTE and self.day is not None and self.day <= last_day
-                devoured = e.cause is ev.Cause.WOLVES and self.day is None and self.night <= last_night
+                devoured = e.cause in ev.DEVOURING and self.day is None and self.night <= last_night
                 if voted or devoured:
                     self.angel = e.seat
-            fires = game.options.hunter_shoots_on == "any_death" or e.cause in (ev.Cause.WOLVES, ev.Cause.VOTE)
-            if game.acts_as(e.seat, Role.HUNTER) and fires and e.seat not in self.powerless:  # or the Actor with his card
+            fires = game.options.hunter_shoots_on == "any_death" or e.cause in (
+                ev.Cause.WOLVES, ev.Cause.BIG_BAD_WOLF, ev.Cause.VOTE, ev.Cause.WHITE_WEREWOLF)
+            hunter = e.role is Role.HUNTER or game.acts_as(e.seat, Role.HUNTER)  # or the Actor with his card
+            if hunter and fires and e.seat not in self.powerless and e.seat not in self.taken:
                 self.hunter_due = True
             causes = {"vote_poison_shot": {ev.Cause.VOTE, ev.Cause.POISON, ev.Cause.HUNTER},
                       "vote_only": {ev.Cause.VOTE}, "none": set()}[game.options.elder_revenge_causes]
             if e.role is Role.ELDER and e.cause in causes and e.seat not in self.powerless:
                 self.revenge_due = True
         elif isinstance(e, ev.LifeLost):
-            assert e.seat == self.victim and self.absorbed is None
+            assert e.seat in (self.victim, self.extra, self.white_victim) and self.absorbed is None  # a devoured player
             self.absorbed = e.seat
         elif isinstance(e, ev.PowersLost):
             assert self.revenge_due, "powers lost without the Elder's revenge"
             self.revenge_due = False
             keeps = hooks.KEEPS_POWER
-            village = {p for p in self.alive if game.state.roles[p - 1].team.value == "village"
+            village = {p for p in self.alive if team_of(game, self.joined, p).value == "village"
                        and keeps.get(game.state.roles[p - 1], False) is False}
             assert set(e.seats) >= village, f"the revenge spared village players: {sorted(village - set(e.seats))}"
             self.powerless |= set(e.seats)
@@ -277,12 +362,13 @@ class Checker:
             assert not (self.hunter_due and self.alive), "the dead Hunter was never called to shoot"
             assert not self.revenge_due, "the Elder was killed by the village and took no revenge"
         if isinstance(e, (ev.DayBegan, ev.DuskFell)) and e != ev.DayBegan(0):  # Day 0 has no morning check
-            held = win_conditions(game, self.alive, self.angel)
+            held = win_conditions(game, self.alive, self.charmed, self.angel, self.joined)
             assert held == {}, f"the game goes on although {held}"
         elif isinstance(e, ev.GameEnded):
-            held = win_conditions(game, self.alive, self.angel)
-            assert len(held) == 1, f"exactly one outcome must hold at the end: {held}"
-            assert held == {e.winner: e.winners}
+            held = win_conditions(game, self.alive, self.charmed, self.angel, self.joined)
+            assert held, "the game ended with no outcome holding"
+            first = next(iter(held.items()))
+            assert first == (e.winner, e.winners), f"the first outcome that holds must win: {held}"
 
 
 def _powerless_do_nothing(self: Checker, e: ev.Event) -> None:
@@ -367,6 +453,14 @@ class Driver:
             self.until_legal(lambda: (lambda t: (t is None or t in s.candidates, "break_tie", t))(self.seat()), "break_tie", None)
         elif s.awaiting is Awaiting.HUNTER:
             self.until_legal(lambda: (lambda t: (t is None or t in alive, "hunter_shoot", t))(self.seat()), "hunter_shoot", None)
+        elif s.awaiting is Awaiting.WINDOW:
+            def taker() -> tuple[Any, ...]:
+                t = self.seat()
+                lovers = s.lovers or ()
+                ok = t is None or (t in alive and s.roles[t - 1] is Role.DEVOTED_SERVANT and t != s.awaiting_seat
+                                   and t not in lovers)
+                return (ok, "take_card", t)
+            self.until_legal(taker, "take_card", None)
         elif s.awaiting is Awaiting.SUCCESSOR:
             self.until_legal(lambda: (lambda t: (t is None or t in alive, "name_successor", t))(self.seat()), "name_successor", None)
         elif s.awaiting is Awaiting.VOTERS:
@@ -394,7 +488,6 @@ class Driver:
 
     def night_move(self) -> None:
         game, s, alive = self.game, self.game.state, self.checker.alive
-        roles = s.roles
         first = s.night == 1
         calls: list[str] = []
         if first and s.step < Step.THIEF and self.holder(Role.THIEF):
@@ -406,10 +499,10 @@ class Driver:
         # The base calls and every power of the catalogue, in the merged night order.
         due: list[tuple[float, str]] = [(p.order * 10, f"power:{p.call}") for p in hooks.POWERS.values()
                                         if s.step < step_of(p.order) and self.holder(p.role)
-                                        and p.called(s.options, s.night)]
+                                        and p.called(game.options, s.night)]
         if s.step < Step.SEER and self.holder(Role.SEER):
             due.append((Step.SEER, "seer"))
-        if s.step < Step.WOLVES and self.holder(Role.WEREWOLF):
+        if s.step < Step.WOLVES and any(in_pack(game, self.checker.joined, p) for p in alive):
             due.append((Step.WOLVES, "wolves"))
         if s.step < Step.WITCH and self.holder(Role.WITCH):
             due.append((Step.WITCH, "witch"))
@@ -418,7 +511,7 @@ class Driver:
             if not self.draw(st.integers(0, 9)):  # now and then a role gives no answer in time
                 continue
             if call == "thief":
-                both_wolves = all(r is Role.WEREWOLF for r in s.extra)
+                both_wolves = all(r in PACK for r in s.extra)
                 self.until_legal(lambda: (lambda c: (c in (1, 2) or (c == 0 and not both_wolves), "thief_choose", c))(
                     self.draw(st.integers(-1, 3))), "thief_choose", 1)
             elif call == "cupid":
@@ -430,15 +523,17 @@ class Driver:
                 game.open_captain_election()
             elif call.startswith("power:"):
                 power = hooks.POWERS[call.removeprefix("power:")]
-                legal = power.targets(game, self.holder(power.role) or 0)
-                if len(legal) < power.count:
+                holder = self.holder(power.role) or 0
+                legal = power.targets(game, holder)
+                count = power.count if power.count_of is None else power.count_of(game, holder)
+                if len(legal) < count or count == 0:
                     continue
 
-                def use(power: Power = power, legal: tuple[int, ...] = legal) -> tuple[Any, ...]:
-                    chosen = tuple(self.draw(st.lists(st.integers(1, game.players), min_size=power.count,
-                                                      max_size=power.count, unique=True)))
+                def use(power: Power = power, legal: tuple[int, ...] = legal, count: int = count) -> tuple[Any, ...]:
+                    chosen = tuple(self.draw(st.lists(st.integers(1, game.players), min_size=count,
+                                                      max_size=count, unique=True)))
                     return (all(t in legal for t in chosen), "use_power", power.call, chosen)
-                self.until_legal(use, "use_power", power.call, legal[: power.count])
+                self.until_legal(use, "use_power", power.call, legal[:count])
             elif call == "seer":
                 seer = self.holder(Role.SEER)
                 self.until_legal(lambda: (lambda t: (t in alive and t != seer, "seer_inspect", t))(
@@ -446,12 +541,13 @@ class Driver:
             elif call == "wolves":
                 no_kill = first and not game.options.first_night_kill
                 self.until_legal(lambda: (lambda t: (
-                    t is None or (not no_kill and t in alive and roles[t - 1] is not Role.WEREWOLF),
+                    t is None or (not no_kill and t in alive and not in_pack(game, self.checker.joined, t)),
                     "wolves_choose", t))(self.seat()), "wolves_choose", None)
             elif call == "witch":
                 def witch() -> tuple[Any, ...]:
                     heal, poison = self.draw(st.booleans()), self.seat()
-                    heal_ok = not heal or (self.checker.heals == 0 and self.checker.victim is not None)
+                    c = self.checker
+                    heal_ok = not heal or (c.heals == 0 and c.victim is not None and c.victim != c.infected)
                     poison_ok = poison is None or (self.checker.poisons == 0 and poison in alive)
                     return (heal_ok and poison_ok, "witch_act", heal, poison)
                 self.until_legal(witch, "witch_act", False, None)
@@ -465,7 +561,7 @@ def legal_move(game: Game, checker: Checker, data: st.DataObject) -> None:
 
 ACTIONS = ("begin_night", "thief_choose", "cupid_choose", "use_power", "seer_inspect", "wolves_choose", "witch_act", "dawn",
            "hunter_shoot", "name_successor", "open_captain_election", "open_vote", "cast_votes", "break_tie",
-           "designate_voters")
+           "designate_voters", "take_card")
 
 
 def any_move(game: Game, data: st.DataObject) -> tuple[str, tuple[Any, ...]]:

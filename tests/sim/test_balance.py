@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from narrator.rules import Options, Role, complete, suggest
-from narrator.sim.balance import Store, advise, changes, distance, key, neighbours
+from narrator.sim.balance import BATCH, Store, advise, changes, distance, key, neighbours
 from narrator.sim.policies import InformedParams
 from narrator.table.config import TableConfig
 from narrator.table.wizard import ScriptedAsker, Wizard
@@ -53,6 +53,15 @@ def test_games_played_are_remembered_in_the_cache(tmp_path: Path) -> None:
     assert first.chosen.games > 0
     again = Store(tmp_path / "cache.json", shipped=None)
     assert again.get(key(8, deck, OPTIONS, InformedParams()))[0] == first.chosen.games
+
+
+def test_the_chosen_deck_gets_one_batch_even_with_no_time_left(tmp_path: Path) -> None:
+    """However loaded the machine (here: a budget already spent), the chosen deck is estimated from
+    at least one batch of games: the advisor never answers with an estimate of no game."""
+    store = Store(tmp_path / "cache.json", shipped=None)
+    deck = complete(8, suggest(8), OPTIONS)
+    advice = advise(8, deck, OPTIONS, [], budget=0.0, store=store)
+    assert advice.chosen.games >= BATCH
 
 
 def test_the_wizard_shows_the_estimate_and_takes_a_fair_composition_with_a_star() -> None:

@@ -7,6 +7,10 @@ configuration when it is first imported) and NARRATOR_CACHE pointing at a cache 
 
     python night_pairs.py STORY JOURNAL SYNC [NIGHTS]
     # SYNC: seconds added to every sync, or "random" (0-100 ms); NIGHTS: 1 or 2 (default)
+
+tests/speech/test_night_audio_secrecy.py plays the three stories once (at the same time, in three
+processes) and checks both what the sequencer scheduled (wake -> sleep intervals) and what the
+recording holds (every night line's onset).
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ SETUP: dict[str, Any] = {
                "suspense": 0.05, "debate": 3, "defence": 0.05, "vote": 0.4, "chain": 0.4},
 }
 DAY = {"vote_now": True, "eliminate": 6}
-# The same table, three hidden stories (see tests/flow/test_night_timing.py).
+# The same table, three hidden stories (see test_night_audio_secrecy.py).
 STORIES: dict[str, dict[str, Any]] = {
     "answering": {"nights": [{"cupid": [7, 8], "seer": 2, "werewolves": 5, "witch": {"heal": True, "poison": 1}},
                              {"seer": 3, "werewolves": 8, "witch": {"heal": True, "poison": 7}}], "days": [DAY]},
@@ -134,8 +138,11 @@ def main(story: str, journal_path: Path, sync: str, nights: int = 2) -> None:
     speaker.wait()
     mixer = speaker.player.mixer
     started = {s.token: s.frame for s in mixer.started}
+    # Each line as the sequencer got it back (`start`, `end`: the clock times its frames are heard at)
+    # and as the mixer started it (`frame`).
     lines = [{"key": line.cue.key, "phase": line.cue.phase, "token": line.token, "frame": started.get(line.token),
-              "path": str(speaker.renderer.path(line.text, speaker.settings))} for line in speaker.log]
+              "start": line.start, "end": line.end, "path": str(speaker.renderer.path(line.text, speaker.settings))}
+             for line in speaker.log]
     keys = {line.token: line.cue.key for line in speaker.log}
     report = {"sample_rate": mixer.sample_rate, "block": speaker.player.BLOCK, "voice_volume": mixer.settings.voice_volume,
               "lines": lines, "late": [[keys.get(token, "?"), asked, given] for token, asked, given in mixer.late]}

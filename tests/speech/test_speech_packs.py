@@ -150,3 +150,14 @@ def test_check_names_a_missing_number_and_a_variant_with_other_slots(tmp_path: P
     problems = check_packs(root)
     assert any("missing seat numbers 17" in p for p in problems)
     assert any("'vote.voter' variant 1" in p and "missing slots {seat}" in p for p in problems)
+
+
+def test_leftover6_every_deal_key_of_the_packs_is_used_by_the_code() -> None:
+    """The deal's lines are never built from parts: each key is written out where it is used, so a
+    key no code names (the old `deal.seat_taken`) is a line nobody can see."""
+    package = Path(__file__).resolve().parents[2] / "narrator"
+    source = "\n".join(p.read_text(encoding="utf-8") for p in package.rglob("*.py"))
+    for language in available_languages():
+        pack = load_pack(language)
+        unused = [k for k in [*pack.lines, *pack.panel] if k.startswith("deal.") and f'"{k}"' not in source]
+        assert unused == [], f"{language}: pack keys no code uses: {unused}"

@@ -19,7 +19,7 @@ from narrator.packs import load_pack
 from narrator.ports import Heard, Prompt
 from narrator.rules import Deal, Options, Role, deal
 from narrator.rules.composition import deck_of
-from narrator.table.deal import MIDDLE_MENU, roll_call
+from narrator.table.deal import middle_menu, roll_call
 from tests.text_game import TIMING as TEXT_TIMING
 
 TIMING = Timing(gap=1.0)
@@ -28,8 +28,10 @@ TIMING = Timing(gap=1.0)
 class Holders:
     """The players at the table: each role's holders type their seats at random moments of the turn."""
 
-    def __init__(self, clock: VirtualClock, truth: Deal, rng: random.Random, wrong: dict[Role, int] | None = None) -> None:
+    def __init__(self, clock: VirtualClock, truth: Deal, rng: random.Random, wrong: dict[Role, int] | None = None,
+                 menu: tuple[Role, ...] = ()) -> None:
         self.clock = clock
+        self.menu = menu  # the Thief's menu of middle cards, as his panel numbers them
         self.truth = truth
         self.rng = rng
         self.wrong = dict(wrong or {})  # role -> a seat it claims instead, for one roll call
@@ -41,7 +43,7 @@ class Holders:
         role = Role(prompt.name.split(".")[1])
         if prompt.name == "night.thief.middle":
             if not self.queue:
-                self.queue = [MIDDLE_MENU.index(r) + 1 for r in self.truth.extra]
+                self.queue = [self.menu.index(r) + 1 for r in self.truth.extra]
             answer: Any = self.queue.pop(0)
         else:
             mine = [s for s, r in enumerate(self.truth.seats, 1) if r is role]
@@ -64,7 +66,8 @@ def call(truth: Deal, options: Options, seed: int = 0, wrong: dict[Role, int] | 
     pack = load_pack("en")
     extra = truth.extra if options.thief_extra_cards == "from_deck" else ()
     deck = deck_of(truth.seats, extra)
-    result = roll_call(len(truth.seats), deck, options, TimelineSpeaker(pack, timeline), Holders(clock, truth, random.Random(seed), wrong),
+    holders = Holders(clock, truth, random.Random(seed), wrong, middle_menu(deck))
+    result = roll_call(len(truth.seats), deck, options, TimelineSpeaker(pack, timeline), holders,
                        TimelineDisplay(pack, timeline), clock, TIMING)
     return result, timeline
 
@@ -92,6 +95,30 @@ def test_thief_with_cards_from_the_deck_enters_the_middle_cards() -> None:
         truth = deal(8, deck, random.Random(seed), options)
         learnt, _ = call(truth, options, seed)
         assert learnt == truth
+
+
+def test_leftover5_the_middle_card_menu_lists_every_card_of_the_deck_extensions_too() -> None:
+    """With cards from the deck, an extension role can be in the middle: the Thief's menu lists it
+    (in the pack's words), and the roll call learns a deal with it there."""
+    options = Options(thief_extra_cards="from_deck")
+    deck = {Role.WEREWOLF: 2, Role.THIEF: 1, Role.SEER: 1, Role.SAVIOR: 1, Role.RAVEN: 1, Role.VILLAGE_IDIOT: 1,
+            Role.VILLAGER: 4}
+    menu = middle_menu(deck)
+    assert set(menu) == set(deck) - {Role.THIEF}  # every card that can be in the middle, and nothing else
+    pack = load_pack("en")
+    found = 0
+    for seed in range(40):
+        truth = deal(9, deck, random.Random(seed), options)
+        if not set(truth.extra) & {Role.SAVIOR, Role.RAVEN, Role.VILLAGE_IDIOT}:
+            continue
+        found += 1
+        learnt, timeline = call(truth, options, seed)
+        assert learnt == truth
+        shown = [e["text"] for e in timeline.entries if e["kind"] == "private" and e.get("key") == "deal.thief_middle"]
+        assert shown, "the Thief was not asked for the middle cards"
+        for role in menu:
+            assert f"{menu.index(role) + 1} {pack.role_name(role.value)}" in shown[0], shown[0]
+    assert found >= 3
 
 
 def test_what_the_table_hears_and_when_does_not_depend_on_the_cards() -> None:

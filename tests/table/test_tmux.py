@@ -51,6 +51,13 @@ class Player:
     def wait_said(self, line: str, timeout: float = 60.0) -> str:
         return self.t.wait(lambda s: line in self.last_said(s), timeout)
 
+    def wait_passed(self, line: str, timeout: float = 60.0) -> str:
+        """A line said once in the game that the next line may follow within ms: in text mode,
+        on screen among the printed lines, last or not; the full screen shows only the last."""
+        if self.full:
+            return self.wait_said(line, timeout)
+        return self.t.wait(lambda s: any(line in ln for ln in s.splitlines() if ln.startswith("  » ")), timeout)
+
     def check_secrecy(self) -> None:
         """On every screen read so far: private text only under a wake line."""
         for screen in self.t.history:
@@ -96,7 +103,7 @@ def play_to_the_end(t: Tmux, p: Player, full: bool) -> None:
         t.type(str(wolf))
         screen = t.wait(f"Seat {wolf} is the Werewolf.")
         assert "Seer, go back to sleep" not in screen
-        screen = p.wait_said("Seer, go back to sleep")
+        screen = p.wait_passed("Seer, go back to sleep")
         assert f"Seat {wolf} is the Werewolf." not in screen
 
         p.wait_said("Werewolves, wake up")
@@ -106,16 +113,24 @@ def play_to_the_end(t: Tmux, p: Player, full: bool) -> None:
         t.wait(f"Tonight's victim: seat {victim}.")
         t.type("-")
         t.type("0")
-        screen = p.wait_said("Witch, go back to sleep")
+        screen = p.wait_passed("Witch, go back to sleep")
         assert "Tonight's victim" not in screen
 
-        p.wait_said(f"Seat {victim}. They were the Villager.")
         living = [s for s in range(1, 6) if s != victim]
+        # The morning's lines pass quickly (speech_scale): the next line may follow within a few
+        # ms, before a screen read, so the death line is looked for where it stays (the printed
+        # lines of text mode), once the game waits for the first vote.
+        p.wait_said(f"Seat {living[0]}, your vote?")
+        if not full:
+            said = [ln[4:] for ln in t.scrollback().splitlines() if ln.startswith("  » ")]
+            assert any(f"Seat {victim}. They were the Villager." in ln for ln in said), "\n".join(said)
         for voter in living:
             p.wait_said(f"Seat {voter}, your vote?")
             t.type(str(seer))
-        p.wait_said(f"Seat {seer} is the Sheriff.")
-        p.wait_said("to debate.")
+        p.wait_said("to debate.")  # the Sheriff's line before it may pass unread (see above)
+        if not full:
+            said = [ln[4:] for ln in t.scrollback().splitlines() if ln.startswith("  » ")]
+            assert any(f"Seat {seer} is the Sheriff." in ln for ln in said), "\n".join(said)
         t.type("+")  # ready to vote
         for voter in living:
             p.wait_said(f"Seat {voter}, your vote?")

@@ -1,0 +1,111 @@
+"""The Wild Child (l'Enfant Sauvage, Personnages): on the first night chooses a model among the
+other living players (RULES-EXTENSIONS.md `wild_child`).
+
+- While the model lives he is a villager. When the model dies (any cause, day or night) he joins
+  the pack at once (event JoinedPack) and wakes with it from its next call; the pack's panel tells
+  him so that night (`wild_child.you`). He wins with the team he holds at the end.
+- No answer: no model, a villager for the whole game. Powerless, he does not turn.
+- `wild_child_transformation_public`: the change is said aloud when it happens.
+- Secrecy: the call is made on the first night whenever the role is possible, dealt or not,
+  alive or not; his model is shown on his panel only.
+- A Devoted Servant who takes his card chooses a model of her own in the reset call.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Callable, Sequence
+
+from narrator.ports import Heard
+from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
+from narrator.rules.events import Cause, Event, JoinedPack, NightBegan
+from narrator.rules.hooks import Power
+from narrator.rules.roles import Role, Team
+
+if TYPE_CHECKING:
+    from narrator.rules.game import Game
+
+ORDER = 10  # RULES-EXTENSIONS.md "The merged night order": first night, after the siblings
+
+
+def targets(game: Game, child: int) -> tuple[int, ...]:
+    return tuple(p for p in game.living() if p != child)
+
+
+def check(game: Game, child: int, chosen: tuple[int, ...]) -> str | None:
+    if len(chosen) != 1:
+        return "the Wild Child chooses exactly one model"
+    if chosen[0] == child:
+        return f"seat {child} is the Wild Child himself; his model is another player"
+    return None
+
+
+def model(game: Game) -> int | None:
+    chosen = game.state.lasting.get("wild_child", ())
+    return chosen[-1] if chosen else None  # the last: a Devoted Servant's, after a takeover
+
+
+def chain(game: Game, seat: int, cause: Cause) -> Sequence[Event]:
+    """Dawn step 6: his model died: the living, powered Wild Child joins the pack at once."""
+    if seat != model(game):
+        return ()
+    child = game.living_holder(Role.WILD_CHILD)
+    if child is None or child in game.state.joined or not game.powered(child):
+        return ()
+    return (JoinedPack(child, "wild_child"),)
+
+
+def pack_panel(game: Game) -> list[PanelLine]:
+    """The pack's first call after his change tells him (and the pack) he is one of them now."""
+    for event in reversed(game.events):
+        if isinstance(event, JoinedPack) and event.reason == "wild_child":
+            return [("wild_child.you", {})]
+        if isinstance(event, NightBegan) and event.night < game.state.night:
+            return []
+    return []
+
+
+def announce(game: Game, event: object) -> list[PanelLine]:
+    if isinstance(event, JoinedPack) and event.reason == "wild_child" and game.options.wild_child_transformation_public:
+        return [("wild_child.transformed", {})]
+    return []
+
+
+def turn(game: Game, child: int, reset: bool = False) -> NightTurn:
+    """His choice of a model (also the Devoted Servant's, in the reset call, with `reset`)."""
+    choices = targets(game, child)
+
+    def question(answers: list[Heard]) -> Ask | None:
+        return None if answers else Ask("night.wild_child", choices)
+
+    def panel(answers: list[Heard]) -> list[PanelLine]:
+        if not answers:
+            return [("wild_child.prompt", {})]
+        return [("wild_child.prompt", {}), ("echo.model", {"seat": answers[-1].choice}), ("echo.change", {})]
+
+    return NightTurn("wild_child", question, panel)
+
+
+def finish(game: Game, reset: bool = False) -> Callable[[list[Heard]], None]:
+    def done(answers: list[Heard]) -> None:
+        if answers:
+            game.use_power("wild_child", (int(answers[-1].choice),), reset=reset)
+    return done
+
+
+def run(game: Game, rng: random.Random) -> CallTurn:
+    child = game.living_holder(Role.WILD_CHILD)
+    if child is None:
+        return CallTurn("wild_child.wake", closed_turn("wild_child", "wild_child.prompt"))
+    return CallTurn("wild_child.wake", turn(game, child), finish(game))
+
+
+MODULE = RoleModule(
+    Card(Role.WILD_CHILD, Team.VILLAGE, box="characters"),
+    (Call("wild_child", ORDER, Schedule.FIRST_NIGHT, Role.WILD_CHILD, run, turn=20.0,
+          lines=("wild_child.prompt", "echo.model", "wild_child.you", "wild_child.transformed")),),
+    powers=(Power("wild_child", Role.WILD_CHILD, ORDER, check, targets, first_night_only=True, lasting=True),),
+    chain=chain,
+    panels=(("werewolves", pack_panel),),
+    announce=announce,
+)

@@ -1,0 +1,150 @@
+"""The history, review leftovers 1 and 2: a resumed game's duration is the whole game's, and
+headless runs are marked and left out of the statistics by default."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from narrator.history import db
+from narrator.history.record import from_events, played_seconds
+from narrator.rules import Game, Options, Role
+from narrator.rules.composition import Deal
+
+REPO = Path(__file__).resolve().parents[2]
+DATA = REPO / "tests" / "flow" / "data"
+
+SETUP5 = """
+players = 5
+roles = { 1 = "seer", 2 = "werewolf", 3 = "witch" }
+speech_scale = 0.01
+[timing]
+seer = 0.6
+werewolves = 0.6
+witch = 0.8
+gap = 0.05
+suspense = 0.05
+debate = 5
+vote = 2
+chain = 2
+"""
+SCRIPT5 = """
+answer_delay = 0.1
+[[nights]]
+seer = 2
+werewolves = 4
+witch = { heal = false, poison = 0 }
+[[days]]
+captain = 1
+eliminate = 2
+"""
+
+
+def narrator(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "narrator", *args], input=stdin, capture_output=True, text=True,
+                          cwd=REPO, timeout=300, env={**os.environ, "PYTHONPATH": str(REPO)})
+
+
+def test_leftover1_a_resumed_game_is_recorded_with_the_whole_games_duration(tmp_path: Path) -> None:
+    """A text game played for 10 minutes, stopped, resumed 40 minutes later and finished: the history
+    counts the 10 minutes before the stop and the minutes after the resume, not only the resumed part,
+    and not the time the game stood still."""
+    (tmp_path / "setup.toml").write_text(SETUP5)
+    (tmp_path / "script.toml").write_text(SCRIPT5)
+    path = tmp_path / "game.jsonl"
+    made = narrator("play", "--headless", "--setup", str(tmp_path / "setup.toml"), "--script", str(tmp_path / "script.toml"),
+                    "--journal", str(path))
+    assert made.returncode == 0, made.stderr
+    lines = path.read_text().splitlines()
+    cut = next(i for i, line in enumerate(lines) if json.loads(line).get("prompt") == "night.werewolves")
+    head = json.loads(lines[0])
+    now = time.time()
+    # As `narrator play --text` writes it: started an hour ago (the journal's own start time).
+    head.update(mode="text", screen="text", started_at=round(now - 3600, 3))
+    path.write_text("".join(json.dumps(r) + "\n" for r in [head] + [json.loads(x) for x in lines[1 : cut + 1]]))
+    os.utime(path, (now - 3000, now - 3000))  # its last record was written 50 minutes ago: 10 minutes played
+    db_path = Path(os.environ["NARRATOR_DATA"]) / "history.sqlite3"
+    db_path.unlink()  # the headless run that made the journal is not this game
+    proc = narrator("resume", str(path), "--screen", "text", stdin="-\n0\n1\n1\n1\n1\nv\n2\n2\n2\n2\n")
+    assert proc.returncode == 0, proc.stderr
+    conn = db.connect()
+    (row,) = db.games(conn)
+    assert row.status == "finished"
+    assert row.duration_s is not None
+    # 600 s before the stop, plus the resumed part (seconds); never the 3000 s the game stood still.
+    assert 600 <= row.duration_s < 3000, row.duration_s
+    assert row.started_at is not None and row.started_at.startswith(time.strftime("%Y-%m-%dT%H", time.localtime(now - 3600)))
+
+
+def test_leftover1_played_seconds_adds_every_part_of_the_game() -> None:
+    records = [{"kind": "setup", "started_at": 1000.0},
+               {"kind": "step"},
+               {"kind": "resumed", "at": 5000.0, "stopped": 1100.0},  # 100 s, then a stop until 5000
+               {"kind": "step"},
+               {"kind": "resumed", "at": 9000.0, "stopped": 5030.0}]  # 30 s, then a stop until 9000
+    assert played_seconds(records, 9012.5) == 142.5
+    # A journal of an older version: the minute it started (its head's "started"), no resume.
+    started = time.mktime(time.strptime("2026-11-23 10:00", "%Y-%m-%d %H:%M"))
+    assert played_seconds([{"kind": "setup", "started": "2026-11-23 10:00"}], started + 1500) == 1500
+    assert played_seconds([{"kind": "setup"}], 1.0) is None  # no start time: unknown
+
+
+def _game() -> list[object]:
+    deal = Deal((Role.SEER, Role.WEREWOLF, Role.VILLAGER, Role.VILLAGER, Role.VILLAGER), ())
+    game = Game.start(deal, Options(), frozenset(deal.seats))
+    game.begin_night()
+    return list(game.events)
+
+
+def test_leftover2_headless_runs_are_marked_and_left_out_of_the_stats(tmp_path: Path) -> None:
+    done = narrator("play", "--headless", "--setup", str(DATA / "crash_setup.toml"), "--script",
+                    str(DATA / "crash_script.toml"))
+    assert done.returncode == 0, done.stderr
+    # A game played at the table (text or full screen), recorded from its journal.
+    headless = tmp_path / "headless.jsonl"
+    made = narrator("play", "--headless", "--setup", str(DATA / "crash_setup.toml"), "--script",
+                    str(DATA / "crash_script.toml"), "--journal", str(headless))
+    assert made.returncode == 0, made.stderr
+    table = tmp_path / "table.jsonl"
+    records = [json.loads(line) for line in headless.read_text().splitlines()]
+    records[0]["mode"] = "text"
+    table.write_text("".join(json.dumps(r) + "\n" for r in records))
+    imported = narrator("history", "import", str(table))
+    assert imported.returncode == 0, imported.stderr
+    conn = db.connect()
+    sources = sorted(s for (s,) in conn.execute("SELECT source FROM games"))
+    assert sources == ["headless", "headless", "table"]
+    stats = json.loads(narrator("history", "--stats", "--json").stdout)
+    assert stats["games"] == 1  # the table's game only
+    everything = json.loads(narrator("history", "--stats", "--json", "--include-headless").stdout)
+    assert everything["games"] == 3
+    text = narrator("history", "--stats").stdout
+    assert text.splitlines()[0].startswith("1 finished game")
+    assert "headless" in text  # says that headless runs were left out, and how to count them
+    listed = narrator("history").stdout
+    assert listed.count("(headless)") == 2  # the list shows every game, the headless ones marked
+
+
+def test_leftover2_the_schema_migration_marks_the_headless_games_already_recorded(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    # A database of version 1 (no source column) holding a headless game, a table game, and one of no mode.
+    old = sqlite3.connect(str(path), isolation_level=None)
+    for statement in db._statements(db.MIGRATIONS[0]):
+        old.execute(statement)
+    old.execute("PRAGMA user_version = 1")
+    for n, mode in enumerate(("headless", "text", None)):
+        old.execute("INSERT INTO games (uid, status, players, language, composition, options, timing, nights, days, mode,"
+                    " events) VALUES (?, 'finished', 8, 'en', 'x', '{}', '{}', 1, 1, ?, '[]')", (f"g{n}", mode))
+    old.close()
+    conn = db.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == db.VERSION >= 2
+    got = dict(conn.execute("SELECT uid, source FROM games"))
+    assert got == {"g0": "headless", "g1": "table", "g2": "table"}
+    # A record saved now carries its source from its mode.
+    db.save(conn, from_events({"language": "en"}, _game(), mode="headless"))
+    assert conn.execute("SELECT COUNT(*) FROM games WHERE source = 'headless'").fetchone()[0] == 2

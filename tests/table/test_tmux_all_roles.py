@@ -1,0 +1,151 @@
+"""Every role of the catalogue in play, in text mode in a real terminal (tmux), to the end of the game
+(issue 12, "What must be shown"): one game on each 18-player composition of tests/all_roles.py.
+
+The table types as a simple table would: each seat reads its card in the program's deal; by night
+nobody types (every turn runs out: the rules allow it for every call); by day the debate is ended
+with `+` and each voter votes (before the first night, on a Day 0, for nobody; then) for the
+first living seat of a fixed order (the pack's cards, then
+the loners, then the cards whose team can change, then the others). The game must reach its
+game-over line, and the program must exit 0 after Enter (no rematch).
+
+Short turns keep a night of ~30 calls to a few seconds; no answer races a turn (nothing is typed
+at night), and a day's prompt waits far longer than a loaded machine needs to type.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from narrator.packs import load_pack
+from narrator.roles import CARDS, MODULES, night_calls
+from narrator.rules import Role
+from narrator.rules.roles import Team
+from tests.all_roles import PLAYERS, compositions, in_pack, label
+from tests.table.tmux import Tmux, start
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (scripts/setup.sh installs it)"),
+]
+
+DECKS = compositions()
+GAME = 600.0  # seconds a whole game may take on a loaded machine before the test gives up
+VOTER = re.compile(r"^Seat (\d+), (?:your vote\?|who do you vote for\?)$")
+
+
+def config(deck: dict[Role, int]) -> str:
+    roles = "\n".join(f"{r.value} = {n}" for r, n in deck.items() if r is not Role.VILLAGER)
+    turns = "\n".join(f"{c.name} = 0.3" for c in night_calls())
+    return f"""
+players = {PLAYERS}
+language = "en"
+inputs = "keypad"
+deal = "program"
+speech_scale = 0.01
+[roles]
+{roles}
+[timing]
+{turns}
+gap = 0.1
+settle = 0.1
+suspense = 0.1
+debate = 60
+more_time = 1
+defence = 1
+vote = 6
+chain = 1
+"""
+
+
+def order(dealt: dict[int, Role]) -> list[int]:
+    """Whom the table votes out first: the pack, the loners, the cards whose team can change."""
+    def rank(seat: int) -> int:
+        role = dealt[seat]
+        if in_pack(role):
+            return 0
+        if CARDS[role].team is not Team.VILLAGE:
+            return 1
+        return 2 if MODULES[role].team is not None else 3
+    return sorted(dealt, key=lambda s: (rank(s), s))
+
+
+def said(scrollback: str) -> list[str]:
+    return [ln[4:].strip() for ln in scrollback.splitlines() if ln.startswith("  » ")]
+
+
+def alive(scrollback: str) -> set[int] | None:
+    """The living seats on the last public board line."""
+    word = load_pack("en").panel_text("board.alive", {})
+    boards = [ln for ln in scrollback.splitlines() if f"{word}:" in ln]
+    if not boards:
+        return None
+    found = re.search(rf"{re.escape(word)}:((?:\s+\d+)*)", boards[-1])
+    return {int(s) for s in found.group(1).split()} if found else None
+
+
+def deal(t: Tmux) -> dict[int, Role]:
+    """The program's deal, seat by seat: each seat's card."""
+    names = {load_pack("en").role_name(r.value): r for r in Role}
+    t.wait("Enter = play with it")
+    t.send("Enter")
+    dealt: dict[int, Role] = {}
+    for seat in range(1, PLAYERS + 1):
+        t.wait(f"Seat {seat}: press your seat number")
+        t.type(str(seat))
+        screen = t.wait(f"Seat {seat}: you are the")
+        shown = screen.split(f"Seat {seat}: you are the ", 1)[1]
+        # The card's name, the longest that fits ("Villager" is in "Villager-Villager").
+        dealt[seat] = names[max((n for n in names if shown.startswith(n + ".")), key=len)]
+        t.type("")
+        card = f"Seat {seat}: you are the"
+        t.wait(lambda s: card not in s)
+    return dealt
+
+
+def play(t: Tmux, dealt: dict[int, Role]) -> bool:
+    """Answer the day's prompts until the game-over line; whether a night was seen before it."""
+    import time
+
+    first = order(dealt)
+    night = False  # a night was seen
+    done = ""  # the prompt line answered; answered again only once another line is said
+    end = time.monotonic() + GAME
+    while time.monotonic() < end:
+        back = t.scrollback()
+        lines = said(back)
+        # (The screen and its scrollback are wiped with each private panel: a flag.)
+        night = night or any(ln.startswith(("Night falls", "The sun rises")) for ln in lines)
+        if any(ln.startswith("The game is over.") for ln in lines):
+            return night
+        last = lines[-1] if lines else ""
+        if last != done:
+            done = ""
+            if VOTER.match(last):
+                living = alive(back) or set(dealt)
+                # Before the first night (a Day 0, the Angel's): nobody, so that the nights come.
+                target = next((s for s in first if s in living), 0) if night else 0
+                t.type(str(target))
+                done = last
+            elif last.endswith("to debate."):
+                t.type("+")
+                done = last
+        time.sleep(0.1)
+    raise AssertionError(f"the game did not end in {GAME:g} s; the screen shows:\n{t.screen()}")
+
+
+@pytest.mark.parametrize("deck", DECKS, ids=[f"table{i + 1}" for i in range(len(DECKS))])
+def test_a_full_game_with_every_role_in_text_mode(tmp_path: Path, deck: dict[Role, int]) -> None:
+    t = start(tmp_path, config(deck), "--screen", "text")
+    try:
+        dealt = deal(t)
+        assert sorted(dealt.values()) == sorted(r for r, n in deck.items() for _ in range(n)), label(deck)
+        assert play(t, dealt), "the game ended before its first night"
+        t.wait("Enter alone finishes.")
+        t.send("Enter")  # no rematch
+        assert t.exit_code() == 0, t.screen()
+    finally:
+        t.close()
