@@ -142,7 +142,8 @@ def night_order_table() -> str:
     for c in night_calls():
         nights = f"right after {c.after}" if c.schedule is Schedule.AFTER else c.schedule.value
         if c.schedule is Schedule.SOME_NIGHTS and c.nights is not None:
-            nights = ",".join(str(n) for n in range(1, 6) if c.nights(_options.Options(), n)) + ",... (options)"
+            listed = ",".join(str(n) for n in range(1, 6) if c.nights(_options.Options(), n))
+            nights = f"{listed},... (options)" if listed else "by option"
         entries.append((c.order, (f"{c.order:g}", c.name, nights, "always" if c.always else c.role.value)))
     rows += [row for _, row in sorted(entries, key=lambda e: e[0])]
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
