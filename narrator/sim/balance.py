@@ -148,20 +148,42 @@ def _read(path: Path | None) -> dict[str, tuple[int, int]]:
         return {}
 
 
-def neighbours(players: int, owned: Iterable[Role], options: Options) -> list[dict[Role, int]]:
+NEAR = 3  # how far (cards changed, `distance`) `advise` looks for fair decks around the chosen one
+
+
+def neighbours(players: int, owned: Iterable[Role], options: Options,
+               near: Mapping[Role, int] | None = None, reach: int = NEAR) -> list[dict[Role, int]]:
     """Every playable deck for `players` from the owned special roles, with one Werewolf fewer to one
-    more than the suggested number (`suggested_wolves`)."""
+    more than the suggested number (`suggested_wolves`); with `near`, only those within `reach`
+    cards of it (every subset of 28 specials is too many to try: the wizard would never answer)."""
     specials = [r for r in SPECIALS if r in set(owned)]
     decks: list[dict[Role, int]] = []
+    seen: set[frozenset[tuple[Role, int]]] = set()
     usual = suggested_wolves(players)
-    for wolves in range(max(1, usual - 1), usual + 2):
-        for n in range(len(specials) + 1):
-            for combo in itertools.combinations(specials, n):
-                named = {Role.WEREWOLF: wolves, **{r: 1 for r in combo}}
-                try:
-                    decks.append(complete(players, named, options))
-                except RulesError:
-                    continue
+    if near is None:
+        fit = players + 2  # more special cards than the deck holds (the Thief's two included) never fit
+        combos: Iterable[tuple[Role, ...]] = (
+            combo for n in range(min(len(specials), fit) + 1) for combo in itertools.combinations(specials, n))
+    else:
+        base = [r for r in specials if near.get(r, 0) > 0]
+        others = [r for r in specials if near.get(r, 0) == 0]
+        combos = (
+            tuple(r for r in base if r not in removed) + added
+            for out in range(min(len(base), reach) + 1) for removed in itertools.combinations(base, out)
+            for into in range(reach - out + 1) for added in itertools.combinations(others, into))
+    for combo in combos:
+        for wolves in range(max(1, usual - 1), usual + 2):
+            named = {Role.WEREWOLF: wolves, **{r: 1 for r in combo}}
+            try:
+                deck = complete(players, named, options)
+            except RulesError:
+                continue
+            if near is not None and distance(deck, near) > reach:
+                continue
+            k = frozenset(deck.items())
+            if k not in seen:
+                seen.add(k)
+                decks.append(deck)
     return decks
 
 
@@ -208,7 +230,7 @@ def advise(
     # The chosen deck always gets one batch, however loaded the machine: an estimate of no game
     # would answer nothing (the budget then bounds the rest, not the first batch).
     chosen = estimate(deck, 0, CHOSEN_GAMES, started + budget * 0.4, at_least=BATCH)
-    others = [d for d in neighbours(players, owned, options) if distance(d, deck) > 0]
+    others = [d for d in neighbours(players, owned, options, near=deck) if distance(d, deck) > 0]
     others.sort(key=lambda d: (distance(d, deck), describe(d)))
     fair: list[Estimate] = []
     tier: list[Estimate] = []  # fair decks at the same distance: the closest to even first
