@@ -19,6 +19,16 @@ from narrator.rules.hooks import Power
 T = TypeVar("T")
 
 
+def weighted(rng: random.Random, pool: Sequence[T], weights: Sequence[float]) -> T:
+    """One of `pool` drawn with its weight, from one `rng.random()` (the last one if rounding runs out)."""
+    r = rng.random() * sum(weights)
+    for c, w in zip(pool, weights):
+        r -= w
+        if r < 0:
+            return c
+    return pool[-1]
+
+
 def pick(rng: random.Random, seq: Sequence[T]) -> T:
     """One element, uniformly: `rng.choice` without its rejection loop (the simulator's hot path)."""
     return seq[int(rng.random() * len(seq))]
@@ -211,13 +221,7 @@ class InformedPolicy(RandomPolicy):
         if named:
             return pick(rng, named)
         tell = self.p.wolf_tell
-        weights = [tell if game.is_pack(c) else 1.0 for c in pool]
-        r = rng.random() * sum(weights)
-        for c, w in zip(pool, weights):
-            r -= w
-            if r < 0:
-                return c
-        return pool[-1]
+        return weighted(rng, pool, [tell if game.is_pack(c) else 1.0 for c in pool])
 
     # ---- the night ------------------------------------------------------------------
 
@@ -382,13 +386,7 @@ def _by_nose(
     pool = [c for c in unclear if c != voter] or [c for c in candidates if c != voter]
     if not pool:
         return None
-    weights = [weight[c] for c in pool]
-    r = rng.random() * sum(weights)
-    for c, w in zip(pool, weights):
-        r -= w
-        if r < 0:
-            return c
-    return pool[-1]
+    return weighted(rng, pool, [weight[c] for c in pool])
 
 
 POLICIES: Mapping[str, type[RandomPolicy]] = {
