@@ -199,12 +199,14 @@ class WitchView:
 class Game:
     """One game of Werewolf, driven by actions, recorded as events."""
 
-    __slots__ = ("state", "events", "wins")
+    __slots__ = ("state", "events", "wins", "at_once")
 
     def __init__(self, started: GameStarted) -> None:
         self.events: list[Event] = []
         # The end-check table's rows that can hold in this game (a loner's only if he is possible).
         self.wins = tuple(w for w in hooks.WINS if w.role is None or w.role in started.possible)
+        # Its rows that stop the game at once (the Angel's), checked after every batch of deaths.
+        self.at_once = tuple(w for w in self.wins if w.at_once)
         self.state = State(
             players=started.players,
             roles=list(started.roles),
@@ -763,7 +765,7 @@ class Game:
             # each hook emits only what it has not emitted this dawn.
             for event in [e for settle in hooks.DAWN_SETTLED for e in settle(self)]:
                 self._emit(event)
-        if hooks.WINS and any(w.at_once and w.check(self) is not None for w in hooks.WINS):
+        if self.at_once and any(w.check(self) is not None for w in self.at_once):
             outcome = self.check_outcome()  # the game stops at once (the Angel): no successor
             if outcome is not None:
                 self._emit(GameEnded(outcome.winner, outcome.winners))
