@@ -59,10 +59,12 @@ def board(game: Game) -> list[PanelLine]:
 
 
 def powered(game: Game, seat: int) -> bool:
-    """Whether his goal holds (RULES-EXTENSIONS.md "Powers lost"): a loner keeps it against the
-    Elder's revenge, so only the infection can take it, and `sectarian_infected=keeps_goal` keeps
-    it even then (the infection is the Accursed Wolf-Father's, branch perso-b)."""
-    return game.powered(seat) or game.options.sectarian_infected == "keeps_goal"
+    """Whether his goal holds (RULES-EXTENSIONS.md "Powers lost"): lost with his power
+    (`Game.powered`), and lost when he is infected (a pack member: the Accursed Wolf-Father's
+    infection) unless `sectarian_infected=keeps_goal`."""
+    if not game.powered(seat):
+        return False
+    return not (game.is_pack(seat) and game.options.sectarian_infected == "powerless")
 
 
 def wins(game: Game) -> tuple[int, ...] | None:
