@@ -99,6 +99,8 @@ for _module in MODULES.values():
         _hooks.LAID.append(_module.lays)
     if _module.chain is not None:
         _hooks.CHAIN.append(_module.chain)
+    if _module.infected is not None:
+        _hooks.INFECTED.append(_module.infected)
     for _call, _lines in _module.panels:
         _hooks.PANEL.setdefault(_call, []).append(_lines)
     if _module.window is not None:

@@ -69,7 +69,7 @@ def elder_resists(game: Game, seat: int) -> bool:
 def effect(game: Game, father: int, chosen: tuple[int, ...]) -> Sequence[Event]:
     if not chosen or elder_resists(game, chosen[0]) or any(r(game, chosen[0]) for r in hooks.RESISTS_INFECTION):
         return ()  # declined; or it fails and is spent: the victim stays devoured
-    return (JoinedPack(chosen[0], "infected"),)
+    return (JoinedPack(chosen[0], "infected"), *(e for hook in hooks.INFECTED for e in hook(game, chosen[0])))
 
 
 def pack_panel(game: Game) -> list[PanelLine]:

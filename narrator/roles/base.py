@@ -223,6 +223,8 @@ class RoleModule:
     lays: Callable[[frozenset[Role], Options], tuple[Role, ...]] | None = None  # cards laid face up
     # Dawn step 6: this role's chain reaction to a death (seat, cause): the events it brings.
     chain: Callable[[Game, int, Cause], Sequence[Event]] | None = None
+    # What an infection does to this role's holder besides joining the pack (hooks.INFECTED).
+    infected: Callable[[Game, int], Sequence[Event]] | None = None
     # Private lines this role adds to other calls' panels: (call, lines).
     panels: tuple[tuple[str, Callable[[Game], list[PanelLine]]], ...] = ()
     # Day step 5: the window before the designated player's card is shown (the Devoted Servant).

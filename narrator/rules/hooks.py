@@ -180,6 +180,9 @@ ACTING: list[Callable[[Game, Role], int | None]] = []
 CHAIN: list[Callable[[Game, int, Cause], Sequence[Event]]] = []
 # Whether an infection aimed at a seat fails (the Elder with a spare life).
 RESISTS_INFECTION: list[Callable[[Game, int], bool]] = []
+# What an infection that took does to the infected seat's own role, besides joining the pack (the
+# Actor loses his power with `actor_infected=powerless`): the events it brings.
+INFECTED: list[Callable[[Game, int], Sequence[Event]]] = []
 # Private lines a role adds to another call's panel (call -> functions), e.g. the pack's panel
 # tells a Wild Child he has turned. (key, slots) pairs, as the roles' panels are.
 PANEL: dict[str, list[Callable[[Game], Sequence[tuple[str, Mapping[str, object]]]]]] = {}
