@@ -11,6 +11,10 @@ night he may take one and holds its power until his next call (RULES-EXTENSIONS.
   call he holds that role's power, fresh (a Witch card gives one healing and one poison for that
   night), and is woken in that role's call that night. With no card left he is a plain Villager,
   still called, with the same lines.
+- Infected (the Accursed Wolf-Father's infection), with `actor_infected=powerless` (the default)
+  he loses his power for good (event PowerLost): he takes no more cards and the card he holds does
+  nothing from the infection on; his calls stay the same, his answers are ignored. `keeps_power`:
+  he goes on as before, now a pack member.
 - The cards a role reads through `Game.living_holder` / `Game.acts_as` (the Seer, the Witch, the
   Savior, the Raven, the Hunter's shot...) act for him.
 """
@@ -22,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from narrator.ports import Heard
 from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
+from narrator.rules.events import Event, PowerLost
 from narrator.rules.hooks import Power
 from narrator.rules.options import ACTOR_CARDS, Options
 from narrator.rules.roles import Role, Team
@@ -100,6 +105,14 @@ def check(game: Game, actor: int, chosen: tuple[int, ...]) -> str | None:
     return None
 
 
+def infected(game: Game, seat: int) -> tuple[Event, ...]:
+    """The infection took (hooks.INFECTED): `actor_infected=powerless` takes his power for good."""
+    if (game.state.roles[seat - 1] is Role.ACTOR and game.options.actor_infected == "powerless"
+            and game.powered(seat)):
+        return (PowerLost(seat, Role.ACTOR, "infected"),)
+    return ()
+
+
 def opening(game: Game) -> list[PanelLine]:
     if not game.state.laid:
         return []
@@ -156,4 +169,5 @@ MODULE = RoleModule(
     acting=acting,
     setup_check=setup_check,
     lays=lays,
+    infected=infected,
 )

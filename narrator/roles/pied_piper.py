@@ -27,6 +27,7 @@ from narrator.ports import Heard
 from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
 from narrator.roles.designation import LINES as NOTICE_LINES
 from narrator.roles.designation import notice_lines
+from narrator.rules.events import Event, PowerLost
 from narrator.rules.hooks import Power, Win
 from narrator.rules.roles import Role, Side, Team
 
@@ -53,6 +54,15 @@ def powered(game: Game, piper: int) -> bool:
     if not game.powered(piper):
         return False
     return not (game.is_pack(piper) and game.options.piper_infected == "powerless")
+
+
+def infected(game: Game, seat: int) -> tuple[Event, ...]:
+    """The infection took (hooks.INFECTED): `piper_infected=powerless` takes his power for good,
+    so the engine ignores his charms from then on (event PowerLost), not only his win."""
+    if (game.state.roles[seat - 1] is Role.PIED_PIPER and game.options.piper_infected == "powerless"
+            and game.powered(seat)):
+        return (PowerLost(seat, Role.PIED_PIPER, "infected"),)
+    return ()
 
 
 def targets(game: Game, piper: int) -> tuple[int, ...]:
@@ -154,4 +164,5 @@ MODULE = RoleModule(
     powers=(Power("pied_piper", Role.PIED_PIPER, ORDER, check, targets, count_of=count, lasting=True, notifies=True),),
     morning=morning,
     wins=(Win(4, Side.PIED_PIPER, wins, Role.PIED_PIPER),),
+    infected=infected,
 )
