@@ -34,7 +34,7 @@ def event_to_dict(event: ev.Event) -> dict[str, Any]:
 
 
 # Fields added to an event after journals were written, with a default.
-_DEFAULTED: dict[type, tuple[str, ...]] = {ev.GameStarted: ("laid",)}
+_DEFAULTED: dict[type, tuple[str, ...]] = {ev.GameStarted: ("laid",), ev.WitchActed: ("saved",)}
 
 
 def event_from_dict(data: dict[str, Any]) -> ev.Event:

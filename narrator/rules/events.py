@@ -105,6 +105,9 @@ class WitchActed:
     witch: int
     healed: bool
     poisoned: int | None
+    # The seat healed when it is not the pack's victim (`witch_sees=all_devoured`: the Big Bad
+    # Wolf's or the White Werewolf's victim); None: the pack's victim, or no healing.
+    saved: int | None = None
 
 
 @event

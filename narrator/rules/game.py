@@ -142,6 +142,7 @@ class State:
     poison_left: bool = True
     victim: int | None = None
     healed: bool = False
+    saved: int | None = None  # the seat the Witch healed tonight
     poisoned: int | None = None
     voted_day: int = -1  # the last day with an elimination vote (-1: none yet; Day 0 may have one)
     awaiting: Awaiting = Awaiting.NOTHING
@@ -194,6 +195,9 @@ class WitchView:
     can_heal: bool
     can_poison: bool
     targets: tuple[int, ...]  # who may be poisoned
+    # The devoured players she is shown, in seat order (`witch_sees`: every devouring of the night
+    # that can be stopped, or the pack's victim only); empty when not shown. She heals one of them.
+    devoured: tuple[int, ...] = ()
 
 
 class Game:
@@ -381,13 +385,23 @@ class Game:
         if witch is not None and witch in s.powerless:
             return WitchView(victim=None, can_heal=False, can_poison=False, targets=())
         victim = self.pack_victim()
-        shown = victim if (s.heal_left or s.options.witch_sees_victim_after_heal) else None
+        healable = self.witch_healable()
+        shows = s.heal_left or s.options.witch_sees_victim_after_heal
         return WitchView(
-            victim=shown,
-            can_heal=s.heal_left and victim is not None,
+            victim=victim if shows else None,
+            can_heal=s.heal_left and bool(healable),
             can_poison=s.poison_left,
             targets=self.living() if s.poison_left else (),
+            devoured=healable if shows else (),
         )
+
+    def witch_healable(self) -> tuple[int, ...]:
+        """The devoured players the Witch's healing potion may save tonight, in seat order
+        (RULES-EXTENSIONS.md "Base roles: what changes", `witch_sees`)."""
+        if self.state.options.witch_sees == "pack_victim_only":
+            victim = self.pack_victim()
+            return () if victim is None else (victim,)
+        return tuple(sorted({seat for seat, _cause, stoppable in self.devoured() if stoppable}))
 
     def seen(self, target: int) -> Role | Team:
         """What the Seer is shown of `target` under the `seer_sees` option."""
@@ -545,7 +559,9 @@ class Game:
                 raise InvalidTargetError(f"seat {target} is a Werewolf; the Werewolves cannot choose one of their own")
         self._emit(WolvesChose(target))
 
-    def witch_act(self, heal: bool, poison: int | None) -> None:
+    def witch_act(self, heal: bool, poison: int | None, saved: int | None = None) -> None:
+        """`saved`: whom she heals among the devoured (`witch_healable`); without it, the pack's
+        victim, or the only devoured player."""
         s = self.state
         said = f"the Witch (heal={heal!r}, poison={poison!r})"
         self._night_step(Step.WITCH, "the Witch", said)
@@ -553,8 +569,19 @@ class Game:
         if heal:
             if not s.heal_left:
                 raise IllegalActionError("heal: the Witch has already used her healing potion")
-            if self.pack_victim() is None:
+            healable = self.witch_healable()
+            if not healable:
                 raise IllegalActionError("heal: there is no victim tonight, so the healing potion cannot be used")
+            if saved is None:
+                victim = self.pack_victim()
+                if victim is None and len(healable) > 1:
+                    raise IllegalActionError(f"heal: say whom she heals among seats {' '.join(map(str, healable))}")
+                saved = victim if victim is not None else healable[0]
+            elif saved not in healable:
+                raise InvalidTargetError(f"heal seat {saved!r}: not devoured tonight (devoured: "
+                                         f"{' '.join(map(str, healable))}); she heals one of them")
+        else:
+            saved = None
         if poison is not None:
             if not s.poison_left:
                 raise IllegalActionError(f"poison seat {poison}: the Witch has already used her poison")
@@ -562,7 +589,8 @@ class Game:
         if witch in s.powerless:
             self._emit(PowerIgnored("witch", witch, Step.WITCH))
             return
-        self._emit(WitchActed(witch, heal, poison))
+        # `saved` is written only when it is not the pack's victim (journals stay as they were).
+        self._emit(WitchActed(witch, heal, poison, None if saved == s.victim else saved))
 
     def use_power(self, call: str, targets: Sequence[int], reset: bool = False) -> None:
         """A catalogue role's night call answered (narrator/roles/<role>.py): its choice of seats.
@@ -626,7 +654,7 @@ class Game:
             if seat in dead:
                 continue
             if stoppable and (
-                (s.healed and seat == s.victim) or (s.used and any(save(self, seat, cause) for save in hooks.SAVES))
+                (s.healed and seat == s.saved) or (s.used and any(save(self, seat, cause) for save in hooks.SAVES))
             ):
                 continue
             if hooks.ABSORBS and any(absorbs(self, seat, cause) for absorbs in hooks.ABSORBS):
@@ -1130,7 +1158,7 @@ def _started(s: State, e: GameStarted) -> None:
 def _night(s: State, e: NightBegan) -> None:
     s.phase, s.night, s.step = Phase.NIGHT, e.night, -1
     s.previous, s.used = s.used, _NONE_USED
-    s.victim, s.healed, s.poisoned = None, False, None
+    s.victim, s.healed, s.saved, s.poisoned = None, False, None, None
     s.tie_victim = None
     s.awaiting, s.queue, s.resolving_day = Awaiting.NOTHING, (), False
     s.night_dead, s.second_vote_asked = (), None
@@ -1161,6 +1189,7 @@ def _witch(s: State, e: WitchActed) -> None:
     s.step = Step.WITCH
     if e.healed:
         s.healed, s.heal_left = True, False
+        s.saved = e.saved if e.saved is not None else s.victim
     if e.poisoned is not None:
         s.poisoned, s.poison_left = e.poisoned, False
 

@@ -18,6 +18,8 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "vote_procedure": ("plurality", "runoff", "accusation"),
     "savior_blocks": ("all_devouring", "pack_only"),
     "idiot_captain_office": ("lost", "successor"),
+    # The Witch in the extensions: which devoured players she is shown (RULES-EXTENSIONS.md).
+    "witch_sees": ("all_devoured", "pack_victim_only"),
     # The Pied Piper, the White Werewolf, and telling a designated player.
     "piper_infected": ("powerless", "keeps_power"),
     "designation_notice": ("tap_by_chooser", "helper_touch"),
@@ -72,6 +74,9 @@ class Options:
 
     seer_sees: str = "role"
     witch_sees_victim_after_heal: bool = False
+    # Which devoured players she is shown and may heal (one potion): every devouring of the night
+    # that can be stopped (the pack's, the Big Bad Wolf's, the White Werewolf's) or the pack's only.
+    witch_sees: str = "all_devoured"
     hunter_shoots_on: str = "any_death"
     thief_extra_cards: str = "villagers"
     captain_election: str = "day1"

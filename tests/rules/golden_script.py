@@ -146,7 +146,9 @@ class Player:
             g.wolves_choose(_seat(args[0]))
         elif verb == "witch":
             poison = [a for a in args if a.startswith("poison=")]
-            g.witch_act("heal" in args, int(poison[0].split("=")[1]) if poison else None)
+            healed = [a for a in args if a.startswith("heal=")]  # heal=N: whom, among the devoured
+            g.witch_act("heal" in args or bool(healed), int(poison[0].split("=")[1]) if poison else None,
+                        int(healed[0].split("=")[1]) if healed else None)
         elif verb == "dawn":
             g.dawn()
         elif verb == "hunter":
@@ -204,7 +206,7 @@ def render(event: ev.Event) -> str:
     if isinstance(e, ev.WolvesChose):
         return f"wolves choose {_seats(() if e.target is None else (e.target,))}"
     if isinstance(e, ev.WitchActed):
-        acts = (["heal"] if e.healed else []) + ([f"poison {e.poisoned}"] if e.poisoned is not None else [])
+        acts = ([f"heal {e.saved}" if e.saved is not None else "heal"] if e.healed else []) + ([f"poison {e.poisoned}"] if e.poisoned is not None else [])
         return f"witch {e.witch}: {', '.join(acts) or 'nothing'}"
     if isinstance(e, ev.DawnBroke):
         return f"dawn {e.night}: deaths {_seats(e.deaths)}"

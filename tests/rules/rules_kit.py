@@ -53,6 +53,7 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "angel_vote_tie": ("base", "random_among_tied"),
     "sectarian_groups": ("",),  # a seat map: drawn apart, as it must fit the table
     "sectarian_infected": ("powerless", "keeps_goal"),
+    "witch_sees": ("all_devoured", "pack_victim_only"),
     "actor_cards": (",".join(ACTOR_CARDS), "savior,raven,hunter", "witch"),
     "actor_infected": ("powerless", "keeps_power"),
     "designation_notice": ("tap_by_chooser", "helper_touch"),
