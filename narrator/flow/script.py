@@ -201,7 +201,12 @@ class Script:
             return next((_heard(s) for s in wanted if s in prompt.seats or (s == 0 and "nobody" in prompt.words)), None)
         witch = entry.get("witch", {})
         if call == "witch.heal" and "heal" in witch:
-            return Heard("yes" if witch["heal"] else "no", "script")
+            heal = witch["heal"]
+            if prompt.seats:  # several devoured (witch_sees=all_devoured): the seat she saves, 0 for nobody
+                if isinstance(heal, bool):  # `true` names nobody: no answer; `false`: nobody
+                    return None if heal else _heard(0)
+                return _heard(heal)
+            return Heard("yes" if heal else "no", "script")  # one devoured: a seat number means yes
         if call == "witch.poison" and "poison" in witch:
             return _heard(witch["poison"])
         return None
@@ -316,9 +321,12 @@ def parse_script(data: Mapping[str, Any], players: int, where: str) -> Script:
             _check_keys(witch, {"heal", "poison"}, f"{at} witch")
             w: dict[str, Any] = {}
             if "heal" in witch:
-                if not isinstance(witch["heal"], bool):
-                    raise UsageError(f"{at}: witch heal = {witch['heal']!r}; give true or false")
-                w["heal"] = witch["heal"]
+                if isinstance(witch["heal"], bool):
+                    w["heal"] = witch["heal"]
+                elif isinstance(witch["heal"], int):  # whom, when several are devoured (witch_sees)
+                    w["heal"] = _seat(witch["heal"], players, f"{at} witch heal", zero=True)
+                else:
+                    raise UsageError(f"{at}: witch heal = {witch['heal']!r}; give true or false, or the seat she saves")
             if "poison" in witch:
                 w["poison"] = _seat(witch["poison"], players, f"{at} witch poison", zero=True)
             out["witch"] = w

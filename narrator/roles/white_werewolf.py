@@ -9,8 +9,8 @@
   The schedule is public: the call is made on those nights whenever he is possible, dealt or not,
   alive or not, with or without a pack member to devour (Secrecy).
 - His victim is devoured (dawn step 1): the Savior stops it (`savior_blocks=all_devouring`)
-  unless `white_werewolf_kill_blockable=false`. The Witch is shown the pack's victim only, as
-  before: healing his victim waits for the Witch's extension (`witch_sees`, not built yet).
+  unless `white_werewolf_kill_blockable=false`; so may the Witch's healing potion, which she may
+  pour on his victim with `witch_sees=all_devoured` (the default; narrator/roles/witch.py).
   By day it is a normal night death.
 - He wins alone when he is the only living player (rank 5 of the end check, `hooks.WINS`); a
   Werewolves' win does not include him.

@@ -55,6 +55,10 @@ def public_config(rng: random.Random) -> dict[str, Any]:
         angel_opening=rng.choice(["day_first", "night_first"]),
         angel_vote_tie=rng.choice(["base", "random_among_tied"]),
         actor_cards=rng.choice(["seer,witch,hunter,little_girl,savior,raven", "savior,raven,witch", "hunter,seer"]),
+        witch_sees=rng.choice(["all_devoured", "pack_victim_only"]),
+        actor_infected=rng.choice(["powerless", "keeps_power"]),
+        piper_infected=rng.choice(["powerless", "keeps_power"]),
+        sectarian_infected=rng.choice(["powerless", "keeps_goal"]),
     )
     return {"players": players, "possible": possible, "options": options, "wolves": rng.randint(1, max(1, players // 4))}
 
