@@ -561,7 +561,7 @@ class Game:
 
     def witch_act(self, heal: bool, poison: int | None, saved: int | None = None) -> None:
         """`saved`: whom she heals among the devoured (`witch_healable`); without it, the pack's
-        victim, or the only devoured player."""
+        victim if he can be healed, else the first of them in seat order."""
         s = self.state
         said = f"the Witch (heal={heal!r}, poison={poison!r})"
         self._night_step(Step.WITCH, "the Witch", said)
@@ -574,9 +574,7 @@ class Game:
                 raise IllegalActionError("heal: there is no victim tonight, so the healing potion cannot be used")
             if saved is None:
                 victim = self.pack_victim()
-                if victim is None and len(healable) > 1:
-                    raise IllegalActionError(f"heal: say whom she heals among seats {' '.join(map(str, healable))}")
-                saved = victim if victim is not None else healable[0]
+                saved = victim if victim in healable else healable[0]
             elif saved not in healable:
                 raise InvalidTargetError(f"heal seat {saved!r}: not devoured tonight (devoured: "
                                          f"{' '.join(map(str, healable))}); she heals one of them")
