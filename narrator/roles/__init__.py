@@ -105,6 +105,13 @@ for _module in MODULES.values():
         _hooks.PANEL.setdefault(_call, []).append(_lines)
     if _module.window is not None:
         _hooks.WINDOW.append(_module.window)
+    for _hook in (*_module.saves, _module.vote_bonus, _module.spares, _module.spared_captain_names_successor,
+                  *(getattr(_module, n) for n in ("dusk_deaths", "dawn_deaths", "dawn_settled", "signals", "sign_open",
+                                                  "armed", "second_vote_stands")),
+                  _module.devours, _module.absorbs, _module.reaction, _module.tie_victim, _module.designates_voters,
+                  _module.team, _module.day_zero, _module.tie, _module.acting, _module.chain, _module.window):
+        if _hook is not None:
+            _hooks.declare(_module.card.role, _hook)
 _hooks.KEEPS_POWER.update({r: c.keeps_power for r, c in CARDS.items() if c.keeps_power is not False})
 # Lines the roles add to the narration of the engine's events, in the catalogue's order.
 ANNOUNCE = tuple(m.announce for m in MODULES.values() if m.announce is not None)

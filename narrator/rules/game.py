@@ -203,7 +203,7 @@ class WitchView:
 class Game:
     """One game of Werewolf, driven by actions, recorded as events."""
 
-    __slots__ = ("state", "events", "wins", "at_once")
+    __slots__ = ("state", "events", "wins", "at_once", "hooks")
 
     def __init__(self, started: GameStarted) -> None:
         self.events: list[Event] = []
@@ -211,6 +211,8 @@ class Game:
         self.wins = tuple(w for w in hooks.WINS if w.role is None or w.role in started.possible)
         # Its rows that stop the game at once (the Angel's), checked after every batch of deaths.
         self.at_once = tuple(w for w in self.wins if w.at_once)
+        # Its roles' hooks: those of the possible roles only (hooks.of_game).
+        self.hooks = hooks.of_game(started.possible)
         self.state = State(
             players=started.players,
             roles=list(started.roles),
@@ -303,7 +305,7 @@ class Game:
     def living_holder(self, role: Role) -> int | None:
         roles = self.state.roles
         if role not in roles:
-            return self._acting(role) if hooks.ACTING else None
+            return self._acting(role) if self.hooks.ACTING else None
         alive = self.state.alive
         i = roles.index(role)
         if alive[i]:
@@ -311,11 +313,11 @@ class Game:
         for j in range(i + 1, len(roles)):  # a role held more than once (Werewolves, Villagers)
             if roles[j] is role and alive[j]:
                 return j + 1
-        return self._acting(role) if hooks.ACTING else None
+        return self._acting(role) if self.hooks.ACTING else None
 
     def _acting(self, role: Role) -> int | None:
         """A living seat acting as `role` now without its card (the Actor holding that card)."""
-        for acting in hooks.ACTING:
+        for acting in self.hooks.ACTING:
             seat = acting(self, role)
             if seat is not None and self.state.alive[seat - 1]:
                 return seat
@@ -339,14 +341,14 @@ class Game:
 
     def acts_as(self, seat: int, role: Role) -> bool:
         """Whether `seat` holds `role`'s power now: its card, or a card it acts (the Actor's)."""
-        return self.state.roles[seat - 1] is role or any(acting(self, role) == seat for acting in hooks.ACTING)
+        return self.state.roles[seat - 1] is role or any(acting(self, role) == seat for acting in self.hooks.ACTING)
 
     def team_of(self, seat: int) -> Team:
         """The team `seat` plays for now (the end check uses it): a player who joined the pack
         plays for the wolves; else its card's, unless a role changed it (the Angel after turn 1)."""
         if seat in self.state.joined:
             return Team.WOLVES
-        for team in hooks.TEAM:
+        for team in self.hooks.TEAM:
             now = team(self, seat)
             if now is not None:
                 return now
@@ -354,7 +356,7 @@ class Game:
 
     def day_zero_due(self) -> bool:
         """Whether the game opens with a Day 0 (RULES-EXTENSIONS.md "Opening"): public facts only."""
-        return self.state.phase is Phase.SETUP and any(due(self) for due in hooks.DAY_ZERO)
+        return self.state.phase is Phase.SETUP and any(due(self) for due in self.hooks.DAY_ZERO)
 
     def living_wolves(self) -> tuple[int, ...]:
         """The living pack members (they wake in the Werewolves' call)."""
@@ -477,7 +479,7 @@ class Game:
         return team
 
     def _side_seats(self, team: Team, excluded: set[int] | tuple[int, ...]) -> tuple[int, ...]:
-        if hooks.TEAM or self.state.joined:
+        if self.hooks.TEAM or self.state.joined:
             seats = range(1, self.state.players + 1)
             return tuple(p for p in seats if self.team_of(p) is team and p not in excluded)
         return tuple(
@@ -495,7 +497,7 @@ class Game:
             return
         self._require_phase(Phase.DUSK, "night falls only after the day's vote")
         self._emit(NightBegan(s.night + 1))
-        for dusk in hooks.DUSK_DEATHS:  # the Knight's diseased wolf: dead before anyone wakes
+        for dusk in self.hooks.DUSK_DEATHS:  # the Knight's diseased wolf: dead before anyone wakes
             for seat in dusk(self):
                 if s.alive[seat - 1]:
                     self._emit(PlayerDied(seat, Cause.DISEASE, s.roles[seat - 1]))
@@ -652,16 +654,16 @@ class Game:
             if seat in dead:
                 continue
             if stoppable and (
-                (s.healed and seat == s.saved) or (s.used and any(save(self, seat, cause) for save in hooks.SAVES))
+                (s.healed and seat == s.saved) or (s.used and any(save(self, seat, cause) for save in self.hooks.SAVES))
             ):
                 continue
-            if hooks.ABSORBS and any(absorbs(self, seat, cause) for absorbs in hooks.ABSORBS):
+            if self.hooks.ABSORBS and any(absorbs(self, seat, cause) for absorbs in self.hooks.ABSORBS):
                 self._emit(LifeLost(seat))
                 continue
             dead[seat] = cause
         if s.poisoned is not None:
             dead.setdefault(s.poisoned, Cause.POISON)
-        for dies in hooks.DAWN_DEATHS:  # step 4: the disease (knight_disease_timing=next_dawn)
+        for dies in self.hooks.DAWN_DEATHS:  # step 4: the disease (knight_disease_timing=next_dawn)
             for seat in dies(self):
                 if s.alive[seat - 1]:
                     dead.setdefault(seat, Cause.DISEASE)
@@ -685,8 +687,8 @@ class Game:
         victim = self.pack_victim()
         if victim is not None:
             out.append((victim, Cause.WOLVES, True))
-        if s.used and hooks.DEVOURINGS:
-            for devours in hooks.DEVOURINGS:
+        if s.used and self.hooks.DEVOURINGS:
+            for devours in self.hooks.DEVOURINGS:
                 out.extend(devours(self))
         return out
 
@@ -734,26 +736,26 @@ class Game:
                 if s.alive[other - 1]:
                     self._emit(PlayerDied(other, Cause.GRIEF, s.roles[other - 1]))
                     queue.append((other, Cause.GRIEF))
-            if hooks.CHAIN:
-                for reaction in hooks.CHAIN:  # the Wild Child turns...
+            if self.hooks.CHAIN:
+                for reaction in self.hooks.CHAIN:  # the Wild Child turns...
                     for event in reaction(self, seat, cause):
                         self._emit(event)
-            if hooks.REACTIONS and seat not in s.taken:
+            if self.hooks.REACTIONS and seat not in s.taken:
                 self._react(seat, cause, queue)
             if seat in s.taken:
                 continue  # his card left with the Devoted Servant: its effects do not apply
-            hunter = s.roles[seat - 1] is Role.HUNTER or (bool(hooks.ACTING) and self.acts_as(seat, Role.HUNTER))
+            hunter = s.roles[seat - 1] is Role.HUNTER or (bool(self.hooks.ACTING) and self.acts_as(seat, Role.HUNTER))
             if hunter and seat not in s.powerless and self._hunter_fires(cause) and self.living():
                 self._emit(HunterCalled(seat, tuple(queue)))
                 return
-            if hooks.DESIGNATES_VOTERS and any(d(self, seat, cause) for d in hooks.DESIGNATES_VOTERS):
+            if self.hooks.DESIGNATES_VOTERS and any(d(self, seat, cause) for d in self.hooks.DESIGNATES_VOTERS):
                 self._emit(VotersCalled(seat, tuple(queue)))
                 return
         self._finish_resolution()
 
     def _react(self, seat: int, cause: Cause, queue: list[tuple[int, Cause]]) -> None:
         s = self.state
-        for react in hooks.REACTIONS:
+        for react in self.hooks.REACTIONS:
             reaction = react(self, seat, cause)
             if reaction is None:
                 continue
@@ -786,10 +788,10 @@ class Game:
 
     def _finish_resolution(self) -> None:
         s = self.state
-        if not s.resolving_day and hooks.DAWN_SETTLED:
+        if not s.resolving_day and self.hooks.DAWN_SETTLED:
             # Dawn step 7 (the Knight's diseased wolf). Reached again after a successor is named:
             # each hook emits only what it has not emitted this dawn.
-            for event in [e for settle in hooks.DAWN_SETTLED for e in settle(self)]:
+            for event in [e for settle in self.hooks.DAWN_SETTLED for e in settle(self)]:
                 self._emit(event)
         if self.at_once and any(w.check(self) is not None for w in self.at_once):
             outcome = self.check_outcome()  # the game stops at once (the Angel): no successor
@@ -811,7 +813,7 @@ class Game:
         """After a vote's batch, if the game goes on: the second vote, if asked, else dusk."""
         s = self.state
         asked = s.second_vote_asked
-        if asked is not None and all(stands(self, asked) for stands in hooks.SECOND_VOTE_STANDS):
+        if asked is not None and all(stands(self, asked) for stands in self.hooks.SECOND_VOTE_STANDS):
             self._emit(SecondVoteDue(s.day))
         else:
             self._emit(DuskFell(s.day))
@@ -837,7 +839,7 @@ class Game:
             return
         self._emit(VoteOpened(ballot, living, voters))
         if first and s.second_vote_asked is None:
-            for armed in hooks.ARMED:  # a second vote armed last night (judge_signal=night_arm)
+            for armed in self.hooks.ARMED:  # a second vote armed last night (judge_signal=night_arm)
                 seat = armed(self)
                 if seat is not None:
                     self._emit(SecondVoteAsked(seat))
@@ -846,7 +848,7 @@ class Game:
     def sign_taken(self) -> bool:
         """Whether voters may give a secret sign now: a round of the day's first vote, and a role
         that signs this way is possible (`hooks.SIGN_OPEN`; public facts only)."""
-        return self.first_vote_open() and any(open_(self) for open_ in hooks.SIGN_OPEN)
+        return self.first_vote_open() and any(open_(self) for open_ in self.hooks.SIGN_OPEN)
 
     def signal_second_vote(self, voter: int) -> None:
         """A voter's secret sign during the day's first vote (the keypad key of the Stuttering
@@ -857,7 +859,7 @@ class Game:
             raise WrongPhaseError(f"seat {voter!r}'s sign: a sign is taken only during the day's first vote")
         if voter not in s.voters:
             raise IllegalActionError(f"seat {voter!r} does not vote in this round, so gives no sign")
-        if s.second_vote_asked is None and any(signal(self, voter) for signal in hooks.SIGNALS):
+        if s.second_vote_asked is None and any(signal(self, voter) for signal in self.hooks.SIGNALS):
             self._emit(SecondVoteAsked(voter))
 
     def _voters(self) -> tuple[int, ...]:
@@ -900,8 +902,8 @@ class Game:
             valid = False
         if not valid:
             self._refuse_votes(votes)
-        if s.used and hooks.VOTE_BONUS and ballot in (Ballot.VOTE, Ballot.ACCUSATION) and s.second_vote_day < s.day:
-            for bonus in hooks.VOTE_BONUS:  # the first count of the day (the Raven's mark)
+        if s.used and self.hooks.VOTE_BONUS and ballot in (Ballot.VOTE, Ballot.ACCUSATION) and s.second_vote_day < s.day:
+            for bonus in self.hooks.VOTE_BONUS:  # the first count of the day (the Raven's mark)
                 for seat, extra in bonus(self).items():
                     if seat in counts:
                         counts[seat] += extra
@@ -981,7 +983,7 @@ class Game:
             self._eliminate(leaders[0], by_captain=False)
         elif self._tie_settled(leaders, ballot not in (Ballot.REVOTE, Ballot.BALLOT) and self._captain_breaks_tie()):
             pass
-        elif hooks.TIE and (settled := self._settle_tie(leaders, rng)) is not None:
+        elif self.hooks.TIE and (settled := self._settle_tie(leaders, rng)) is not None:
             self._eliminate(settled, by_captain=False)
         elif ballot in (Ballot.REVOTE, Ballot.BALLOT):
             self._no_elimination("tie")
@@ -992,7 +994,7 @@ class Game:
 
     def _tie_settled(self, tied: tuple[int, ...], captain_can_break: bool) -> bool:
         """Day step 4: a card eliminated instead of the tied (the Scapegoat, `hooks.TIE_VICTIM`)."""
-        for victim_of in hooks.TIE_VICTIM:
+        for victim_of in self.hooks.TIE_VICTIM:
             victim = victim_of(self, captain_can_break)
             if victim is not None:
                 self._emit(TieVictim(victim, tied))
@@ -1002,7 +1004,7 @@ class Game:
 
     def _settle_tie(self, tied: tuple[int, ...], rng: random.Random | None) -> int | None:
         """Day step 4: a tie a role settles (the Angel's opening vote drawn by lot)."""
-        for settle in hooks.TIE:
+        for settle in self.hooks.TIE:
             seat = settle(self, tied, rng)
             if seat is not None:
                 return seat
@@ -1031,9 +1033,9 @@ class Game:
 
     def _eliminate(self, seat: int, by_captain: bool) -> None:
         s = self.state
-        if hooks.SPARES and seat not in s.powerless and _any_hook(hooks.SPARES, self, seat):
+        if self.hooks.SPARES and seat not in s.powerless and _any_hook(self.hooks.SPARES, self, seat):
             captain = s.captain == seat
-            names = captain and any(keeps(self) for keeps in hooks.SPARED_CAPTAIN_NAMES_SUCCESSOR)
+            names = captain and any(keeps(self) for keeps in self.hooks.SPARED_CAPTAIN_NAMES_SUCCESSOR)
             self._emit(PlayerSpared(seat, s.roles[seat - 1], office_lost=captain and not names))
             if names:
                 self._emit(SuccessorCalled(seat))
@@ -1041,7 +1043,7 @@ class Game:
             self._finish_resolution()
             return
         self._emit(PlayerEliminated(seat, by_captain))
-        if hooks.WINDOW and any(window.opens(self, seat) for window in hooks.WINDOW):
+        if self.hooks.WINDOW and any(window.opens(self, seat) for window in self.hooks.WINDOW):
             self._emit(WindowOpened(seat))
             return
         self._emit(PlayerDied(seat, Cause.VOTE, self.state.roles[seat - 1]))
@@ -1052,7 +1054,7 @@ class Game:
         s = self.state
         if s.awaiting is not Awaiting.WINDOW or s.awaiting_seat is None:
             return None
-        for window in hooks.WINDOW:
+        for window in self.hooks.WINDOW:
             taker = window.taker(self, s.awaiting_seat)
             if taker is not None:
                 return taker
@@ -1067,7 +1069,7 @@ class Game:
         assert seat is not None
         if taker is not None:
             self._check_seat(taker)
-            problems = [w.check(self, taker, seat) for w in hooks.WINDOW]
+            problems = [w.check(self, taker, seat) for w in self.hooks.WINDOW]
             if all(p is not None for p in problems):
                 raise IllegalActionError(f"seat {taker} cannot take seat {seat}'s card: {problems[0]}")
             self._emit(CardTaken(taker, seat, s.roles[seat - 1]))
@@ -1423,8 +1425,9 @@ def _lovers_alone(game: Game) -> tuple[int, ...] | None:
 
 def _no_pack_alive(game: Game) -> tuple[int, ...] | None:
     s = game.state
+    roles, pack, joined = s.roles, hooks.PACK, s.joined  # game.is_pack, inlined (every death's end check)
     for p in s.living:
-        if game.is_pack(p):
+        if roles[p - 1] in pack or p in joined:
             return None
     team = game.lovers_team() if s.lovers is not None else None
     return game._side_seats(Team.VILLAGE, team or ())
@@ -1434,11 +1437,16 @@ def _only_pack_alive(game: Game) -> tuple[int, ...] | None:
     s = game.state
     if s.lovers is not None and game.lovers_alive() is not None:
         return None  # a living mixed couple: the Lovers may still win
+    # Living players outside the pack (game.is_pack, inlined), counted only up to what the row allows.
+    allowed = 1 if s.options.wolves_win_at_parity else 0
+    roles, pack, joined = s.roles, hooks.PACK, s.joined
     others = 0
     for p in s.living:
-        if not game.is_pack(p):
+        if roles[p - 1] not in pack and p not in joined:
             others += 1
-    if others == 0 or (s.options.wolves_win_at_parity and others <= 1):
+            if others > allowed:
+                return None
+    if others <= allowed:
         team = game.lovers_team() if s.lovers is not None else None
         return game._side_seats(Team.WOLVES, team or ())
     return None

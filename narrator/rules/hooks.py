@@ -201,3 +201,68 @@ class Window:
 
 
 WINDOW: list[Window] = []
+
+
+# ---- one game's hooks: only those of its possible roles ----
+
+# The roles whose modules declared each hook (filled by the catalogue with the lists above).
+OWNERS: dict[object, set[Role]] = {}
+
+# The hook lists a game filters by its possible roles (the engine reads them from `Game.hooks`).
+FILTERED = (
+    "SAVES", "SPARES", "SPARED_CAPTAIN_NAMES_SUCCESSOR", "VOTE_BONUS", "DUSK_DEATHS", "DAWN_DEATHS",
+    "DAWN_SETTLED", "SIGNALS", "SIGN_OPEN", "ARMED", "SECOND_VOTE_STANDS", "DEVOURINGS", "ABSORBS",
+    "REACTIONS", "TIE_VICTIM", "DESIGNATES_VOTERS", "TEAM", "DAY_ZERO", "TIE", "ACTING", "CHAIN", "WINDOW",
+)
+
+
+def declare(owner: Role, hook: object) -> None:
+    """Record that `owner`'s module declared `hook` (a function or a `Window`)."""
+    OWNERS.setdefault(hook, set()).add(owner)
+
+
+class GameHooks:
+    """The hooks of one game: each list of this module (`FILTERED`) kept to the hooks whose role is
+    possible in it, in the catalogue's order. A role that cannot be in play costs nothing in the
+    game's hot paths (every death, vote and night used to call every role's hooks). A hook with no
+    declared owner is always kept."""
+
+    SAVES: tuple[Callable[[Game, int, Cause], bool], ...]
+    SPARES: tuple[Callable[[Game, int], bool], ...]
+    SPARED_CAPTAIN_NAMES_SUCCESSOR: tuple[Callable[[Game], bool], ...]
+    VOTE_BONUS: tuple[Callable[[Game], Mapping[int, int]], ...]
+    DUSK_DEATHS: tuple[Callable[[Game], tuple[int, ...]], ...]
+    DAWN_DEATHS: tuple[Callable[[Game], tuple[int, ...]], ...]
+    DAWN_SETTLED: tuple[Callable[[Game], tuple[Event, ...]], ...]
+    SIGNALS: tuple[Callable[[Game, int], bool], ...]
+    SIGN_OPEN: tuple[Callable[[Game], bool], ...]
+    ARMED: tuple[Callable[[Game], int | None], ...]
+    SECOND_VOTE_STANDS: tuple[Callable[[Game, int], bool], ...]
+    DEVOURINGS: tuple[Callable[[Game], tuple[tuple[int, Cause, bool], ...]], ...]
+    ABSORBS: tuple[Callable[[Game, int, Cause], bool], ...]
+    REACTIONS: tuple[Callable[[Game, int, Cause], Reaction | None], ...]
+    TIE_VICTIM: tuple[Callable[[Game, bool], int | None], ...]
+    DESIGNATES_VOTERS: tuple[Callable[[Game, int, Cause], bool], ...]
+    TEAM: tuple[Callable[[Game, int], Team | None], ...]
+    DAY_ZERO: tuple[Callable[[Game], bool], ...]
+    TIE: tuple[Callable[[Game, tuple[int, ...], random.Random | None], int | None], ...]
+    ACTING: tuple[Callable[[Game, Role], int | None], ...]
+    CHAIN: tuple[Callable[[Game, int, Cause], Sequence[Event]], ...]
+    WINDOW: tuple[Window, ...]
+
+    def __init__(self, possible: frozenset[Role]) -> None:
+        this = globals()
+        for name in FILTERED:
+            kept = tuple(h for h in this[name] if h not in OWNERS or not OWNERS[h].isdisjoint(possible))
+            setattr(self, name, kept)
+
+
+_GAME_HOOKS: dict[frozenset[Role], GameHooks] = {}
+
+
+def of_game(possible: frozenset[Role]) -> GameHooks:
+    """The hooks of a game with these possible roles (made once per set of possible roles)."""
+    found = _GAME_HOOKS.get(possible)
+    if found is None:
+        found = _GAME_HOOKS[possible] = GameHooks(possible)
+    return found
