@@ -27,11 +27,11 @@ def test_golden_game(path: Path) -> None:
     assert Game.replay(game.events).state == game.state
 
 
-@pytest.mark.parametrize("path", [p for p in SCRIPTS if p.stem.startswith(("elder_", "scapegoat_"))],
+@pytest.mark.parametrize("path", [p for p in SCRIPTS if p.stem.startswith(("elder_", "scapegoat_", "witch_", "actor_infected_", "pied_piper_infected_"))],
                          ids=lambda p: p.stem)
 def test_golden_events_survive_the_journal_codec(path: Path) -> None:
     """The events of the powers lost, the spare lives and the Scapegoat's list (a None list
-    included) are written to the journal and read back equal."""
+    included), the Witch's healed seat (`saved`) are written to the journal and read back equal."""
     import json
 
     from narrator.rules.codec import event_from_dict, event_to_dict
@@ -39,3 +39,12 @@ def test_golden_events_survive_the_journal_codec(path: Path) -> None:
     _, _, game = run(path)
     for event in game.events:
         assert event_from_dict(json.loads(json.dumps(event_to_dict(event)))) == event
+
+
+def test_a_journal_written_before_the_witchs_saved_seat_reads_back() -> None:
+    """WitchActed.saved came later (witch_sees): an old journal line without it still loads."""
+    from narrator.rules import events as ev
+    from narrator.rules.codec import event_from_dict
+
+    old = {"type": "WitchActed", "witch": 4, "healed": True, "poisoned": None}
+    assert event_from_dict(old) == ev.WitchActed(4, True, None)
