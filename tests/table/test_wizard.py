@@ -10,7 +10,7 @@ import pytest
 
 from narrator.rules import Role
 from narrator.table.config import TableConfig, config_path, load_config, save_config
-from narrator.table.wizard import ROLE_MENU, ScriptedAsker, Wizard
+from narrator.table.wizard import OPTION_MENU, ROLE_MENU, ScriptedAsker, Wizard
 
 ALL_ENTER = ["", "", "", "", "", "", ""]
 
@@ -29,9 +29,11 @@ def test_enter_everywhere_keeps_the_defaults() -> None:
 
 
 def test_a_whole_setup_on_the_keypad() -> None:
-    # 10 players; add a Witch (3+) and a Hunter (4+); switch option 10 (vote_procedure) twice;
-    # French; both inputs; seer turn 30 s; physical cards.
-    config, _ = run(["10", "3+", "4+", "", "10", "10", "", "2", "3", "4*30", "", "2"])
+    # 10 players; add a Witch (3+) and a Hunter (4+); switch option vote_procedure twice (its
+    # number in the menu, which grows with the roles' options); French; both inputs; seer turn
+    # 30 s; physical cards.
+    vote = str(OPTION_MENU.index("vote_procedure") + 1)
+    config, _ = run(["10", "3+", "4+", "", vote, vote, "", "2", "3", "4*30", "", "2"])
     assert config.players == 10
     assert config.composition() == {Role.WEREWOLF: 2, Role.SEER: 1, Role.WITCH: 1, Role.HUNTER: 1, Role.VILLAGER: 5}
     assert config.options == {"vote_procedure": "accusation"}
