@@ -144,8 +144,11 @@ class Checker:
     game: Game
     alive: set[int] = field(default_factory=set)
     seen: int = 0
-    heals: int = 0
-    poisons: int = 0
+    # Potions used, per seat that acted as the Witch: a Devoted Servant who takes the Witch's card
+    # starts with both again, an Actor holding the card has one of each for that night.
+    heals: dict[int, int] = field(default_factory=dict)
+    poisons: dict[int, int] = field(default_factory=dict)
+    saved: int | None = None  # the seat the Witch heals tonight (witch_sees: any devoured)
     victim: int | None = None
     healed: bool = False
     poisoned: int | None = None
@@ -198,6 +201,7 @@ class Checker:
         self.powerless_do_nothing(e)
         if isinstance(e, ev.NightBegan):
             self.victim, self.healed, self.poisoned, self.protected = None, False, None, None
+            self.saved = None
             self.extra, self.infected = None, None
             self.white_victim = None
             self.absorbed = None
@@ -224,10 +228,20 @@ class Checker:
             self._alive(e.witch, "the Witch acts")
             self._alive(e.poisoned, "the Witch's poison")
             self.healed, self.poisoned = e.healed, e.poisoned
-            self.heals += e.healed
-            self.poisons += e.poisoned is not None
-            assert self.heals <= 1 and self.poisons <= 1, "a potion was used twice"
-            assert not e.healed or (self.victim is not None and self.victim != self.infected), "healed with no victim"
+            self.heals[e.witch] = self.heals.get(e.witch, 0) + e.healed
+            self.poisons[e.witch] = self.poisons.get(e.witch, 0) + (e.poisoned is not None)
+            assert self.heals[e.witch] <= 1 and self.poisons[e.witch] <= 1, "a potion was used twice"
+            if e.healed and e.saved is None:
+                assert self.victim is not None and self.victim != self.infected, "healed with no victim"
+                self.saved = self.victim
+            elif e.healed:
+                # witch_sees=all_devoured: the Big Bad Wolf's victim, or the White Werewolf's when his
+                # kill can be stopped.
+                others = {self.extra} | ({self.white_victim} if game.options.white_werewolf_kill_blockable else set())
+                assert game.options.witch_sees == "all_devoured" and e.saved in others, "healed a seat not devoured"
+                self.saved = e.saved
+            else:
+                assert e.saved is None
         elif isinstance(e, ev.PowerUsed):
             power = hooks.POWERS[e.call]
             # Its role's holder, or the Actor holding that card tonight.
@@ -271,6 +285,8 @@ class Checker:
             assert not game.state.lovers or e.servant not in game.state.lovers, "a Servant in love took a card"
             self.taken.add(e.seat)
             self.taken_by.add(e.servant)
+            self.heals.pop(e.servant, None)  # her new card starts fresh (potions renewed)
+            self.poisons.pop(e.servant, None)
             if e.role is Role.WILD_CHILD:
                 self.model = None
         elif isinstance(e, ev.DawnBroke):
@@ -280,7 +296,7 @@ class Checker:
                     return False
                 girl = game.state.roles[seat - 1] is Role.LITTLE_GIRL
                 blocks = kind == "pack" or game.options.savior_blocks == "all_devouring"
-                return (self.healed and kind == "pack") or (
+                return (self.healed and self.saved == seat) or (
                     blocks and self.protected == seat and (not girl or game.options.savior_protects_little_girl))
 
             def spare_life(seat: int) -> bool:
@@ -547,8 +563,12 @@ class Driver:
                 def witch() -> tuple[Any, ...]:
                     heal, poison = self.draw(st.booleans()), self.seat()
                     c = self.checker
-                    heal_ok = not heal or (c.heals == 0 and c.victim is not None and c.victim != c.infected)
-                    poison_ok = poison is None or (self.checker.poisons == 0 and poison in alive)
+                    w = game.living_holder(Role.WITCH)
+                    others = game.options.witch_sees == "all_devoured" and (c.extra is not None or (
+                        c.white_victim is not None and game.options.white_werewolf_kill_blockable))
+                    devoured = (c.victim is not None and c.victim != c.infected) or others
+                    heal_ok = not heal or (c.heals.get(w or 0, 0) == 0 and devoured)
+                    poison_ok = poison is None or (c.poisons.get(w or 0, 0) == 0 and poison in alive)
                     return (heal_ok and poison_ok, "witch_act", heal, poison)
                 self.until_legal(witch, "witch_act", False, None)
             return
