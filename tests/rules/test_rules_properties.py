@@ -348,9 +348,14 @@ class Checker:
             assert set(e.seats) >= village, f"the revenge spared village players: {sorted(village - set(e.seats))}"
             self.powerless |= set(e.seats)
         elif isinstance(e, ev.PowerLost):
-            # The Fox's miss (RULES-EXTENSIONS.md "Fox"): his power is lost for good, like the Elder's revenge.
-            assert e.role is Role.FOX and game.options.fox_loses_power_on_miss, f"power lost without a Fox's miss: {e}"
-            assert e.seat not in self.powerless, "a powerless Fox lost his power again"
+            # The Fox's miss (RULES-EXTENSIONS.md "Fox"): his power is lost for good, like the Elder's revenge;
+            # or an infected Piper or Actor with `piper_infected` / `actor_infected` = powerless.
+            if e.reason == "infected":
+                option = {Role.PIED_PIPER: game.options.piper_infected, Role.ACTOR: game.options.actor_infected}.get(e.role)
+                assert option == "powerless" and e.seat == self.infected, f"power lost without an infection: {e}"
+            else:
+                assert e.role is Role.FOX and game.options.fox_loses_power_on_miss, f"power lost without a Fox's miss: {e}"
+            assert e.seat not in self.powerless, "a powerless seat lost his power again"
             self.powerless.add(e.seat)
         elif isinstance(e, ev.HunterCalled):
             assert self.hunter_due, "the Hunter was called without a death that lets him shoot"
