@@ -12,7 +12,7 @@ import dataclasses
 import random
 from dataclasses import dataclass
 from enum import Enum, IntEnum
-from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Final, Iterable, Mapping, Sequence, TypeVar
 
 from narrator.rules.composition import Deal, check_players, deck_of, validate
 from narrator.rules.errors import (
@@ -110,6 +110,50 @@ class Awaiting(str, Enum):
     TIEBREAK = "tiebreak"
     WINDOW = "window"  # day step 5: a card may be taken before the designated player's is shown
     VOTERS = "voters"  # the dead Scapegoat names who may vote the next day
+
+
+# The enum members the hot paths read, as module constants (issue 13): on Python 3.11 reading
+# `Phase.NIGHT` goes through `EnumType.__getattr__`'s slot and costs about ten global reads; a
+# game reads a few hundred of them. Cold code (messages, queries the simulator never asks) keeps
+# the plain `Enum.MEMBER` spelling.
+_AWAITING_HUNTER: Final = Awaiting.HUNTER
+_AWAITING_NOTHING: Final = Awaiting.NOTHING
+_AWAITING_SUCCESSOR: Final = Awaiting.SUCCESSOR
+_AWAITING_TIEBREAK: Final = Awaiting.TIEBREAK
+_AWAITING_VOTE: Final = Awaiting.VOTE
+_AWAITING_WINDOW: Final = Awaiting.WINDOW
+_BALLOT_ACCUSATION: Final = Ballot.ACCUSATION
+_BALLOT_BALLOT: Final = Ballot.BALLOT
+_BALLOT_CAPTAIN: Final = Ballot.CAPTAIN
+_BALLOT_CAPTAIN_REVOTE: Final = Ballot.CAPTAIN_REVOTE
+_BALLOT_REVOTE: Final = Ballot.REVOTE
+_BALLOT_RUNOFF: Final = Ballot.RUNOFF
+_BALLOT_VOTE: Final = Ballot.VOTE
+_CAUSE_DISEASE: Final = Cause.DISEASE
+_CAUSE_GRIEF: Final = Cause.GRIEF
+_CAUSE_HUNTER: Final = Cause.HUNTER
+_CAUSE_VOTE: Final = Cause.VOTE
+_CAUSE_WOLVES: Final = Cause.WOLVES
+_PHASE_DAY: Final = Phase.DAY
+_PHASE_DUSK: Final = Phase.DUSK
+_PHASE_NIGHT: Final = Phase.NIGHT
+_PHASE_OVER: Final = Phase.OVER
+_PHASE_RESOLVING: Final = Phase.RESOLVING
+_PHASE_SETUP: Final = Phase.SETUP
+_ROLE_CUPID: Final = Role.CUPID
+_ROLE_HUNTER: Final = Role.HUNTER
+_ROLE_SEER: Final = Role.SEER
+_ROLE_THIEF: Final = Role.THIEF
+_ROLE_WITCH: Final = Role.WITCH
+_STEP_CUPID: Final = Step.CUPID
+_STEP_ELECTION: Final = Step.ELECTION
+_STEP_SEER: Final = Step.SEER
+_STEP_THIEF: Final = Step.THIEF
+_STEP_WITCH: Final = Step.WITCH
+_STEP_WOLVES: Final = Step.WOLVES
+_TEAM_PIED_PIPER: Final = Team.PIED_PIPER
+_TEAM_VILLAGE: Final = Team.VILLAGE
+_TEAM_WOLVES: Final = Team.WOLVES
 
 
 @dataclass(frozen=True, slots=True)
@@ -356,7 +400,7 @@ class Game:
 
     def day_zero_due(self) -> bool:
         """Whether the game opens with a Day 0 (RULES-EXTENSIONS.md "Opening"): public facts only."""
-        return self.state.phase is Phase.SETUP and any(due(self) for due in self.hooks.DAY_ZERO)
+        return self.state.phase is _PHASE_SETUP and any(due(self) for due in self.hooks.DAY_ZERO)
 
     def living_wolves(self) -> tuple[int, ...]:
         """The living pack members (they wake in the Werewolves' call)."""
@@ -414,17 +458,17 @@ class Game:
 
     def captain_election_due(self) -> bool:
         s = self.state
-        if s.options.captain_election == "never" or s.captain is not None or s.awaiting is not Awaiting.NOTHING:
+        if s.options.captain_election == "never" or s.captain is not None or s.awaiting is not _AWAITING_NOTHING:
             return False
-        if s.phase is Phase.NIGHT:
-            return s.options.captain_election == "night1_end" and s.night == 1 and s.step < Step.ELECTION
-        if s.phase is Phase.DAY and s.voted_day < s.day:
+        if s.phase is _PHASE_NIGHT:
+            return s.options.captain_election == "night1_end" and s.night == 1 and s.step < _STEP_ELECTION
+        if s.phase is _PHASE_DAY and s.voted_day < s.day:
             return (s.options.captain_election == "day1" and s.elections == 0) or s.captain_vacant
         return False
 
     def vote_due(self) -> bool:
         s = self.state
-        if s.phase is not Phase.DAY or s.awaiting is not Awaiting.NOTHING:
+        if s.phase is not _PHASE_DAY or s.awaiting is not _AWAITING_NOTHING:
             return False
         return s.voted_day < s.day or self.second_vote_due()
 
@@ -436,8 +480,8 @@ class Game:
     def first_vote_open(self) -> bool:
         """Whether a round of the day's first elimination vote is being voted now."""
         s = self.state
-        return (s.awaiting is Awaiting.VOTE and s.phase is Phase.DAY and s.voted_day == s.day
-                and s.second_vote_day < s.day and s.ballot not in (Ballot.CAPTAIN, Ballot.CAPTAIN_REVOTE))
+        return (s.awaiting is _AWAITING_VOTE and s.phase is _PHASE_DAY and s.voted_day == s.day
+                and s.second_vote_day < s.day and s.ballot not in (_BALLOT_CAPTAIN, _BALLOT_CAPTAIN_REVOTE))
 
     def roll_call(self) -> tuple[int, ...]:
         """The order of a roll-call vote today: the voters of the open round (or the living),
@@ -458,7 +502,7 @@ class Game:
             return lovers
         if wolves == 0:
             teams = {self.state.roles[lovers[0] - 1].team, self.state.roles[lovers[1] - 1].team}
-            if teams == {Team.VILLAGE, Team.PIED_PIPER}:
+            if teams == {_TEAM_VILLAGE, _TEAM_PIED_PIPER}:
                 return lovers
         return None
 
@@ -490,17 +534,17 @@ class Game:
 
     def begin_night(self) -> None:
         s = self.state
-        if s.phase is Phase.SETUP:
+        if s.phase is _PHASE_SETUP:
             if self.day_zero_due():
                 raise WrongPhaseError("the game opens with a Day 0 before the first night (the Angel is possible)")
             self._emit(NightBegan(1))
             return
-        self._require_phase(Phase.DUSK, "night falls only after the day's vote")
+        self._require_phase(_PHASE_DUSK, "night falls only after the day's vote")
         self._emit(NightBegan(s.night + 1))
         for dusk in self.hooks.DUSK_DEATHS:  # the Knight's diseased wolf: dead before anyone wakes
             for seat in dusk(self):
                 if s.alive[seat - 1]:
-                    self._emit(PlayerDied(seat, Cause.DISEASE, s.roles[seat - 1]))
+                    self._emit(PlayerDied(seat, _CAUSE_DISEASE, s.roles[seat - 1]))
 
     def open_day_zero(self) -> None:
         """The game opens with a day (the Angel is possible): Captain election, debate, vote."""
@@ -512,8 +556,8 @@ class Game:
         """The Thief keeps his card (0) or takes extra card 1 or 2; two Werewolves force a take."""
         s = self.state
         said = f"Thief card {card!r}"
-        self._night_step(Step.THIEF, "the Thief", said, first_night_only=True)
-        seat = self._living_actor(Role.THIEF, "the Thief", said)
+        self._night_step(_STEP_THIEF, "the Thief", said, first_night_only=True)
+        seat = self._living_actor(_ROLE_THIEF, "the Thief", said)
         if card not in (0, 1, 2):
             raise InvalidTargetError(f"card {card!r}: the Thief chooses 1 or 2, or 0 to keep his card")
         if card == 0 and all(r in hooks.PACK for r in s.extra):
@@ -522,8 +566,8 @@ class Game:
 
     def cupid_choose(self, first: int, second: int) -> None:
         said = f"Lovers {first!r} and {second!r}"
-        self._night_step(Step.CUPID, "Cupid", said, first_night_only=True)
-        cupid = self._living_actor(Role.CUPID, "Cupid", said)
+        self._night_step(_STEP_CUPID, "Cupid", said, first_night_only=True)
+        cupid = self._living_actor(_ROLE_CUPID, "Cupid", said)
         for seat in (first, second):
             self._check_target(seat, "Cupid")
         if first == second:
@@ -533,13 +577,13 @@ class Game:
     def seer_inspect(self, target: int) -> Role | Team | None:
         """What the Seer is shown of `target`; None when her power is lost (she sees nothing)."""
         said = f"the Seer on seat {target!r}"
-        self._night_step(Step.SEER, "the Seer", said)
-        seer = self._living_actor(Role.SEER, "the Seer", said)
+        self._night_step(_STEP_SEER, "the Seer", said)
+        seer = self._living_actor(_ROLE_SEER, "the Seer", said)
         self._check_target(target, "the Seer")
         if target == seer:
             raise InvalidTargetError(f"seat {target} is the Seer herself; she looks at another player's card")
         if seer in self.state.powerless:
-            self._emit(PowerIgnored("seer", seer, Step.SEER))
+            self._emit(PowerIgnored("seer", seer, _STEP_SEER))
             return None
         self._emit(SeerSaw(seer, target, self.state.roles[target - 1]))
         return self.seen(target)
@@ -548,7 +592,7 @@ class Game:
         """The Werewolves' victim by consensus; None means no consensus (no victim)."""
         s = self.state
         said = f"the Werewolves on seat {target!r}" if target is not None else "the Werewolves without a victim"
-        self._night_step(Step.WOLVES, "the Werewolves", said)
+        self._night_step(_STEP_WOLVES, "the Werewolves", said)
         if not self.living_wolves():
             raise IllegalActionError(f"{said}: no Werewolf is alive to choose a victim")
         if target is not None:
@@ -566,8 +610,8 @@ class Game:
         victim if he can be healed, else the first of them in seat order."""
         s = self.state
         said = f"the Witch (heal={heal!r}, poison={poison!r})"
-        self._night_step(Step.WITCH, "the Witch", said)
-        witch = self._living_actor(Role.WITCH, "the Witch", said)
+        self._night_step(_STEP_WITCH, "the Witch", said)
+        witch = self._living_actor(_ROLE_WITCH, "the Witch", said)
         if heal:
             if not s.heal_left:
                 raise IllegalActionError("heal: the Witch has already used her healing potion")
@@ -587,7 +631,7 @@ class Game:
                 raise IllegalActionError(f"poison seat {poison}: the Witch has already used her poison")
             self._check_target(poison, "the Witch")
         if witch in s.powerless:
-            self._emit(PowerIgnored("witch", witch, Step.WITCH))
+            self._emit(PowerIgnored("witch", witch, _STEP_WITCH))
             return
         # `saved` is written only when it is not the pack's victim (journals stay as they were).
         self._emit(WitchActed(witch, heal, poison, None if saved == s.victim else saved))
@@ -686,7 +730,7 @@ class Game:
         out: list[tuple[int, Cause, bool]] = []
         victim = self.pack_victim()
         if victim is not None:
-            out.append((victim, Cause.WOLVES, True))
+            out.append((victim, _CAUSE_WOLVES, True))
         if s.used and self.hooks.DEVOURINGS:
             for devours in self.hooks.DEVOURINGS:
                 out.extend(devours(self))
@@ -700,7 +744,7 @@ class Game:
     def hunter_shoot(self, target: int | None) -> None:
         """The dead Hunter's last shot; None when he let it pass (no answer in time)."""
         s = self.state
-        self._require_awaiting(Awaiting.HUNTER, f"the Hunter's shot at seat {target!r}")
+        self._require_awaiting(_AWAITING_HUNTER, f"the Hunter's shot at seat {target!r}")
         hunter = s.awaiting_seat
         assert hunter is not None
         if target is not None:
@@ -708,14 +752,14 @@ class Game:
         queue = list(s.queue)
         self._emit(HunterShot(hunter, target))
         if target is not None:
-            self._emit(PlayerDied(target, Cause.HUNTER, s.roles[target - 1]))
-            queue.append((target, Cause.HUNTER))
+            self._emit(PlayerDied(target, _CAUSE_HUNTER, s.roles[target - 1]))
+            queue.append((target, _CAUSE_HUNTER))
         self._resolve(queue)
 
     def name_successor(self, successor: int | None) -> None:
         """The dead Captain names a living successor; None leaves the office vacant."""
         s = self.state
-        self._require_awaiting(Awaiting.SUCCESSOR, f"the Captain's successor seat {successor!r}")
+        self._require_awaiting(_AWAITING_SUCCESSOR, f"the Captain's successor seat {successor!r}")
         previous = s.awaiting_seat
         assert previous is not None
         if successor is not None:
@@ -734,8 +778,8 @@ class Game:
             if s.lovers and seat in s.lovers:
                 other = s.lovers[1] if s.lovers[0] == seat else s.lovers[0]
                 if s.alive[other - 1]:
-                    self._emit(PlayerDied(other, Cause.GRIEF, s.roles[other - 1]))
-                    queue.append((other, Cause.GRIEF))
+                    self._emit(PlayerDied(other, _CAUSE_GRIEF, s.roles[other - 1]))
+                    queue.append((other, _CAUSE_GRIEF))
             if self.hooks.CHAIN:
                 for reaction in self.hooks.CHAIN:  # the Wild Child turns...
                     for event in reaction(self, seat, cause):
@@ -744,7 +788,7 @@ class Game:
                 self._react(seat, cause, queue)
             if seat in s.taken:
                 continue  # his card left with the Devoted Servant: its effects do not apply
-            hunter = s.roles[seat - 1] is Role.HUNTER or (bool(self.hooks.ACTING) and self.acts_as(seat, Role.HUNTER))
+            hunter = s.roles[seat - 1] is _ROLE_HUNTER or (bool(self.hooks.ACTING) and self.acts_as(seat, _ROLE_HUNTER))
             if hunter and seat not in s.powerless and self._hunter_fires(cause) and self.living():
                 self._emit(HunterCalled(seat, tuple(queue)))
                 return
@@ -784,7 +828,7 @@ class Game:
         self._resolve(queue)
 
     def _hunter_fires(self, cause: Cause) -> bool:
-        return self.state.options.hunter_shoots_on == "any_death" or cause in DEVOURING or cause is Cause.VOTE
+        return self.state.options.hunter_shoots_on == "any_death" or cause in DEVOURING or cause is _CAUSE_VOTE
 
     def _finish_resolution(self) -> None:
         s = self.state
@@ -824,7 +868,7 @@ class Game:
         if not self.captain_election_due():
             raise WrongPhaseError("no Captain election is due now")
         living = self.living()
-        self._emit(VoteOpened(Ballot.CAPTAIN, living, living))
+        self._emit(VoteOpened(_BALLOT_CAPTAIN, living, living))
 
     def open_vote(self) -> None:
         if not self.vote_due():
@@ -832,7 +876,7 @@ class Game:
         s = self.state
         first = s.voted_day < s.day
         living = self.living()
-        ballot = Ballot.ACCUSATION if s.options.vote_procedure == "accusation" else Ballot.VOTE
+        ballot = _BALLOT_ACCUSATION if s.options.vote_procedure == "accusation" else _BALLOT_VOTE
         voters = self._voters()
         if not voters:  # nobody may vote today (the Scapegoat's list): no elimination
             self._no_elimination("no_voters")
@@ -876,7 +920,7 @@ class Game:
 
     def vote_weight(self, voter: int) -> int:
         s = self.state
-        captain_round = s.ballot in (Ballot.CAPTAIN, Ballot.CAPTAIN_REVOTE)
+        captain_round = s.ballot in (_BALLOT_CAPTAIN, _BALLOT_CAPTAIN_REVOTE)
         return 2 if voter == s.captain and s.options.captain_double_vote and not captain_round else 1
 
     def cast_votes(self, votes: Mapping[int, int | None], rng: random.Random | None = None) -> None:
@@ -886,8 +930,8 @@ class Game:
         """
         s = self.state
         # Checked before building the message: a dict's repr on every round would slow the simulator.
-        if s.awaiting is not Awaiting.VOTE or s.phase is Phase.OVER:
-            self._require_awaiting(Awaiting.VOTE, f"votes {dict(votes)!r}")
+        if s.awaiting is not _AWAITING_VOTE or s.phase is _PHASE_OVER:
+            self._require_awaiting(_AWAITING_VOTE, f"votes {dict(votes)!r}")
         ballot = s.ballot
         assert ballot is not None
         candidates = s.candidates
@@ -902,7 +946,7 @@ class Game:
             valid = False
         if not valid:
             self._refuse_votes(votes)
-        if s.used and self.hooks.VOTE_BONUS and ballot in (Ballot.VOTE, Ballot.ACCUSATION) and s.second_vote_day < s.day:
+        if s.used and self.hooks.VOTE_BONUS and ballot in (_BALLOT_VOTE, _BALLOT_ACCUSATION) and s.second_vote_day < s.day:
             for bonus in self.hooks.VOTE_BONUS:  # the first count of the day (the Raven's mark)
                 for seat, extra in bonus(self).items():
                     if seat in counts:
@@ -910,11 +954,11 @@ class Game:
         captain = s.captain
         if captain is not None:
             captain_target = votes.get(captain)
-            if captain_target is not None and ballot is not Ballot.CAPTAIN and ballot is not Ballot.CAPTAIN_REVOTE:
+            if captain_target is not None and ballot is not _BALLOT_CAPTAIN and ballot is not _BALLOT_CAPTAIN_REVOTE:
                 counts[captain_target] += self.vote_weight(captain) - 1
         top = max(counts.values(), default=0)
         leaders = tuple([c for c in candidates if counts[c] == top]) if top > 0 else ()
-        if ballot is Ballot.CAPTAIN_REVOTE and len(leaders) != 1 and rng is None:
+        if ballot is _BALLOT_CAPTAIN_REVOTE and len(leaders) != 1 and rng is None:
             raise RulesError("a Captain election still tied after the revote needs a random draw (rng)")
         self._emit(VotesCast(ballot, tuple(sorted(votes.items())), tuple(counts.items())))
         self._after_votes(ballot, votes, counts, leaders, rng)
@@ -947,12 +991,12 @@ class Game:
         s = self.state
         top = counts[leaders[0]] if leaders else 0  # the leaders have the most votes (none: nobody got one)
         tied = leaders or s.candidates
-        if ballot is Ballot.CAPTAIN:
+        if ballot is _BALLOT_CAPTAIN:
             if len(leaders) == 1:
                 self._emit(CaptainElected(leaders[0], False))
             else:
-                self._emit(VoteOpened(Ballot.CAPTAIN_REVOTE, tied, self.living()))
-        elif ballot is Ballot.CAPTAIN_REVOTE:
+                self._emit(VoteOpened(_BALLOT_CAPTAIN_REVOTE, tied, self.living()))
+        elif ballot is _BALLOT_CAPTAIN_REVOTE:
             if len(leaders) == 1:
                 self._emit(CaptainElected(leaders[0], False))
             else:
@@ -960,15 +1004,15 @@ class Game:
                 self._emit(CaptainElected(rng.choice(tied), True))
         elif top == 0:
             self._no_elimination("no_votes")
-        elif ballot is Ballot.VOTE and s.options.vote_procedure == "runoff":
+        elif ballot is _BALLOT_VOTE and s.options.vote_procedure == "runoff":
             # Round one never ends in a tie-break: the tied leaders (or the leader and everyone
             # tied second) go to round two; ties are settled there, as in plurality.
             runners = leaders if len(leaders) > 1 else _top_two(counts, s.candidates)
             if len(runners) == 1:
                 self._eliminate(runners[0], by_captain=False)
             else:
-                self._emit(VoteOpened(Ballot.RUNOFF, runners, self._voters()))
-        elif ballot is Ballot.ACCUSATION:
+                self._emit(VoteOpened(_BALLOT_RUNOFF, runners, self._voters()))
+        elif ballot is _BALLOT_ACCUSATION:
             voted = {t for t in votes.values() if t is not None}
             if len(voted) == 1:
                 self._eliminate(leaders[0], by_captain=False)
@@ -976,21 +1020,21 @@ class Game:
                 accused = leaders if len(leaders) > 1 else _top_two(counts, s.candidates)
                 voters = tuple(p for p in self._voters() if p not in accused)
                 if voters:
-                    self._emit(VoteOpened(Ballot.BALLOT, accused, voters))
+                    self._emit(VoteOpened(_BALLOT_BALLOT, accused, voters))
                 elif not self._tie_settled(accused, captain_can_break=False):
                     self._no_elimination("tie")
         elif len(leaders) == 1:
             self._eliminate(leaders[0], by_captain=False)
-        elif self._tie_settled(leaders, ballot not in (Ballot.REVOTE, Ballot.BALLOT) and self._captain_breaks_tie()):
+        elif self._tie_settled(leaders, ballot not in (_BALLOT_REVOTE, _BALLOT_BALLOT) and self._captain_breaks_tie()):
             pass
         elif self.hooks.TIE and (settled := self._settle_tie(leaders, rng)) is not None:
             self._eliminate(settled, by_captain=False)
-        elif ballot in (Ballot.REVOTE, Ballot.BALLOT):
+        elif ballot in (_BALLOT_REVOTE, _BALLOT_BALLOT):
             self._no_elimination("tie")
         elif self._captain_breaks_tie():
             self._emit(TieToBreak(leaders))
         else:
-            self._emit(VoteOpened(Ballot.REVOTE, leaders, self._voters()))
+            self._emit(VoteOpened(_BALLOT_REVOTE, leaders, self._voters()))
 
     def _tie_settled(self, tied: tuple[int, ...], captain_can_break: bool) -> bool:
         """Day step 4: a card eliminated instead of the tied (the Scapegoat, `hooks.TIE_VICTIM`)."""
@@ -1046,8 +1090,8 @@ class Game:
         if self.hooks.WINDOW and any(window.opens(self, seat) for window in self.hooks.WINDOW):
             self._emit(WindowOpened(seat))
             return
-        self._emit(PlayerDied(seat, Cause.VOTE, self.state.roles[seat - 1]))
-        self._resolve([(seat, Cause.VOTE)])
+        self._emit(PlayerDied(seat, _CAUSE_VOTE, self.state.roles[seat - 1]))
+        self._resolve([(seat, _CAUSE_VOTE)])
 
     def window_taker(self) -> int | None:
         """The seat who may take the designated player's card in the open window, if any."""
@@ -1091,11 +1135,11 @@ class Game:
         s = self.state
         if s.phase is not phase:
             raise WrongPhaseError(f"{why} (the game is in phase {s.phase.value})")
-        if s.awaiting is not Awaiting.NOTHING:
+        if s.awaiting is not _AWAITING_NOTHING:
             raise WrongPhaseError(f"{why}; first the game waits for {s.awaiting.value}")
 
     def _require_awaiting(self, what: Awaiting, name: str) -> None:
-        if self.state.phase is Phase.OVER:
+        if self.state.phase is _PHASE_OVER:
             raise WrongPhaseError(f"{name}: the game is over")
         if self.state.awaiting is not what:
             raise WrongPhaseError(f"{name} is not awaited now (awaiting: {self.state.awaiting.value})")
@@ -1103,8 +1147,8 @@ class Game:
     def _night_step(self, step: int, who: str, said: str, first_night_only: bool = False) -> None:
         """`said` quotes the refused action in the message."""
         s = self.state
-        if s.phase is not Phase.NIGHT or s.awaiting is not Awaiting.NOTHING:  # the message built only if refused
-            self._require_phase(Phase.NIGHT, f"{said}: {who} acts only at night")
+        if s.phase is not _PHASE_NIGHT or s.awaiting is not _AWAITING_NOTHING:  # the message built only if refused
+            self._require_phase(_PHASE_NIGHT, f"{said}: {who} acts only at night")
         if first_night_only and s.night != 1:
             raise WrongPhaseError(f"{said}: {who} acts only on the first night (this is night {s.night})")
         if s.step >= step:
@@ -1152,41 +1196,41 @@ def _top_two(counts: Mapping[int, int], candidates: Sequence[int]) -> tuple[int,
 
 
 def _started(s: State, e: GameStarted) -> None:
-    s.phase = Phase.SETUP
+    s.phase = _PHASE_SETUP
 
 
 def _night(s: State, e: NightBegan) -> None:
-    s.phase, s.night, s.step = Phase.NIGHT, e.night, -1
+    s.phase, s.night, s.step = _PHASE_NIGHT, e.night, -1
     s.previous, s.used = s.used, _NONE_USED
     s.victim, s.healed, s.saved, s.poisoned = None, False, None, None
     s.tie_victim = None
-    s.awaiting, s.queue, s.resolving_day = Awaiting.NOTHING, (), False
+    s.awaiting, s.queue, s.resolving_day = _AWAITING_NOTHING, (), False
     s.night_dead, s.second_vote_asked = (), None
 
 
 def _thief(s: State, e: ThiefChose) -> None:
-    s.step = Step.THIEF
+    s.step = _STEP_THIEF
     if e.took is not None:
         s.roles[e.seat - 1] = e.took
-        s.extra[e.card - 1] = Role.THIEF
+        s.extra[e.card - 1] = _ROLE_THIEF
 
 
 def _lovers(s: State, e: LoversChosen) -> None:
-    s.step = Step.CUPID
+    s.step = _STEP_CUPID
     s.lovers = (e.first, e.second)
 
 
 def _seer(s: State, e: SeerSaw) -> None:
-    s.step = Step.SEER
+    s.step = _STEP_SEER
 
 
 def _wolves(s: State, e: WolvesChose) -> None:
-    s.step = Step.WOLVES
+    s.step = _STEP_WOLVES
     s.victim = e.target
 
 
 def _witch(s: State, e: WitchActed) -> None:
-    s.step = Step.WITCH
+    s.step = _STEP_WITCH
     if e.healed:
         s.healed, s.heal_left = True, False
         s.saved = e.saved if e.saved is not None else s.victim
@@ -1195,74 +1239,74 @@ def _witch(s: State, e: WitchActed) -> None:
 
 
 def _dawn(s: State, e: DawnBroke) -> None:
-    s.phase = Phase.RESOLVING
+    s.phase = _PHASE_RESOLVING
     s.resolving_day = False
 
 
 def _died(s: State, e: PlayerDied) -> None:
     s.alive[e.seat - 1] = False
-    if s.awaiting is Awaiting.WINDOW:  # the window closed: the designated player dies
-        s.awaiting, s.awaiting_seat = Awaiting.NOTHING, None
+    if s.awaiting is _AWAITING_WINDOW:  # the window closed: the designated player dies
+        s.awaiting, s.awaiting_seat = _AWAITING_NOTHING, None
     s.living = tuple([p for p in s.living if p != e.seat])
-    if s.phase is Phase.NIGHT:
+    if s.phase is _PHASE_NIGHT:
         s.night_dead = (*s.night_dead, (e.seat, e.cause))
 
 
 def _hunter_called(s: State, e: HunterCalled) -> None:
-    s.awaiting, s.awaiting_seat, s.queue = Awaiting.HUNTER, e.hunter, e.queue
+    s.awaiting, s.awaiting_seat, s.queue = _AWAITING_HUNTER, e.hunter, e.queue
 
 
 def _hunter_shot(s: State, e: HunterShot) -> None:
-    s.awaiting, s.awaiting_seat, s.queue = Awaiting.NOTHING, None, ()
+    s.awaiting, s.awaiting_seat, s.queue = _AWAITING_NOTHING, None, ()
 
 def _successor_called(s: State, e: SuccessorCalled) -> None:
-    s.awaiting, s.awaiting_seat = Awaiting.SUCCESSOR, e.captain
+    s.awaiting, s.awaiting_seat = _AWAITING_SUCCESSOR, e.captain
     s.resigned = False
 
 
 def _succeeded(s: State, e: CaptainSucceeded) -> None:
-    s.awaiting, s.awaiting_seat = Awaiting.NOTHING, None
+    s.awaiting, s.awaiting_seat = _AWAITING_NOTHING, None
     s.captain = e.successor
     s.captain_vacant = e.successor is None
 
 
 def _vote_opened(s: State, e: VoteOpened) -> None:
-    s.awaiting, s.ballot, s.candidates, s.voters = Awaiting.VOTE, e.ballot, e.candidates, e.voters
-    if e.ballot is Ballot.CAPTAIN:
+    s.awaiting, s.ballot, s.candidates, s.voters = _AWAITING_VOTE, e.ballot, e.candidates, e.voters
+    if e.ballot is _BALLOT_CAPTAIN:
         s.elections += 1
-        if s.phase is Phase.NIGHT:
-            s.step = Step.ELECTION
-    elif e.ballot in (Ballot.VOTE, Ballot.ACCUSATION):
+        if s.phase is _PHASE_NIGHT:
+            s.step = _STEP_ELECTION
+    elif e.ballot in (_BALLOT_VOTE, _BALLOT_ACCUSATION):
         if s.voted_day == s.day:  # the second vote of the day (the Stuttering Judge's)
             s.second_vote_day, s.second_vote_asked = s.day, None
         s.voted_day = s.day
 
 
 def _votes_cast(s: State, e: VotesCast) -> None:
-    s.awaiting = Awaiting.NOTHING
+    s.awaiting = _AWAITING_NOTHING
 
 
 def _tie(s: State, e: TieToBreak) -> None:
-    s.awaiting, s.candidates, s.voters = Awaiting.TIEBREAK, e.tied, ()
+    s.awaiting, s.candidates, s.voters = _AWAITING_TIEBREAK, e.tied, ()
 
 
 def _elected(s: State, e: CaptainElected) -> None:
-    s.awaiting, s.ballot, s.candidates, s.voters = Awaiting.NOTHING, None, (), ()
+    s.awaiting, s.ballot, s.candidates, s.voters = _AWAITING_NOTHING, None, (), ()
     s.captain, s.captain_vacant = e.seat, False
 
 
 def _eliminated(s: State, e: PlayerEliminated) -> None:
-    s.awaiting, s.ballot, s.candidates, s.voters = Awaiting.NOTHING, None, (), ()
-    s.phase, s.resolving_day = Phase.RESOLVING, True
+    s.awaiting, s.ballot, s.candidates, s.voters = _AWAITING_NOTHING, None, (), ()
+    s.phase, s.resolving_day = _PHASE_RESOLVING, True
 
 
 def _nobody(s: State, e: NobodyEliminated) -> None:
-    s.awaiting, s.ballot, s.candidates, s.voters = Awaiting.NOTHING, None, (), ()
+    s.awaiting, s.ballot, s.candidates, s.voters = _AWAITING_NOTHING, None, (), ()
     s.voted_day = s.day  # also when no vote could open (nobody allowed to vote)
 
 
 def _dusk(s: State, e: DuskFell) -> None:
-    s.phase, s.resolving_day = Phase.DUSK, False
+    s.phase, s.resolving_day = _PHASE_DUSK, False
     s.second_vote_asked = None
 
 
@@ -1283,7 +1327,7 @@ def _marked(s: State, e: Marked) -> None:
 
 
 def _day(s: State, e: DayBegan) -> None:
-    s.phase, s.day, s.resolving_day = Phase.DAY, e.day, False
+    s.phase, s.day, s.resolving_day = _PHASE_DAY, e.day, False
 
 
 _NONE_USED: Mapping[str, tuple[int, ...]] = {}  # shared, never changed: `used` is replaced, not updated
@@ -1360,7 +1404,7 @@ def _voters_designated(s: State, e: VotersDesignated) -> None:
 
 
 def _ended(s: State, e: GameEnded) -> None:
-    s.phase, s.awaiting = Phase.OVER, Awaiting.NOTHING
+    s.phase, s.awaiting = _PHASE_OVER, _AWAITING_NOTHING
     s.outcome = Outcome(e.winner, e.winners)
 
 
@@ -1432,7 +1476,7 @@ def _no_pack_alive(game: Game) -> tuple[int, ...] | None:
         if roles[p - 1] in pack or p in joined:
             return None
     team = game.lovers_team() if s.lovers is not None else None
-    return game._side_seats(Team.VILLAGE, team or ())
+    return game._side_seats(_TEAM_VILLAGE, team or ())
 
 
 def _only_pack_alive(game: Game) -> tuple[int, ...] | None:
@@ -1450,7 +1494,7 @@ def _only_pack_alive(game: Game) -> tuple[int, ...] | None:
                 return None
     if others <= allowed:
         team = game.lovers_team() if s.lovers is not None else None
-        return game._side_seats(Team.WOLVES, team or ())
+        return game._side_seats(_TEAM_WOLVES, team or ())
     return None
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, fields, replace
-from typing import Mapping, Protocol, Sequence, TypeVar
+from typing import Final, Mapping, Protocol, Sequence, TypeVar
 
 from narrator.errors import UsageError
 from narrator.rules import Awaiting, Ballot, Game, Role, Team
@@ -17,6 +17,27 @@ from narrator.rules.game import step_of
 from narrator.rules.hooks import Power
 
 T = TypeVar("T")
+
+# The enum members the hot paths read, as module constants: on Python 3.11 `Role.SEER` goes through
+# `EnumType.__getattr__`'s slot, about ten times the cost of a global (issue 13; see rules/game.py).
+_AWAITING_HUNTER: Final = Awaiting.HUNTER
+_AWAITING_NOTHING: Final = Awaiting.NOTHING
+_AWAITING_SUCCESSOR: Final = Awaiting.SUCCESSOR
+_AWAITING_TIEBREAK: Final = Awaiting.TIEBREAK
+_AWAITING_VOTE: Final = Awaiting.VOTE
+_AWAITING_VOTERS: Final = Awaiting.VOTERS
+_AWAITING_WINDOW: Final = Awaiting.WINDOW
+_BALLOT_CAPTAIN: Final = Ballot.CAPTAIN
+_BALLOT_CAPTAIN_REVOTE: Final = Ballot.CAPTAIN_REVOTE
+_ROLE_ANGEL: Final = Role.ANGEL
+_ROLE_CUPID: Final = Role.CUPID
+_ROLE_LITTLE_GIRL: Final = Role.LITTLE_GIRL
+_ROLE_SEER: Final = Role.SEER
+_ROLE_THIEF: Final = Role.THIEF
+_ROLE_VILLAGER: Final = Role.VILLAGER
+_ROLE_WEREWOLF: Final = Role.WEREWOLF
+_ROLE_WITCH: Final = Role.WITCH
+_TEAM_ANGEL: Final = Team.ANGEL
 
 
 def weighted(rng: random.Random, pool: Sequence[T], weights: Sequence[float]) -> T:
@@ -230,7 +251,7 @@ class InformedPolicy(RandomPolicy):
         wolves = [i + 1 for i, r in enumerate(extra) if r in hooks.PACK]
         if len(wolves) == 2:
             return pick(rng, (1, 2))
-        powers = [i + 1 for i, r in enumerate(extra) if r is not Role.VILLAGER and r not in hooks.PACK]
+        powers = [i + 1 for i, r in enumerate(extra) if r is not _ROLE_VILLAGER and r not in hooks.PACK]
         if powers and rng.random() < self.p.thief_takes_power:
             return pick(rng, powers)
         return 0
@@ -245,7 +266,7 @@ class InformedPolicy(RandomPolicy):
         targets = game.wolf_targets()
         if not targets:
             return None
-        seer = game.living_holder(Role.SEER)
+        seer = game.living_holder(_ROLE_SEER)
         if self.seer_spoke and seer in targets and rng.random() < self.p.wolves_kill_revealed_seer:
             return seer
         return pick(rng, targets)
@@ -253,7 +274,7 @@ class InformedPolicy(RandomPolicy):
     def witch(self, game: Game, rng: random.Random) -> tuple[bool, int | None]:
         view = game.witch_view()
         s = game.state
-        witch = game.living_holder(Role.WITCH)
+        witch = game.living_holder(_ROLE_WITCH)
         heal = False
         if view.can_heal:
             chance = self.p.witch_heal_first_night if s.night == 1 else self.p.witch_heal_later
@@ -271,14 +292,14 @@ class InformedPolicy(RandomPolicy):
     def dawn(self, game: Game, rng: random.Random) -> None:
         """What the village learns by day: the Seer may speak; the Little Girl tells what she saw."""
         s = game.state
-        girl = game.living_holder(Role.LITTLE_GIRL)
+        girl = game.living_holder(_ROLE_LITTLE_GIRL)
         if girl is not None:
             if s.night >= 1 and rng.random() < self.p.little_girl_spots:
                 wolves = game.living_wolves()
                 if wolves:
                     self.spotted.add(pick(rng, wolves))
             self.named |= self.spotted
-        seer = game.living_holder(Role.SEER)
+        seer = game.living_holder(_ROLE_SEER)
         if seer is not None and not self.seer_spoke:
             if any(w and s.alive[t - 1] for t, w in self.found.items()) and rng.random() < self.p.seer_reveal:
                 self.seer_spoke = True
@@ -294,11 +315,11 @@ class InformedPolicy(RandomPolicy):
         s = game.state
         candidates = s.candidates
         roles = s.roles
-        wolf = Role.WEREWOLF
+        wolf = _ROLE_WEREWOLF
         p = self.p
         named_seats, cleared = self.named, self.cleared
         wolves = [v for v in s.voters if roles[v - 1] is wolf]
-        captain_round = s.ballot in (Ballot.CAPTAIN, Ballot.CAPTAIN_REVOTE)
+        captain_round = s.ballot in (_BALLOT_CAPTAIN, _BALLOT_CAPTAIN_REVOTE)
         campaign = captain_round and rng.random() < p.wolves_campaign
         innocents = [c for c in candidates if roles[c - 1] is not wolf]
         named_candidates = [c for c in candidates if c in named_seats]
@@ -347,8 +368,8 @@ class InformedPolicy(RandomPolicy):
                     block = pick(rng, innocents) if innocents else None  # never a vote against a Werewolf
             for w in wolves:
                 ballot[w] = block
-        angel = game.living_holder(Role.ANGEL) if Role.ANGEL in s.possible and not captain_round else None
-        if angel is not None and angel in s.voters and angel in candidates and game.team_of(angel) is Team.ANGEL:
+        angel = game.living_holder(_ROLE_ANGEL) if _ROLE_ANGEL in s.possible and not captain_round else None
+        if angel is not None and angel in s.voters and angel in candidates and game.team_of(angel) is _TEAM_ANGEL:
             ballot[angel] = angel  # still in his first turn, the Angel wants to be voted out
         return ballot
 
@@ -413,9 +434,9 @@ def play_night(game: Game, rng: random.Random, policy: Policy) -> None:
     game.begin_night()
     s = game.state
     if s.night == 1:
-        if game.living_holder(Role.THIEF):
+        if game.living_holder(_ROLE_THIEF):
             game.thief_choose(policy.thief(game, rng))
-        if game.living_holder(Role.CUPID):
+        if game.living_holder(_ROLE_CUPID):
             game.cupid_choose(*policy.lovers(game, rng))
         if game.captain_election_due():
             game.open_captain_election()
@@ -425,7 +446,7 @@ def play_night(game: Game, rng: random.Random, policy: Policy) -> None:
         _reset(game, rng)
     if powers:
         _use_powers(game, rng, powers, SEER_ORDER)
-    if game.living_holder(Role.SEER):
+    if game.living_holder(_ROLE_SEER):
         game.seer_inspect(policy.seer(game, rng))
     if powers:
         _use_powers(game, rng, powers, WOLVES_ORDER)
@@ -433,7 +454,7 @@ def play_night(game: Game, rng: random.Random, policy: Policy) -> None:
         game.wolves_choose(policy.wolves(game, rng))
     if powers:
         _use_powers(game, rng, powers, WITCH_ORDER)
-    if game.living_holder(Role.WITCH):
+    if game.living_holder(_ROLE_WITCH):
         game.witch_act(*policy.witch(game, rng))
     if powers:
         _use_powers(game, rng, powers, float("inf"))
@@ -512,20 +533,20 @@ def settle(game: Game, rng: random.Random, policy: Policy) -> None:
     s = game.state
     while s.outcome is None:
         waiting = s.awaiting
-        if waiting is Awaiting.NOTHING:
+        if waiting is _AWAITING_NOTHING:
             return
-        if waiting is Awaiting.VOTE:
+        if waiting is _AWAITING_VOTE:
             game.cast_votes(policy.votes(game, rng), rng)
-        elif waiting is Awaiting.TIEBREAK:
+        elif waiting is _AWAITING_TIEBREAK:
             game.break_tie(policy.tiebreak(game, rng))
-        elif waiting is Awaiting.HUNTER:
+        elif waiting is _AWAITING_HUNTER:
             game.hunter_shoot(policy.hunter(game, rng))
-        elif waiting is Awaiting.SUCCESSOR:
+        elif waiting is _AWAITING_SUCCESSOR:
             game.name_successor(policy.successor(game, rng))
-        elif waiting is Awaiting.VOTERS:
+        elif waiting is _AWAITING_VOTERS:
             # The Scapegoat's list: he cannot tell friend from foe, so he lets everyone vote.
             game.designate_voters(None)
-        elif waiting is Awaiting.WINDOW:
+        elif waiting is _AWAITING_WINDOW:
             game.take_card(policy.window(game, rng))
 
 
