@@ -409,7 +409,7 @@ class Game:
         return tuple([p for p in s.living if roles[p - 1] in pack or p in joined])
 
     def seer_targets(self) -> tuple[int, ...]:
-        seer = self.living_holder(Role.SEER)
+        seer = self.living_holder(_ROLE_SEER)
         return tuple([p for p in self.state.living if p != seer])
 
     def wolf_targets(self) -> tuple[int, ...]:
@@ -427,7 +427,7 @@ class Game:
 
     def witch_view(self) -> WitchView:
         s = self.state
-        witch = self.living_holder(Role.WITCH)
+        witch = self.living_holder(_ROLE_WITCH)
         if witch is not None and witch in s.powerless:
             return WitchView(victim=None, can_heal=False, can_poison=False, targets=())
         victim = self.pack_victim()
@@ -454,7 +454,7 @@ class Game:
         role = self.role(target)
         if self.state.options.seer_sees != "team":
             return role
-        return Team.WOLVES if self.is_pack(target) else role.team
+        return _TEAM_WOLVES if self.is_pack(target) else role.team
 
     def captain_election_due(self) -> bool:
         s = self.state
@@ -1061,10 +1061,10 @@ class Game:
     def break_tie(self, seat: int | None) -> None:
         """The Captain chooses among the tied; None (no answer) sends the tied to a revote."""
         s = self.state
-        self._require_awaiting(Awaiting.TIEBREAK, f"the Captain's tie-break seat {seat!r}")
+        self._require_awaiting(_AWAITING_TIEBREAK, f"the Captain's tie-break seat {seat!r}")
         if seat is None:
             if not self._tie_settled(s.candidates, captain_can_break=False):
-                self._emit(VoteOpened(Ballot.REVOTE, s.candidates, self._voters()))
+                self._emit(VoteOpened(_BALLOT_REVOTE, s.candidates, self._voters()))
             return
         if seat not in s.candidates:
             tied = ", ".join(map(str, s.candidates))

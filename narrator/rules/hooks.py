@@ -249,12 +249,18 @@ class GameHooks:
     ACTING: tuple[Callable[[Game, Role], int | None], ...]
     CHAIN: tuple[Callable[[Game, int, Cause], Sequence[Event]], ...]
     WINDOW: tuple[Window, ...]
+    # The end check's rows that can hold in the game (a loner's only if he is possible), and those
+    # of them that stop the game at once (the Angel's), checked after every batch of deaths.
+    WINS: tuple[Win, ...]
+    AT_ONCE: tuple[Win, ...]
 
     def __init__(self, possible: frozenset[Role]) -> None:
         this = globals()
         for name in FILTERED:
             kept = tuple(h for h in this[name] if h not in OWNERS or not OWNERS[h].isdisjoint(possible))
             setattr(self, name, kept)
+        self.WINS = tuple(w for w in WINS if w.role is None or w.role in possible)
+        self.AT_ONCE = tuple(w for w in self.WINS if w.at_once)
 
 
 _GAME_HOOKS: dict[frozenset[Role], GameHooks] = {}
