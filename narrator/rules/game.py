@@ -251,12 +251,12 @@ class Game:
 
     def __init__(self, started: GameStarted) -> None:
         self.events: list[Event] = []
+        # Its roles' hooks: those of the possible roles only (hooks.of_game, made once per set of roles).
+        self.hooks = game_hooks = hooks.of_game(started.possible)
         # The end-check table's rows that can hold in this game (a loner's only if he is possible).
-        self.wins = tuple(w for w in hooks.WINS if w.role is None or w.role in started.possible)
+        self.wins = game_hooks.WINS
         # Its rows that stop the game at once (the Angel's), checked after every batch of deaths.
-        self.at_once = tuple(w for w in self.wins if w.at_once)
-        # Its roles' hooks: those of the possible roles only (hooks.of_game).
-        self.hooks = hooks.of_game(started.possible)
+        self.at_once = game_hooks.AT_ONCE
         self.state = State(
             players=started.players,
             roles=list(started.roles),
@@ -1481,9 +1481,8 @@ def _no_pack_alive(game: Game) -> tuple[int, ...] | None:
 
 def _only_pack_alive(game: Game) -> tuple[int, ...] | None:
     s = game.state
-    if s.lovers is not None and game.lovers_alive() is not None:
-        return None  # a living mixed couple: the Lovers may still win
-    # Living players outside the pack (game.is_pack, inlined), counted only up to what the row allows.
+    # Living players outside the pack (game.is_pack, inlined), counted only up to what the row
+    # allows: most end checks stop here, before the Lovers are looked at.
     allowed = 1 if s.options.wolves_win_at_parity else 0
     roles, pack, joined = s.roles, hooks.PACK, s.joined
     others = 0
@@ -1492,10 +1491,10 @@ def _only_pack_alive(game: Game) -> tuple[int, ...] | None:
             others += 1
             if others > allowed:
                 return None
-    if others <= allowed:
-        team = game.lovers_team() if s.lovers is not None else None
-        return game._side_seats(_TEAM_WOLVES, team or ())
-    return None
+    if s.lovers is not None and game.lovers_alive() is not None:
+        return None  # a living mixed couple: the Lovers may still win
+    team = game.lovers_team() if s.lovers is not None else None
+    return game._side_seats(_TEAM_WOLVES, team or ())
 
 
 hooks.add_win(hooks.Win(1, Side.NOBODY, _nobody_alive))
