@@ -408,6 +408,15 @@ class Game:
         roles, pack, joined = s.roles, hooks.PACK, s.joined
         return tuple([p for p in s.living if roles[p - 1] in pack or p in joined])
 
+    def pack_alive(self) -> bool:
+        """Whether a pack member is alive (`living_wolves()` is not empty), stopping at the first."""
+        s = self.state
+        roles, pack, joined = s.roles, hooks.PACK, s.joined
+        for p in s.living:
+            if roles[p - 1] in pack or p in joined:
+                return True
+        return False
+
     def seer_targets(self) -> tuple[int, ...]:
         seer = self.living_holder(_ROLE_SEER)
         return tuple([p for p in self.state.living if p != seer])
@@ -422,8 +431,9 @@ class Game:
 
     def pack_victim(self) -> int | None:
         """The pack's victim tonight if he is devoured: not when he joined the pack (infected)."""
-        victim = self.state.victim
-        return None if victim is None or self.is_pack(victim) else victim
+        s = self.state
+        victim = s.victim
+        return None if victim is None or s.roles[victim - 1] in hooks.PACK or victim in s.joined else victim
 
     def witch_view(self) -> WitchView:
         s = self.state
@@ -444,7 +454,9 @@ class Game:
     def witch_healable(self) -> tuple[int, ...]:
         """The devoured players the Witch's healing potion may save tonight, in seat order
         (RULES-EXTENSIONS.md "Base roles: what changes", `witch_sees`)."""
-        if self.state.options.witch_sees == "pack_victim_only":
+        s = self.state
+        if s.options.witch_sees == "pack_victim_only" or not (s.used and self.hooks.DEVOURINGS):
+            # Only the pack's victim can be devoured (`devoured()` without the roles' devourings).
             victim = self.pack_victim()
             return () if victim is None else (victim,)
         return tuple(sorted({seat for seat, _cause, stoppable in self.devoured() if stoppable}))
@@ -593,7 +605,7 @@ class Game:
         s = self.state
         said = f"the Werewolves on seat {target!r}" if target is not None else "the Werewolves without a victim"
         self._night_step(_STEP_WOLVES, "the Werewolves", said)
-        if not self.living_wolves():
+        if not self.pack_alive():
             raise IllegalActionError(f"{said}: no Werewolf is alive to choose a victim")
         if target is not None:
             if s.night == 1 and not s.options.first_night_kill:
@@ -954,8 +966,9 @@ class Game:
         captain = s.captain
         if captain is not None:
             captain_target = votes.get(captain)
-            if captain_target is not None and ballot is not _BALLOT_CAPTAIN and ballot is not _BALLOT_CAPTAIN_REVOTE:
-                counts[captain_target] += self.vote_weight(captain) - 1
+            if (captain_target is not None and ballot is not _BALLOT_CAPTAIN and ballot is not _BALLOT_CAPTAIN_REVOTE
+                    and s.options.captain_double_vote):
+                counts[captain_target] += 1  # his vote counts twice (`vote_weight`)
         top = max(counts.values(), default=0)
         leaders = tuple([c for c in candidates if counts[c] == top]) if top > 0 else ()
         if ballot is _BALLOT_CAPTAIN_REVOTE and len(leaders) != 1 and rng is None:
@@ -1247,7 +1260,10 @@ def _died(s: State, e: PlayerDied) -> None:
     s.alive[e.seat - 1] = False
     if s.awaiting is _AWAITING_WINDOW:  # the window closed: the designated player dies
         s.awaiting, s.awaiting_seat = _AWAITING_NOTHING, None
-    s.living = tuple([p for p in s.living if p != e.seat])
+    living = s.living
+    if e.seat in living:
+        i = living.index(e.seat)
+        s.living = living[:i] + living[i + 1:]
     if s.phase is _PHASE_NIGHT:
         s.night_dead = (*s.night_dead, (e.seat, e.cause))
 

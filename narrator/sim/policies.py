@@ -450,7 +450,7 @@ def play_night(game: Game, rng: random.Random, policy: Policy) -> None:
         game.seer_inspect(policy.seer(game, rng))
     if powers:
         _use_powers(game, rng, powers, WOLVES_ORDER)
-    if game.living_wolves():
+    if game.pack_alive():
         game.wolves_choose(policy.wolves(game, rng))
     if powers:
         _use_powers(game, rng, powers, WITCH_ORDER)
@@ -520,7 +520,7 @@ def play_day(game: Game, rng: random.Random, policy: Policy) -> None:
             # Any voter may press the sign's key; it counts only for the Stuttering Judge.
             game.signal_second_vote(rng.choice(game.state.voters))
         settle(game, rng, policy)
-    if game.outcome is None and game.second_vote_due():
+    if game.state.outcome is None and game.second_vote_due():
         game.open_vote()
         settle(game, rng, policy)
 
