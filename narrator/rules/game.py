@@ -1372,9 +1372,11 @@ def _card_taken(s: State, e: CardTaken) -> None:
     s.roles[e.servant - 1] = e.role
     s.taken = (*s.taken, e.seat)
     s.took_day = s.day
-    # Lasting choices stay (RULES-EXTENSIONS.md: a Pied Piper's card taken, the new Piper "is shown
-    # who is charmed"); her own charm is removed.
-    s.lasting = {call: tuple(p for p in seats if p != e.servant) for call, seats in s.lasting.items()}
+    # The taken card starts fresh (its model, its infection renewed), but statuses stay (`Power.status`:
+    # the charmed stay charmed) and her own status is removed.
+    powers = hooks.POWERS
+    s.lasting = {call: tuple(p for p in seats if p != e.servant) if powers[call].status else seats
+                 for call, seats in s.lasting.items() if powers[call].status or powers[call].role is not e.role}
     if e.role is Role.WITCH:
         s.heal_left = s.poison_left = True
     s.spent = {call: seats for call, seats in s.spent.items() if hooks.POWERS[call].role is not e.role}

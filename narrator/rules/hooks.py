@@ -43,6 +43,11 @@ class Power:
     count_of: Callable[[Game, int], int] | None = None
     # Its choices last the whole game (the Piper's charm): they are kept in `State.lasting[call]`.
     lasting: bool = False
+    # Its lasting choices are statuses of the chosen players (the Piper's charm): they stay when the
+    # Devoted Servant takes the card (the new holder "is shown who is charmed"), and a Servant loses
+    # her own when she takes any card (RULES-EXTENSIONS.md "Devoted Servant", consequences). Other
+    # lasting choices (a model, a once-a-game infection) belong to the card: a taken card starts fresh.
+    status: bool = False
     # The players it designates must be told (RULES-EXTENSIONS.md "Telling a player he was
     # designated"): the engine emits `Notified(targets, call)` after it (narrator/roles/designation.py).
     notifies: bool = False
