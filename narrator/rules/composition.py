@@ -101,22 +101,25 @@ def complete(players: int, named: Composition, options: Options) -> dict[Role, i
 
 # Decks already found playable, with their warnings: the simulator validates the same deck every game.
 # The deck is keyed as a set of (role, count): a deck counted from a shuffled deal lists its roles in
-# the deal's order, which would make every game's deck a new key.
-_PLAYABLE: dict[tuple[int, frozenset[tuple[Role, int]], Options], tuple[str, ...]] = {}
+# the deal's order, which would make every game's deck a new key. The options are keyed by identity
+# (the simulator passes the same object every game; hashing its many fields cost more than the
+# check saved); the entry keeps them alive, so their id cannot be reused while it is cached.
+_PLAYABLE: dict[tuple[int, frozenset[tuple[Role, int]], int], tuple[Options, tuple[str, ...]]] = {}
 
 
 def validate(players: int, deck: Composition, options: Options) -> list[str]:
     """Refuse a deck that cannot be played; return warnings for one that can but is unusual."""
+    key: tuple[int, frozenset[tuple[Role, int]], int] | None
     try:
-        key = (players, frozenset(deck.items()), options)
+        key = (players, frozenset(deck.items()), id(options))
         known = _PLAYABLE.get(key)
     except TypeError:  # an unhashable count or role: checked (and refused) below
         key, known = None, None
-    if known is not None:
-        return list(known)
+    if known is not None and known[0] is options:
+        return list(known[1])
     warnings = _validate(players, deck, options)
     if key is not None and len(_PLAYABLE) < 4096:
-        _PLAYABLE[key] = tuple(warnings)
+        _PLAYABLE[key] = (options, tuple(warnings))
     return warnings
 
 

@@ -285,7 +285,7 @@ class Game:
         validate(players, deck_of(deal.seats, deal.extra if opts.thief_extra_cards == "from_deck" else ()), opts)
         # The announced possible roles always include the cards really in play.
         chosen = frozenset(possible or ()) | frozenset(deal.seats) | frozenset(deal.extra)
-        if Role.THIEF in deal.seats and len(deal.extra) != 2:
+        if _ROLE_THIEF in deal.seats and len(deal.extra) != 2:
             raise RulesError(f"a Thief needs two extra cards, got {len(deal.extra)}")
         seated = [r for r in deal.extra if r.seated or r.copies]
         if seated:
@@ -293,7 +293,7 @@ class Game:
                 f"extra cards {_names(deal.extra)}: the {seated[0].value} card is always dealt to a seat, "
                 "never left in the centre (RULES-EXTENSIONS.md)"
             )
-        if Role.THIEF not in deal.seats and deal.extra:
+        if _ROLE_THIEF not in deal.seats and deal.extra:
             raise CompositionError(f"extra cards {_names(deal.extra)} are dealt only with a Thief at the table")
         if opts.thief_extra_cards == "villagers" and any(r is not Role.VILLAGER for r in deal.extra):
             raise CompositionError(
@@ -1140,8 +1140,10 @@ class Game:
             raise InvalidTargetError(f"seat {seat!r} is out of range; seats are 1 to {self.state.players}")
 
     def _check_target(self, seat: int, who: str) -> None:
-        self._check_seat(seat)
-        if not self.state.alive[seat - 1]:
+        s = self.state
+        if type(seat) is not int or not 1 <= seat <= s.players:  # the common case checked inline
+            self._check_seat(seat)
+        if not s.alive[seat - 1]:
             raise InvalidTargetError(f"seat {seat} is dead; {who} can only choose a living player")
 
     def _require_phase(self, phase: Phase, why: str) -> None:

@@ -448,7 +448,7 @@ def play_night(game: Game, rng: random.Random, policy: Policy) -> None:
         _use_powers(game, rng, powers, SEER_ORDER)
     # A Seer left alone (the Knight's diseased wolf died at dusk, the end is checked at dawn) has
     # nobody to look at: like a table's Seer, she lets her turn run out.
-    if game.living_holder(_ROLE_SEER) and game.seer_targets():
+    if game.living_holder(_ROLE_SEER) and len(game.living()) > 1:  # `seer_targets()` not empty
         game.seer_inspect(policy.seer(game, rng))
     if powers:
         _use_powers(game, rng, powers, WOLVES_ORDER)
