@@ -325,6 +325,8 @@ class InformedPolicy(RandomPolicy):
         named_candidates = [c for c in candidates if c in named_seats]
         # `_suspect(game, rng, candidates, voter, False)` for every voter: its pool before the voter is left out.
         unclear = [c for c in candidates if c not in cleared]
+        # A Captain round's trusted candidates before the voter is left out (the same list, in order).
+        unnamed = [c for c in candidates if c not in named_seats] if captain_round else []
         tell = p.wolf_tell
         weight = {c: tell if roles[c - 1] is wolf else 1.0 for c in candidates}
         rand = rng.random
@@ -346,7 +348,7 @@ class InformedPolicy(RandomPolicy):
                 else:
                     target = _by_nose(rng, unclear, candidates, voter, weight) or leader
             elif captain_round:
-                trusted = [c for c in candidates if c != voter and c not in named_seats]
+                trusted = [c for c in unnamed if c != voter]
                 target = pick(rng, trusted or list(candidates))
             else:
                 target = _by_nose(rng, unclear, candidates, voter, weight) or pick(rng, candidates)
