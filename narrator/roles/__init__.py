@@ -60,58 +60,48 @@ _roles._UNIQUE.update(r for r, c in CARDS.items() if c.unique)
 _hooks.PACK.update(r for r, c in CARDS.items() if c.pack)
 _roles._COPIES.update({r: c.copies for r, c in CARDS.items() if c.copies})
 _roles._SEATED.update(r for r, c in CARDS.items() if not c.extra_card)
+# The catalogue's hooks, ONE table: a module's attribute -> the engine's hook list (narrator/rules/hooks.py).
+# Each hook a module declares is appended to its list in the catalogue's order and recorded as its
+# role's (hooks.declare), so that a game calls only the hooks of its possible roles (hooks.of_game;
+# the record matters for the lists of hooks.FILTERED). `saves` is a sequence; the others one hook or None.
+_HOOKS: tuple[tuple[str, str], ...] = (
+    ("saves", "SAVES"),
+    ("vote_bonus", "VOTE_BONUS"),
+    ("spares", "SPARES"),
+    ("spared_captain_names_successor", "SPARED_CAPTAIN_NAMES_SUCCESSOR"),
+    ("dusk_deaths", "DUSK_DEATHS"),
+    ("dawn_deaths", "DAWN_DEATHS"),
+    ("dawn_settled", "DAWN_SETTLED"),
+    ("signals", "SIGNALS"),
+    ("sign_open", "SIGN_OPEN"),
+    ("armed", "ARMED"),
+    ("second_vote_stands", "SECOND_VOTE_STANDS"),
+    ("devours", "DEVOURINGS"),
+    ("absorbs", "ABSORBS"),
+    ("reaction", "REACTIONS"),
+    ("tie_victim", "TIE_VICTIM"),
+    ("designates_voters", "DESIGNATES_VOTERS"),
+    ("team", "TEAM"),
+    ("day_zero", "DAY_ZERO"),
+    ("tie", "TIE"),
+    ("acting", "ACTING"),
+    ("setup_check", "SETUP_CHECKS"),
+    ("lays", "LAID"),
+    ("chain", "CHAIN"),
+    ("infected", "INFECTED"),
+    ("window", "WINDOW"),
+)
 for _module in MODULES.values():
     _hooks.POWERS.update({p.call: p for p in _module.powers})
-    _hooks.SAVES.extend(_module.saves)
-    if _module.vote_bonus is not None:
-        _hooks.VOTE_BONUS.append(_module.vote_bonus)
-    if _module.spares is not None:
-        _hooks.SPARES.append(_module.spares)
-    if _module.spared_captain_names_successor is not None:
-        _hooks.SPARED_CAPTAIN_NAMES_SUCCESSOR.append(_module.spared_captain_names_successor)
-    for _name in ("dusk_deaths", "dawn_deaths", "dawn_settled", "signals", "sign_open", "armed", "second_vote_stands"):
-        _hook = getattr(_module, _name)
-        if _hook is not None:
-            getattr(_hooks, _name.upper()).append(_hook)
-    if _module.devours is not None:
-        _hooks.DEVOURINGS.append(_module.devours)
+    for _attribute, _list in _HOOKS:
+        _declared = getattr(_module, _attribute)
+        for _hook in (_declared if _attribute == "saves" else () if _declared is None else (_declared,)):
+            getattr(_hooks, _list).append(_hook)
+            _hooks.declare(_module.card.role, _hook)
     for _win in _module.wins:
         _hooks.add_win(_win)
-    if _module.absorbs is not None:
-        _hooks.ABSORBS.append(_module.absorbs)
-    if _module.reaction is not None:
-        _hooks.REACTIONS.append(_module.reaction)
-    if _module.tie_victim is not None:
-        _hooks.TIE_VICTIM.append(_module.tie_victim)
-    if _module.designates_voters is not None:
-        _hooks.DESIGNATES_VOTERS.append(_module.designates_voters)
-    if _module.team is not None:
-        _hooks.TEAM.append(_module.team)
-    if _module.day_zero is not None:
-        _hooks.DAY_ZERO.append(_module.day_zero)
-    if _module.tie is not None:
-        _hooks.TIE.append(_module.tie)
-    if _module.acting is not None:
-        _hooks.ACTING.append(_module.acting)
-    if _module.setup_check is not None:
-        _hooks.SETUP_CHECKS.append(_module.setup_check)
-    if _module.lays is not None:
-        _hooks.LAID.append(_module.lays)
-    if _module.chain is not None:
-        _hooks.CHAIN.append(_module.chain)
-    if _module.infected is not None:
-        _hooks.INFECTED.append(_module.infected)
     for _call, _lines in _module.panels:
         _hooks.PANEL.setdefault(_call, []).append(_lines)
-    if _module.window is not None:
-        _hooks.WINDOW.append(_module.window)
-    for _hook in (*_module.saves, _module.vote_bonus, _module.spares, _module.spared_captain_names_successor,
-                  *(getattr(_module, n) for n in ("dusk_deaths", "dawn_deaths", "dawn_settled", "signals", "sign_open",
-                                                  "armed", "second_vote_stands")),
-                  _module.devours, _module.absorbs, _module.reaction, _module.tie_victim, _module.designates_voters,
-                  _module.team, _module.day_zero, _module.tie, _module.acting, _module.chain, _module.window):
-        if _hook is not None:
-            _hooks.declare(_module.card.role, _hook)
 _hooks.KEEPS_POWER.update({r: c.keeps_power for r, c in CARDS.items() if c.keeps_power is not False})
 # Lines the roles add to the narration of the engine's events, in the catalogue's order.
 ANNOUNCE = tuple(m.announce for m in MODULES.values() if m.announce is not None)
