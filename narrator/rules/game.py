@@ -144,6 +144,7 @@ _ROLE_CUPID: Final = Role.CUPID
 _ROLE_HUNTER: Final = Role.HUNTER
 _ROLE_SEER: Final = Role.SEER
 _ROLE_THIEF: Final = Role.THIEF
+_ROLE_VILLAGER: Final = Role.VILLAGER
 _ROLE_WITCH: Final = Role.WITCH
 _STEP_CUPID: Final = Step.CUPID
 _STEP_ELECTION: Final = Step.ELECTION
@@ -295,7 +296,7 @@ class Game:
             )
         if _ROLE_THIEF not in deal.seats and deal.extra:
             raise CompositionError(f"extra cards {_names(deal.extra)} are dealt only with a Thief at the table")
-        if opts.thief_extra_cards == "villagers" and any(r is not Role.VILLAGER for r in deal.extra):
+        if opts.thief_extra_cards == "villagers" and any(r is not _ROLE_VILLAGER for r in deal.extra):
             raise CompositionError(
                 f"extra cards {_names(deal.extra)}: with thief_extra_cards=villagers the Thief's two extra "
                 "cards are Villagers (use thief_extra_cards=from_deck for any two cards)"
@@ -970,7 +971,7 @@ class Game:
                     and s.options.captain_double_vote):
                 counts[captain_target] += 1  # his vote counts twice (`vote_weight`)
         top = max(counts.values(), default=0)
-        leaders = tuple([c for c in candidates if counts[c] == top]) if top > 0 else ()
+        leaders = tuple([c for c, n in counts.items() if n == top]) if top > 0 else ()  # counts: in candidates' order
         if ballot is _BALLOT_CAPTAIN_REVOTE and len(leaders) != 1 and rng is None:
             raise RulesError("a Captain election still tied after the revote needs a random draw (rng)")
         self._emit(VotesCast(ballot, tuple(sorted(votes.items())), tuple(counts.items())))
