@@ -1340,11 +1340,12 @@ def _card_taken(s: State, e: CardTaken) -> None:
     s.roles[e.servant - 1] = e.role
     s.taken = (*s.taken, e.seat)
     s.took_day = max(s.day, s.night)  # at dawn (servant_scope=any_death) the coming day's number
-    # Lasting choices stay (RULES-EXTENSIONS.md: a Pied Piper's card taken, the new Piper "is shown
-    # who is charmed"); her own charm is removed. The taken card's first-night choice (the Wild
-    # Child's model) is not hers: she makes her own in the reset call; until then she has none.
-    s.lasting = {call: () if hooks.POWERS[call].role is e.role and hooks.POWERS[call].first_night_only
-                 else tuple(p for p in seats if p != e.servant) for call, seats in s.lasting.items()}
+    # Lasting choices (RULES-EXTENSIONS.md): a status stays (a Pied Piper's card taken, the new
+    # Piper "is shown who is charmed"), but her own charm is removed; the taken card's other
+    # choices are renewed (a Wild Child's model and a Wolf-Hound's side she makes again in the
+    # reset call, the infection is unspent); the other cards' stay (her infection is kept).
+    s.lasting = {call: tuple(p for p in seats if p != e.servant) if hooks.POWERS[call].status else seats
+                 for call, seats in s.lasting.items() if hooks.POWERS[call].status or hooks.POWERS[call].role is not e.role}
     if e.role is Role.WITCH:
         s.heal_left = s.poison_left = True
     s.spent = {call: seats for call, seats in s.spent.items() if hooks.POWERS[call].role is not e.role}

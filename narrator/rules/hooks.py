@@ -49,6 +49,11 @@ class Power:
     seats: bool = True  # the choices are seats (checked as living players); False: numbers `check` reads
     # Events that follow the choice at once (a player joins the pack...), emitted after PowerUsed.
     effect: Callable[[Game, int, tuple[int, ...]], Sequence[Event]] | None = None
+    # Its lasting choices are a status of the chosen players (the Piper's charm), not a use of a
+    # one-use power: a Devoted Servant who takes the card keeps them (she "is shown who is
+    # charmed"), and loses her own when she takes any card (RULES-EXTENSIONS.md `devoted_servant`).
+    # Other lasting choices of a taken card are renewed (the model, the side, the infection).
+    status: bool = False
 
     def called(self, options: Options, night: int) -> bool:
         """Whether the power's call is made on night `night`."""

@@ -289,6 +289,12 @@ class Checker:
             self.poisons.pop(e.servant, None)
             if e.role is Role.WILD_CHILD:
                 self.model = None
+            self.charmed.discard(e.servant)  # her own charm is removed (RULES-EXTENSIONS.md)
+            if e.role is Role.ACCURSED_WOLF_FATHER:
+                self.infections = 0  # her new card starts fresh: the infection is unspent
+            if e.seat not in self.alive:  # at dawn (servant_scope=any_death): taken after his death, before
+                self.hunter_due = self.hunter_due and e.role is not Role.HUNTER  # his reactions: no shot,
+                self.revenge_due = self.revenge_due and e.role is not Role.ELDER  # no revenge
         elif isinstance(e, ev.DawnBroke):
             def saved(seat: int, kind: str) -> bool:
                 """kind: the pack's victim, the Big Bad Wolf's, the White Werewolf's."""
@@ -334,7 +340,7 @@ class Checker:
                 self.hunter_due = True
             causes = {"vote_poison_shot": {ev.Cause.VOTE, ev.Cause.POISON, ev.Cause.HUNTER},
                       "vote_only": {ev.Cause.VOTE}, "none": set()}[game.options.elder_revenge_causes]
-            if e.role is Role.ELDER and e.cause in causes and e.seat not in self.powerless:
+            if e.role is Role.ELDER and e.cause in causes and e.seat not in self.powerless and e.seat not in self.taken:
                 self.revenge_due = True
         elif isinstance(e, ev.LifeLost):
             assert e.seat in (self.victim, self.extra, self.white_victim) and self.absorbed is None  # a devoured player
