@@ -1340,12 +1340,11 @@ def _card_taken(s: State, e: CardTaken) -> None:
     s.roles[e.servant - 1] = e.role
     s.taken = (*s.taken, e.seat)
     s.took_day = max(s.day, s.night)  # at dawn (servant_scope=any_death) the coming day's number
-    # Lasting choices (RULES-EXTENSIONS.md): a status stays (a Pied Piper's card taken, the new
-    # Piper "is shown who is charmed"), but her own charm is removed; the taken card's other
-    # choices are renewed (a Wild Child's model and a Wolf-Hound's side she makes again in the
-    # reset call, the infection is unspent); the other cards' stay (her infection is kept).
-    s.lasting = {call: tuple(p for p in seats if p != e.servant) if hooks.POWERS[call].status else seats
-                 for call, seats in s.lasting.items() if hooks.POWERS[call].status or hooks.POWERS[call].role is not e.role}
+    # The taken card starts fresh (its model, its infection renewed), but statuses stay (`Power.status`:
+    # the charmed stay charmed) and her own status is removed.
+    powers = hooks.POWERS
+    s.lasting = {call: tuple(p for p in seats if p != e.servant) if powers[call].status else seats
+                 for call, seats in s.lasting.items() if powers[call].status or powers[call].role is not e.role}
     if e.role is Role.WITCH:
         s.heal_left = s.poison_left = True
     s.spent = {call: seats for call, seats in s.spent.items() if hooks.POWERS[call].role is not e.role}

@@ -43,17 +43,17 @@ class Power:
     count_of: Callable[[Game, int], int] | None = None
     # Its choices last the whole game (the Piper's charm): they are kept in `State.lasting[call]`.
     lasting: bool = False
+    # Its lasting choices are statuses of the chosen players (the Piper's charm): they stay when the
+    # Devoted Servant takes the card (the new holder "is shown who is charmed"), and a Servant loses
+    # her own when she takes any card (RULES-EXTENSIONS.md "Devoted Servant", consequences). Other
+    # lasting choices (a model, a once-a-game infection) belong to the card: a taken card starts fresh.
+    status: bool = False
     # The players it designates must be told (RULES-EXTENSIONS.md "Telling a player he was
     # designated"): the engine emits `Notified(targets, call)` after it (narrator/roles/designation.py).
     notifies: bool = False
     seats: bool = True  # the choices are seats (checked as living players); False: numbers `check` reads
     # Events that follow the choice at once (a player joins the pack...), emitted after PowerUsed.
     effect: Callable[[Game, int, tuple[int, ...]], Sequence[Event]] | None = None
-    # Its lasting choices are a status of the chosen players (the Piper's charm), not a use of a
-    # one-use power: a Devoted Servant who takes the card keeps them (she "is shown who is
-    # charmed"), and loses her own when she takes any card (RULES-EXTENSIONS.md `devoted_servant`).
-    # Other lasting choices of a taken card are renewed (the model, the side, the infection).
-    status: bool = False
 
     def called(self, options: Options, night: int) -> bool:
         """Whether the power's call is made on night `night`."""

@@ -238,15 +238,17 @@ class Checker:
             self.heals[e.witch] = self.heals.get(e.witch, 0) + e.healed
             self.poisons[e.witch] = self.poisons.get(e.witch, 0) + (e.poisoned is not None)
             assert self.heals[e.witch] <= 1 and self.poisons[e.witch] <= 1, "a potion was used twice"
-            if e.healed and e.saved is None:
-                assert self.victim is not None and self.victim != self.infected, "healed with no victim"
-                self.saved = self.victim
-            elif e.healed:
-                # witch_sees=all_devoured: the Big Bad Wolf's victim, or the White Werewolf's when his
-                # kill can be stopped.
-                others = {self.extra} | ({self.white_victim} if game.options.white_werewolf_kill_blockable else set())
-                assert game.options.witch_sees == "all_devoured" and e.saved in others, "healed a seat not devoured"
-                self.saved = e.saved
+            # The pack's victim unless infected; witch_sees=all_devoured: also the Big Bad Wolf's victim,
+            # and the White Werewolf's when his kill can be stopped. `saved` None: the pack's victim's
+            # seat (who may also be the White Werewolf's victim, the infected pack member he devours).
+            pack = {self.victim} - {None, self.infected}
+            others = {self.extra} | ({self.white_victim} if game.options.white_werewolf_kill_blockable else set())
+            healable = pack | (others - {None} if game.options.witch_sees == "all_devoured" else set())
+            if e.healed:
+                seat = self.victim if e.saved is None else e.saved
+                assert healable, "healed with no victim"
+                assert seat in healable, f"healed seat {seat}, not devoured ({sorted(healable)})"
+                self.saved = seat
             else:
                 assert e.saved is None
         elif isinstance(e, ev.PowerUsed):
@@ -293,13 +295,13 @@ class Checker:
             assert not game.state.lovers or e.servant not in game.state.lovers, "a Servant in love took a card"
             self.taken.add(e.seat)
             self.taken_by.add(e.servant)
+            self.charmed.discard(e.servant)  # her own charm is removed (RULES-EXTENSIONS.md "Consequences")
             self.heals.pop(e.servant, None)  # her new card starts fresh (potions renewed)
             self.poisons.pop(e.servant, None)
             if e.role is Role.WILD_CHILD:
                 self.model = None
-            self.charmed.discard(e.servant)  # her own charm is removed (RULES-EXTENSIONS.md)
-            if e.role is Role.ACCURSED_WOLF_FATHER:
-                self.infections = 0  # her new card starts fresh: the infection is unspent
+            if e.role is Role.ACCURSED_WOLF_FATHER:  # one-use powers renewed: the infection too
+                self.infections = 0
             if e.seat not in self.alive:  # at dawn (servant_scope=any_death): taken after his death, before
                 self.hunter_due = self.hunter_due and e.role is not Role.HUNTER  # his reactions: no shot,
                 self.revenge_due = self.revenge_due and e.role is not Role.ELDER  # no revenge
@@ -348,6 +350,7 @@ class Checker:
                 self.hunter_due = True
             causes = {"vote_poison_shot": {ev.Cause.VOTE, ev.Cause.POISON, ev.Cause.HUNTER},
                       "vote_only": {ev.Cause.VOTE}, "none": set()}[game.options.elder_revenge_causes]
+            # A taken Elder card left with the Servant: no revenge (RULES-EXTENSIONS.md "Consequences").
             if e.role is Role.ELDER and e.cause in causes and e.seat not in self.powerless and e.seat not in self.taken:
                 self.revenge_due = True
         elif isinstance(e, ev.LifeLost):
