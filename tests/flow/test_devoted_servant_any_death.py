@@ -6,11 +6,14 @@ dawn windows sound the same whether the Servant is alive, dead, in love or not d
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any, Mapping
 
 from narrator.clock import VirtualClock
 from narrator.flow.script import parse_script, parse_setup
-from narrator.headless import HeadlessResult, Timeline, TimelineDisplay, run_game
+from narrator.headless import HeadlessResult, Timeline, TimelineDisplay, play_headless, resume_headless, run_game
+from narrator.journal import FileJournal
 from narrator.listening.automatic import ScriptPlayers
 from narrator.packs import load_pack
 from narrator.rules import events as ev
@@ -178,3 +181,25 @@ def test_the_comparison_can_fail_when_she_steps_forward() -> None:
     """Taking the card is public by design: the same comparison then differs."""
     reference = dawn_lines(variant({4: "devoted_servant"}, [3, 8], []))
     assert dawn_lines(variant({4: "devoted_servant"}, [3, 8], [6])) != reference
+
+
+def test_a_journal_cut_anywhere_around_the_dawn_windows_resumes_to_the_same_game(tmp_path: Path) -> None:
+    """Two dawn windows, the second answered (`day.dawn_window.7`): resumed after every line of
+    the journal, the game and its journal come out the same."""
+    setup = parse_setup({"language": "en", "players": 8, "timing": dict(FAST), "options": OPTIONS,
+                         "roles": {1: "seer", 2: "werewolf", 3: "witch", 4: "devoted_servant", 7: "hunter"}}, "SETUP")
+    script = parse_script({"nights": [{"werewolves": 5, "witch": {"heal": False, "poison": 7}}, {"werewolves": 6}],
+                           "days": [{"dawn_window": [7], "eliminate": 2}]}, 8, "SCRIPT")
+    journal = FileJournal.create(tmp_path / "full.jsonl")
+    result = play_headless(setup, script, 3, journal=journal)
+    journal.close()
+    full = (tmp_path / "full.jsonl").read_bytes()
+    lines = full.splitlines(keepends=True)
+    assert any(json.loads(line).get("prompt") == "day.dawn_window.7" for line in lines)
+    assert any(isinstance(e, ev.CardTaken) and e.seat == 7 for e in result.game.events)
+    for cut in range(1, len(lines) - 1):
+        path = tmp_path / f"cut{cut}.jsonl"
+        path.write_bytes(b"".join(lines[:cut]))
+        resumed = resume_headless(path)
+        assert path.read_bytes() == full, f"resumed after line {cut}: the journal differs"
+        assert resumed.timeline[-1] == result.timeline[-1]
