@@ -198,11 +198,14 @@ class Window:
     """Day step 5: after the village designates a player, before his card is shown, a window in
     which a card may be taken (the Devoted Servant). `opens(game, seat)` reads public facts only;
     `check(game, taker, seat)` refuses a taker (a message) or accepts him (None); `taker(game,
-    seat)` is the seat who may take it now, if any (the sequencer's `+` during the window)."""
+    seat)` is the seat who may take it now, if any (the sequencer's `+` during the window).
+    `at_dawn(game, seat)`, public facts only too: the window also opens at dawn for this night
+    death, before his card is shown (the Devoted Servant's `servant_scope=any_death`)."""
 
     opens: Callable[[Game, int], bool]
     check: Callable[[Game, int, int], str | None]
     taker: Callable[[Game, int], int | None]
+    at_dawn: Callable[[Game, int], bool] | None = None
 
 
 WINDOW: list[Window] = []
