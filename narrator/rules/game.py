@@ -133,6 +133,7 @@ _BALLOT_VOTE: Final = Ballot.VOTE
 _CAUSE_DISEASE: Final = Cause.DISEASE
 _CAUSE_GRIEF: Final = Cause.GRIEF
 _CAUSE_HUNTER: Final = Cause.HUNTER
+_CAUSE_POISON: Final = Cause.POISON
 _CAUSE_VOTE: Final = Cause.VOTE
 _CAUSE_WOLVES: Final = Cause.WOLVES
 _PHASE_DAY: Final = Phase.DAY
@@ -302,12 +303,14 @@ class Game:
                 f"extra cards {_names(deal.extra)}: with thief_extra_cards=villagers the Thief's two extra "
                 "cards are Villagers (use thief_extra_cards=from_deck for any two cards)"
             )
-        for check in hooks.SETUP_CHECKS:
+        chosen_hooks = hooks.of_game(chosen)  # the setup hooks of the possible roles only
+        for check in chosen_hooks.SETUP_CHECKS:
             problem = check(players, chosen, opts)
             if problem is not None:
                 raise CompositionError(problem)
-        laid = tuple(card for lay in hooks.LAID for card in lay(chosen, opts))
-        return cls(GameStarted(players, tuple(deal.seats), tuple(deal.extra), chosen | frozenset(laid), opts, laid))
+        laid = tuple(card for lay in chosen_hooks.LAID for card in lay(chosen, opts)) if chosen_hooks.LAID else ()
+        return cls(GameStarted(players, tuple(deal.seats), tuple(deal.extra), chosen | frozenset(laid) if laid else chosen,
+                               opts, laid))
 
     @classmethod
     def replay(cls, events: Sequence[Event]) -> Game:
@@ -706,7 +709,7 @@ class Game:
         (`hooks.ABSORBS`: the Elder), else dead; 3. the poisoned; then the deaths in seat order,
         then their chain reactions."""
         s = self.state
-        self._require_phase(Phase.NIGHT, "dawn comes only at the end of a night")
+        self._require_phase(_PHASE_NIGHT, "dawn comes only at the end of a night")
         dead: dict[int, Cause] = {}
         for seat, cause, stoppable in self.devoured():
             if seat in dead:
@@ -720,11 +723,11 @@ class Game:
                 continue
             dead[seat] = cause
         if s.poisoned is not None:
-            dead.setdefault(s.poisoned, Cause.POISON)
+            dead.setdefault(s.poisoned, _CAUSE_POISON)
         for dies in self.hooks.DAWN_DEATHS:  # step 4: the disease (knight_disease_timing=next_dawn)
             for seat in dies(self):
                 if s.alive[seat - 1]:
-                    dead.setdefault(seat, Cause.DISEASE)
+                    dead.setdefault(seat, _CAUSE_DISEASE)
         # Those who died at dusk (the disease) are announced now with the others.
         earlier = dict(s.night_dead)
         order = tuple(sorted({*dead, *earlier}))

@@ -221,6 +221,7 @@ FILTERED = (
     "SAVES", "SPARES", "SPARED_CAPTAIN_NAMES_SUCCESSOR", "VOTE_BONUS", "DUSK_DEATHS", "DAWN_DEATHS",
     "DAWN_SETTLED", "SIGNALS", "SIGN_OPEN", "ARMED", "SECOND_VOTE_STANDS", "DEVOURINGS", "ABSORBS",
     "REACTIONS", "TIE_VICTIM", "DESIGNATES_VOTERS", "TEAM", "DAY_ZERO", "TIE", "ACTING", "CHAIN", "WINDOW",
+    "SETUP_CHECKS", "LAID",
 )
 
 
@@ -257,6 +258,8 @@ class GameHooks:
     ACTING: tuple[Callable[[Game, Role], int | None], ...]
     CHAIN: tuple[Callable[[Game, int, Cause], Sequence[Event]], ...]
     WINDOW: tuple[Window, ...]
+    SETUP_CHECKS: tuple[Callable[[int, frozenset[Role], Options], str | None], ...]
+    LAID: tuple[Callable[[frozenset[Role], Options], tuple[Role, ...]], ...]
     # The end check's rows that can hold in the game (a loner's only if he is possible), and those
     # of them that stop the game at once (the Angel's), checked after every batch of deaths.
     WINS: tuple[Win, ...]
