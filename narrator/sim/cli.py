@@ -97,11 +97,13 @@ def register_balance(sub: Any) -> None:
     p.add_argument("--roles", metavar="SPEC", help='the chosen roles, e.g. "werewolf=3,seer=1,witch=1" (default: the suggestion)')
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help=option_help())
     p.add_argument("--owns", metavar="ROLES", help='special roles the table owns, e.g. "seer,witch,hunter" (default: all)')
-    p.add_argument("--budget", type=float, default=0.8, metavar="S", help="seconds to spend playing games not yet known")
-    p.add_argument("--jobs", type=integer("--jobs", 0), default=1, metavar="J", help="worker processes for the games (0 = one per core)")
+    p.add_argument("--budget", type=float, default=0.5, metavar="S",
+                   help="seconds to spend playing games not yet known (default: 0.5)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--precompute", type=integer("--precompute", 0), default=0, metavar="GAMES",
-                   help="fill the shipped table for 8 to 18 players with GAMES games a composition (slow)")
+    p.add_argument("--precompute", action="store_true",
+                   help="fill the shipped table for 8 to 18 players from the simulator (slow; see README, Balance)")
+    p.add_argument("--jobs", type=integer("--jobs", 0), default=1, metavar="J",
+                   help="worker processes for --precompute (0 = one per core)")
     p.set_defaults(func=run_balance)
 
 
@@ -109,18 +111,17 @@ def run_balance(args: argparse.Namespace) -> int:
     from narrator.rules import Role
     from narrator.sim.balance import SPECIALS, advise, precompute
 
-    jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     if args.precompute:
-        precompute(range(8, 19), args.precompute, jobs, progress=True)
+        precompute(range(8, 19), args.jobs if args.jobs > 0 else (os.cpu_count() or 1), progress=True)
         return 0
     if args.players is None:
-        raise UsageError("balance needs --players N (or --precompute GAMES)")
+        raise UsageError("balance needs --players N (or --precompute)")
     if not 0 < args.budget <= 600:
         raise UsageError(f"--budget {args.budget!r}: give seconds above 0, at most 600")
     options = Options.parse(args.option)
     deck = complete(args.players, parse_roles(args.roles) if args.roles else suggest(args.players), options)
     owned = [Role.parse(name) for name in args.owns.split(",") if name.strip()] if args.owns else list(SPECIALS)
-    advice = advise(args.players, deck, options, owned, budget=args.budget, jobs=jobs)
+    advice = advise(args.players, deck, options, owned, budget=args.budget)
     if args.json:
         print(json.dumps(advice.to_json()))
         return 0
@@ -149,6 +150,9 @@ def advice_lines(advice: Any) -> list[str]:
         for e in advice.fair:
             elo, ehi = e.interval
             lines.append(f"    {describe(e.deck)}: {e.rate:.0%} ({elo:.0%}–{ehi:.0%}); change {changes(chosen.deck, e.deck)}")
-    else:
+    elif not advice.unweighed:
         lines.append("  no fair composition found near this one with the roles owned")
+    if advice.unweighed:
+        lines.append(f"  {advice.unweighed} composition(s) as near were not weighed in the time given "
+                     "(ask again, or give more --budget: the games played are kept)")
     return lines
