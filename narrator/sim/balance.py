@@ -14,6 +14,7 @@ import hashlib
 import itertools
 import json
 import os
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -74,11 +75,12 @@ class Advice:
     fair: list[Estimate]
     seconds: float
     unweighed: int = 0  # decks as near as the farthest looked at that the time did not let judge
+    failed: tuple[str, ...] = ()  # decks the simulator failed on (a bug in it): left out, and said
 
     def to_json(self) -> dict[str, object]:
         return {"players": self.players, "chosen": self.chosen.to_json(),
                 "fair": [e.to_json() for e in self.fair], "unweighed": self.unweighed,
-                "seconds": round(self.seconds, 3)}
+                "failed": list(self.failed), "seconds": round(self.seconds, 3)}
 
 
 class Keys:
@@ -316,13 +318,18 @@ def advise(
     store = store or Store()
     keys = Keys(players, options, params)
     deadline = started + budget
+    failed: list[str] = []
 
     def weigh(d: Mapping[Role, int], enough: Callable[[int, int], bool], until: float,
               at_least: int = 0) -> Estimate:
         k = keys(d)
         games, village = store.get(k)
         while not enough(games, village) and (games < at_least or time.perf_counter() < until):
-            played, won = play(players, d, options, params, OWN_SEED, store.own.get(k, (0, 0))[0], BATCH)
+            try:
+                played, won = play(players, d, options, params, OWN_SEED, store.own.get(k, (0, 0))[0], BATCH)
+            except Exception:  # noqa: BLE001 -- a simulator bug on one deck: say so, answer the rest
+                failed.append(describe(d))
+                break
             store.add(k, played, won)
             games, village = games + played, village + won
         return Estimate(dict(d), games, village)
@@ -349,7 +356,7 @@ def advise(
             for d in unknown:
                 e = weigh(d, decided, deadline) if time.perf_counter() < deadline else Estimate(d, *store.get(keys(d)))
                 judged = verdict(e.games, e.village)
-                if judged is None:
+                if judged is None and describe(d) not in failed:
                     unweighed += 1
                 elif judged:
                     found.append(e)
@@ -357,7 +364,7 @@ def advise(
         if len(fair) >= limit or unweighed:
             break
     store.save()
-    return Advice(players, chosen, fair[:limit], time.perf_counter() - started, unweighed)
+    return Advice(players, chosen, fair[:limit], time.perf_counter() - started, unweighed, tuple(failed))
 
 
 def table_decks(players: int, options: Options) -> list[tuple[dict[Role, int], int]]:
@@ -373,14 +380,18 @@ def table_decks(players: int, options: Options) -> list[tuple[dict[Role, int], i
     return list(wanted.values())
 
 
-def _fill(task: tuple[str, int, dict[Role, int], int, int, int]) -> tuple[str, int, int]:
-    """Play one table deck on from the games it has (seed TABLE_SEED, the next game numbers)."""
+def _fill(task: tuple[str, int, dict[Role, int], int, int, int]) -> tuple[str, int, int, str]:
+    """Play one table deck on from the games it has (seed TABLE_SEED, the next game numbers); the
+    simulator's error, if it fails on the deck (the deck then stays out of the table)."""
     k, players, deck, target, games, village = task
     options, params = Options(), InformedParams()
-    while not (games >= target if target > MIN_GAMES else verdict(games, village) is not None):
-        played, won = play(players, deck, options, params, TABLE_SEED, games, BATCH)
-        games, village = games + played, village + won
-    return k, games, village
+    try:
+        while not (games >= target if target > MIN_GAMES else verdict(games, village) is not None):
+            played, won = play(players, deck, options, params, TABLE_SEED, games, BATCH)
+            games, village = games + played, village + won
+    except Exception as exc:  # noqa: BLE001 -- a simulator bug on one deck must not stop the whole table
+        return k, games, village, f"{type(exc).__name__}: {exc}"
+    return k, games, village, ""
 
 
 def precompute(players: Iterable[int], jobs: int, path: Path = TABLE, progress: bool = False) -> int:
@@ -398,7 +409,7 @@ def precompute(players: Iterable[int], jobs: int, path: Path = TABLE, progress: 
             if games < target and (target > MIN_GAMES or verdict(games, village) is None):
                 tasks.append((k, n, d, target, games, village))
     done = 0
-    results: Iterable[tuple[str, int, int]]
+    results: Iterable[tuple[str, int, int, str]]
     if jobs > 1:
         pool = ProcessPoolExecutor(max_workers=jobs)
         results = pool.map(_fill, tasks, chunksize=4)
@@ -406,9 +417,13 @@ def precompute(players: Iterable[int], jobs: int, path: Path = TABLE, progress: 
         pool = None
         results = map(_fill, tasks)
     try:
-        for k, games, village in results:
-            table[k] = (games, village)
+        for k, games, village, error in results:
             done += 1
+            if error:
+                print(f"{k.split('|')[1]} players {k.split('|')[2]}: left out, the simulator failed ({error})",
+                      file=sys.stderr, flush=True)
+                continue
+            table[k] = (games, village)
             if progress:
                 print(f"{done}/{len(tasks)} {k.split('|')[1]} players {k.split('|')[2]}: "
                       f"{village / games:.1%} of {games} games", flush=True)

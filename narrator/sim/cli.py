@@ -140,6 +140,8 @@ def advice_lines(advice: Any) -> list[str]:
     if chosen.games:
         lines.append(f"  the village wins {chosen.rate:.0%} of games with informed players "
                      f"(95% interval {lo:.0%}–{hi:.0%}, {chosen.games:,} games)")
+    elif describe(chosen.deck) in advice.failed:
+        lines.append("  no estimate: the simulator failed on this composition (a bug; please report it)")
     else:
         lines.append("  no estimate yet (no game could be played in the time given)")
     verdict = "fair" if chosen.fair else ("favours the village" if chosen.rate > FAIR[1] else "favours the Werewolves")
@@ -152,6 +154,9 @@ def advice_lines(advice: Any) -> list[str]:
             lines.append(f"    {describe(e.deck)}: {e.rate:.0%} ({elo:.0%}–{ehi:.0%}); change {changes(chosen.deck, e.deck)}")
     elif not advice.unweighed:
         lines.append("  no fair composition found near this one with the roles owned")
+    others = [name for name in advice.failed if name != describe(chosen.deck)]
+    if others:
+        lines.append(f"  left out, the simulator failed on them (a bug; please report it): {'; '.join(others)}")
     if advice.unweighed:
         lines.append(f"  {advice.unweighed} composition(s) as near were not weighed in the time given "
                      "(ask again, or give more --budget: the games played are kept)")
