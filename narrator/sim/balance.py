@@ -41,6 +41,8 @@ MIN_GAMES = 200  # a composition whose rate is near the band is not judged on fe
 CHOSEN_GAMES = 1000  # games wanted for the chosen composition (played within the budget, then cached)
 BATCH = 50  # games played at a time, between two looks at the verdict
 EARLY_Z = 2.576  # a 99% interval decides an unfair deck early (the verdict is looked at every batch)
+LIMIT = 3  # fair compositions offered at most
+NEAR = 3  # how far (cards changed, `distance`) `advise` looks for fair decks around the chosen one
 BUDGET = 0.5  # seconds to play games not known yet (start-up and the first batch come on top)
 
 
@@ -76,11 +78,12 @@ class Advice:
     seconds: float
     unweighed: int = 0  # decks as near as the farthest looked at that the time did not let judge
     failed: tuple[str, ...] = ()  # decks the simulator failed on (a bug in it): left out, and said
+    searched: int = NEAR  # the fair decks were looked for this many cards away (less: the time ran out)
 
     def to_json(self) -> dict[str, object]:
         return {"players": self.players, "chosen": self.chosen.to_json(),
                 "fair": [e.to_json() for e in self.fair], "unweighed": self.unweighed,
-                "failed": list(self.failed), "seconds": round(self.seconds, 3)}
+                "failed": list(self.failed), "searched": self.searched, "seconds": round(self.seconds, 3)}
 
 
 class Keys:
@@ -187,7 +190,6 @@ def _read(path: Path | None) -> dict[str, tuple[int, int]]:
         return {}
 
 
-NEAR = 3  # how far (cards changed, `distance`) `advise` looks for fair decks around the chosen one
 TABLE_NEAR = 2  # how far around each suggested deck the shipped table covers every special role
 
 
@@ -216,11 +218,13 @@ def every_deck(players: int, specials: Iterable[Role], options: Options) -> list
 
 
 def tiers(players: int, near: Mapping[Role, int], owned: Iterable[Role], options: Options,
-          reach: int = NEAR) -> Iterator[list[dict[Role, int]]]:
+          reach: int = NEAR, until: float | None = None) -> Iterator[list[dict[Role, int]]]:
     """The playable decks 1, 2, ... `reach` cards (`distance`) from `near`, one list a distance: some of
     its special roles taken out, owned ones put in (each at its copies), one Werewolf more or fewer a card
     left, the Werewolves staying within one of the suggested number (or at the chosen number). Lazy: a
-    distance's decks are built and checked only when the advisor gets there, the nearest first."""
+    distance's decks are built and checked only when the advisor gets there, the nearest first. Past
+    `until` (a `time.perf_counter()` instant), no more decks are built (those one card away, a few
+    dozen, always are): the distances end there."""
     wolves = near.get(Role.WEREWOLF, 0)
     usual = suggested_wolves(players)
     allowed = set(range(max(1, usual - 1), usual + 2)) | ({wolves} if wolves > 0 else set())
@@ -251,6 +255,8 @@ def tiers(players: int, near: Mapping[Role, int], owned: Iterable[Role], options
                     if k not in seen:
                         seen.add(k)
                         tier.append(deck)
+            if until is not None and d > 1 and time.perf_counter() > until:
+                return  # out of time with this distance half built: it is not offered at all
         yield sorted(tier, key=describe)
 
 
@@ -306,7 +312,7 @@ def advise(
     budget: float = BUDGET,
     store: Store | None = None,
     params: InformedParams | None = None,
-    limit: int = 3,
+    limit: int = LIMIT,
     reach: int = NEAR,
 ) -> Advice:
     """The chosen deck's estimate, and up to `limit` fair decks nearest to it, within about `budget`
@@ -341,8 +347,8 @@ def advise(
     # would answer nothing (the budget then bounds the rest, not the first batch).
     chosen = weigh(deck, settled, started + budget / 2, at_least=BATCH)
     fair: list[Estimate] = []
-    unweighed = 0
-    for tier in tiers(players, deck, owned, options, reach):
+    unweighed = searched = 0
+    for tier in tiers(players, deck, owned, options, reach, until=deadline):
         found: list[Estimate] = []
         unknown: list[dict[Role, int]] = []
         for d in tier:
@@ -361,10 +367,12 @@ def advise(
                 elif judged:
                     found.append(e)
         fair += sorted(found, key=lambda e: (abs(e.rate - 0.5), describe(e.deck)))  # the closest to even first
-        if len(fair) >= limit or unweighed:
+        searched += 1
+        if len(fair) >= limit or unweighed or time.perf_counter() >= deadline:
             break
     store.save()
-    return Advice(players, chosen, fair[:limit], time.perf_counter() - started, unweighed, tuple(failed))
+    return Advice(players, chosen, fair[:limit], time.perf_counter() - started, unweighed, tuple(failed),
+                  reach if len(fair) >= limit else searched)
 
 
 def table_decks(players: int, options: Options) -> list[tuple[dict[Role, int], int]]:

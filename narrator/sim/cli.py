@@ -132,7 +132,7 @@ def run_balance(args: argparse.Namespace) -> int:
 
 def advice_lines(advice: Any) -> list[str]:
     """The advisor's answer as plain lines (the command line and the wizard print the same)."""
-    from narrator.sim.balance import FAIR, changes
+    from narrator.sim.balance import FAIR, LIMIT, NEAR, changes
 
     chosen = advice.chosen
     lo, hi = chosen.interval
@@ -147,17 +147,24 @@ def advice_lines(advice: Any) -> list[str]:
     verdict = "fair" if chosen.fair else ("favours the village" if chosen.rate > FAIR[1] else "favours the Werewolves")
     if chosen.games:
         lines.append(f"  verdict: {verdict} (fair is {FAIR[0]:.0%}–{FAIR[1]:.0%})")
+    # Notes first: the wizard numbers the last lines, the fair compositions, to take one with *N.
+    again = "ask again, or give more --budget: the games played are kept"
+    others = [name for name in advice.failed if name != describe(chosen.deck)]
+    if others:
+        lines.append(f"  left out, the simulator failed on them (a bug; please report it): {'; '.join(others)}")
+    if advice.unweighed:
+        lines.append(f"  {advice.unweighed} composition(s) {advice.searched} card(s) away were not weighed in the "
+                     f"time given ({again})")
+    elif advice.searched == 0:
+        lines.append(f"  no composition near this one could be weighed in the time given ({again})")
+    elif advice.searched < NEAR and len(advice.fair) < LIMIT:
+        lines.append(f"  compositions more than {advice.searched} card(s) away were not weighed in the time given "
+                     f"({again})")
     if advice.fair:
         lines.append("  nearest fair compositions:")
         for e in advice.fair:
             elo, ehi = e.interval
             lines.append(f"    {describe(e.deck)}: {e.rate:.0%} ({elo:.0%}–{ehi:.0%}); change {changes(chosen.deck, e.deck)}")
-    elif not advice.unweighed:
+    elif advice.searched == NEAR:
         lines.append("  no fair composition found near this one with the roles owned")
-    others = [name for name in advice.failed if name != describe(chosen.deck)]
-    if others:
-        lines.append(f"  left out, the simulator failed on them (a bug; please report it): {'; '.join(others)}")
-    if advice.unweighed:
-        lines.append(f"  {advice.unweighed} composition(s) as near were not weighed in the time given "
-                     "(ask again, or give more --budget: the games played are kept)")
     return lines

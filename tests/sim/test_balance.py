@@ -105,9 +105,19 @@ def test_when_time_runs_out_the_answer_says_what_was_not_weighed(tmp_path: Path)
     store = Store(tmp_path / "cache.json", shipped=None)
     chosen = complete(8, suggest(8), OPTIONS)
     advice = advise(8, chosen, OPTIONS, [Role.WITCH, Role.HUNTER], budget=0.0, store=store)
-    assert advice.chosen.games >= BATCH and advice.fair == []
-    assert advice.unweighed == len(next(tiers(8, chosen, [Role.WITCH, Role.HUNTER], OPTIONS)))
-    assert any("not weighed" in line for line in advice_lines(advice))
+    assert advice.chosen.games >= BATCH and advice.fair == [] and advice.searched == 1
+    assert advice.unweighed == len(next(tiers(8, chosen, [Role.WITCH, Role.HUNTER], OPTIONS))) > 0
+    lines = advice_lines(advice)
+    assert any("card(s) away were not weighed in the time given" in line for line in lines)
+    assert not any("no fair composition found" in line for line in lines)
+    # With time enough for the first distance only (every deck one card away known, none fair), it says so.
+    keys = Keys(8, OPTIONS, InformedParams())
+    for deck in next(tiers(8, chosen, [Role.WITCH, Role.HUNTER], OPTIONS)):
+        store.add(keys(deck), MIN_GAMES, 10)
+    store.add(keys(chosen), 1000, 300)
+    advice = advise(8, chosen, OPTIONS, [Role.WITCH, Role.HUNTER], budget=0.0, store=store)
+    assert advice.searched == 1 and advice.unweighed == 0 and advice.fair == []
+    assert any("more than 1 card(s) away were not weighed" in line for line in advice_lines(advice))
 
 
 def test_the_shipped_table_agrees_with_fresh_games() -> None:
