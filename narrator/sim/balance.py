@@ -18,7 +18,6 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from concurrent.futures import ProcessPoolExecutor
 from typing import Callable, Iterable, Iterator, Mapping
 
 from narrator.roles import wizard_roles
@@ -419,6 +418,8 @@ def precompute(players: Iterable[int], jobs: int, path: Path = TABLE, progress: 
     done = 0
     results: Iterable[tuple[str, int, int, str]]
     if jobs > 1:
+        from concurrent.futures import ProcessPoolExecutor  # here: the advisor's answers need no pool
+
         pool = ProcessPoolExecutor(max_workers=jobs)
         results = pool.map(_fill, tasks, chunksize=4)
     else:
