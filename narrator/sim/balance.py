@@ -38,7 +38,8 @@ TABLE_SEED = 1  # the shipped table's games: numbers 0, 1, 2... of this seed (`r
 OWN_SEED = 2  # the user's games: another seed, so that they never repeat the shipped ones
 MIN_GAMES = 200  # a composition whose rate is near the band is not judged on fewer games
 CHOSEN_GAMES = 1000  # games wanted for the chosen composition (played within the budget, then cached)
-BATCH = 50  # games played at a time, between two looks at the verdict
+BATCH = 50  # games played between two looks at the verdict
+STEP = 10  # games played between two looks at the clock (the advisor's own games)
 EARLY_Z = 2.576  # a 99% interval decides an unfair deck early (the verdict is looked at every batch)
 LIMIT = 3  # fair compositions offered at most
 NEAR = 3  # how far (cards changed, `distance`) `advise` looks for fair decks around the chosen one
@@ -329,14 +330,19 @@ def advise(
               at_least: int = 0) -> Estimate:
         k = keys(d)
         games, village = store.get(k)
-        while not enough(games, village) and (games < at_least or time.perf_counter() < until):
-            try:
-                played, won = play(players, d, options, params, OWN_SEED, store.own.get(k, (0, 0))[0], BATCH)
-            except Exception:  # noqa: BLE001 -- a simulator bug on one deck: say so, answer the rest
-                failed.append(describe(d))
-                break
-            store.add(k, played, won)
-            games, village = games + played, village + won
+        while not enough(games, village):
+            # A batch between two looks at the verdict, played STEP games at a time so that the time is
+            # looked at often (50 games of 18 players take 0.1 s or more); the first `at_least` always.
+            for _ in range(BATCH // STEP):
+                if games >= at_least and time.perf_counter() >= until:
+                    return Estimate(dict(d), games, village)
+                try:
+                    played, won = play(players, d, options, params, OWN_SEED, store.own.get(k, (0, 0))[0], STEP)
+                except Exception:  # noqa: BLE001 -- a simulator bug on one deck: say so, answer the rest
+                    failed.append(describe(d))
+                    return Estimate(dict(d), games, village)
+                store.add(k, played, won)
+                games, village = games + played, village + won
         return Estimate(dict(d), games, village)
 
     def decided(games: int, village: int) -> bool:

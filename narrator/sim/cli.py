@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+import time
 from typing import Any
 
 from narrator.argtypes import integer
@@ -97,14 +98,35 @@ def register_balance(sub: Any) -> None:
     p.add_argument("--roles", metavar="SPEC", help='the chosen roles, e.g. "werewolf=3,seer=1,witch=1" (default: the suggestion)')
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help=option_help())
     p.add_argument("--owns", metavar="ROLES", help='special roles the table owns, e.g. "seer,witch,hunter" (default: all)')
-    p.add_argument("--budget", type=float, default=0.5, metavar="S",
-                   help="seconds to spend playing games not yet known (default: 0.5)")
+    p.add_argument("--budget", type=float, metavar="S",
+                   help="seconds to spend playing games not yet known (default: what is left of "
+                        f"{ANSWER_WITHIN} s since the command started, at least {MIN_BUDGET} s)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--precompute", action="store_true",
                    help="fill the shipped table for 8 to 18 players from the simulator (slow; see README, Balance)")
     p.add_argument("--jobs", type=integer("--jobs", 0), default=1, metavar="J",
                    help="worker processes for --precompute (0 = one per core)")
     p.set_defaults(func=run_balance)
+
+
+# `narrator balance` answers within about a second of being started (issue 13): the games it plays
+# take what start-up (~0.4 s, most of it importing the rules) leaves, less a margin for the last
+# games, the printing and the exit.
+ANSWER_WITHIN = 0.85
+MIN_BUDGET = 0.1
+
+
+def seconds_since_start() -> float:
+    """How long this process has run: from /proc on Linux; elsewhere the CPU time used so far (start-up
+    is mostly CPU, so close to it on an idle machine)."""
+    try:
+        with open("/proc/self/stat") as f:
+            after_name = f.read().rsplit(")", 1)[1].split()
+        with open("/proc/uptime") as f:
+            uptime = float(f.read().split()[0])
+        return max(0.0, uptime - int(after_name[19]) / os.sysconf("SC_CLK_TCK"))  # field 22: start time
+    except (OSError, ValueError, IndexError):
+        return time.process_time()
 
 
 def run_balance(args: argparse.Namespace) -> int:
@@ -116,12 +138,13 @@ def run_balance(args: argparse.Namespace) -> int:
         return 0
     if args.players is None:
         raise UsageError("balance needs --players N (or --precompute)")
-    if not 0 < args.budget <= 600:
+    if args.budget is not None and not 0 < args.budget <= 600:
         raise UsageError(f"--budget {args.budget!r}: give seconds above 0, at most 600")
     options = Options.parse(args.option)
     deck = complete(args.players, parse_roles(args.roles) if args.roles else suggest(args.players), options)
     owned = [Role.parse(name) for name in args.owns.split(",") if name.strip()] if args.owns else list(SPECIALS)
-    advice = advise(args.players, deck, options, owned, budget=args.budget)
+    budget = args.budget if args.budget is not None else max(MIN_BUDGET, ANSWER_WITHIN - seconds_since_start())
+    advice = advise(args.players, deck, options, owned, budget=budget)
     if args.json:
         print(json.dumps(advice.to_json()))
         return 0

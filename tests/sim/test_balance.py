@@ -212,3 +212,13 @@ def test_narrator_balance_refuses_a_bad_role_in_one_line(tmp_path: Path) -> None
     done = subprocess.run([sys.executable, "-m", "narrator", "balance", "--players", "9", "--owns", "dragon"],
                           capture_output=True, text=True, env={"NARRATOR_DATA": str(tmp_path), "PATH": ""})
     assert done.returncode != 0 and "Traceback" not in done.stderr and "dragon" in done.stderr
+
+
+def test_the_command_line_knows_how_long_it_has_run() -> None:
+    """`narrator balance` plays games for what is left of its second: the time since the process started
+    is at least the CPU time it has used (one thread), and not far-fetched."""
+    from narrator.sim.cli import seconds_since_start
+    import time
+
+    ran = seconds_since_start()
+    assert time.process_time() - 0.05 <= ran < 7 * 24 * 3600
