@@ -353,6 +353,7 @@ def advise(
     chosen = weigh(deck, settled, started + budget / 2, at_least=BATCH)
     fair: list[Estimate] = []
     unweighed = searched = 0
+    guide: dict[Role, float] = {}
     for tier in tiers(players, deck, owned, options, reach, until=deadline):
         found: list[Estimate] = []
         unknown: list[dict[Role, int]] = []
@@ -363,7 +364,10 @@ def advise(
                 unknown.append(d)
             elif judged:
                 found.append(e)
-        if len(fair) + len(found) < limit:  # what is known is not enough at this distance: play the rest
+        if len(fair) + len(found) < limit:  # what is known is not enough at this distance: play the rest,
+            guess = guide or _effects(players, store, keys, options)  # those likelier fair first
+            guide = guess
+            unknown.sort(key=lambda d: (abs(_guess(guess, chosen, d) - 0.5), describe(d)))
             for d in unknown:
                 e = weigh(d, decided, deadline) if time.perf_counter() < deadline else Estimate(d, *store.get(keys(d)))
                 judged = verdict(e.games, e.village)
@@ -378,6 +382,34 @@ def advise(
     store.save()
     return Advice(players, chosen, fair[:limit], time.perf_counter() - started, unweighed, tuple(failed),
                   reach if len(fair) >= limit else searched)
+
+
+def _effects(players: int, store: Store, keys: Keys, options: Options) -> dict[Role, float]:
+    """A card's effect on the village's rate, from the decks one card from the suggested one that are
+    known (the shipped table holds them all for 8-18 players): only to choose which unknown decks to play
+    first, never an estimate shown."""
+    try:
+        suggested = complete(players, suggest(players), options)
+    except RulesError:
+        return {}
+    games, village = store.get(keys(suggested))
+    if not games:
+        return {}
+    effects: dict[Role, float] = {}
+    for d in next(tiers(players, suggested, SPECIALS, options, reach=1), []):
+        g, v = store.get(keys(d))
+        moved = [(r, d.get(r, 0) - suggested.get(r, 0)) for r in set(d) | set(suggested) if r is not Role.VILLAGER]
+        moved = [(r, n) for r, n in moved if n]
+        if g and len(moved) == 1:
+            role, cards = moved[0]
+            effects[role] = (v / g - village / games) / cards
+    return effects
+
+
+def _guess(effects: Mapping[Role, float], chosen: Estimate, deck: Mapping[Role, int]) -> float:
+    """The village's rate with `deck` if the cards' effects added up (a guess, for the order of play)."""
+    return chosen.rate + sum(effects.get(r, 0.0) * (deck.get(r, 0) - chosen.deck.get(r, 0))
+                             for r in set(deck) | set(chosen.deck) if r is not Role.VILLAGER)
 
 
 def table_decks(players: int, options: Options) -> list[tuple[dict[Role, int], int]]:

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 from narrator.rules import Options, Role, complete, parse_roles, suggest
-from narrator.sim.balance import (BATCH, FAIR, MIN_GAMES, SPECIALS, TABLE, TABLE_SEED, Keys, Store, advise, changes,
-                                  distance, every_deck, key, play, tiers, verdict)
+from narrator.sim.balance import (BATCH, FAIR, MIN_GAMES, SPECIALS, TABLE, TABLE_SEED, Estimate, Keys, Store, _effects,
+                                  _guess, advise, changes, distance, every_deck, key, play, tiers, verdict)
 from narrator.sim.cli import advice_lines
 from narrator.sim.policies import InformedParams
 from narrator.sim.runner import wilson
@@ -222,3 +222,23 @@ def test_the_command_line_knows_how_long_it_has_run() -> None:
 
     ran = seconds_since_start()
     assert time.process_time() - 0.05 <= ran < 7 * 24 * 3600
+
+
+def test_unknown_decks_likelier_fair_are_played_first(tmp_path: Path) -> None:
+    """The cards' effects one card from the suggested deck (known) order the unknown decks to play: the
+    deck a Witch is added to (guessed 50%) comes before the Hunter's (guessed 30%), whatever their names."""
+    keys = Keys(10, OPTIONS, InformedParams())
+    base = {Role.WEREWOLF: 2, Role.SEER: 1}
+    store = Store(tmp_path / "cache.json", shipped=None)
+    store.add(keys(complete(10, base, OPTIONS)), 1000, 300)
+    store.add(keys(complete(10, {**base, Role.WITCH: 1}, OPTIONS)), 1000, 500)  # a Witch: +20 points
+    store.add(keys(complete(10, {**base, Role.HUNTER: 1}, OPTIONS)), 1000, 300)  # a Hunter: none
+    store.add(keys(complete(10, {**base, Role.WEREWOLF: 3}, OPTIONS)), 1000, 100)  # a Werewolf more: -20
+    effects = _effects(10, store, keys, OPTIONS)
+    assert abs(effects[Role.WITCH] - 0.2) < 1e-9 and effects[Role.HUNTER] == 0
+    assert abs(effects[Role.WEREWOLF] + 0.2) < 1e-9
+    chosen = Estimate(complete(10, {**base, Role.FOX: 1}, OPTIONS), 1000, 300)
+    unknown = [complete(10, {**base, Role.FOX: 1, role: 1}, OPTIONS) for role in (Role.HUNTER, Role.WITCH)]
+    guesses = [_guess(effects, chosen, d) for d in unknown]
+    assert abs(guesses[0] - 0.3) < 1e-9 and abs(guesses[1] - 0.5) < 1e-9
+    assert abs(_guess(effects, chosen, complete(10, {Role.WEREWOLF: 1, Role.SEER: 1, Role.FOX: 1}, OPTIONS)) - 0.5) < 1e-9
