@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from narrator.errors import UsageError
-from narrator.history.record import HistoryError
 
 
 def register(sub: Any) -> None:
@@ -152,7 +151,7 @@ def _import(conn: Any, paths: Sequence[Path]) -> int:
     from narrator.flow.script import game_journals, games_folder
     from narrator.journal import JournalError, read_journal
     from narrator.history import db
-    from narrator.history.record import from_journal
+    from narrator.history.record import HistoryError, from_journal
 
     if not paths:
         folder = games_folder()
@@ -204,7 +203,7 @@ class Recorder:
     def journal(self, path: Path | None) -> None:
         """Record the game of this journal (it holds everything, even for a game stopped half-way)."""
         from narrator.journal import JournalError, read_journal
-        from narrator.history.record import from_journal
+        from narrator.history.record import HistoryError, from_journal
 
         if path is None or not path.exists() or path.stat().st_size == 0:
             return
@@ -221,7 +220,7 @@ class Recorder:
 
     def events(self, setup: Mapping[str, Any], events: Sequence[Any], seed: int | None, mode: str) -> None:
         """Record a game that has no journal, from its events."""
-        from narrator.history.record import from_events
+        from narrator.history.record import HistoryError, from_events
 
         try:
             record = from_events(setup, events, names=self.names, seed=seed, mode=mode, **self._times())

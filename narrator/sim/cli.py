@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+import time
 from typing import Any
 
 from narrator.argtypes import integer
@@ -97,30 +98,53 @@ def register_balance(sub: Any) -> None:
     p.add_argument("--roles", metavar="SPEC", help='the chosen roles, e.g. "werewolf=3,seer=1,witch=1" (default: the suggestion)')
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help=option_help())
     p.add_argument("--owns", metavar="ROLES", help='special roles the table owns, e.g. "seer,witch,hunter" (default: all)')
-    p.add_argument("--budget", type=float, default=0.8, metavar="S", help="seconds to spend playing games not yet known")
-    p.add_argument("--jobs", type=integer("--jobs", 0), default=1, metavar="J", help="worker processes for the games (0 = one per core)")
+    p.add_argument("--budget", type=float, metavar="S",
+                   help="seconds to spend playing games not yet known (default: what is left of "
+                        f"{ANSWER_WITHIN} s since the command started, at least {MIN_BUDGET} s)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--precompute", type=integer("--precompute", 0), default=0, metavar="GAMES",
-                   help="fill the shipped table for 8 to 18 players with GAMES games a composition (slow)")
+    p.add_argument("--precompute", action="store_true",
+                   help="fill the shipped table for 8 to 18 players from the simulator (slow; see README, Balance)")
+    p.add_argument("--jobs", type=integer("--jobs", 0), default=1, metavar="J",
+                   help="worker processes for --precompute (0 = one per core)")
     p.set_defaults(func=run_balance)
+
+
+# `narrator balance` answers within about a second of being started (issue 13): the games it plays
+# take what start-up (~0.4 s, most of it importing the rules) leaves, less a margin for the last
+# games, the printing and the exit.
+ANSWER_WITHIN = 0.85
+MIN_BUDGET = 0.1
+
+
+def seconds_since_start() -> float:
+    """How long this process has run: from /proc on Linux; elsewhere the CPU time used so far (start-up
+    is mostly CPU, so close to it on an idle machine)."""
+    try:
+        with open("/proc/self/stat") as f:
+            after_name = f.read().rsplit(")", 1)[1].split()
+        with open("/proc/uptime") as f:
+            uptime = float(f.read().split()[0])
+        return max(0.0, uptime - int(after_name[19]) / os.sysconf("SC_CLK_TCK"))  # field 22: start time
+    except (OSError, ValueError, IndexError):
+        return time.process_time()
 
 
 def run_balance(args: argparse.Namespace) -> int:
     from narrator.rules import Role
     from narrator.sim.balance import SPECIALS, advise, precompute
 
-    jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     if args.precompute:
-        precompute(range(8, 19), args.precompute, jobs, progress=True)
+        precompute(range(8, 19), args.jobs if args.jobs > 0 else (os.cpu_count() or 1), progress=True)
         return 0
     if args.players is None:
-        raise UsageError("balance needs --players N (or --precompute GAMES)")
-    if not 0 < args.budget <= 600:
+        raise UsageError("balance needs --players N (or --precompute)")
+    if args.budget is not None and not 0 < args.budget <= 600:
         raise UsageError(f"--budget {args.budget!r}: give seconds above 0, at most 600")
     options = Options.parse(args.option)
     deck = complete(args.players, parse_roles(args.roles) if args.roles else suggest(args.players), options)
     owned = [Role.parse(name) for name in args.owns.split(",") if name.strip()] if args.owns else list(SPECIALS)
-    advice = advise(args.players, deck, options, owned, budget=args.budget, jobs=jobs)
+    budget = args.budget if args.budget is not None else max(MIN_BUDGET, ANSWER_WITHIN - seconds_since_start())
+    advice = advise(args.players, deck, options, owned, budget=budget)
     if args.json:
         print(json.dumps(advice.to_json()))
         return 0
@@ -131,7 +155,7 @@ def run_balance(args: argparse.Namespace) -> int:
 
 def advice_lines(advice: Any) -> list[str]:
     """The advisor's answer as plain lines (the command line and the wizard print the same)."""
-    from narrator.sim.balance import FAIR, changes
+    from narrator.sim.balance import FAIR, LIMIT, NEAR, changes
 
     chosen = advice.chosen
     lo, hi = chosen.interval
@@ -139,16 +163,31 @@ def advice_lines(advice: Any) -> list[str]:
     if chosen.games:
         lines.append(f"  the village wins {chosen.rate:.0%} of games with informed players "
                      f"(95% interval {lo:.0%}–{hi:.0%}, {chosen.games:,} games)")
+    elif describe(chosen.deck) in advice.failed:
+        lines.append("  no estimate: the simulator failed on this composition (a bug; please report it)")
     else:
         lines.append("  no estimate yet (no game could be played in the time given)")
     verdict = "fair" if chosen.fair else ("favours the village" if chosen.rate > FAIR[1] else "favours the Werewolves")
     if chosen.games:
         lines.append(f"  verdict: {verdict} (fair is {FAIR[0]:.0%}–{FAIR[1]:.0%})")
+    # Notes first: the wizard numbers the last lines, the fair compositions, to take one with *N.
+    again = "ask again, or give more --budget: the games played are kept"
+    others = [name for name in advice.failed if name != describe(chosen.deck)]
+    if others:
+        lines.append(f"  left out, the simulator failed on them (a bug; please report it): {'; '.join(others)}")
+    if advice.unweighed:
+        lines.append(f"  {advice.unweighed} composition(s) {advice.searched} card(s) away were not weighed in the "
+                     f"time given ({again})")
+    elif advice.searched == 0:
+        lines.append(f"  no composition near this one could be weighed in the time given ({again})")
+    elif advice.searched < NEAR and len(advice.fair) < LIMIT:
+        lines.append(f"  compositions more than {advice.searched} card(s) away were not weighed in the time given "
+                     f"({again})")
     if advice.fair:
         lines.append("  nearest fair compositions:")
         for e in advice.fair:
             elo, ehi = e.interval
             lines.append(f"    {describe(e.deck)}: {e.rate:.0%} ({elo:.0%}–{ehi:.0%}); change {changes(chosen.deck, e.deck)}")
-    else:
+    elif advice.searched == NEAR:
         lines.append("  no fair composition found near this one with the roles owned")
     return lines

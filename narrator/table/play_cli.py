@@ -8,7 +8,6 @@ from typing import Any
 
 from narrator.argtypes import languages
 from narrator.errors import UsageError
-from narrator.flow.script import games_folder, warn_players
 from narrator.reference import option_help
 
 
@@ -65,7 +64,7 @@ def run_play(args: argparse.Namespace) -> int:
 
 def _play_headless(args: argparse.Namespace) -> int:
     from narrator.clock import RealClock, VirtualClock
-    from narrator.flow.script import load_script, load_setup
+    from narrator.flow.script import load_script, load_setup, warn_players
     from narrator.headless import play_headless, write_timeline
     from narrator.journal import FileJournal
 
@@ -98,6 +97,7 @@ def _play_headless(args: argparse.Namespace) -> int:
 def run_resume(args: argparse.Namespace) -> int:
     import sys
 
+    from narrator.flow.script import warn_players
     from narrator.headless import read_head, resume_headless
     from narrator.journal import read_journal
 
@@ -167,9 +167,9 @@ def _birth(path: Path) -> float:
 def _latest_game() -> Path:
     """The newest journal. An empty one (a deal that never finished) stops here: an older game is
     never resumed silently in its place; it can be named."""
-    folder = games_folder()
-    from narrator.flow.script import game_journals
+    from narrator.flow.script import game_journals, games_folder
 
+    folder = games_folder()
     games = game_journals(folder)
     if not games:
         raise UsageError(f"no journal to resume in {folder}; name one: narrator resume FILE")
