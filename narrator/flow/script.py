@@ -220,6 +220,8 @@ class Script:
             return Heard("vote_now", "script") if entry.get("vote_now") else None
         if name == "window":  # the Devoted Servant's window: `window = true` steps forward
             return Heard("yes", "script") if entry.get("window") else None
+        if name.startswith("dawn_window."):  # at dawn (servant_scope=any_death): `dawn_window = [seats]`
+            return Heard("yes", "script") if int(name.split(".")[1]) in entry.get("dawn_window", []) else None
         if name in ("hunter", "successor", "tiebreak"):
             return _heard(entry[name]) if name in entry else None
         if name == "scapegoat":  # the dead Scapegoat's list: each seat in turn, then + (0: nobody)
@@ -283,6 +285,7 @@ NIGHT_KEYS = {"thief", "cupid", "seer", "werewolves", "witch", "late", *POWER_KE
 DAY_KEYS = {
     "captain", "captain_votes", "captain_revote", "votes", "eliminate", "revote",
     "hunter", "successor", "tiebreak", "vote_now", "scapegoat", "window", "sign", "second", "second_votes",
+    "dawn_window",
 }
 LATE_ROLES = {"thief", "cupid", "seer", "werewolves", "witch", *POWER_KEYS}
 
@@ -348,6 +351,9 @@ def parse_script(data: Mapping[str, Any], players: int, where: str) -> Script:
         for key in ("captain", "eliminate", "hunter", "successor", "tiebreak", "second"):
             if key in day:
                 out[key] = _seat(day[key], players, f"{at} {key}", zero=key in ("eliminate", "second"))
+        if "dawn_window" in day:  # the night deaths whose card the Devoted Servant steps forward for, at dawn
+            listed = day["dawn_window"] if isinstance(day["dawn_window"], list) else [day["dawn_window"]]
+            out["dawn_window"] = [_seat(p, players, f"{at} dawn_window") for p in listed]
         if "sign" in day:
             signs = day["sign"]
             if not isinstance(signs, list):

@@ -543,12 +543,15 @@ class Sequencer:
 
     def _window(self, seat: int) -> None:
         """Day step 5: before seat's card is shown, the Devoted Servant may step forward (`+`).
-        Public, and of fixed length whatever the deal: the window always runs to its end."""
+        Public, and of fixed length whatever the deal: the window always runs to its end.
+        At dawn (`servant_scope=any_death`) the same, once for each night death in turn; its
+        prompt names the seat (`day.dawn_window.<seat>`: a script answers each one)."""
         game = self.game
         self.say(Cue("devoted_servant.window", {"seat": seat}, phase="day.chain"))
         deadline = self.clock.now() + self.timing.chain
         self._panel("devoted_servant.prompt", seat=seat)
-        heard = self.ask(Prompt("day.window", (), ("yes", "repeat", "pause"), deadline=deadline, number=self.day_number()))
+        name = f"day.dawn_window.{seat}" if game.state.queue else "day.window"
+        heard = self.ask(Prompt(name, (), ("yes", "repeat", "pause"), deadline=deadline, number=self.day_number()))
         self.wait_until(deadline)
         if not self.fast:
             self.display.clear_private()
@@ -589,7 +592,8 @@ class Sequencer:
                     continue
                 self.say(Cue("day.deaths", phase="day.morning"))
                 for seat in event.deaths:
-                    if reveal:
+                    # A card the Devoted Servant may still take at dawn is shown when its window closes.
+                    if reveal and not self.game.window_at_dawn(seat):
                         role = self.game.role(seat).value
                         self.say(Cue("day.death_role", {"seat": seat, "role": role}, phase="day.morning"))
                     else:
@@ -599,6 +603,10 @@ class Sequencer:
                     self.say(Cue("chain.grief", {"seat": event.seat}, phase="day.chain"))
                 if reveal and event.seat not in self.game.state.taken:  # a taken card is never shown
                     self.say(Cue("day.role", {"seat": event.seat, "role": event.role.value}, phase="day.chain"))
+            elif isinstance(event, ev.WindowClosed):  # a dawn window: the card is shown now, unless taken
+                if reveal and event.seat not in self.game.state.taken:
+                    self.say(Cue("day.role", {"seat": event.seat, "role": self.game.role(event.seat).value},
+                                 phase="day.chain"))
             elif isinstance(event, ev.HunterShot):
                 if event.target is None:
                     self.say(Cue("chain.hunter_missed", phase="day.chain"))
@@ -771,8 +779,11 @@ class Sequencer:
         s = self.game.state
         revealed: dict[int, str] = {}
         if s.options.reveal_role_on_death or s.phase is Phase.OVER:
+            # A night death's card the Devoted Servant may still take at dawn is not shown yet.
+            waiting = {p for p, _ in s.queue if p >= s.awaiting_seat and self.game.window_at_dawn(p)} \
+                if s.awaiting is Awaiting.WINDOW and s.awaiting_seat is not None else set()
             for seat in range(1, s.players + 1):
-                if s.phase is Phase.OVER or (not s.alive[seat - 1] and seat not in s.taken):
+                if s.phase is Phase.OVER or (not s.alive[seat - 1] and seat not in s.taken and seat not in waiting):
                     revealed[seat] = s.roles[seat - 1].value
         night_state = self.state in {name for name, _ in NIGHT_ORDER} - {"dawn"} or self.state == "night_falls"
         return {

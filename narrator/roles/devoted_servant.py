@@ -13,7 +13,12 @@ before his card is shown, she may reveal herself and take his card (RULES-EXTENS
   first: her panel shows her new card, and a first-night power of it (the Wild Child's model, the
   Wolf-Hound's side) is played there; otherwise nothing to do. From then on she is called in her
   new role's rows.
-- `servant_scope`: only `vote_only` (the card's text) is played; night deaths open no window.
+- `servant_scope`: `vote_only` (the default, the card's text): the day vote's eliminated only.
+  `any_death`: also at dawn, after the night's deaths are announced (their cards not shown yet),
+  one window for each of them in seat order, before any chain reaction: a taken card's effects
+  do not apply (a Hunter devoured at night does not shoot), grief and the Wild Child's model do.
+  Each card not taken is shown when its window closes (`reveal_role_on_death`). Only the deaths
+  announced at dawn open one; a chain death (grief, the Hunter's shot) does not.
 """
 
 from __future__ import annotations
@@ -36,6 +41,11 @@ RESET_ORDER = 3  # RULES-EXTENSIONS.md "The merged night order": the night after
 def opens(game: Game, seat: int) -> bool:
     """Public facts only: the role is possible (dealt or not, alive or not)."""
     return Role.DEVOTED_SERVANT in game.state.possible
+
+
+def at_dawn(game: Game, seat: int) -> bool:
+    """Public facts only: the role is possible and her scope is every death."""
+    return game.state.options.servant_scope == "any_death" and opens(game, seat)
 
 
 def check(game: Game, taker: int, seat: int) -> str | None:
@@ -94,6 +104,6 @@ MODULE = RoleModule(
     (Call("devoted_servant_reset", RESET_ORDER, Schedule.EVERY_NIGHT, Role.DEVOTED_SERVANT, run_reset, turn=20.0,
           due=reset_due, lines=("devoted_servant.took", "devoted_servant_reset.nothing", "devoted_servant.window",
                                 "devoted_servant.takes", "devoted_servant.none")),),
-    window=Window(opens, check, taker),
+    window=Window(opens, check, taker, at_dawn),
     announce=announce,
 )

@@ -40,7 +40,8 @@ def check(game: Game, hound: int, chosen: tuple[int, ...]) -> str | None:
 
 
 def effect(game: Game, hound: int, chosen: tuple[int, ...]) -> Sequence[Event]:
-    return (JoinedPack(hound, "wolf_hound"),) if chosen else ()
+    # Already a pack member (an infected Devoted Servant choosing again in her reset call): no change.
+    return (JoinedPack(hound, "wolf_hound"),) if chosen and hound not in game.state.joined else ()
 
 
 def chose_wolves(game: Game) -> bool:

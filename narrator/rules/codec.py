@@ -27,14 +27,21 @@ def _plain(value: Any) -> Any:
 
 
 def event_to_dict(event: ev.Event) -> dict[str, Any]:
+    """A field added later (`_DEFAULTED`) is left out while at its default: the event is written
+    as a journal made before that field wrote it, so resuming such a journal compares equal."""
     out: dict[str, Any] = {"type": type(event).__name__}
+    later = _DEFAULTED.get(type(event), ())
     for f in dataclasses.fields(event):
-        out[f.name] = _plain(getattr(event, f.name))
+        value = getattr(event, f.name)
+        if f.name in later and value == f.default:
+            continue
+        out[f.name] = _plain(value)
     return out
 
 
 # Fields added to an event after journals were written, with a default.
-_DEFAULTED: dict[type, tuple[str, ...]] = {ev.GameStarted: ("laid",), ev.WitchActed: ("saved",)}
+_DEFAULTED: dict[type, tuple[str, ...]] = {ev.GameStarted: ("laid",), ev.WitchActed: ("saved",),
+                                           ev.WindowOpened: ("queue",)}
 
 
 def event_from_dict(data: dict[str, Any]) -> ev.Event:

@@ -304,7 +304,19 @@ class JoinedPack:
 
 @dataclass(frozen=True, slots=True)
 class WindowOpened:
-    """Day step 5: before the designated player's card is shown, a card may be taken."""
+    """Day step 5: before the designated player's card is shown, a card may be taken.
+
+    At dawn (`servant_scope=any_death`) one window opens for each night death in turn, before
+    the chain reactions: `queue` is the dawn's deaths to resolve once the last window closes
+    (empty for the day vote's window)."""
+
+    seat: int
+    queue: tuple[tuple[int, Cause], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class WindowClosed:
+    """A dawn window closed: the dead player's card is shown now, unless it was taken."""
 
     seat: int
 
@@ -383,4 +395,5 @@ Event = Union[
     JoinedPack,
     WindowOpened,
     CardTaken,
+    WindowClosed,
 ]

@@ -62,6 +62,7 @@ from narrator.rules.events import (
     VotersCalled,
     VotersDesignated,
     VotesCast,
+    WindowClosed,
     WindowOpened,
     WitchActed,
     WolvesChose,
@@ -676,7 +677,22 @@ class Game:
             if seat in dead:
                 self._emit(PlayerDied(seat, dead[seat], s.roles[seat - 1]))
             queue.append((seat, dead.get(seat) or earlier[seat]))
+        if self.hooks.WINDOW and self._dawn_window(queue, 0):
+            return  # a card may be taken before the chain reactions (`take_card` resumes them)
         self._resolve(queue)
+
+    def window_at_dawn(self, seat: int) -> bool:
+        """Whether a window opens at dawn for this night death before his card is shown (public
+        facts only: the Devoted Servant possible, `servant_scope=any_death`)."""
+        return any(w.at_dawn is not None and w.at_dawn(self, seat) for w in self.hooks.WINDOW)
+
+    def _dawn_window(self, queue: list[tuple[int, Cause]], after: int) -> bool:
+        """Open the window of the first night death after seat `after` that has one, if any."""
+        for seat, _cause in queue:
+            if seat > after and self.window_at_dawn(seat):
+                self._emit(WindowOpened(seat, tuple(queue)))
+                return True
+        return False
 
     def devoured(self) -> list[tuple[int, Cause, bool]]:
         """Dawn step 1: the night's devourings (seat, cause, stoppable): the pack's victim (unless
@@ -1062,7 +1078,9 @@ class Game:
 
     def take_card(self, taker: int | None) -> None:
         """Day step 5's window closes: `taker` takes the designated player's card before it is
-        shown (the Devoted Servant), or None: nobody stepped forward. Then he dies as voted."""
+        shown (the Devoted Servant), or None: nobody stepped forward. Then he dies as voted.
+        At dawn (`servant_scope=any_death`) the night death is already dead: the next death's
+        window opens, or after the last one the chain reactions go on."""
         s = self.state
         self._require_awaiting(Awaiting.WINDOW, f"taking the card (seat {taker!r})")
         seat = s.awaiting_seat
@@ -1073,6 +1091,12 @@ class Game:
             if all(p is not None for p in problems):
                 raise IllegalActionError(f"seat {taker} cannot take seat {seat}'s card: {problems[0]}")
             self._emit(CardTaken(taker, seat, s.roles[seat - 1]))
+        if s.queue:  # a dawn window: the queue of the night's deaths waits for the last one
+            queue = list(s.queue)
+            self._emit(WindowClosed(seat))
+            if not self._dawn_window(queue, seat):
+                self._resolve(queue)
+            return
         self._emit(PlayerDied(seat, Cause.VOTE, s.roles[seat - 1]))
         self._resolve([(seat, Cause.VOTE)])
 
@@ -1304,17 +1328,23 @@ def _joined(s: State, e: JoinedPack) -> None:
 
 
 def _window(s: State, e: WindowOpened) -> None:
-    s.awaiting, s.awaiting_seat = Awaiting.WINDOW, e.seat
+    s.awaiting, s.awaiting_seat, s.queue = Awaiting.WINDOW, e.seat, e.queue
+
+
+def _window_closed(s: State, e: WindowClosed) -> None:
+    s.awaiting, s.awaiting_seat, s.queue = Awaiting.NOTHING, None, ()
 
 
 def _card_taken(s: State, e: CardTaken) -> None:
     """The Servant plays the taken card from now on, fresh: its one-use powers renewed."""
     s.roles[e.servant - 1] = e.role
     s.taken = (*s.taken, e.seat)
-    s.took_day = s.day
-    # Lasting choices stay (RULES-EXTENSIONS.md: a Pied Piper's card taken, the new Piper "is shown
-    # who is charmed"); her own charm is removed.
-    s.lasting = {call: tuple(p for p in seats if p != e.servant) for call, seats in s.lasting.items()}
+    s.took_day = max(s.day, s.night)  # at dawn (servant_scope=any_death) the coming day's number
+    # The taken card starts fresh (its model, its infection renewed), but statuses stay (`Power.status`:
+    # the charmed stay charmed) and her own status is removed.
+    powers = hooks.POWERS
+    s.lasting = {call: tuple(p for p in seats if p != e.servant) if powers[call].status else seats
+                 for call, seats in s.lasting.items() if powers[call].status or powers[call].role is not e.role}
     if e.role is Role.WITCH:
         s.heal_left = s.poison_left = True
     s.spent = {call: seats for call, seats in s.spent.items() if hooks.POWERS[call].role is not e.role}
@@ -1407,6 +1437,7 @@ _on(CardTaken, _card_taken)
 _on(JoinedPack, _joined)
 _on(WindowOpened, _window)
 _on(CardTaken, _card_taken)
+_on(WindowClosed, _window_closed)
 _on(Notified, _notified)
 
 

@@ -43,6 +43,11 @@ class Power:
     count_of: Callable[[Game, int], int] | None = None
     # Its choices last the whole game (the Piper's charm): they are kept in `State.lasting[call]`.
     lasting: bool = False
+    # Its lasting choices are statuses of the chosen players (the Piper's charm): they stay when the
+    # Devoted Servant takes the card (the new holder "is shown who is charmed"), and a Servant loses
+    # her own when she takes any card (RULES-EXTENSIONS.md "Devoted Servant", consequences). Other
+    # lasting choices (a model, a once-a-game infection) belong to the card: a taken card starts fresh.
+    status: bool = False
     # The players it designates must be told (RULES-EXTENSIONS.md "Telling a player he was
     # designated"): the engine emits `Notified(targets, call)` after it (narrator/roles/designation.py).
     notifies: bool = False
@@ -193,11 +198,14 @@ class Window:
     """Day step 5: after the village designates a player, before his card is shown, a window in
     which a card may be taken (the Devoted Servant). `opens(game, seat)` reads public facts only;
     `check(game, taker, seat)` refuses a taker (a message) or accepts him (None); `taker(game,
-    seat)` is the seat who may take it now, if any (the sequencer's `+` during the window)."""
+    seat)` is the seat who may take it now, if any (the sequencer's `+` during the window).
+    `at_dawn(game, seat)`, public facts only too: the window also opens at dawn for this night
+    death, before his card is shown (the Devoted Servant's `servant_scope=any_death`)."""
 
     opens: Callable[[Game, int], bool]
     check: Callable[[Game, int, int], str | None]
     taker: Callable[[Game, int], int | None]
+    at_dawn: Callable[[Game, int], bool] | None = None
 
 
 WINDOW: list[Window] = []

@@ -37,6 +37,8 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "actor_infected": ("powerless", "keeps_power"),
     # Personnages (perso-b): the Wolf-Hound.
     "wolf_hound_timeout": ("villager", "random"),
+    # The Devoted Servant: whose card she may take (the vote's eliminated, or also the dawn's dead).
+    "servant_scope": ("vote_only", "any_death"),
 }
 
 # Options that take a whole number, with their allowed range (the default is the field's).
@@ -142,6 +144,9 @@ class Options:
     wolf_hound_choice_public: bool = False
     # The Big Bad Wolf (narrator/roles/big_bad_wolf.py).
     bbw_loses_power_on_wolf_death: bool = True
+    # The Devoted Servant (narrator/roles/devoted_servant.py): `any_death` also opens her window
+    # at dawn, before each night death's card is shown.
+    servant_scope: str = "vote_only"
 
     def __post_init__(self) -> None:
         for f in fields(self):

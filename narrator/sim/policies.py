@@ -425,7 +425,9 @@ def play_night(game: Game, rng: random.Random, policy: Policy) -> None:
         _reset(game, rng)
     if powers:
         _use_powers(game, rng, powers, SEER_ORDER)
-    if game.living_holder(Role.SEER):
+    # A Seer left alone (the Knight's diseased wolf died at dusk, the end is checked at dawn) has
+    # nobody to look at: like a table's Seer, she lets her turn run out.
+    if game.living_holder(Role.SEER) and game.seer_targets():
         game.seer_inspect(policy.seer(game, rng))
     if powers:
         _use_powers(game, rng, powers, WOLVES_ORDER)

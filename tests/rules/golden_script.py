@@ -27,7 +27,7 @@ Format (blank lines and `#` comments are ignored):
     draw-seed 7                       # the random.Random(7) given to the next cast_votes
     power wild_child 4                # a catalogue role's night call (use_power); no seat: nobody
     reset wild_child 4                # the same, in the devoted_servant_reset call
-    take 5 | take none                # the Devoted Servant's window (take_card)
+    take 5 | take none                # the Devoted Servant's window (take_card), by day or at dawn
     refuse wolves 1                   # this action must be refused, leaving the state unchanged
     events:
     night 1                           # the expected events, one a line (see `render`)
@@ -253,8 +253,10 @@ def render(event: ev.Event) -> str:
         return f"notified {_seats(e.seats)} ({e.reason})"
     if isinstance(e, ev.JoinedPack):
         return f"joins the pack {e.seat} ({e.reason})"
-    if isinstance(e, ev.WindowOpened):
-        return f"window {e.seat}"
+    if isinstance(e, ev.WindowOpened):  # at dawn (servant_scope=any_death): the deaths resolved after
+        return f"window {e.seat}" + (f" (dawn: {_seats(tuple(p for p, _ in e.queue))})" if e.queue else "")
+    if isinstance(e, ev.WindowClosed):
+        return f"window {e.seat} closed"
     if isinstance(e, ev.CardTaken):
         return f"servant {e.servant} takes {e.seat}'s card: {e.role.value}"
     if isinstance(e, ev.PowerIgnored):

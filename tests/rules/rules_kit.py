@@ -61,6 +61,7 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "wolf_hound_timeout": ("villager", "random"),
     "wolf_hound_choice_public": (False, True),
     "bbw_loses_power_on_wolf_death": (True, False),
+    "servant_scope": ("vote_only", "any_death"),
 }
 
 

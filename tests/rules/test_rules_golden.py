@@ -27,11 +27,13 @@ def test_golden_game(path: Path) -> None:
     assert Game.replay(game.events).state == game.state
 
 
-@pytest.mark.parametrize("path", [p for p in SCRIPTS if p.stem.startswith(("elder_", "scapegoat_", "witch_", "actor_infected_", "pied_piper_infected_"))],
+@pytest.mark.parametrize("path", [p for p in SCRIPTS if p.stem.startswith(("elder_", "scapegoat_", "witch_", "actor_infected_", "pied_piper_infected_",
+                                                                  "devoted_servant_"))],
                          ids=lambda p: p.stem)
 def test_golden_events_survive_the_journal_codec(path: Path) -> None:
     """The events of the powers lost, the spare lives and the Scapegoat's list (a None list
-    included), the Witch's healed seat (`saved`) are written to the journal and read back equal."""
+    included), the Witch's healed seat (`saved`), the Servant's dawn windows (`queue`) are written
+    to the journal and read back equal."""
     import json
 
     from narrator.rules.codec import event_from_dict, event_to_dict
@@ -48,3 +50,17 @@ def test_a_journal_written_before_the_witchs_saved_seat_reads_back() -> None:
 
     old = {"type": "WitchActed", "witch": 4, "healed": True, "poisoned": None}
     assert event_from_dict(old) == ev.WitchActed(4, True, None)
+
+
+def test_a_journal_written_before_the_dawn_windows_reads_back_and_compares_equal() -> None:
+    """WindowOpened.queue came later (servant_scope=any_death): an old journal line without it
+    loads, and the day vote's window is still written without it (resuming compares the dicts)."""
+    from narrator.rules import events as ev
+    from narrator.rules.codec import event_from_dict, event_to_dict
+
+    old = {"type": "WindowOpened", "seat": 3}
+    assert event_from_dict(old) == ev.WindowOpened(3)
+    assert event_to_dict(ev.WindowOpened(3)) == old
+    dawn = ev.WindowOpened(5, ((5, ev.Cause.WOLVES), (7, ev.Cause.POISON)))
+    assert event_to_dict(dawn)["queue"] == [[5, "wolves"], [7, "poison"]]
+    assert event_from_dict(event_to_dict(dawn)) == dawn

@@ -178,6 +178,11 @@ class Checker:
     def __post_init__(self) -> None:
         self.alive = set(range(1, self.game.players + 1))
         self.living_before = self.game.players
+        # The cards as the events followed so far leave them: a batch of events (a whole night,
+        # its dawn windows included) is followed after the game has moved on (a card taken at dawn).
+        started = self.game.events[0]
+        assert isinstance(started, ev.GameStarted)
+        self.cards = list(started.roles)
 
     def _alive(self, seat: int | None, what: str) -> None:
         assert seat is None or seat in self.alive, f"{what}: seat {seat} is dead"
@@ -209,6 +214,8 @@ class Checker:
         elif isinstance(e, ev.DayBegan):
             self.day = e.day
         elif isinstance(e, ev.ThiefChose):
+            if e.took is not None:
+                self.cards[e.seat - 1] = e.took
             assert game.state.night == 1
             self._alive(e.seat, "the Thief acts")
         elif isinstance(e, ev.LoversChosen):
@@ -222,7 +229,7 @@ class Checker:
         elif isinstance(e, ev.WolvesChose):
             assert any(in_pack(game, self.joined, p) for p in self.alive), "no living Werewolf chose"
             self._alive(e.target, "the Werewolves' victim")
-            assert e.target is None or not in_pack(game, self.joined, e.target)
+            assert e.target is None or not (self.cards[e.target - 1] in PACK or e.target in self.joined)
             self.victim = e.target
         elif isinstance(e, ev.WitchActed):
             self._alive(e.witch, "the Witch acts")
@@ -231,15 +238,17 @@ class Checker:
             self.heals[e.witch] = self.heals.get(e.witch, 0) + e.healed
             self.poisons[e.witch] = self.poisons.get(e.witch, 0) + (e.poisoned is not None)
             assert self.heals[e.witch] <= 1 and self.poisons[e.witch] <= 1, "a potion was used twice"
-            if e.healed and e.saved is None:
-                assert self.victim is not None and self.victim != self.infected, "healed with no victim"
-                self.saved = self.victim
-            elif e.healed:
-                # witch_sees=all_devoured: the Big Bad Wolf's victim, or the White Werewolf's when his
-                # kill can be stopped.
-                others = {self.extra} | ({self.white_victim} if game.options.white_werewolf_kill_blockable else set())
-                assert game.options.witch_sees == "all_devoured" and e.saved in others, "healed a seat not devoured"
-                self.saved = e.saved
+            # The pack's victim unless infected; witch_sees=all_devoured: also the Big Bad Wolf's victim,
+            # and the White Werewolf's when his kill can be stopped. `saved` None: the pack's victim's
+            # seat (who may also be the White Werewolf's victim, the infected pack member he devours).
+            pack = {self.victim} - {None, self.infected}
+            others = {self.extra} | ({self.white_victim} if game.options.white_werewolf_kill_blockable else set())
+            healable = pack | (others - {None} if game.options.witch_sees == "all_devoured" else set())
+            if e.healed:
+                seat = self.victim if e.saved is None else e.saved
+                assert healable, "healed with no victim"
+                assert seat in healable, f"healed seat {seat}, not devoured ({sorted(healable)})"
+                self.saved = seat
             else:
                 assert e.saved is None
         elif isinstance(e, ev.PowerUsed):
@@ -271,7 +280,7 @@ class Checker:
                 self.charmed |= set(e.targets)
         elif isinstance(e, ev.JoinedPack):
             self._alive(e.seat, "joins the pack")
-            assert e.seat not in self.joined and game.state.roles[e.seat - 1] not in PACK
+            assert e.seat not in self.joined and self.cards[e.seat - 1] not in PACK
             if e.reason == "infected":
                 assert e.seat == self.victim, "infected, but not the pack's victim"
                 self.infected = e.seat
@@ -281,14 +290,21 @@ class Checker:
                 assert e.reason == "wolf_hound" and (game.state.night == 1 or e.seat in self.taken_by)
             self.joined.add(e.seat)
         elif isinstance(e, ev.CardTaken):
+            self.cards[e.servant - 1] = e.role
             self._alive(e.servant, "the Servant takes a card")
             assert not game.state.lovers or e.servant not in game.state.lovers, "a Servant in love took a card"
             self.taken.add(e.seat)
             self.taken_by.add(e.servant)
+            self.charmed.discard(e.servant)  # her own charm is removed (RULES-EXTENSIONS.md "Consequences")
             self.heals.pop(e.servant, None)  # her new card starts fresh (potions renewed)
             self.poisons.pop(e.servant, None)
             if e.role is Role.WILD_CHILD:
                 self.model = None
+            if e.role is Role.ACCURSED_WOLF_FATHER:  # one-use powers renewed: the infection too
+                self.infections = 0
+            if e.seat not in self.alive:  # at dawn (servant_scope=any_death): taken after his death, before
+                self.hunter_due = self.hunter_due and e.role is not Role.HUNTER  # his reactions: no shot,
+                self.revenge_due = self.revenge_due and e.role is not Role.ELDER  # no revenge
         elif isinstance(e, ev.DawnBroke):
             def saved(seat: int, kind: str) -> bool:
                 """kind: the pack's victim, the Big Bad Wolf's, the White Werewolf's."""
@@ -334,7 +350,8 @@ class Checker:
                 self.hunter_due = True
             causes = {"vote_poison_shot": {ev.Cause.VOTE, ev.Cause.POISON, ev.Cause.HUNTER},
                       "vote_only": {ev.Cause.VOTE}, "none": set()}[game.options.elder_revenge_causes]
-            if e.role is Role.ELDER and e.cause in causes and e.seat not in self.powerless:
+            # A taken Elder card left with the Servant: no revenge (RULES-EXTENSIONS.md "Consequences").
+            if e.role is Role.ELDER and e.cause in causes and e.seat not in self.powerless and e.seat not in self.taken:
                 self.revenge_due = True
         elif isinstance(e, ev.LifeLost):
             assert e.seat in (self.victim, self.extra, self.white_victim) and self.absorbed is None  # a devoured player

@@ -1,0 +1,205 @@
+"""The Devoted Servant with `servant_scope=any_death` at the table: at dawn, after the night's
+deaths are announced without their cards, one public window of fixed length for each of them in
+seat order; each card not taken is shown when its window closes; a taken card is never shown and
+its effects do not apply (a devoured Hunter does not shoot); then the chain reactions. The
+dawn windows sound the same whether the Servant is alive, dead, in love or not dealt."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Mapping
+
+from narrator.clock import VirtualClock
+from narrator.flow.script import parse_script, parse_setup
+from narrator.headless import HeadlessResult, Timeline, TimelineDisplay, play_headless, resume_headless, run_game
+from narrator.journal import FileJournal
+from narrator.listening.automatic import ScriptPlayers
+from narrator.packs import load_pack
+from narrator.rules import events as ev
+
+from flow_helpers import FAST, keys, play
+
+OPTIONS = {"captain_election": "never", "servant_scope": "any_death"}
+SETUP = {"players": 8, "roles": {1: "seer", 2: "werewolf", 3: "hunter", 4: "devoted_servant", 5: "werewolf"},
+         "options": OPTIONS}
+
+
+def texts(r: HeadlessResult) -> list[str]:
+    return [e.get("text") or "" for e in r.timeline if e["kind"] == "say" and e["phase"] != "game.over"]
+
+
+def first_dawn(r: HeadlessResult) -> list[str]:
+    """The keys said from the first dawn to the day's debate."""
+    said = keys(r)
+    start = said.index("day.dawn")
+    return said[start:said.index("debate.start", start)]
+
+
+def test_the_servant_takes_a_devoured_hunters_card_at_dawn() -> None:
+    r = play(SETUP, {"nights": [{"werewolves": 3}, {"werewolves": 7}],
+                     "days": [{"dawn_window": [3], "eliminate": 2}, {"eliminate": 5}]})
+    dawn = first_dawn(r)
+    # Seat 3's death is announced without his card; his window opens; she takes it; he does not shoot.
+    assert dawn[dawn.index("day.deaths") + 1] == "day.death"
+    i = dawn.index("devoted_servant.window")
+    assert dawn[i + 1] == "devoted_servant.takes"
+    assert "chain.hunter" not in dawn and "day.role" not in dawn and "day.death_role" not in dawn
+    assert not any("Seat 3" in t and "Hunter" in t for t in texts(r)), "the taken card is never revealed"
+    assert any(isinstance(e, ev.CardTaken) and e.servant == 4 and e.seat == 3 for e in r.game.events)
+    # Taken at dawn 1: her reset call is on night 2, the next night.
+    night = keys(r, "night.")
+    second = night[night.index("night.falls", 1):]
+    assert second[:3] == ["night.falls", "devoted_servant_reset.wake", "devoted_servant_reset.sleep"]
+    assert night.count("devoted_servant_reset.wake") == 1
+
+
+def test_nobody_takes_the_card_it_is_shown_after_the_window_then_the_hunter_shoots() -> None:
+    r = play(SETUP, {"nights": [{"werewolves": 3}, {"werewolves": 7}],
+                     "days": [{"hunter": 8, "eliminate": 2}, {"eliminate": 5}]})
+    dawn = first_dawn(r)
+    assert dawn[dawn.index("day.deaths") + 1] == "day.death"
+    i = dawn.index("devoted_servant.window")
+    assert dawn[i + 1:i + 4] == ["devoted_servant.none", "day.role", "chain.hunter"]
+    assert "Seat 3's card: Hunter." in texts(r)
+    assert not any(isinstance(e, ev.CardTaken) for e in r.game.events)
+    assert "devoted_servant_reset.wake" not in keys(r)
+
+
+def test_two_dawn_deaths_one_window_each_in_seat_order_she_takes_the_second() -> None:
+    setup = {"players": 8, "roles": {1: "seer", 2: "werewolf", 3: "witch", 4: "devoted_servant", 7: "hunter"},
+             "options": OPTIONS}
+    r = play(setup, {"nights": [{"werewolves": 5, "witch": {"heal": False, "poison": 7}}, {"werewolves": 6}],
+                     "days": [{"dawn_window": [7], "eliminate": 2}]})
+    dawn = first_dawn(r)
+    windows = [i for i, k in enumerate(dawn) if k == "devoted_servant.window"]
+    assert len(windows) == 2
+    assert dawn[windows[0] + 1:windows[0] + 3] == ["devoted_servant.none", "day.role"]
+    assert dawn[windows[1] + 1] == "devoted_servant.takes"
+    said = texts(r)
+    assert "Seat 5's card: Villager." in said
+    assert not any("Seat 7" in t and "Hunter" in t for t in said)
+    assert "chain.hunter" not in dawn
+    order = [e.seat for e in r.game.events if isinstance(e, ev.WindowOpened)]
+    assert order[:2] == [5, 7]
+
+
+def test_without_the_option_no_window_opens_at_dawn() -> None:
+    setup = {**SETUP, "options": {"captain_election": "never"}}
+    r = play(setup, {"nights": [{"werewolves": 3}, {"werewolves": 7}],
+                     "days": [{"dawn_window": [3], "hunter": 8, "eliminate": 2}, {"eliminate": 5}]})
+    dawn = first_dawn(r)
+    assert "devoted_servant.window" not in dawn
+    assert dawn[dawn.index("day.deaths") + 1] == "day.death_role"
+    assert not any(isinstance(e, ev.CardTaken) for e in r.game.events)
+
+
+class BoardDisplay(TimelineDisplay):
+    """The timeline's display, also keeping every public board it was shown."""
+
+    boards: list[dict[str, Any]]
+
+    def board(self, state: Mapping[str, Any]) -> None:
+        self.boards.append(dict(state))
+
+
+def test_the_public_board_does_not_show_a_card_before_its_dawn_window_closes() -> None:
+    s = parse_setup({"language": "en", **SETUP, "timing": dict(FAST)}, "SETUP")
+    script = parse_script({"nights": [{"werewolves": 3}], "days": [{"hunter": 8, "eliminate": 2}, {"eliminate": 5}]},
+                          s.players, "SCRIPT")
+    clock = VirtualClock()
+    display = BoardDisplay(load_pack("en"), Timeline(clock))
+    display.boards = []
+    run_game(s, ScriptPlayers(clock, script.answer, delay=script.answer_delay), 0, clock, display=display)
+    dawn = next(i for i, b in enumerate(display.boards) if b["phase"] == "dawn")
+    assert 3 not in display.boards[dawn]["alive"] and 3 not in display.boards[dawn]["revealed"]
+    assert display.boards[dawn + 1]["revealed"].get(3) == "hunter"  # the window closed: shown
+
+
+# ---- secrecy: the dawn window sounds the same whatever the hidden state ----------------------
+
+BASE = {1: "seer", 2: "werewolf", 5: "cupid", 6: "villager"}
+
+
+def dawn_lines(r: HeadlessResult) -> list[tuple[str, str, float]]:
+    """From the first dawn to the debate: each line, its text and its offset from the dawn."""
+    said = [e for e in r.timeline if e["kind"] == "say"]
+    start = next(i for i, e in enumerate(said) if e["key"] == "day.dawn")
+    end = next(i for i, e in enumerate(said) if e["key"] == "debate.start" and i > start)
+    t0 = said[start]["t"]
+    return [(e["key"], e["text"], round(e["t"] - t0, 6)) for e in said[start:end]]
+
+
+def variant(roles: Mapping[int, str], lovers: list[int], pressed: list[int], possible: tuple[str, ...] = (),
+            delay: float = 2.0) -> HeadlessResult:
+    """Night 1: the pack devours seat 6 (a Villager in every variant); `pressed`: the dawn
+    windows in which someone presses `+`."""
+    setup: dict[str, Any] = {"players": 8, "roles": {**BASE, **roles}, "options": OPTIONS}
+    if possible:
+        setup["possible"] = list(possible)
+    night: dict[str, Any] = {"cupid": lovers, "werewolves": 6}
+    return play(setup, {"nights": [night], "days": [{"dawn_window": pressed, "eliminate": 2}],
+                        "answer_delay": delay})
+
+
+def test_dawn_windows_sound_the_same_whether_the_servant_is_alive_dead_in_love_or_not_dealt() -> None:
+    alive = variant({4: "devoted_servant"}, [3, 8], [])  # alive, lets it pass
+    in_love = variant({4: "devoted_servant"}, [4, 8], [6])  # presses +, may not take
+    not_dealt = variant({4: "villager"}, [3, 8], [6], possible=("devoted_servant",))  # someone presses +
+    late = variant({4: "devoted_servant"}, [3, 8], [], delay=9.0)  # slow answers everywhere else
+    reference = dawn_lines(alive)
+    assert [k for k, _, _ in reference].count("devoted_servant.window") == 1
+    for other in (in_love, not_dealt, late):
+        assert dawn_lines(other) == reference
+    for r in (alive, in_love, not_dealt, late):
+        assert not any(isinstance(e, ev.CardTaken) for e in r.game.events)
+
+
+def test_a_dead_servants_dawn_windows_sound_like_a_living_ones() -> None:
+    """The Servant (seat 7) voted out on day 1 in one game, a Villager voted out in the other
+    (the Servant alive at seat 4): dawn 2's window for the pack's victim is the same."""
+    def game(roles: Mapping[int, str], pressed: list[int]) -> HeadlessResult:
+        setup = {"players": 8, "roles": {**BASE, **roles}, "options": OPTIONS}
+        return play(setup, {"nights": [{"cupid": [3, 8], "werewolves": 1}, {"werewolves": 6}],
+                            "days": [{"eliminate": 7}, {"dawn_window": pressed, "eliminate": 2}]})
+
+    def second_dawn(r: HeadlessResult) -> list[tuple[str, str, float]]:
+        said = [e for e in r.timeline if e["kind"] == "say"]
+        dawns = [i for i, e in enumerate(said) if e["key"] == "day.dawn"]
+        start = dawns[1]
+        end = next(i for i, e in enumerate(said) if e["key"] == "debate.start" and i > start)
+        return [(e["key"], e["text"], round(e["t"] - said[start]["t"], 6)) for e in said[start:end]]
+
+    dead = game({7: "devoted_servant", 4: "villager"}, [6])
+    living = game({4: "devoted_servant", 7: "villager"}, [])
+    assert not dead.game.is_alive(7) and living.game.is_alive(4)
+    assert "devoted_servant.window" in [k for k, _, _ in second_dawn(dead)]
+    assert second_dawn(dead) == second_dawn(living)
+
+
+def test_the_comparison_can_fail_when_she_steps_forward() -> None:
+    """Taking the card is public by design: the same comparison then differs."""
+    reference = dawn_lines(variant({4: "devoted_servant"}, [3, 8], []))
+    assert dawn_lines(variant({4: "devoted_servant"}, [3, 8], [6])) != reference
+
+
+def test_a_journal_cut_anywhere_around_the_dawn_windows_resumes_to_the_same_game(tmp_path: Path) -> None:
+    """Two dawn windows, the second answered (`day.dawn_window.7`): resumed after every line of
+    the journal, the game and its journal come out the same."""
+    setup = parse_setup({"language": "en", "players": 8, "timing": dict(FAST), "options": OPTIONS,
+                         "roles": {1: "seer", 2: "werewolf", 3: "witch", 4: "devoted_servant", 7: "hunter"}}, "SETUP")
+    script = parse_script({"nights": [{"werewolves": 5, "witch": {"heal": False, "poison": 7}}, {"werewolves": 6}],
+                           "days": [{"dawn_window": [7], "eliminate": 2}]}, 8, "SCRIPT")
+    journal = FileJournal.create(tmp_path / "full.jsonl")
+    result = play_headless(setup, script, 3, journal=journal)
+    journal.close()
+    full = (tmp_path / "full.jsonl").read_bytes()
+    lines = full.splitlines(keepends=True)
+    assert any(json.loads(line).get("prompt") == "day.dawn_window.7" for line in lines)
+    assert any(isinstance(e, ev.CardTaken) and e.seat == 7 for e in result.game.events)
+    for cut in range(1, len(lines) - 1):
+        path = tmp_path / f"cut{cut}.jsonl"
+        path.write_bytes(b"".join(lines[:cut]))
+        resumed = resume_headless(path)
+        assert path.read_bytes() == full, f"resumed after line {cut}: the journal differs"
+        assert resumed.timeline[-1] == result.timeline[-1]
