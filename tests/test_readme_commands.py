@@ -3,7 +3,10 @@
 `./play` installs and starts a game; a test cannot sit at a table, so it runs `./play demo
 --text` (the same install, then automatic players play a whole game through the same entry
 point). `./test` installs the dev extras, type-checks and runs pytest with the arguments given;
-the whole suite would run this test again inside itself, so it runs one fast test file.
+the whole suite would run this test again inside itself, so it runs one fast test file, with no
+subprocess games of its own (tests/test_ports.py: the suite runs every other file outside the clone;
+tests/table/test_wizard.py, run here before, started `narrator play` subprocesses that the demo
+already covers and added ~10 s of pytest time on a loaded machine).
 Needs only what `./test` itself needs: Debian packages already present, PyPI for the wheels.
 """
 
@@ -38,7 +41,7 @@ def test_play_and_test_from_a_clean_clone(tmp_path: Path) -> None:
     assert (clone / ".venv" / "bin" / "narrator").exists()
     assert "Demo over: victory for" in play.stdout
 
-    test = subprocess.run(["./test", "tests/table/test_wizard.py", "-q", "-p", "no:cacheprovider"], cwd=clone,
+    test = subprocess.run(["./test", "tests/test_ports.py", "-q", "-p", "no:cacheprovider"], cwd=clone,
                           env=env, capture_output=True, text=True, timeout=INSTALL)
     assert test.returncode == 0, (test.stdout + test.stderr)[-3000:]
     assert "Success: no issues found" in test.stdout  # mypy --strict ran on the clone

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from narrator.headless import HeadlessResult, play_headless
+from narrator.clock import VirtualClock
+from narrator.fakes import FakeListener
+from narrator.headless import HeadlessResult, play_headless, run_game
 from narrator.flow.script import parse_script, parse_setup
+from narrator.ports import Heard, Prompt
 
 FAST = {"debate": 120, "defence": 5}
 
@@ -15,6 +18,29 @@ def play(setup: dict[str, Any], script: dict[str, Any], seed: int = 0) -> Headle
     setup.setdefault("timing", {}).update({k: v for k, v in FAST.items() if k not in setup["timing"]})
     s = parse_setup(setup, "SETUP")
     return play_headless(s, parse_script(script, s.players, "SCRIPT"), seed)
+
+
+def typed(setup: dict[str, Any], script: dict[str, Any], call: str, night: int, answers: list[Any],
+          asked: list[Prompt] | None = None) -> HeadlessResult:
+    """A game in which `call`'s player types `answers` in turn on night `night` (seats, "nobody",
+    or "no" for `-`), one a second, and stops when they run out (his turn then runs out); every other
+    prompt is answered by `script`. Every prompt asked is appended to `asked` if given."""
+    s = parse_setup({"language": "en", **setup, "timing": dict(FAST)}, "SETUP")
+    base = parse_script(script, s.players, "SCRIPT")
+    queue = list(answers)
+
+    def answer(prompt: Prompt) -> Heard | None:
+        if asked is not None:
+            asked.append(prompt)
+        if prompt.name.startswith(f"night.{call}") and prompt.number == night:
+            if not queue or (prompt.idle and queue[0] != "no"):
+                return None
+            choice = queue.pop(0)
+            return Heard(choice, "script", "-" if choice == "no" else str(choice))
+        return base.answer(prompt)
+
+    clock = VirtualClock()
+    return run_game(s, FakeListener(clock, answer, delay=1.0), 0, clock)
 
 
 def keys(result: HeadlessResult, phase_prefix: str = "") -> list[str]:

@@ -4,57 +4,15 @@ play / resume warn outside 8-18 players (point 14)."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.text_game import DEAL, SETUP
-
-REPO = Path(__file__).resolve().parents[2]
-
-SCRIPT5 = """
-answer_delay = 0.1
-[[nights]]
-seer = 2
-werewolves = 4
-witch = { heal = false, poison = 0 }
-[[days]]
-captain = 1
-eliminate = 2
-"""
-
-
-def narrator(*args: str, stdin: str = "", data: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    if data is not None:
-        env["NARRATOR_DATA"] = str(data)
-    return subprocess.run([sys.executable, "-m", "narrator", *args], input=stdin, capture_output=True, text=True,
-                          timeout=120, env=env)
-
-
-def headless_journal(tmp_path: Path, name: str = "game.jsonl") -> Path:
-    (tmp_path / "setup.toml").write_text(SETUP)
-    (tmp_path / "script.toml").write_text(SCRIPT5)
-    path = tmp_path / name
-    proc = narrator("play", "--headless", "--setup", str(tmp_path / "setup.toml"), "--script",
-                    str(tmp_path / "script.toml"), "--journal", str(path))
-    assert proc.returncode == 0, proc.stderr
-    return path
-
-
-def cut_at(path: Path, prompt: str) -> None:
-    """Keep the journal up to (and with) the first input of `prompt`: a game stopped in that turn."""
-    lines = path.read_text().splitlines(keepends=True)
-    n = next(i for i, line in enumerate(lines) if json.loads(line).get("prompt") == prompt)
-    path.write_text("".join(lines[: n + 1]))
-
+from tests.text_game import AFTER_WEREWOLVES, DEAL, SCRIPT, SETUP, cut_at, headless_journal, narrator
 
 def test_issue9_point14_headless_play_warns_on_stderr(tmp_path: Path) -> None:
     (tmp_path / "setup.toml").write_text(SETUP)
-    (tmp_path / "script.toml").write_text(SCRIPT5)
+    (tmp_path / "script.toml").write_text(SCRIPT)
     proc = narrator("play", "--headless", "--setup", str(tmp_path / "setup.toml"), "--script", str(tmp_path / "script.toml"))
     assert proc.returncode == 0
     assert "warning: 5 players: the game is best with 8 to 18" in proc.stderr
@@ -118,7 +76,7 @@ def test_issue9_point6_resume_keeps_the_screen_the_game_had(tmp_path: Path) -> N
     proc = narrator("resume", str(path))
     assert proc.returncode != 0 and "the full screen needs a terminal" in proc.stderr
     # --screen text: the same game, on printed lines (the Witch, the Captain, then the votes).
-    proc = narrator("resume", str(path), "--screen", "text", stdin="-\n0\n1\n1\n1\n1\nv\n2\n2\n2\n2\n")
+    proc = narrator("resume", str(path), "--screen", "text", stdin="".join(k + "\n" for k in AFTER_WEREWOLVES))
     assert "It is night: everyone, close your eyes." in proc.stdout, proc.stdout + proc.stderr
     assert "Kept from before the stop: 4." in proc.stdout  # the Werewolves see the victim they had chosen
     assert proc.returncode == 0, proc.stderr

@@ -3,17 +3,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
-from narrator.fakes import FakeListener
-from narrator.clock import VirtualClock
-from narrator.headless import HeadlessResult, run_game
-from narrator.flow.script import parse_script, parse_setup
-from narrator.ports import Heard, Prompt
+from narrator.headless import HeadlessResult
 from narrator.rules import Side
 from narrator.rules import events as ev
 
-from flow_helpers import FAST, during, keys, panel_lines, play, said
+from flow_helpers import during, keys, panel_lines, play, said, typed
 
 SETUP = {"players": 8, "roles": {1: "seer", 2: "werewolf", 3: "werewolf", 4: "witch", 8: "pied_piper"},
          "options": {"captain_election": "never"}}
@@ -84,24 +80,9 @@ def test_dead_piper_is_still_called_and_the_charm_stays() -> None:
     assert night.count("pied_piper.wake") == night.count("charmed.wake") == night.count("night.falls") >= 2
 
 
-def scripted(setup: dict[str, Any], script: dict[str, Any], piper: list[Any],
-             other: Callable[[Prompt], Heard | None] | None = None) -> HeadlessResult:
-    """A game whose Piper types `piper` in turn (seats, or "no" for `-`), the rest as `script`."""
-    setup = {"language": "en", **setup, "timing": dict(FAST)}
-    s = parse_setup(setup, "SETUP")
-    base = parse_script(script, s.players, "SCRIPT")
-    queue = list(piper)
-
-    def answer(prompt: Prompt) -> Heard | None:
-        if prompt.name.startswith("night.pied_piper") and prompt.number == 1:
-            if not queue or (prompt.idle and queue[0] != "no"):
-                return None
-            choice = queue.pop(0)
-            return Heard(choice, "script", "-" if choice == "no" else str(choice))
-        return base.answer(prompt)
-
-    clock = VirtualClock()
-    return run_game(s, FakeListener(clock, answer, delay=1.0), 0, clock)
+def scripted(setup: dict[str, Any], script: dict[str, Any], piper: list[Any]) -> HeadlessResult:
+    """A game whose Piper types `piper` in turn on the first night (seats, or "no" for `-`), the rest as `script`."""
+    return typed(setup, script, "pied_piper", 1, piper)
 
 
 def test_refusals_and_taking_back_with_minus() -> None:

@@ -3,15 +3,12 @@ only (white_werewolf_nights), his panel (the pack's seats), refusals and `-`, hi
 
 from __future__ import annotations
 
-from narrator.fakes import FakeListener
-from narrator.clock import VirtualClock
-from narrator.headless import HeadlessResult, run_game
-from narrator.flow.script import parse_script, parse_setup
-from narrator.ports import Heard, Prompt
+from narrator.headless import HeadlessResult
+from narrator.ports import Prompt
 from narrator.rules import Side
 from narrator.rules import events as ev
 
-from flow_helpers import FAST, during, keys, panel_lines, play
+from flow_helpers import during, keys, panel_lines, play, typed
 
 SETUP = {"players": 8, "roles": {1: "seer", 2: "werewolf", 3: "werewolf", 4: "white_werewolf", 5: "witch"},
          "options": {"captain_election": "never"}}
@@ -75,23 +72,9 @@ def test_the_pack_cannot_choose_him() -> None:
     assert pack_prompts and all(4 not in p.seats and 2 not in p.seats for p in pack_prompts)
 
 
-def scripted(typed: list[object], asked: list[Prompt] | None = None) -> HeadlessResult:
-    s = parse_setup({"language": "en", **SETUP, "timing": dict(FAST)}, "SETUP")
-    base = parse_script(SCRIPT, s.players, "SCRIPT")
-    queue = list(typed)
-
-    def answer(prompt: Prompt) -> Heard | None:
-        if asked is not None:
-            asked.append(prompt)
-        if prompt.name.startswith("night.white_werewolf") and prompt.number == 2:
-            if not queue or (prompt.idle and queue[0] != "no"):
-                return None
-            choice = queue.pop(0)
-            return Heard(choice, "script", "-" if choice == "no" else str(choice))
-        return base.answer(prompt)
-
-    clock = VirtualClock()
-    return run_game(s, FakeListener(clock, answer, delay=1.0), 0, clock)
+def scripted(answers: list[object], asked: list[Prompt] | None = None) -> HeadlessResult:
+    """SETUP and SCRIPT, the White Werewolf typing `answers` in turn on night 2 (his first)."""
+    return typed(SETUP, SCRIPT, "white_werewolf", 2, answers, asked)
 
 
 def test_refusals_and_taking_back_with_minus() -> None:

@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -15,62 +13,26 @@ from narrator.history import db
 from narrator.history.record import from_events, played_seconds
 from narrator.rules import Game, Options, Role
 from narrator.rules.composition import Deal
+from tests.text_game import AFTER_WEREWOLVES, cut_at, headless_journal, narrator
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "tests" / "flow" / "data"
-
-SETUP5 = """
-players = 5
-roles = { 1 = "seer", 2 = "werewolf", 3 = "witch" }
-speech_scale = 0.01
-[timing]
-seer = 0.6
-werewolves = 0.6
-witch = 0.8
-gap = 0.05
-suspense = 0.05
-debate = 5
-vote = 2
-chain = 2
-"""
-SCRIPT5 = """
-answer_delay = 0.1
-[[nights]]
-seer = 2
-werewolves = 4
-witch = { heal = false, poison = 0 }
-[[days]]
-captain = 1
-eliminate = 2
-"""
-
-
-def narrator(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "narrator", *args], input=stdin, capture_output=True, text=True,
-                          cwd=REPO, timeout=300, env={**os.environ, "PYTHONPATH": str(REPO)})
-
 
 def test_leftover1_a_resumed_game_is_recorded_with_the_whole_games_duration(tmp_path: Path) -> None:
     """A text game played for 10 minutes, stopped, resumed 40 minutes later and finished: the history
     counts the 10 minutes before the stop and the minutes after the resume, not only the resumed part,
     and not the time the game stood still."""
-    (tmp_path / "setup.toml").write_text(SETUP5)
-    (tmp_path / "script.toml").write_text(SCRIPT5)
-    path = tmp_path / "game.jsonl"
-    made = narrator("play", "--headless", "--setup", str(tmp_path / "setup.toml"), "--script", str(tmp_path / "script.toml"),
-                    "--journal", str(path))
-    assert made.returncode == 0, made.stderr
-    lines = path.read_text().splitlines()
-    cut = next(i for i, line in enumerate(lines) if json.loads(line).get("prompt") == "night.werewolves")
-    head = json.loads(lines[0])
+    path = headless_journal(tmp_path)
+    cut_at(path, "night.werewolves")
+    records = [json.loads(line) for line in path.read_text().splitlines()]
     now = time.time()
     # As `narrator play --text` writes it: started an hour ago (the journal's own start time).
-    head.update(mode="text", screen="text", started_at=round(now - 3600, 3))
-    path.write_text("".join(json.dumps(r) + "\n" for r in [head] + [json.loads(x) for x in lines[1 : cut + 1]]))
+    records[0].update(mode="text", screen="text", started_at=round(now - 3600, 3))
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
     os.utime(path, (now - 3000, now - 3000))  # its last record was written 50 minutes ago: 10 minutes played
     db_path = Path(os.environ["NARRATOR_DATA"]) / "history.sqlite3"
     db_path.unlink()  # the headless run that made the journal is not this game
-    proc = narrator("resume", str(path), "--screen", "text", stdin="-\n0\n1\n1\n1\n1\nv\n2\n2\n2\n2\n")
+    proc = narrator("resume", str(path), "--screen", "text", stdin="".join(k + "\n" for k in AFTER_WEREWOLVES))
     assert proc.returncode == 0, proc.stderr
     conn = db.connect()
     (row,) = db.games(conn)

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from narrator.speech.ambience import generate
+from narrator.speech.loudness import measure
 from wavcheck import locate, longest_quiet_run, read_wav, window_rms
 
 HERE = Path(__file__).resolve().parent
@@ -60,6 +61,11 @@ def test_lines_come_out_in_order(night: dict[str, Any]) -> None:
     assert starts == sorted(starts)
     # Never two lines at once: each starts after the previous one ended.
     assert all(b_start >= a_end for (_, a_end, _), (b_start, _, _) in zip(spans, spans[1:]))
+    # Every espeak-ng line sounds at the pack's loudness (-23 LUFS) within 2 LU, measured in the
+    # recording with the bed under it (tests/speech/test_speech_engines_device.py does the same for
+    # Piper and a recorded pack).
+    levels = [measure(night["signal"][a:b], night["rate"]) for a, b, _ in spans]
+    assert all(abs(level + 23.0) <= 2.0 for level in levels), [round(x, 1) for x in levels]
 
 
 CHUNK = 0.2  # seconds: the bed's alignment is measured anew for each chunk

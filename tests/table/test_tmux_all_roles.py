@@ -25,7 +25,8 @@ from narrator.roles import CARDS, MODULES, night_calls
 from narrator.rules import Role
 from narrator.rules.roles import Team
 from tests.all_roles import PLAYERS, compositions, in_pack, label
-from tests.table.tmux import Tmux, start
+from tests.table import tmux
+from tests.table.tmux import Tmux, card_names, start
 
 pytestmark = [
     pytest.mark.slow,
@@ -89,21 +90,8 @@ def alive(scrollback: str) -> set[int] | None:
 
 def deal(t: Tmux) -> dict[int, Role]:
     """The program's deal, seat by seat: each seat's card."""
-    names = {load_pack("en").role_name(r.value): r for r in Role}
-    t.wait("Enter = play with it")
-    t.send("Enter")
-    dealt: dict[int, Role] = {}
-    for seat in range(1, PLAYERS + 1):
-        t.wait(f"Seat {seat}: press your seat number")
-        t.type(str(seat))
-        screen = t.wait(f"Seat {seat}: you are the")
-        shown = screen.split(f"Seat {seat}: you are the ", 1)[1]
-        # The card's name, the longest that fits ("Villager" is in "Villager-Villager").
-        dealt[seat] = names[max((n for n in names if shown.startswith(n + ".")), key=len)]
-        t.type("")
-        card = f"Seat {seat}: you are the"
-        t.wait(lambda s: card not in s)
-    return dealt
+    names = card_names()
+    return {seat: Role(names[name]) for seat, name in tmux.deal(t, PLAYERS).items()}
 
 
 def play(t: Tmux, dealt: dict[int, Role]) -> bool:

@@ -8,7 +8,6 @@ point 22; it was 20 s).
 from __future__ import annotations
 
 import os
-import re
 import shlex
 import subprocess
 import sys
@@ -112,16 +111,29 @@ def start(tmp_path: Path, config: str, *args: str) -> Tmux:
     return narrator(tmp_path, "play", "--config", str(tmp_path / "config.toml"), "--seed", "7", *args)
 
 
+def card_names() -> dict[str, str]:
+    """Each card's name on the English screen -> its role value."""
+    from narrator.packs import load_pack
+    from narrator.rules import Role
+
+    pack = load_pack("en")
+    return {pack.role_name(r.value): r.value for r in Role}
+
+
 def deal(t: Tmux, players: int = 5) -> dict[int, str]:
-    """Take the remembered table, then the program's deal seat by seat: each seat's role."""
+    """Take the remembered table, then the program's deal seat by seat: each seat's card, by its
+    name on the screen ("Werewolf"; card_names() gives its role)."""
+    names = card_names()
     t.wait("Enter = play with it")
     t.send("Enter")
     roles: dict[int, str] = {}
     for seat in range(1, players + 1):
+        card = f"Seat {seat}: you are the"
         t.wait(f"Seat {seat}: press your seat number")
         t.type(str(seat))
-        screen = t.wait(f"Seat {seat}: you are the")
-        roles[seat] = re.search(rf"Seat {seat}: you are the ([A-Za-z ]+)\.", screen).group(1)  # type: ignore[union-attr]
+        shown = t.wait(card).split(f"{card} ", 1)[1]
+        # The card's name, the longest that fits ("Villager" is in "Villager-Villager").
+        roles[seat] = max((n for n in names if shown.startswith(n + ".")), key=len)
         t.type("")
-        t.wait(lambda s, seat=seat: f"Seat {seat}: you are the" not in s)
+        t.wait(lambda s, card=card: card not in s)
     return roles
