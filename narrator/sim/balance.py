@@ -206,15 +206,21 @@ def every_deck(players: int, specials: Iterable[Role], options: Options) -> list
         for combo in itertools.combinations(chosen, n):
             for wolves in range(max(1, usual - 1), usual + 2):
                 named = {Role.WEREWOLF: wolves, **{r: r.copies or 1 for r in combo}}
-                try:
-                    deck = complete(players, named, options)
-                except RulesError:
-                    continue
-                k = frozenset(deck.items())
-                if k not in seen:
-                    seen.add(k)
-                    decks.append(deck)
+                _add_new(decks, seen, players, named, options)
     return decks
+
+
+def _add_new(decks: list[dict[Role, int]], seen: set[frozenset[tuple[Role, int]]], players: int,
+             named: Mapping[Role, int], options: Options) -> None:
+    """`named` completed with Villagers appended to `decks`, unless it is not playable or already seen."""
+    try:
+        deck = complete(players, named, options)
+    except RulesError:
+        return
+    k = frozenset(deck.items())
+    if k not in seen:
+        seen.add(k)
+        decks.append(deck)
 
 
 def tiers(players: int, near: Mapping[Role, int], owned: Iterable[Role], options: Options,
@@ -247,14 +253,7 @@ def tiers(players: int, near: Mapping[Role, int], owned: Iterable[Role], options
                 for w in sorted({wolves - left, wolves + left} & allowed):
                     named: dict[Role, int] = {Role.WEREWOLF: w, **{r: near[r] for r in base if r not in removed},
                                               **{r: r.copies or 1 for r in added}}
-                    try:
-                        deck = complete(players, named, options)
-                    except RulesError:
-                        continue
-                    k = frozenset(deck.items())
-                    if k not in seen:
-                        seen.add(k)
-                        tier.append(deck)
+                    _add_new(tier, seen, players, named, options)
             if until is not None and d > 1 and time.perf_counter() > until:
                 return  # out of time with this distance half built: it is not offered at all
         yield sorted(tier, key=describe)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from narrator.clock import VirtualClock
 from narrator.fakes import FakeListener
-from narrator.headless import HeadlessResult, play_headless, run_game
+from narrator.headless import HeadlessResult, play_headless, resume_headless, run_game
 from narrator.flow.script import parse_script, parse_setup
 from narrator.ports import Heard, Prompt
 
@@ -72,3 +73,15 @@ def during(result: HeadlessResult, wake: str, sleep: str) -> list[dict[str, Any]
 def panel_lines(entries: list[dict[str, Any]]) -> list[str]:
     """Every line the private panel showed, in order (a panel may hold several lines)."""
     return [line for e in entries if e.get("text") for line in e["text"].splitlines()]
+
+
+def resumes_after_every_line(full: bytes, last: dict[str, Any], folder: Path) -> None:
+    """The journal `full` cut after each of its lines but the last and resumed (what `narrator
+    resume` does): every resumed game writes the same journal and ends on the same last entry."""
+    lines = full.splitlines(keepends=True)
+    for cut in range(1, len(lines) - 1):
+        path = folder / f"cut{cut}.jsonl"
+        path.write_bytes(b"".join(lines[:cut]))
+        resumed = resume_headless(path)
+        assert path.read_bytes() == full, f"resumed after line {cut}: the journal differs"
+        assert resumed.timeline[-1] == last, f"resumed after line {cut}: the game ends differently"

@@ -13,6 +13,8 @@ from narrator.headless import play_headless, resume_headless
 from narrator.journal import FileJournal, JournalError, read_journal
 from narrator.flow.script import parse_script, parse_setup
 
+from flow_helpers import resumes_after_every_line
+
 SETUP = {
     "players": 8, "language": "en",
     "roles": {1: "seer", 2: "werewolf", 3: "werewolf", 4: "witch", 5: "hunter", 6: "cupid"},
@@ -36,12 +38,7 @@ def test_resume_from_every_line_of_the_journal(tmp_path: Path) -> None:
     full, last = reference(tmp_path)
     lines = full.splitlines(keepends=True)
     assert len(lines) > 20
-    for cut in range(1, len(lines) - 1):
-        path = tmp_path / f"cut{cut}.jsonl"
-        path.write_bytes(b"".join(lines[:cut]))
-        result = resume_headless(path)
-        assert path.read_bytes() == full, f"resumed after line {cut}: the journal differs"
-        assert result.timeline[-1] == last
+    resumes_after_every_line(full, last, tmp_path)
 
 
 def test_resume_drops_a_torn_last_line(tmp_path: Path) -> None:
@@ -111,12 +108,7 @@ def test_silent_voters_keep_their_place_on_resume(tmp_path: Path) -> None:
     records = [json.loads(line) for line in lines]
     silent = [r for r in records if r.get("prompt") == "day.vote.vote.1"]
     assert silent and silent[0]["choice"] is None
-    for cut in range(1, len(lines) - 1):
-        path = tmp_path / f"cut{cut}.jsonl"
-        path.write_bytes(b"".join(lines[:cut]))
-        resumed = resume_headless(path)
-        assert path.read_bytes() == full, f"resumed after line {cut}: the journal differs"
-        assert resumed.timeline[-1] == result.timeline[-1]
+    resumes_after_every_line(full, result.timeline[-1], tmp_path)
 
 
 def test_finished_game_is_not_resumed(tmp_path: Path) -> None:
