@@ -1465,7 +1465,9 @@ _APPLY: dict[type, Callable[[State, Any], None]] = {}
 
 
 def _on(kind: type[E], apply: Callable[[State, E], None]) -> None:
-    """Register the fold of one event type; the types of `kind` and `apply` must agree."""
+    """Register the fold of one event type (once); the types of `kind` and `apply` must agree."""
+    if kind in _APPLY:
+        raise ValueError(f"the fold of {kind.__name__} is registered twice")
     _APPLY[kind] = apply
 
 
@@ -1497,9 +1499,6 @@ _on(PowerLost, _power_lost)
 _on(Marked, _marked)
 _on(SecondVoteAsked, _second_vote_asked)
 _on(SecondVoteDue, _second_vote_due)
-_on(JoinedPack, _joined)
-_on(WindowOpened, _window)
-_on(CardTaken, _card_taken)
 _on(JoinedPack, _joined)
 _on(WindowOpened, _window)
 _on(CardTaken, _card_taken)
