@@ -9,16 +9,19 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from narrator.clock import RealClock, VirtualClock
+from narrator.errors import UsageError
 from narrator.flow.run import play_game, resume_from
 from narrator.flow.script import Script, Setup
 from narrator.flow.sequencer import Resume
 from narrator.journal import FileJournal, MemoryJournal, read_journal
 from narrator.listening.automatic import ScriptPlayers
 from narrator.packs import VoicePack, load_pack
-from narrator.ports import Clock, Cue, Display, Journal, JournalError, Listener, PanelLines, SlotValue, Speaker
+from narrator.ports import (
+    Clock, Cue, Display, Heard, Journal, JournalError, Listener, PanelLines, Prompt, SlotValue, Speaker,
+)
 from narrator.rules import Game, RulesError
 from narrator.speech.estimated import EstimatedSpeaker
 
@@ -89,8 +92,32 @@ def play_headless(
     clock = clock or VirtualClock()
     head = {"mode": "headless", "seed": seed, "setup": setup.to_record(), "script": script.to_record(),
             "clock": "real" if isinstance(clock, RealClock) else "virtual"}
-    listener = ScriptPlayers(clock, script.answer, delay=script.answer_delay)
+    listener = ScriptPlayers(clock, until_run_out(script), delay=script.answer_delay)
     return run_game(setup, listener, seed, clock, journal, resume, head)
+
+
+# Past the script's last night and day nobody answers. What needs no answer (the Knight's disease)
+# happens within a night and a day; after this many more, nothing can change and a game still
+# going would never end.
+SILENT_CYCLES = 2
+
+
+def until_run_out(script: Script) -> Callable[[Prompt], Heard | None]:
+    """`script.answer`, stopping the game with one line (a `UsageError`) once it has gone
+    `SILENT_CYCLES` nights and days past the script's end without ending."""
+    last = max(len(script.nights), len(script.days))
+
+    def answer(prompt: Prompt) -> Heard | None:
+        if prompt.number > last + SILENT_CYCLES:
+            when = "night" if prompt.name.startswith("night.") else "day"
+            raise UsageError(
+                f"the script ran out: it answers up to night and day {last}, and the game reached {when} "
+                f"{prompt.number} without ending (nobody answers any more, so it never would); "
+                "add [[nights]] and [[days]] to SCRIPT.toml for the rest of the game"
+            )
+        return script.answer(prompt)
+
+    return answer
 
 
 def run_game(
