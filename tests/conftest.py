@@ -41,9 +41,17 @@ def pytest_report_header(config: pytest.Config) -> str:
 
 @pytest.fixture(autouse=True)
 def _user_folders(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """No test writes into the real user cache, data or config folders."""
+    """No test writes into the real user cache, data or config folders.
+
+    Nor does a child take its terminal's size from COLUMNS and LINES: a pytest-xdist worker has
+    COLUMNS=80 and LINES=24 in its environment (a serial run has neither), Rich reads them before
+    the terminal's own size, and the full screen in a 100x40 tmux terminal drew itself at 80x24
+    (the witch's wake line wrapped, the terminal tests failed). A child in a terminal takes the
+    terminal's size, as at a real table."""
     base = tmp_path_factory.mktemp("userdirs")
     for var in ("NARRATOR_CACHE", "NARRATOR_DATA", "NARRATOR_CONFIG"):
         monkeypatch.setenv(var, str(base / var.lower()))
     os.environ.pop("NARRATOR_VOICES", None)
+    for var in ("COLUMNS", "LINES"):
+        monkeypatch.delenv(var, raising=False)
     yield
