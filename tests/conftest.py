@@ -41,9 +41,72 @@ def pytest_report_header(config: pytest.Config) -> str:
 
 @pytest.fixture(autouse=True)
 def _user_folders(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """No test writes into the real user cache, data or config folders."""
+    """No test writes into the real user cache, data or config folders.
+
+    Nor does a child take its terminal's size from COLUMNS and LINES: a pytest-xdist worker has
+    COLUMNS=80 and LINES=24 in its environment (a serial run has neither), Rich reads them before
+    the terminal's own size, and the full screen in a 100x40 tmux terminal drew itself at 80x24
+    (the witch's wake line wrapped, the terminal tests failed). A child in a terminal takes the
+    terminal's size, as at a real table."""
     base = tmp_path_factory.mktemp("userdirs")
     for var in ("NARRATOR_CACHE", "NARRATOR_DATA", "NARRATOR_CONFIG"):
         monkeypatch.setenv(var, str(base / var.lower()))
     os.environ.pop("NARRATOR_VOICES", None)
+    for var in ("COLUMNS", "LINES"):
+        monkeypatch.delenv(var, raising=False)
     yield
+
+
+# Parallel runs (pytest-xdist, `-n 3 --dist loadfile` in pyproject's addopts). Each test file
+# runs whole on one worker, so a module-scope fixture (a recording, a loaded model) is built
+# once, as in a serial run. The files whose games run on the real clock are further kept to one
+# worker per kind, one test at a time, as in a serial run: two terminal games, or two
+# real-time recordings, never run side by side and load each other. Those two groups start
+# first: they are the longest (`--no-loadscope-reorder` keeps the collection's order).
+# (xdist's own `xdist_group` marks do not group under pytest 9: the worker renames the test's
+# `_nodeid`, which pytest 9 no longer reports; the scheduler below groups by file path instead.)
+REALTIME_GROUPS: dict[str, tuple[str, ...]] = {
+    # real terminals (tmux, a pty), typed into while the game's turns run on the clock
+    "terminal": ("tests/table/test_tmux.py", "tests/table/test_tmux_all_roles.py", "tests/table/test_issue9_terminal.py",
+                 "tests/table/test_assist.py", "tests/table/test_doctor.py", "tests/listening/test_keypad_terminal.py"),
+    # audio played in real time through ALSA file devices
+    "audio": ("tests/speech/test_night_audio_secrecy.py", "tests/speech/test_speech_device.py",
+              "tests/speech/test_speech_engines_device.py", "tests/speech/test_speech_cli.py",
+              "tests/listening/test_korean_e2e.py"),
+}
+
+
+def xdist_group_of(path: str) -> str:
+    """The work unit of the test file at `path` (relative to the repository, with /): its
+    real-time group, or the file itself."""
+    for group, files in REALTIME_GROUPS.items():
+        if path in files:
+            return group
+    return path
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist: without it (-p no:xdist) never called
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """`--dist loadfile`, with the files of a real-time group sent to one worker as one unit."""
+    if config.getoption("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class RealtimeGroupsScheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return xdist_group_of(super()._split_scope(nodeid))
+
+    return RealtimeGroupsScheduling(config, log)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On an xdist worker (whose collection the scheduler follows): the real-time groups first."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    first = list(REALTIME_GROUPS)
+
+    def rank(item: pytest.Item) -> int:
+        group = xdist_group_of(item.nodeid.split("::", 1)[0])
+        return first.index(group) if group in first else len(first)
+
+    items.sort(key=rank)

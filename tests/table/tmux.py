@@ -8,6 +8,7 @@ point 22; it was 20 s).
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -17,6 +18,8 @@ from pathlib import Path
 from typing import Callable
 
 WAIT = 60.0
+# Terminal escape sequences (CSI, OSC, and two-byte ESC ones), taken out of the raw output.
+ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[^[\]()]")
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -48,13 +51,22 @@ class Tmux:
     def __init__(self, command: list[str], cwd: Path, env: dict[str, str], width: int = 100, height: int = 40) -> None:
         self.name = f"narrator-test-{uuid.uuid4().hex[:8]}"
         self.status = cwd / f"{self.name}.rc"
-        shell = f"{shlex.join(command)}; echo $? > {shlex.quote(str(self.status))}; sleep 600"
+        self.log = cwd / f"{self.name}.out"
+        # The program starts once everything it writes to the terminal is copied to `log`
+        # (pipe-pane): a line that stays on the screen for a few ms is found there, whatever
+        # the load (see `wait_output`).
+        go = f"{self.name}-go"
+        shell = (f"tmux -L {shlex.quote(self.name)} wait-for {shlex.quote(go)}; "
+                 f"{shlex.join(command)}; echo $? > {shlex.quote(str(self.status))}; sleep 600")
         full_env = {**os.environ, **env, "TERM": "xterm-256color"}
         subprocess.run(
             ["tmux", "-L", self.name, "new-session", "-d", "-x", str(width), "-y", str(height), "-s", self.name,
              "-c", str(cwd), "bash", "-c", shell],
             check=True, env=full_env,
         )
+        subprocess.run(["tmux", "-L", self.name, "pipe-pane", "-t", self.name, "-o",
+                        f"cat >> {shlex.quote(str(self.log))}"], check=True)
+        subprocess.run(["tmux", "-L", self.name, "wait-for", "-S", go], check=True)
         self.history: list[str] = []
 
     def send(self, *keys: str) -> None:
@@ -71,10 +83,11 @@ class Tmux:
         self.history.append(out)
         return out
 
-    def scrollback(self) -> str:
-        """The screen and everything scrolled off it."""
-        return subprocess.run(["tmux", "-L", self.name, "capture-pane", "-p", "-S", "-", "-t", self.name],
-                              capture_output=True, text=True, check=True).stdout
+    def scrollback(self, join: bool = False) -> str:
+        """The screen and everything scrolled off it; with `join`, a line the terminal wrapped is
+        one line again (a line naming a temp path wraps where the path's length puts it)."""
+        return subprocess.run(["tmux", "-L", self.name, "capture-pane", "-p", *(["-J"] if join else []), "-S", "-",
+                               "-t", self.name], capture_output=True, text=True, check=True).stdout
 
     def wait(self, check: Callable[[str], bool] | str, timeout: float = WAIT) -> str:
         test = (lambda s: check in s) if isinstance(check, str) else check
@@ -85,6 +98,24 @@ class Tmux:
                 return screen
             if time.monotonic() > end:
                 raise AssertionError(f"timed out waiting for {check!r}; the screen shows:\n{screen}")
+            time.sleep(0.05)
+
+    def output(self) -> str:
+        """Everything the program wrote to the terminal so far, escape sequences taken out: each
+        line ever shown, however briefly, in the order written."""
+        raw = self.log.read_bytes().decode("utf-8", errors="replace") if self.log.exists() else ""
+        return ANSI.sub("", raw)
+
+    def wait_output(self, text: str, timeout: float = WAIT) -> str:
+        """Wait until the program has written `text` to the terminal, even if the screen showed it
+        only between two reads; returns the output so far."""
+        end = time.monotonic() + timeout
+        while True:
+            out = self.output()
+            if text in out:
+                return out
+            if time.monotonic() > end:
+                raise AssertionError(f"timed out waiting for {text!r} in the output; the screen shows:\n{self.screen()}")
             time.sleep(0.05)
 
     def exit_code(self, timeout: float = WAIT) -> int:
