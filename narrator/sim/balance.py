@@ -352,7 +352,7 @@ def advise(
     chosen = weigh(deck, settled, started + budget / 2, at_least=BATCH)
     fair: list[Estimate] = []
     unweighed = searched = 0
-    guide: dict[Role, float] = {}
+    guide: dict[Role, float] | None = None  # the cards' effects, worked out once, when first needed
     for tier in tiers(players, deck, owned, options, reach, until=deadline):
         found: list[Estimate] = []
         unknown: list[dict[Role, int]] = []
@@ -364,11 +364,12 @@ def advise(
             elif judged:
                 found.append(e)
         if len(fair) + len(found) < limit:  # what is known is not enough at this distance: play the rest,
-            guess = guide or _effects(players, store, keys, options)  # those likelier fair first
-            guide = guess
+            if guide is None:  # those likelier fair first
+                guide = _effects(players, store, keys, options)
+            guess = guide
             unknown.sort(key=lambda d: (abs(_guess(guess, chosen, d) - 0.5), describe(d)))
             for d in unknown:
-                e = weigh(d, decided, deadline) if time.perf_counter() < deadline else Estimate(d, *store.get(keys(d)))
+                e = weigh(d, decided, deadline)  # past the deadline: what is known, no game played
                 judged = verdict(e.games, e.village)
                 if judged is None and describe(d) not in failed:
                     unweighed += 1
@@ -424,13 +425,19 @@ def table_decks(players: int, options: Options) -> list[tuple[dict[Role, int], i
     return list(wanted.values())
 
 
+def _table_done(target: int, games: int, village: int) -> bool:
+    """A table deck needs no more games: the suggested deck its `target` (CHOSEN_GAMES), the others
+    their `verdict` (which MIN_GAMES always gives)."""
+    return games >= target if target > MIN_GAMES else verdict(games, village) is not None
+
+
 def _fill(task: tuple[str, int, dict[Role, int], int, int, int]) -> tuple[str, int, int, str]:
     """Play one table deck on from the games it has (seed TABLE_SEED, the next game numbers); the
     simulator's error, if it fails on the deck (the deck then stays out of the table)."""
     k, players, deck, target, games, village = task
     options, params = Options(), InformedParams()
     try:
-        while not (games >= target if target > MIN_GAMES else verdict(games, village) is not None):
+        while not _table_done(target, games, village):
             played, won = play(players, deck, options, params, TABLE_SEED, games, BATCH)
             games, village = games + played, village + won
     except Exception as exc:  # noqa: BLE001 -- a simulator bug on one deck must not stop the whole table
@@ -450,7 +457,7 @@ def precompute(players: Iterable[int], jobs: int, path: Path = TABLE, progress: 
         for d, target in table_decks(n, options):
             k = keys(d)
             games, village = table.get(k, (0, 0))
-            if games < target and (target > MIN_GAMES or verdict(games, village) is None):
+            if not _table_done(target, games, village):
                 tasks.append((k, n, d, target, games, village))
     done = 0
     results: Iterable[tuple[str, int, int, str]]
