@@ -109,7 +109,7 @@ def until_run_out(script: Script) -> Callable[[Prompt], Heard | None]:
 
     def answer(prompt: Prompt) -> Heard | None:
         if prompt.number > last + SILENT_CYCLES:
-            when = "night" if prompt.name.startswith("night.") else "day"
+            when = "night" if prompt.night else "day"
             raise UsageError(
                 f"the script ran out: it answers up to night and day {last}, and the game reached {when} "
                 f"{prompt.number} without ending (nobody answers any more, so it never would); "

@@ -7,9 +7,6 @@ Before: a script answering only the first night of a game nobody could end witho
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +15,7 @@ from narrator.errors import UsageError
 from narrator.flow.script import parse_script
 from narrator.headless import SILENT_CYCLES, until_run_out
 from narrator.ports import Prompt
+from tests.text_game import narrator
 
 DATA = Path(__file__).parent / "data"
 
@@ -26,11 +24,8 @@ def test_the_command_line_stops_a_game_its_script_cannot_end(tmp_path: Path) -> 
     script = tmp_path / "short.toml"
     script.write_text("answer_delay = 0.005\n[[nights]]\nwerewolves = 5\n")
     journal = tmp_path / "short.jsonl"
-    done = subprocess.run(
-        [sys.executable, "-m", "narrator", "play", "--headless", "--setup", str(DATA / "crash_setup.toml"),
-         "--script", str(script), "--journal", str(journal)],
-        capture_output=True, text=True, timeout=300, env=dict(os.environ, NARRATOR_DATA=str(tmp_path / "data")),
-    )
+    done = narrator("play", "--headless", "--setup", str(DATA / "crash_setup.toml"), "--script", str(script),
+                    "--journal", str(journal), data=tmp_path / "data")
     assert done.returncode == 1, done.stderr
     assert "Traceback" not in done.stderr
     assert done.stderr.strip().splitlines() == [
