@@ -1323,9 +1323,14 @@ def _vote_opened(s: State, e: VoteOpened) -> None:
         if s.phase is _PHASE_NIGHT:
             s.step = _STEP_ELECTION
     elif e.ballot in (_BALLOT_VOTE, _BALLOT_ACCUSATION):
-        if s.voted_day == s.day:  # the second vote of the day (the Stuttering Judge's)
-            s.second_vote_day, s.second_vote_asked = s.day, None
-        s.voted_day = s.day
+        _vote_held(s)
+
+
+def _vote_held(s: State) -> None:
+    """The day's vote is held: its first, or its second (the Stuttering Judge's), which is then spent."""
+    if s.voted_day == s.day:
+        s.second_vote_day, s.second_vote_asked = s.day, None
+    s.voted_day = s.day
 
 
 def _votes_cast(s: State, e: VotesCast) -> None:
@@ -1348,7 +1353,11 @@ def _eliminated(s: State, e: PlayerEliminated) -> None:
 
 def _nobody(s: State, e: NobodyEliminated) -> None:
     s.awaiting, s.ballot, s.candidates, s.voters = _AWAITING_NOTHING, None, (), ()
-    s.voted_day = s.day  # also when no vote could open (nobody allowed to vote)
+    if e.reason == "no_voters":
+        # No vote could open (nobody allowed to vote): it counts as held. A second vote held so is
+        # spent too: else it was due again at once, for ever (the Judge voted out by the only voter
+        # the Scapegoat had named, his request standing after his death).
+        _vote_held(s)
 
 
 def _dusk(s: State, e: DuskFell) -> None:
