@@ -66,7 +66,9 @@ def public_config(rng: random.Random) -> dict[str, Any]:
 def hidden_deal(config: dict[str, Any], rng: random.Random) -> Deal:
     """Who holds what, and which possible roles are really dealt: the hidden part."""
     players: int = config["players"]
-    dealt = [r for r in config["possible"] if r is not Role.WEREWOLF and rng.random() < 0.6]
+    # In a fixed order: a set of roles iterates in an order of its hashes, which change with every
+    # process (PYTHONHASHSEED), and each run of the test would draw other deals.
+    dealt = [r for r in sorted(config["possible"], key=lambda r: r.value) if r is not Role.WEREWOLF and rng.random() < 0.6]
     if Role.THIEF in dealt and players - config["wolves"] - len(dealt) < 0:
         dealt.remove(Role.THIEF)
     cards = [Role.WEREWOLF] * config["wolves"]
