@@ -118,7 +118,9 @@ def win_conditions(game: Game, alive: set[int], charmed: set[int] | None = None,
     if len(alive) == 1 and roles[min(alive) - 1] is Role.WHITE_WEREWOLF:
         held[Side.WHITE_WEREWOLF] = (min(alive),)
     sectarian = next((p for p in alive if roles[p - 1] is Role.ABOMINABLE_SECTARIAN), None)
-    if sectarian is not None:
+    # His goal is lost with his power, and by the infection unless sectarian_infected=keeps_goal.
+    infected_sectarian = sectarian in joined and game.options.sectarian_infected == "powerless"
+    if sectarian is not None and sectarian not in game.state.powerless and not infected_sectarian:
         split = groups(game)
         if all(split[p - 1] == split[sectarian - 1] for p in alive):
             held[Side.ABOMINABLE_SECTARIAN] = (sectarian,)
@@ -726,3 +728,30 @@ def test_the_checker_follows_the_foxs_miss() -> None:
     game.use_power("fox", (1,))  # next to the Werewolf, but his nose is gone
     assert isinstance(game.events[-1], ev.PowerIgnored)
     checker.check()
+
+
+def test_issue22_point10_the_checker_follows_the_infected_sectarian() -> None:
+    """Point 10 of issue 22: the model knows an infected Sectarian loses his goal
+    (`sectarian_infected=powerless`, docs/rules.md "Abominable Sectarian"): with his other group
+    dead he does not win; the pack does. The model once gave him the game, and the three
+    Hypothesis tests that share it failed at random on a correct engine."""
+    game = new_game("accursed_wolf_father abominable_sectarian werewolf villager villager villager",
+                    sectarian_groups="AAABBB", captain_election="never")
+    checker = Checker(game)
+    game.begin_night()
+    game.wolves_choose(2)
+    game.use_power("accursed_wolf_father", (2,))  # the Sectarian joins the pack
+    game.dawn()
+    checker.check()
+    assert 2 in checker.joined
+    for eliminated, devoured in ((4, 5), (6, None)):
+        game.open_vote()
+        game.cast_votes({1: eliminated, 2: eliminated, 3: eliminated})
+        checker.check()
+        if devoured is not None:
+            game.begin_night()
+            game.wolves_choose(devoured)
+            game.dawn()
+            checker.check()
+    assert game.outcome is not None and game.outcome.winner is Side.WEREWOLVES
+    assert win_conditions(game, checker.alive, joined=checker.joined) == {Side.WEREWOLVES: (1, 2, 3)}
