@@ -9,7 +9,7 @@ from typing import Final, Mapping
 from narrator.rules import hooks
 from narrator.rules.errors import CompositionError, UnknownRoleError
 from narrator.rules.options import Options
-from narrator.rules.roles import Role
+from narrator.rules.roles import Role, Team
 
 # Read once per simulated game: module constants, cheaper than `Role.THIEF` on Python 3.11 (rules/game.py).
 _ROLE_THIEF: Final = Role.THIEF
@@ -141,10 +141,13 @@ def _validate(players: int, deck: Composition, options: Options) -> list[str]:
     total = sum(deck.values())
     if total != size:
         raise CompositionError(f"the deck {describe(deck)} has {total} cards; {players} players need {size}")
-    wolves = deck.get(Role.WEREWOLF, 0)
+    # Any pack card of the Werewolves' team counts as a Werewolf (a special wolf replaces one: the
+    # Big Bad Wolf, the Accursed Wolf-Father). The White Werewolf plays alone: alone, he is no pack.
+    wolves = sum(n for role, n in deck.items() if role in hooks.PACK and role.team is Team.WOLVES)
     if wolves < 1:
-        raise CompositionError(f"the deck {describe(deck)} has no Werewolf; add werewolf=1 or more")
-    if total - wolves < 1:
+        alone = " (the White Werewolf plays alone: he is no pack)" if deck.get(Role.WHITE_WEREWOLF) else ""
+        raise CompositionError(f"the deck {describe(deck)} has no Werewolf{alone}; add werewolf=1 or more")
+    if total - sum(n for role, n in deck.items() if role in hooks.PACK) < 1:
         raise CompositionError(f"the deck {describe(deck)} has only Werewolves; add at least one other role")
     warnings: list[str] = []
     if players not in RECOMMENDED:

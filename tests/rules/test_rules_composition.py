@@ -157,3 +157,31 @@ def test_pyromaniac_is_refused_with_the_reason() -> None:
 
     with pytest.raises(UnknownRoleError, match="Pyromaniac is not played.*building cards"):
         Role.parse("Pyromaniac")
+
+
+@pytest.mark.parametrize("wolf", ["accursed_wolf_father", "big_bad_wolf"])
+def test_issue22_point8_a_special_wolf_alone_is_the_pack(wolf: str) -> None:
+    """A special wolf replaces a Werewolf and counts as one: a deck whose only wolf card is the
+    Accursed Wolf-Father or the Big Bad Wolf plays, and the pack wins (docs/rules.md "Werewolf")."""
+    deck = parse_roles(f"{wolf}=1,seer=1,villager=3")
+    assert validate(5, deck, Options()) == ["5 players: the game is best with 8 to 18"]
+    game = Game.start(Deal(roles_of(f"{wolf} seer villager villager villager")), Options(captain_election="never"))
+    game.begin_night()
+    game.wolves_choose(2)
+    game.dawn()
+    game.open_vote()
+    game.cast_votes({1: 3, 4: 3, 5: 3})
+    game.begin_night()
+    game.wolves_choose(4)
+    game.dawn()
+    game.open_vote()
+    game.cast_votes({1: 5})
+    assert game.outcome is not None and game.outcome.winner.value == "werewolves" and game.outcome.winners == (1,)
+
+
+def test_issue22_point8_the_white_werewolf_alone_is_refused() -> None:
+    """The White Werewolf plays alone: with no other wolf card there is no pack (docs/rules.md)."""
+    with pytest.raises(CompositionError, match=r"no Werewolf \(the White Werewolf plays alone: he is no pack\); add werewolf=1"):
+        validate(5, parse_roles("white_werewolf=1,seer=1,villager=3"), Options())
+    with pytest.raises(CompositionError, match="only Werewolves"):
+        validate(4, parse_roles("big_bad_wolf=1,werewolf=3"), Options())
