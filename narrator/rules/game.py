@@ -502,11 +502,13 @@ class Game:
 
     def roll_call(self) -> tuple[int, ...]:
         """The order of a roll-call vote today: the voters of the open round (or the living),
-        clockwise on odd days and counter-clockwise on even days, so the same seats are not
-        always last to speak (RULES.md, Italian rules)."""
+        clockwise on the game's first day (Day 0 when the game opens with one, else Day 1), then
+        counter-clockwise and clockwise by turns, day by day, so the same seats are not always
+        last to speak (docs/rules.md `vote_procedure`)."""
         s = self.state
         seats = s.voters if s.awaiting is Awaiting.VOTE else self.living()
-        return tuple(sorted(seats, reverse=s.day % 2 == 0))
+        first = 0 if any(due(self) for due in self.hooks.DAY_ZERO) else 1  # public facts only
+        return tuple(sorted(seats, reverse=(s.day - first) % 2 == 1))
 
     def lovers_team(self) -> tuple[int, int] | None:
         """The Lovers when they form a team of their own: mixed (one pack member and one not, or

@@ -337,3 +337,33 @@ def test_day_zeros_vote_is_a_first_vote_not_the_judges_second() -> None:
     assert game.state.awaiting is Awaiting.VOTE
     assert game.first_vote_open()
     assert game.state.second_vote_day < game.state.day
+
+
+@pytest.mark.parametrize("angel_opening", ["day_first", "night_first"])
+def test_issue22_point9_the_first_vote_of_the_game_goes_clockwise_then_alternates(angel_opening: str) -> None:
+    """The game's first day votes clockwise, Day 0 included (an Angel's game opened counter-
+    clockwise, then Day 1 went clockwise); the next day counter-clockwise (docs/rules.md)."""
+    game = new_game("seer werewolf villager villager villager villager villager angel",
+                    captain_election="day1", angel_opening=angel_opening)
+    if angel_opening == "day_first":
+        game.open_day_zero()
+        assert game.state.day == 0
+    else:
+        game.begin_night()
+        game.wolves_choose(7)
+        game.dawn()
+        assert game.state.day == 1
+    first = tuple(game.living())
+    assert game.captain_election_due()
+    assert game.roll_call() == first  # the election: clockwise
+    game.open_captain_election()
+    assert game.roll_call() == first
+    game.cast_votes({seat: 1 for seat in first})
+    game.open_vote()
+    assert game.roll_call() == first  # the elimination vote: clockwise
+    game.cast_votes({1: 3, 2: 3})
+    game.begin_night()
+    game.wolves_choose(4)
+    game.dawn()
+    second = tuple(game.living())
+    assert game.roll_call() == tuple(reversed(second))  # the next day: counter-clockwise
