@@ -5,9 +5,9 @@ the pack; every night, alone right after it, he may once a game infect the pack'
 - Infected, the victim is not devoured (so the Witch is not shown him): he joins the pack at once
   and secretly (event JoinedPack), keeps his card and its night power, wakes with the pack from
   the next night (its panel tells him, `infected.you`) and wins with the Werewolves.
-- Only if the pack named a victim tonight. The Savior does not stop an infection. An infection
-  aimed at a seat that resists it (`hooks.RESISTS_INFECTION`: the Elder with a spare life) fails
-  and is spent: the victim stays devoured and the dawn rules apply.
+- Only if the pack named a victim tonight. An infection is not a devouring: the Savior's
+  protection does not stop it, nor does the Elder's spare life: every infection aimed at the
+  pack's victim takes, so the panel's "tap seat N" is true whatever the hidden state.
 - The infected player learns it by `designation_notice` (narrator/roles/designation.py): the
   Wolf-Father's panel tells him whom to tap, or tells the helper whom to touch, while he is awake;
   the power `notifies`, so the engine records `Notified` (the pack's victim is its target).
@@ -59,16 +59,9 @@ def check(game: Game, father: int, chosen: tuple[int, ...]) -> str | None:
     return None
 
 
-def elder_resists(game: Game, seat: int) -> bool:
-    """RULES-EXTENSIONS.md `elder`: an infection aimed at an Elder with a spare life fails."""
-    s = game.state
-    return (s.roles[seat - 1] is Role.ELDER and game.powered(seat)
-            and game.options.elder_lives - s.lives_lost.get(seat, 0) > 1)
-
-
 def effect(game: Game, father: int, chosen: tuple[int, ...]) -> Sequence[Event]:
-    if not chosen or elder_resists(game, chosen[0]) or any(r(game, chosen[0]) for r in hooks.RESISTS_INFECTION):
-        return ()  # declined; or it fails and is spent: the victim stays devoured
+    if not chosen:
+        return ()  # declined
     return (JoinedPack(chosen[0], "infected"), *(e for hook in hooks.INFECTED for e in hook(game, chosen[0])))
 
 

@@ -3,6 +3,8 @@ notice, the infected player told on the pack's panel, and his call once the infe
 
 from __future__ import annotations
 
+import pytest
+
 from narrator.rules import events as ev
 
 from flow_helpers import during, keys, panel_lines, play, private
@@ -56,3 +58,25 @@ def test_declining_devours_and_a_spent_infection_is_called_the_same() -> None:
     assert deaths[0] == (6,) and deaths[1] == () and 8 in deaths[2]
     spent = [e for e in private(r) if "Your power is lost or spent" in (e.get("text") or "")]
     assert spent, "the third night's panel says the answer changes nothing"
+
+
+@pytest.mark.parametrize(("victim", "lives", "protected"), [
+    ("elder", 2, False), ("elder", 3, False), ("elder", 2, True), ("elder", 1, False),
+    ("villager", 2, True), ("little_girl", 2, True), ("knight_rusty_sword", 2, False), ("hunter", 2, True),
+])
+def test_issue22_point2_the_tap_is_true_in_every_hidden_state(victim: str, lives: int, protected: bool) -> None:
+    """Whatever the pack's victim holds (an Elder with a spare life, a player the Savior protects),
+    "tap seat 6" on the Wolf-Father's panel is true: seat 6 is infected, lives, and wakes with the
+    pack the next night. An infection is not a devouring (docs/rules.md "Accursed Wolf-Father");
+    an Elder with a spare life was told to be tapped and then not infected."""
+    setup = {"players": 8, "roles": {1: "seer", 2: "werewolf", 3: "accursed_wolf_father", 4: "witch", 5: "savior",
+                                     6: victim},
+             "options": {"captain_election": "never", "elder_lives": lives}}
+    first = {"savior": 6 if protected else 7, "werewolves": 6, "accursed_wolf_father": 1}
+    nights = [first, {"savior": 8, "werewolves": 7}, {"savior": 5, "werewolves": 8}, {"werewolves": 5}]
+    r = play(setup, {"nights": nights, "days": [{"eliminate": 1}, {"eliminate": 4}]})
+    panel = panel_lines(during(r, "accursed_wolf_father.wake", "accursed_wolf_father.sleep"))
+    assert "Before you sleep, tap seat 6 on the shoulder." in panel
+    assert infected(r) == [6]
+    assert r.game.is_pack(6) and 6 not in [e.seat for e in r.game.events if isinstance(e, ev.PlayerDied)]
+    assert not [e for e in r.game.events if isinstance(e, ev.LifeLost)], "an infection costs no life"
