@@ -36,7 +36,7 @@ def lives_left(game: Game, seat: int) -> int:
 
 def absorbs(game: Game, seat: int, cause: Cause) -> bool:
     """Dawn step 2: a devoured, unsaved, powered Elder with a spare life loses it and lives."""
-    return (cause in DEVOURING and game.state.roles[seat - 1] is Role.ELDER and game.powered(seat)
+    return (cause in DEVOURING and game.acts_as(seat, Role.ELDER) and game.powered(seat)
             and lives_left(game, seat) > 1)
 
 
@@ -56,16 +56,18 @@ def struck(game: Game) -> tuple[int, ...]:
 
 
 def reaction(game: Game, seat: int, cause: Cause) -> Reaction | None:
-    """Dawn step 6: the Elder's revenge, then the pardoned Idiot dies with him."""
+    """Dawn step 6: the Elder's revenge, then the pardoned Idiot dies with him (a seat that holds
+    the Elder's power: his card, or the Actor holding it)."""
     s = game.state
-    if s.roles[seat - 1] is not Role.ELDER:
+    if not game.acts_as(seat, Role.ELDER):
         return None
     events: tuple[Event, ...] = ()
     if cause in REVENGE_CAUSES[game.options.elder_revenge_causes] and game.powered(seat):
         events = (PowersLost(struck(game), "elder"),)
     deaths: tuple[tuple[int, Cause], ...] = ()
     if game.options.idiot_dies_with_elder:
-        deaths = tuple((p, Cause.ELDER) for p in s.spared if s.alive[p - 1] and s.roles[p - 1] is Role.VILLAGE_IDIOT)
+        # Every pardoned player: the Idiot's pardon (the Actor holding his card too) is the only one.
+        deaths = tuple((p, Cause.ELDER) for p in s.spared if s.alive[p - 1])
     if not events and not deaths:
         return None
     return Reaction(events, deaths)

@@ -58,7 +58,7 @@ def dawn_settled(game: Game) -> tuple[Event, ...]:
     if any(isinstance(e, Marked) and e.mark == DISEASED for e in tonight):
         return ()
     for e in tonight:
-        if (isinstance(e, PlayerDied) and e.role is Role.KNIGHT_RUSTY_SWORD and e.cause in DEVOURING
+        if (isinstance(e, PlayerDied) and game.acts_as(e.seat, Role.KNIGHT_RUSTY_SWORD) and e.cause in DEVOURING
                 and game.powered(e.seat)):
             wolf = first_to_the_left(game, e.seat, candidates(game, e.cause))
             if wolf is not None:

@@ -55,7 +55,7 @@ def saves(game: Game, seat: int, cause: Cause) -> bool:
         return False
     if cause is not Cause.WOLVES and game.options.savior_blocks == "pack_only":
         return False
-    return game.state.roles[seat - 1] is not Role.LITTLE_GIRL or game.options.savior_protects_little_girl
+    return not game.acts_as(seat, Role.LITTLE_GIRL) or game.options.savior_protects_little_girl
 
 
 def run(game: Game, rng: random.Random) -> CallTurn:

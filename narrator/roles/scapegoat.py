@@ -34,7 +34,7 @@ def tie_victim(game: Game, captain_can_break: bool) -> int | None:
 
 def designates_voters(game: Game, seat: int, cause: Cause) -> bool:
     s = game.state
-    return (cause is Cause.VOTE and s.tie_victim == seat and s.roles[seat - 1] is Role.SCAPEGOAT
+    return (cause is Cause.VOTE and s.tie_victim == seat and game.acts_as(seat, Role.SCAPEGOAT)
             and game.powered(seat) and game.check_outcome() is None)
 
 

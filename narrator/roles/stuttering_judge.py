@@ -43,8 +43,8 @@ def requests_left(game: Game, seat: int) -> bool:
 
 
 def may_ask(game: Game, seat: int) -> bool:
-    """A living, powered Judge with requests left."""
-    return (game.state.roles[seat - 1] is Role.STUTTERING_JUDGE and game.state.alive[seat - 1]
+    """A living, powered Judge (his card, or the Actor holding it) with requests left."""
+    return (game.acts_as(seat, Role.STUTTERING_JUDGE) and game.state.alive[seat - 1]
             and game.powered(seat) and requests_left(game, seat))
 
 

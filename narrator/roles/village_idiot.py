@@ -21,8 +21,8 @@ if TYPE_CHECKING:
 
 
 def spares(game: Game, seat: int) -> bool:
-    """The designated player is the Idiot, not yet pardoned."""
-    return game.state.roles[seat - 1] is Role.VILLAGE_IDIOT and seat not in game.state.spared
+    """The designated player holds the Idiot's power (his card, or the Actor holding it), not yet pardoned."""
+    return game.acts_as(seat, Role.VILLAGE_IDIOT) and seat not in game.state.spared
 
 
 def names_successor(game: Game) -> bool:
@@ -30,7 +30,8 @@ def names_successor(game: Game) -> bool:
 
 
 def announce(game: Game, event: object) -> list[PanelLine]:
-    if not isinstance(event, PlayerSpared) or event.role is not Role.VILLAGE_IDIOT:
+    if not isinstance(event, PlayerSpared) or not (event.role is Role.VILLAGE_IDIOT
+                                                   or game.acts_as(event.seat, Role.VILLAGE_IDIOT)):
         return []
     lines: list[PanelLine] = [("village_idiot.pardoned", {"seat": event.seat})]
     if event.office_lost:

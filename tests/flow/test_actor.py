@@ -55,3 +55,14 @@ def test_dead_actor_is_still_called_with_the_same_lines() -> None:
                         "days": [{"eliminate": 5}, {"eliminate": 1}, {"eliminate": 2}]})
     assert keys(alive, "night.")[:12] == keys(dead, "night.")[:12]
     assert keys(dead, "night.").count("actor.wake") == keys(dead, "night.").count("night.falls")
+
+
+def test_issue22_point7_the_actor_holding_the_idiots_card_is_pardoned_aloud() -> None:
+    """Voted out while he holds the Village Idiot's card, the Actor is spared and the table hears
+    the pardon as for the Idiot (the line follows the power held, not the dealt card)."""
+    setup = {**SETUP, "options": {"captain_election": "never", "actor_cards": "village_idiot,elder,seer"}}
+    r = play(setup, {"nights": [{"actor": 1, "werewolves": 3}, {"actor": 0, "werewolves": 4},
+                                {"werewolves": 5}, {"werewolves": 6}, {"werewolves": 7}],
+                     "days": [{"eliminate": 8}, {"eliminate": 8}, {"eliminate": 0}, {"eliminate": 0}]})
+    assert any(isinstance(e, ev.PlayerSpared) and e.seat == 8 for e in r.game.events)
+    assert "Seat 8 is the Village Idiot. The village spares them: they show their card and will vote no more." in said(r)

@@ -312,13 +312,13 @@ class Checker:
                 """kind: the pack's victim, the Big Bad Wolf's, the White Werewolf's."""
                 if kind == "white" and not game.options.white_werewolf_kill_blockable:
                     return False
-                girl = game.state.roles[seat - 1] is Role.LITTLE_GIRL
+                girl = game.acts_as(seat, Role.LITTLE_GIRL)  # or the Actor holding her card
                 blocks = kind == "pack" or game.options.savior_blocks == "all_devouring"
                 return (self.healed and self.saved == seat) or (
                     blocks and self.protected == seat and (not girl or game.options.savior_protects_little_girl))
 
             def spare_life(seat: int) -> bool:
-                return (game.state.roles[seat - 1] is Role.ELDER and seat not in self.powerless
+                return (game.acts_as(seat, Role.ELDER) and seat not in self.powerless
                         and game.options.elder_lives - self.lives_lost.get(seat, 0) > 1)
             victim = None if self.victim == self.infected else self.victim
             devoured = [(seat, kind) for seat, kind in ((victim, "pack"), (self.extra, "bbw"), (self.white_victim, "white"))
@@ -353,7 +353,8 @@ class Checker:
             causes = {"vote_poison_shot": {ev.Cause.VOTE, ev.Cause.POISON, ev.Cause.HUNTER},
                       "vote_only": {ev.Cause.VOTE}, "none": set()}[game.options.elder_revenge_causes]
             # A taken Elder card left with the Servant: no revenge (RULES-EXTENSIONS.md "Consequences").
-            if e.role is Role.ELDER and e.cause in causes and e.seat not in self.powerless and e.seat not in self.taken:
+            elder = e.role is Role.ELDER or game.acts_as(e.seat, Role.ELDER)  # or the Actor with his card
+            if elder and e.cause in causes and e.seat not in self.powerless and e.seat not in self.taken:
                 self.revenge_due = True
         elif isinstance(e, ev.LifeLost):
             assert e.seat in (self.victim, self.extra, self.white_victim) and self.absorbed is None  # a devoured player
