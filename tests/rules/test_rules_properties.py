@@ -8,7 +8,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
@@ -176,6 +176,7 @@ class Checker:
     day: int | None = None  # the day under way (None at night)
     night: int = 0
     angel: int | None = None  # an Angel killed as his card says (he wins)
+    lovers: tuple[int, int] | None = None  # as the events followed so far leave them
 
     def __post_init__(self) -> None:
         self.alive = set(range(1, self.game.players + 1))
@@ -200,7 +201,10 @@ class Checker:
         self.living_before = living
         s = game.state
         angel_won = s.outcome is not None and s.outcome.winner is Side.ANGEL  # the game stops at once
-        if s.captain is not None and s.phase is not Phase.RESOLVING and self.alive and not angel_won:
+        # A Captain who dies at night (the Knight's diseased wolf, at dusk) names his successor at
+        # dawn, when his death is told: until then he stays Captain (issue 22 point 10).
+        night = s.phase is Phase.NIGHT
+        if s.captain is not None and s.phase is not Phase.RESOLVING and not night and self.alive and not angel_won:
             assert s.captain in self.alive, f"the Captain (seat {s.captain}) is dead after the resolution"
 
     def follow(self, e: ev.Event) -> None:
@@ -224,6 +228,7 @@ class Checker:
             assert game.state.night == 1
             for seat in (e.cupid, e.first, e.second):
                 self._alive(seat, "Cupid's choice")
+            self.lovers = (e.first, e.second)
         elif isinstance(e, ev.SeerSaw):
             self._alive(e.seer, "the Seer acts")
             self._alive(e.target, "the Seer's target")
@@ -294,7 +299,8 @@ class Checker:
         elif isinstance(e, ev.CardTaken):
             self.cards[e.servant - 1] = e.role
             self._alive(e.servant, "the Servant takes a card")
-            assert not game.state.lovers or e.servant not in game.state.lovers, "a Servant in love took a card"
+            # In love when she took it: a card taken on Day 0 may make her Cupid, who then picks herself.
+            assert not self.lovers or e.servant not in self.lovers, "a Servant in love took a card"
             self.taken.add(e.seat)
             self.taken_by.add(e.servant)
             self.charmed.discard(e.servant)  # her own charm is removed (RULES-EXTENSIONS.md "Consequences")
@@ -690,8 +696,17 @@ def test_every_legal_game_ends_and_exactly_one_outcome_holds(setup: Setup, data:
     assert game.state.phase is Phase.OVER
 
 
+# Found by a run with ten times the examples (issue 22 point 10): the Devoted Servant takes
+# Cupid's card on the Angel's Day 0, then as Cupid makes herself a Lover; the model read the
+# Lovers of the game's end, not of the moment she took the card.
+SERVANT_TAKES_CUPIDS_CARD_ON_DAY_ZERO = Setup(9, {
+    Role.WEREWOLF: 1, Role.SEER: 1, Role.WITCH: 1, Role.HUNTER: 1, Role.CUPID: 1, Role.ANGEL: 1,
+    Role.ABOMINABLE_SECTARIAN: 1, Role.DEVOTED_SERVANT: 1, Role.VILLAGER: 1}, Options(captain_election="never"), 41)
+
+
 @settings(max_examples=examples(150), deadline=None)
 @given(setup=setups(max_players=18))
+@example(setup=SERVANT_TAKES_CUPIDS_CARD_ON_DAY_ZERO)
 def test_every_game_ends_within_n_nights_with_block_votes(setup: Setup) -> None:
     game = setup.start()
     checker = Checker(game)
@@ -756,3 +771,31 @@ def test_issue22_point10_the_checker_follows_the_infected_sectarian() -> None:
             checker.check()
     assert game.outcome is not None and game.outcome.winner is Side.WEREWOLVES
     assert win_conditions(game, checker.alive, joined=checker.joined) == {Side.WEREWOLVES: (1, 2, 3)}
+
+
+def test_issue22_point10_a_captain_diseased_at_dusk_names_his_successor_at_dawn() -> None:
+    """The Knight's diseased wolf is the Captain: he dies as Night 2 begins, and names his
+    successor at dawn, when his death is told (naming him at dusk would tell the table). The model
+    wanted a living Captain all night (found by a run with ten times the examples)."""
+    game = new_game("villager knight_rusty_sword werewolf werewolf villager villager villager villager",
+                    captain_election="day1")
+    checker = Checker(game)
+    game.begin_night()
+    game.wolves_choose(2)
+    game.dawn()
+    game.open_captain_election()
+    game.cast_votes({p: 3 for p in game.state.voters})
+    game.open_vote()
+    game.cast_votes({})
+    checker.check()
+    assert game.state.captain == 3 and game.marked("diseased") == (3,)
+    game.begin_night()
+    checker.check()
+    assert not game.is_alive(3) and game.state.captain == 3
+    game.wolves_choose(5)
+    game.dawn()
+    checker.check()
+    assert game.state.awaiting is Awaiting.SUCCESSOR
+    game.name_successor(6)
+    checker.check()
+    assert game.state.captain == 6
