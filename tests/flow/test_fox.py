@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from narrator.roles.fox import group
-from narrator.rules import Deal, Game, Role
+from narrator.rules import Deal, Game, Options, Role
 from narrator.rules import events as ev
 
 from flow_helpers import during, keys, play
@@ -76,3 +76,31 @@ def test_group_skips_the_dead_and_wraps() -> None:
     game.wolves_choose(4)
     game.dawn()
     assert group(game, 3) == (2, 3, 5)
+
+
+def test_issue22_point11_a_powerless_foxs_own_turn_shows_no_yes_or_no() -> None:
+    """Mutation: a powerless Fox still shown yes/no (an information leak). The sequencer puts a
+    powerless holder's panel aside, but the Fox's own turn must not hold the answer either: after
+    his miss, his sniff next to the Werewolf shows only that his power is gone."""
+    import random
+
+    from narrator.ports import Heard
+    from narrator.roles import fox
+
+    seats = tuple(Role.parse(w) for w in "villager werewolf seer villager fox villager villager villager".split())
+    game = Game.start(Deal(seats), Options(captain_election="never"))
+    game.begin_night()
+    game.use_power("fox", (7,))  # seats 6, 7, 8: no Werewolf, his power is lost
+    game.wolves_choose(4)
+    game.dawn()
+    game.open_vote()
+    game.cast_votes({})
+    game.begin_night()
+    assert not game.powered(5)
+    turn = fox.run(game, random.Random(0)).turn
+    answers = [Heard(1, "script", "1")]
+    assert turn.on_answer is not None
+    turn.on_answer(answers)
+    keys_shown = [key for key, _ in turn.panel(answers)]
+    assert "power.none" in keys_shown
+    assert "fox.yes" not in keys_shown and "fox.no" not in keys_shown, keys_shown
