@@ -50,6 +50,8 @@ def setups(draw: st.DrawFn, max_players: int = 12) -> Setup:
     for role in specials:  # a card dealt in copies (the Two Sisters) comes with all of them
         if sum(named.values()) + (role.copies or 1) <= players:
             named[role] = role.copies or 1
+    if wolves == 1 and (named.get(Role.BIG_BAD_WOLF) or named.get(Role.ACCURSED_WOLF_FATHER)) and draw(st.booleans()):
+        del named[Role.WEREWOLF]  # a special wolf alone is the pack (issue 22 point 8)
     return Setup(players, complete(players, named, options), options, draw(st.integers(0, 2**32 - 1)))
 
 
