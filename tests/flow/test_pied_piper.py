@@ -116,3 +116,21 @@ def test_piper_wins_at_a_quiet_morning() -> None:
     deaths = [e.deaths for e in r.game.events if isinstance(e, ev.DawnBroke)]
     assert deaths == [(), ()]
     assert "The game is over. Victory for the Pied Piper." in said(r)
+
+
+def test_issue22_point2_every_seat_the_piper_is_told_to_tap_is_charmed() -> None:
+    """Whatever the hidden state, "tap seat N" on the Piper's panel is true: devoured the same
+    night, his charms still hold; infected before his call (piper_infected=powerless) his panel
+    tells him to tap nobody."""
+    devoured = play(SETUP, {**SCRIPT, "nights": [{"pied_piper": [5, 6], "werewolves": 8}, {"werewolves": 7}]})
+    panel = panel_lines(during(devoured, "pied_piper.wake", "pied_piper.sleep"))
+    tapped = sorted({int(line.split("tap seat ")[1].split()[0]) for line in panel if "tap seat " in line})
+    assert tapped == [5, 6] and charms(devoured)[0] == (5, 6) and not devoured.game.is_alive(8)
+    setup = {**SETUP, "roles": {1: "seer", 2: "werewolf", 3: "accursed_wolf_father", 4: "witch", 8: "pied_piper"}}
+    nights = [{"pied_piper": [5, 6], "werewolves": 8, "accursed_wolf_father": 1},
+              *({"werewolves": seat} for seat in (7, 6, 5, 4, 1))]
+    infected = play(setup, {"nights": nights, "days": [{"eliminate": 0}] * 5})
+    assert infected.game.is_pack(8)
+    panel = panel_lines(during(infected, "pied_piper.wake", "pied_piper.sleep"))
+    assert not any("tap seat" in line for line in panel), panel
+    assert not any(isinstance(e, ev.PowerUsed) and e.call == "pied_piper" and e.targets for e in infected.game.events)
