@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
-from typing import Any
+from typing import Any, Callable
 
 from narrator.fakes import RandomListener
 from narrator.clock import VirtualClock
@@ -12,6 +13,7 @@ from narrator.flow.script import Setup
 from narrator.flow.timing import Timing
 from narrator.roles import wizard_roles
 from narrator.rules import Deal, Options, Role
+from narrator.rules.options import ACTOR_CARDS, CHOICES, NUMBERS, TEXTS
 from narrator.rules import events as ev
 
 # Every special card of the catalogue: a new role's calls are covered as soon as its module exists.
@@ -19,47 +21,39 @@ SPECIALS = [r for r in wizard_roles() if r is not Role.WEREWOLF]
 PAIRS = 200
 
 
+# Options that take a text of their own (`options.TEXTS`) cannot be drawn from their type: each
+# has its draw here, and a new one without a draw fails `test_every_option_is_drawn`.
+TEXT_DRAWS: dict[str, Callable[[random.Random, int], str]] = {
+    "sectarian_groups": lambda rng, players: rng.choice(
+        ["", "".join(rng.choice("AB") for _ in range(players - 2)) + "AB"]),
+    "actor_cards": lambda rng, players: rng.choice(
+        [",".join(ACTOR_CARDS), "seer,witch,hunter,little_girl,savior,raven", "savior,raven,witch", "hunter,seer"]),
+}
+
+
+def draw_options(rng: random.Random, players: int) -> Options:
+    """Every option of `Options`, drawn from its own declaration (introspection, in field order):
+    a word among `CHOICES`, a number in `NUMBERS`, a text by `TEXT_DRAWS`, else true or false. A new
+    option is varied here without anyone adding it to a list."""
+    values: dict[str, Any] = {}
+    for f in dataclasses.fields(Options):
+        if f.name in CHOICES:
+            values[f.name] = rng.choice(CHOICES[f.name])
+        elif f.name in NUMBERS:
+            values[f.name] = rng.choice(list(NUMBERS[f.name]))
+        elif f.name in TEXTS:
+            values[f.name] = TEXT_DRAWS[f.name](rng, players)
+        else:
+            assert isinstance(getattr(Options(), f.name), bool), f"option {f.name}: no way to draw it"
+            values[f.name] = rng.random() < 0.5
+    return Options(**values)
+
+
 def public_config(rng: random.Random) -> dict[str, Any]:
     """What the whole table knows: players, possible roles, options, timing."""
     players = rng.randint(6, 14)
     possible = {Role.WEREWOLF, *rng.sample(SPECIALS, rng.randint(0, len(SPECIALS)))}
-    options = Options(
-        seer_sees=rng.choice(["role", "team"]),
-        witch_sees_victim_after_heal=rng.random() < 0.5,
-        first_night_kill=rng.random() < 0.7,
-        captain_election=rng.choice(["day1", "never", "night1_end"]),
-        vote_procedure=rng.choice(["plurality", "runoff", "accusation"]),
-        reveal_role_on_death=rng.random() < 0.8,
-        thief_extra_cards=rng.choice(["villagers", "from_deck"]),
-        savior_same_target_twice=rng.random() < 0.5,
-        savior_protects_little_girl=rng.random() < 0.5,
-        raven_mark_needs_living_raven=rng.random() < 0.5,
-        piper_charms_per_night=rng.randint(1, 3),
-        charmed_public=rng.random() < 0.5,
-        designation_notice=rng.choice(["tap_by_chooser", "helper_touch"]),
-        white_werewolf_nights=rng.choice(["even", "odd"]),
-        white_werewolf_kill_blockable=rng.random() < 0.5,
-        wolf_hound_timeout=rng.choice(["villager", "random"]),
-        wild_child_transformation_public=rng.random() < 0.5,
-        bbw_loses_power_on_wolf_death=rng.random() < 0.7,
-        siblings_wake=rng.choice(["every_other_night", "first_night_only", "every_night"]),
-        fox_loses_power_on_miss=rng.random() < 0.5,
-        bear_growls_if_infected=rng.random() < 0.5,
-        knight_disease_victim=rng.choice(["guilty", "nearest_pack_member"]),
-        knight_disease_timing=rng.choice(["next_dusk", "next_dawn"]),
-        judge_request_survives_death=rng.random() < 0.5,
-        judge_signal=rng.choice(["sign_during_vote", "night_arm"]),
-        elder_lives=rng.randint(1, 3),
-        elder_revenge_causes=rng.choice(["vote_poison_shot", "vote_only", "none"]),
-        scapegoat_vs_captain=rng.choice(["scapegoat_first", "captain_first"]),
-        angel_opening=rng.choice(["day_first", "night_first"]),
-        angel_vote_tie=rng.choice(["base", "random_among_tied"]),
-        actor_cards=rng.choice(["seer,witch,hunter,little_girl,savior,raven", "savior,raven,witch", "hunter,seer"]),
-        witch_sees=rng.choice(["all_devoured", "pack_victim_only"]),
-        actor_infected=rng.choice(["powerless", "keeps_power"]),
-        piper_infected=rng.choice(["powerless", "keeps_power"]),
-        sectarian_infected=rng.choice(["powerless", "keeps_goal"]),
-    )
+    options = draw_options(rng, players)
     return {"players": players, "possible": possible, "options": options, "wolves": rng.randint(1, max(1, players // 4))}
 
 
@@ -157,7 +151,9 @@ def test_differential_secrecy_of_the_piper_the_charmed_and_the_white_werewolf() 
     for pair in range(40):
         config = public_config(rng)
         config["possible"] = set(config["possible"]) | LONERS
-        config["players"] = max(config["players"], 8)
+        if config["players"] < 8:  # the seat map of the Sectarian's groups fits the table it was drawn for
+            config["players"] = 8
+            config["options"] = dataclasses.replace(config["options"], sectarian_groups="")
         deal_a, deal_b = hidden_deal(config, rng), hidden_deal(config, rng)
         config["possible"] |= set(deal_a.seats) | set(deal_b.seats) | set(deal_a.extra) | set(deal_b.extra)
         dealt_one_side += (LONERS & set(deal_a.seats)) != (LONERS & set(deal_b.seats))
@@ -224,3 +220,17 @@ def test_secrecy_check_would_catch_a_leak() -> None:
     clock = VirtualClock()
     b = run_game(setup, RandomListener(clock, random.Random(1)), 1, clock)
     assert nights(a) != nights(b)
+
+
+def test_issue22_12_every_option_is_drawn() -> None:
+    """Issue 22 point 12: the random pairs vary every option of `Options`, each over all its
+    values (a text option over at least two), drawn from `Options` itself."""
+    rng = random.Random(20261124)
+    seen: dict[str, set[object]] = {f.name: set() for f in dataclasses.fields(Options)}
+    for _ in range(60):
+        config = public_config(rng)
+        for name in seen:
+            seen[name].add(getattr(config["options"], name))
+    for name, values in seen.items():
+        wanted = len(CHOICES.get(name, ())) or len(NUMBERS.get(name, ())) or (2 if name in TEXTS else 2)
+        assert len(values) >= wanted, f"option {name} is not varied: {sorted(map(str, values))}"
