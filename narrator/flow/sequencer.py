@@ -257,6 +257,9 @@ class Sequencer:
             # Resuming into the night: everyone closes their eyes before any role is called.
             night = self.state == "night_falls" or self.state in {name for name, _ in NIGHT_ORDER} - {"dawn"}
             self.say(Cue("game.resume_night" if night else "game.resume_journal", phase="game.resume"))
+        if self._night_board_due() and self.night_board is None:
+            # The board as the day left it, before nightfall's own changes (a diseased wolf dead).
+            self.night_board = self.public_board()
         call = CALLS.get(self.state)
         if call is not None:
             self.do_call(call)
@@ -271,7 +274,7 @@ class Sequencer:
                 )
         else:
             self.journal.append({"kind": "step", "n": self.step, "state": self.state, "events": events})
-        self.display.board(self.public_board())
+        self.display.board(self._board_now())
         if self.on_step is not None:
             self.on_step(self.step, self.state)
         self.due = None
@@ -282,6 +285,23 @@ class Sequencer:
             hold, self.hold = self.hold, None
             self.due = hold
             self.wait_until(hold - self.queue_lead)
+
+    # The public board changes only at dawn and by day (issue 22 point 5): through the night it
+    # stays as the day left it, but for the night's number and the Captain a night election
+    # names with everyone awake. A night step that kills (the Knight's diseased wolf at
+    # nightfall) or changes a public card (the Actor's) shows nothing before dawn.
+    night_board: dict[str, Any] | None = None
+
+    def _night_board_due(self) -> bool:
+        return self.state == "night_falls" or self.state in {name for name, _ in NIGHT_ORDER} - {"dawn"}
+
+    def _board_now(self) -> dict[str, Any]:
+        if not self._night_board_due() or self.night_board is None:
+            self.night_board = None
+            return self.public_board()
+        if self.state == "night_election":  # the Captain elected at the end of the first night, in public
+            self.night_board = {**self.night_board, "captain": self.game.state.captain}
+        return {**self.night_board, "night": self.game.state.night}
 
     # ---- speaking, waiting, asking ------------------------------------------------------
 
