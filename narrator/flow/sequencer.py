@@ -562,20 +562,33 @@ class Sequencer:
         self.narrate()
 
     def _window(self, seat: int) -> None:
-        """Day step 5: before seat's card is shown, the Devoted Servant may step forward (`+`).
-        Public, and of fixed length whatever the deal: the window always runs to its end.
-        At dawn (`servant_scope=any_death`) the same, once for each night death in turn; its
-        prompt names the seat (`day.dawn_window.<seat>`: a script answers each one)."""
+        """Day step 5: before seat's card is shown, the Devoted Servant may step forward: she
+        types her own seat, then `+` (`day.window`, then `day.window.claim`). The claim names
+        its claimer: it stands only if that seat may take the card; a claim from any other seat
+        (or none) gets exactly what no claim gets, the same lines at the same times and the same
+        screen (issue 22 point 1: a bare `+` had the game pick whichever Servant was eligible,
+        naming her to anyone who pressed it). Public, and of fixed length whatever the deal: the
+        window always runs to its end. At dawn (`servant_scope=any_death`) the same, once for
+        each night death in turn; its prompts name the seat (`day.dawn_window.<seat>`)."""
         game = self.game
         self.say(Cue("devoted_servant.window", {"seat": seat}, phase="day.chain"))
         deadline = self.clock.now() + self.timing.chain
         self._panel("devoted_servant.prompt", seat=seat)
         name = f"day.dawn_window.{seat}" if game.state.queue else "day.window"
-        heard = self.ask(Prompt(name, (), ("yes", "repeat", "pause"), deadline=deadline, number=self.day_number()))
+        seats = tuple(range(1, game.players + 1))  # any seat may be typed: refusing one would tell
+        prompt = Prompt(name, seats, ("repeat", "pause"), deadline=deadline, number=self.day_number())
+        claimer: int | None = None
+        while True:
+            heard = self.ask(prompt)
+            if heard is None or heard.choice == "yes":
+                break
+            claimer = int(heard.choice)  # a seat typed again replaces the last one
+            prompt = replace(prompt, name=f"{name}.claim", words=("yes", "repeat", "pause"))
         self.wait_until(deadline)
         if not self.fast:
             self.display.clear_private()
-        taker = game.window_taker() if heard is not None else None
+        eligible = game.window_taker()
+        taker = claimer if heard is not None and claimer is not None and claimer == eligible else None
         if taker is None:
             self.say(Cue("devoted_servant.none", phase="day.chain"))
         game.take_card(taker)
