@@ -87,7 +87,7 @@ def finish(game: Game, hound: int, rng: random.Random, reset: bool = False) -> C
 def run(game: Game, rng: random.Random) -> CallTurn:
     hound = game.living_holder(Role.WOLF_HOUND)
     if hound is None:
-        return CallTurn("wolf_hound.wake", closed_turn("wolf_hound", "wolf_hound.prompt"))
+        return CallTurn("wolf_hound.wake", closed_turn("wolf_hound"))
     return CallTurn("wolf_hound.wake", turn(game, hound), finish(game, hound, rng))
 
 
