@@ -822,7 +822,7 @@ class Sequencer:
         return {
             "phase": "night" if night_state else self.state,
             "night": s.night,
-            "day": s.day,
+            "day": self.day_number(),  # the day the table is in: a pending dawn chain is no secret count
             "alive": [seat for seat in range(1, s.players + 1) if s.alive[seat - 1]],
             "revealed": self._public_cards(revealed),
             "captain": s.captain,
