@@ -54,6 +54,7 @@ def _night_order() -> tuple[tuple[str, str | None], ...]:
 
 
 NIGHT_ORDER: tuple[tuple[str, str | None], ...] = _night_order()
+_NIGHT_CALLS = frozenset(name for name, _ in NIGHT_ORDER) - {"dawn"}
 # A call that always follows another one (the Lovers after Cupid) is reached only through it.
 FOLLOWS: dict[str, str] = {c.after: c.name for c in night_calls() if c.after is not None}
 
@@ -257,7 +258,7 @@ class Sequencer:
             # Resuming into the night: everyone closes their eyes before any role is called.
             night = self.state == "night_falls" or self.state in {name for name, _ in NIGHT_ORDER} - {"dawn"}
             self.say(Cue("game.resume_night" if night else "game.resume_journal", phase="game.resume"))
-        if self._night_board_due() and self.night_board is None:
+        if self._at_night() and self.night_board is None:
             # The board as the day left it, before nightfall's own changes (a diseased wolf dead).
             self.night_board = self.public_board()
         call = CALLS.get(self.state)
@@ -292,11 +293,12 @@ class Sequencer:
     # nightfall) or changes a public card (the Actor's) shows nothing before dawn.
     night_board: dict[str, Any] | None = None
 
-    def _night_board_due(self) -> bool:
-        return self.state == "night_falls" or self.state in {name for name, _ in NIGHT_ORDER} - {"dawn"}
+    def _at_night(self) -> bool:
+        """A night step: nightfall or a night call (not the dawn)."""
+        return self.state == "night_falls" or self.state in _NIGHT_CALLS
 
     def _board_now(self) -> dict[str, Any]:
-        if not self._night_board_due() or self.night_board is None:
+        if not self._at_night() or self.night_board is None:
             self.night_board = None
             return self.public_board()
         if self.state == "night_election":  # the Captain elected at the end of the first night, in public
@@ -818,7 +820,7 @@ class Sequencer:
             for seat in range(1, s.players + 1):
                 if s.phase is Phase.OVER or (not s.alive[seat - 1] and seat not in s.taken and seat not in waiting):
                     revealed[seat] = s.roles[seat - 1].value
-        night_state = self.state in {name for name, _ in NIGHT_ORDER} - {"dawn"} or self.state == "night_falls"
+        night_state = self._at_night()
         return {
             "phase": "night" if night_state else self.state,
             "night": s.night,
