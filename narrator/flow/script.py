@@ -218,10 +218,16 @@ class Script:
             entry = _nth(self.days, prompt.number)
         if name == "debate":
             return Heard("vote_now", "script") if entry.get("vote_now") else None
-        if name == "window":  # the Devoted Servant's window: `window = true` steps forward
-            return Heard("yes", "script") if entry.get("window") else None
-        if name.startswith("dawn_window."):  # at dawn (servant_scope=any_death): `dawn_window = [seats]`
-            return Heard("yes", "script") if int(name.split(".")[1]) in entry.get("dawn_window", []) else None
+        if name in ("window", "window.claim"):  # the Devoted Servant's window: `window = 4`, seat 4 steps forward
+            if "window" not in entry:
+                return None
+            return _heard(entry["window"]) if name == "window" else Heard("yes", "script", "+")
+        if name.startswith("dawn_window."):  # at dawn (servant_scope=any_death): `dawn_window = { 3 = 4 }`
+            parts = name.split(".")
+            claimer = entry.get("dawn_window", {}).get(int(parts[1]))
+            if claimer is None:
+                return None
+            return _heard(claimer) if len(parts) == 2 else Heard("yes", "script", "+")
         if name in ("hunter", "successor", "tiebreak"):
             return _heard(entry[name]) if name in entry else None
         if name == "scapegoat":  # the dead Scapegoat's list: each seat in turn, then + (0: nobody)
@@ -351,9 +357,19 @@ def parse_script(data: Mapping[str, Any], players: int, where: str) -> Script:
         for key in ("captain", "eliminate", "hunter", "successor", "tiebreak", "second"):
             if key in day:
                 out[key] = _seat(day[key], players, f"{at} {key}", zero=key in ("eliminate", "second"))
-        if "dawn_window" in day:  # the night deaths whose card the Devoted Servant steps forward for, at dawn
-            listed = day["dawn_window"] if isinstance(day["dawn_window"], list) else [day["dawn_window"]]
-            out["dawn_window"] = [_seat(p, players, f"{at} dawn_window") for p in listed]
+        if "window" in day:  # the seat that steps forward in the vote's window (types its seat, then +)
+            claim = day["window"]
+            if isinstance(claim, bool):
+                raise UsageError(f"{at}: window = {str(claim).lower()}; give the seat that steps forward (types "
+                                 "its own seat, then +), like window = 4; leave it out for nobody")
+            out["window"] = _seat(claim, players, f"{at} window")
+        if "dawn_window" in day:  # at dawn: the night death's seat = the seat that steps forward for his card
+            claims = day["dawn_window"]
+            if not isinstance(claims, dict):
+                raise UsageError(f"{at}: dawn_window = {claims!r}; give each night death's seat and the seat that "
+                                 "steps forward for his card, like dawn_window = { 3 = 4 }")
+            out["dawn_window"] = {_seat(d, players, f"{at} dawn_window"): _seat(c, players, f"{at} dawn_window")
+                                  for d, c in claims.items()}
         if "sign" in day:
             signs = day["sign"]
             if not isinstance(signs, list):
@@ -371,7 +387,7 @@ def parse_script(data: Mapping[str, Any], players: int, where: str) -> Script:
         if "scapegoat" in day:
             listed = day["scapegoat"] if isinstance(day["scapegoat"], list) else [day["scapegoat"]]
             out["scapegoat"] = [_seat(p, players, f"{at} scapegoat", zero=True) for p in listed]
-        for flag in ("vote_now", "window"):
+        for flag in ("vote_now",):
             if flag in day:
                 out[flag] = bool(day[flag])
         days.append(out)

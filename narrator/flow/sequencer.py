@@ -54,6 +54,7 @@ def _night_order() -> tuple[tuple[str, str | None], ...]:
 
 
 NIGHT_ORDER: tuple[tuple[str, str | None], ...] = _night_order()
+_NIGHT_CALLS = frozenset(name for name, _ in NIGHT_ORDER) - {"dawn"}
 # A call that always follows another one (the Lovers after Cupid) is reached only through it.
 FOLLOWS: dict[str, str] = {c.after: c.name for c in night_calls() if c.after is not None}
 
@@ -257,6 +258,9 @@ class Sequencer:
             # Resuming into the night: everyone closes their eyes before any role is called.
             night = self.state == "night_falls" or self.state in {name for name, _ in NIGHT_ORDER} - {"dawn"}
             self.say(Cue("game.resume_night" if night else "game.resume_journal", phase="game.resume"))
+        if self._at_night() and self.night_board is None:
+            # The board as the day left it, before nightfall's own changes (a diseased wolf dead).
+            self.night_board = self.public_board()
         call = CALLS.get(self.state)
         if call is not None:
             self.do_call(call)
@@ -271,7 +275,7 @@ class Sequencer:
                 )
         else:
             self.journal.append({"kind": "step", "n": self.step, "state": self.state, "events": events})
-        self.display.board(self.public_board())
+        self.display.board(self._board_now())
         if self.on_step is not None:
             self.on_step(self.step, self.state)
         self.due = None
@@ -282,6 +286,24 @@ class Sequencer:
             hold, self.hold = self.hold, None
             self.due = hold
             self.wait_until(hold - self.queue_lead)
+
+    # The public board changes only at dawn and by day (issue 22 point 5): through the night it
+    # stays as the day left it, but for the night's number and the Captain a night election
+    # names with everyone awake. A night step that kills (the Knight's diseased wolf at
+    # nightfall) or changes a public card (the Actor's) shows nothing before dawn.
+    night_board: dict[str, Any] | None = None
+
+    def _at_night(self) -> bool:
+        """A night step: nightfall or a night call (not the dawn)."""
+        return self.state == "night_falls" or self.state in _NIGHT_CALLS
+
+    def _board_now(self) -> dict[str, Any]:
+        if not self._at_night() or self.night_board is None:
+            self.night_board = None
+            return self.public_board()
+        if self.state == "night_election":  # the Captain elected at the end of the first night, in public
+            self.night_board = {**self.night_board, "captain": self.game.state.captain}
+        return {**self.night_board, "night": self.game.state.night}
 
     # ---- speaking, waiting, asking ------------------------------------------------------
 
@@ -542,20 +564,33 @@ class Sequencer:
         self.narrate()
 
     def _window(self, seat: int) -> None:
-        """Day step 5: before seat's card is shown, the Devoted Servant may step forward (`+`).
-        Public, and of fixed length whatever the deal: the window always runs to its end.
-        At dawn (`servant_scope=any_death`) the same, once for each night death in turn; its
-        prompt names the seat (`day.dawn_window.<seat>`: a script answers each one)."""
+        """Day step 5: before seat's card is shown, the Devoted Servant may step forward: she
+        types her own seat, then `+` (`day.window`, then `day.window.claim`). The claim names
+        its claimer: it stands only if that seat may take the card; a claim from any other seat
+        (or none) gets exactly what no claim gets, the same lines at the same times and the same
+        screen (issue 22 point 1: a bare `+` had the game pick whichever Servant was eligible,
+        naming her to anyone who pressed it). Public, and of fixed length whatever the deal: the
+        window always runs to its end. At dawn (`servant_scope=any_death`) the same, once for
+        each night death in turn; its prompts name the seat (`day.dawn_window.<seat>`)."""
         game = self.game
         self.say(Cue("devoted_servant.window", {"seat": seat}, phase="day.chain"))
         deadline = self.clock.now() + self.timing.chain
         self._panel("devoted_servant.prompt", seat=seat)
         name = f"day.dawn_window.{seat}" if game.state.queue else "day.window"
-        heard = self.ask(Prompt(name, (), ("yes", "repeat", "pause"), deadline=deadline, number=self.day_number()))
+        seats = tuple(range(1, game.players + 1))  # any seat may be typed: refusing one would tell
+        prompt = Prompt(name, seats, ("repeat", "pause"), deadline=deadline, number=self.day_number())
+        claimer: int | None = None
+        while True:
+            heard = self.ask(prompt)
+            if heard is None or heard.choice == "yes":
+                break
+            claimer = int(heard.choice)  # a seat typed again replaces the last one
+            prompt = replace(prompt, name=f"{name}.claim", words=("yes", "repeat", "pause"))
         self.wait_until(deadline)
         if not self.fast:
             self.display.clear_private()
-        taker = game.window_taker() if heard is not None else None
+        eligible = game.window_taker()
+        taker = claimer if heard is not None and claimer is not None and claimer == eligible else None
         if taker is None:
             self.say(Cue("devoted_servant.none", phase="day.chain"))
         game.take_card(taker)
@@ -785,11 +820,11 @@ class Sequencer:
             for seat in range(1, s.players + 1):
                 if s.phase is Phase.OVER or (not s.alive[seat - 1] and seat not in s.taken and seat not in waiting):
                     revealed[seat] = s.roles[seat - 1].value
-        night_state = self.state in {name for name, _ in NIGHT_ORDER} - {"dawn"} or self.state == "night_falls"
+        night_state = self._at_night()
         return {
             "phase": "night" if night_state else self.state,
             "night": s.night,
-            "day": s.day,
+            "day": self.day_number(),  # the day the table is in: a pending dawn chain is no secret count
             "alive": [seat for seat in range(1, s.players + 1) if s.alive[seat - 1]],
             "revealed": self._public_cards(revealed),
             "captain": s.captain,

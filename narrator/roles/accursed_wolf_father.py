@@ -78,7 +78,7 @@ def pack_panel(game: Game) -> list[PanelLine]:
 def run(game: Game, rng: random.Random) -> CallTurn:
     father = game.living_holder(Role.ACCURSED_WOLF_FATHER)
     if father is None:
-        return CallTurn("accursed_wolf_father.wake", closed_turn("accursed_wolf_father", "accursed_wolf_father.prompt"))
+        return CallTurn("accursed_wolf_father.wake", closed_turn("accursed_wolf_father"))
     victim = game.pack_victim()
     able = targets(game, father)
     head: list[PanelLine] = [("accursed_wolf_father.prompt", {})]

@@ -130,7 +130,7 @@ def morning(game: Game) -> list[PanelLine]:
 
 def run(game: Game, rng: random.Random) -> CallTurn:
     if game.living_holder(Role.ACTOR) is None:
-        return CallTurn("actor.wake", closed_turn("actor", "actor.prompt"))
+        return CallTurn("actor.wake", closed_turn("actor"))
     laid = game.state.laid
     choices = left(game)
     head: list[PanelLine] = [("actor.prompt", {})]

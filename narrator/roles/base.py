@@ -107,9 +107,12 @@ class NightTurn:
             self.on_answer(answers)
 
 
-def closed_turn(call: str, key: str = "night.closed") -> NightTurn:
-    """The turn of a role nobody holds or whose holder is dead: the same length, nothing to take."""
-    return NightTurn(call, lambda answers: None, lambda answers: [(key, {})], final=True)
+def closed_turn(call: str) -> NightTurn:
+    """The turn of a role nobody holds or whose holder is dead: the same length, nothing to take.
+    One panel for every role (issue 22 point 6): "Keep your eyes closed." (`night.closed`), the
+    only true instruction to whoever looks, never a role's own prompt (which asked a question
+    nobody could answer)."""
+    return NightTurn(call, lambda answers: None, lambda answers: [("night.closed", {})], final=True)
 
 
 def powerless_turn(turn: NightTurn) -> NightTurn:

@@ -65,7 +65,7 @@ def devours(game: Game) -> tuple[tuple[int, Cause, bool], ...]:
 def run(game: Game, rng: random.Random) -> CallTurn:
     wolf = game.living_holder(Role.BIG_BAD_WOLF)
     if wolf is None:
-        return CallTurn("big_bad_wolf.wake", closed_turn("big_bad_wolf", "big_bad_wolf.prompt"))
+        return CallTurn("big_bad_wolf.wake", closed_turn("big_bad_wolf"))
     legal = targets(game, wolf)
     head: list[PanelLine] = [("big_bad_wolf.prompt", {})]
     if not legal:

@@ -82,7 +82,7 @@ def run_reset(game: Game, rng: random.Random) -> CallTurn:
     wake = "devoted_servant_reset.wake"
     servant = game.taker()
     if servant is None or not game.is_alive(servant):
-        return CallTurn(wake, closed_turn("devoted_servant_reset", "devoted_servant_reset.nothing"))
+        return CallTurn(wake, closed_turn("devoted_servant_reset"))
     role = game.state.roles[servant - 1]
     took: PanelLine = ("devoted_servant.took", {"role": role.value})
     if role is Role.WILD_CHILD:

@@ -5,7 +5,8 @@
   Saved devourings cost nothing. The vote, the poison, the Hunter and grief kill him at once.
 - Revenge: killed by a cause of `elder_revenge_causes` (vote, poison, shot by default), every
   living village-team player loses his power for the rest of the game (`PowersLost`); cards that
-  declare `keeps_power` keep it. Said in public if `elder_revenge_announced`.
+  declare `keeps_power` keep it. Said in public if `elder_revenge_announced`, and only for a
+  death whose cause is public (the vote, the Hunter's shot): never for a night death (poison).
 - A pardoned Village Idiot dies with him, whatever killed him (`idiot_dies_with_elder`).
 - A powerless Elder has no spare life and takes no revenge.
 """
@@ -73,9 +74,27 @@ def reaction(game: Game, seat: int, cause: Cause) -> Reaction | None:
     return Reaction(events, deaths)
 
 
+# Night deaths: said at dawn without their cause (RULES.md "Dawn"), so a revenge they bring is
+# never said in public (issue 22 point 3): the line would tell the table that the dead player
+# was the Elder and how he died (the Witch's poison). The powerless learn it on their own panel.
+HIDDEN_CAUSES = frozenset({Cause.POISON, Cause.DISEASE, *DEVOURING})
+
+
+def death_cause(game: Game, lost: PowersLost) -> Cause | None:
+    """The cause of the death that brought this revenge: the last death before it by a cause
+    that takes revenge (the Elder's own: the reaction follows his death)."""
+    causes = REVENGE_CAUSES[game.options.elder_revenge_causes]
+    events = game.events
+    at = next((i for i in range(len(events) - 1, -1, -1) if events[i] is lost), len(events))
+    for earlier in reversed(events[:at]):
+        if isinstance(earlier, PlayerDied) and earlier.cause in causes:
+            return earlier.cause
+    return None
+
+
 def announce(game: Game, event: object) -> list[PanelLine]:
     if isinstance(event, PowersLost) and event.cause == "elder" and game.options.elder_revenge_announced:
-        return [("elder.revenge", {})]
+        return [] if death_cause(game, event) in HIDDEN_CAUSES else [("elder.revenge", {})]
     if isinstance(event, PlayerDied) and event.cause is Cause.ELDER:
         return [("village_idiot.dies_with_elder", {"seat": event.seat})]
     return []

@@ -58,7 +58,7 @@ def effect(game: Game, fox: int, chosen: tuple[int, ...]) -> tuple[Event, ...]:
 def run(game: Game, rng: random.Random) -> CallTurn:
     fox = game.living_holder(Role.FOX)
     if fox is None:
-        return CallTurn("fox.wake", closed_turn("fox", "fox.prompt"))
+        return CallTurn("fox.wake", closed_turn("fox"))
     choices = game.living()
     head: list[PanelLine] = [("fox.prompt", {})]
     shown: list[PanelLine] = []

@@ -24,7 +24,7 @@ import random
 from typing import TYPE_CHECKING
 
 from narrator.ports import Heard
-from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
+from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn, powerless_turn
 from narrator.roles.designation import LINES as NOTICE_LINES
 from narrator.roles.designation import notice_lines
 from narrator.rules.events import Event, PowerLost
@@ -117,7 +117,7 @@ def run(game: Game, rng: random.Random) -> CallTurn:
     if piper is None:
         return CallTurn("pied_piper.wake", closed_turn("pied_piper"))
     if not powered(game, piper):
-        return CallTurn("pied_piper.wake", closed_turn("pied_piper", "power.none"))
+        return CallTurn("pied_piper.wake", powerless_turn(closed_turn("pied_piper")))
     choices = targets(game, piper)
     wanted = count(game, piper)
     head: list[PanelLine] = [("pied_piper.prompt", {"count": wanted})]
@@ -146,7 +146,7 @@ def run_charmed(game: Game, rng: random.Random) -> CallTurn:
     """Every living charmed player wakes and sees the others; nothing to answer."""
     seats = living_charmed(game)
     if not seats:
-        return CallTurn("charmed.wake", closed_turn("charmed", "charmed.none"))
+        return CallTurn("charmed.wake", closed_turn("charmed"))
     shown: list[PanelLine] = [("charmed.you", {}), *(("charmed.show", {"seat": s}) for s in seats)]
     return CallTurn("charmed.wake", NightTurn("charmed", lambda answers: None, lambda answers: shown, final=True))
 

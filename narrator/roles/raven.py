@@ -60,7 +60,7 @@ def morning(game: Game) -> list[PanelLine]:
 
 def run(game: Game, rng: random.Random) -> CallTurn:
     if game.living_holder(Role.RAVEN) is None:
-        return CallTurn("raven.wake", closed_turn("raven", "raven.prompt"))
+        return CallTurn("raven.wake", closed_turn("raven"))
     choices = game.living()
 
     def question(answers: list[Heard]) -> Ask | None:

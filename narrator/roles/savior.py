@@ -60,7 +60,7 @@ def saves(game: Game, seat: int, cause: Cause) -> bool:
 
 def run(game: Game, rng: random.Random) -> CallTurn:
     if game.living_holder(Role.SAVIOR) is None:
-        return CallTurn("savior.wake", closed_turn("savior", "savior.prompt"))
+        return CallTurn("savior.wake", closed_turn("savior"))
     last = last_protected(game)
     choices = targets(game, 0)
     head: list[PanelLine] = [("savior.prompt", {})]

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 def run(game: Game, rng: random.Random) -> CallTurn:
     if game.living_holder(Role.SEER) is None:
-        return CallTurn("seer.wake", closed_turn("seer", "seer.prompt"))
+        return CallTurn("seer.wake", closed_turn("seer"))
     seen: list[PanelLine] = []
 
     def question(answers: list[Heard]) -> Ask | None:

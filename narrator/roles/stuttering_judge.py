@@ -91,7 +91,7 @@ def run(game: Game, rng: random.Random) -> CallTurn:
 def run_arm(game: Game, rng: random.Random) -> CallTurn:
     judge = game.living_holder(Role.STUTTERING_JUDGE)
     if judge is None:
-        return CallTurn("stuttering_judge_arm.wake", closed_turn("stuttering_judge_arm", "stuttering_judge_arm.prompt"))
+        return CallTurn("stuttering_judge_arm.wake", closed_turn("stuttering_judge_arm"))
     able = may_ask(game, judge)
 
     def question(answers: list[Heard]) -> Ask | None:

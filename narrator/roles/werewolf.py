@@ -20,7 +20,7 @@ def run(game: Game, rng: random.Random) -> CallTurn:
     else:
         wake = "werewolves.wake"
     if not game.living_wolves():
-        return CallTurn(wake, closed_turn("werewolves", "werewolves.prompt"))
+        return CallTurn(wake, closed_turn("werewolves"))
     targets = game.wolf_targets()
 
     def question(answers: list[Heard]) -> Ask | None:

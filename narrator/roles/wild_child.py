@@ -96,7 +96,7 @@ def finish(game: Game, reset: bool = False) -> Callable[[list[Heard]], None]:
 def run(game: Game, rng: random.Random) -> CallTurn:
     child = game.living_holder(Role.WILD_CHILD)
     if child is None:
-        return CallTurn("wild_child.wake", closed_turn("wild_child", "wild_child.prompt"))
+        return CallTurn("wild_child.wake", closed_turn("wild_child"))
     return CallTurn("wild_child.wake", turn(game, child), finish(game))
 
 

@@ -4,7 +4,9 @@ the pack that very night (event JoinedPack) and wakes with it at its call, later
 
 - He answers 1 (village) or 2 (Werewolves). No answer: `wolf_hound_timeout` (`villager`, or
   `random`: a side drawn by lot).
-- `wolf_hound_choice_public`: his side is said on the first morning.
+- `wolf_hound_choice_public`: his side is said on the first morning, whenever the role is
+  possible: a card out of play adds no wolf and gets the village line (the line must not tell
+  whether the card is dealt).
 - Secrecy: the call is made on the first night whenever the role is possible, dealt or not,
   alive or not; his choice is echoed on his panel only. The Seer in `role` mode sees his card.
 - A Devoted Servant who takes his card chooses a side of her own in the reset call.
@@ -49,8 +51,12 @@ def chose_wolves(game: Game) -> bool:
 
 
 def morning(game: Game) -> list[PanelLine]:
-    """`wolf_hound_choice_public`: his side, said on the first morning (if a Wolf-Hound was dealt)."""
-    if not game.options.wolf_hound_choice_public or game.state.night != 1 or not game.holders(Role.WOLF_HOUND):
+    """`wolf_hound_choice_public`: his side, said on the first morning whenever his card is
+    possible, dealt or not (issue 22 point 4): out of play (a Thief's extra card left in the
+    centre, a possible role not dealt) it adds no wolf, and the village line is said, as for a
+    Wolf-Hound who chose the village. Said only when dealt, the line told the table he was."""
+    if (not game.options.wolf_hound_choice_public or game.state.night != 1
+            or Role.WOLF_HOUND not in game.state.possible):
         return []
     return [("wolf_hound.chose_wolves" if chose_wolves(game) else "wolf_hound.chose_village", {})]
 
@@ -81,7 +87,7 @@ def finish(game: Game, hound: int, rng: random.Random, reset: bool = False) -> C
 def run(game: Game, rng: random.Random) -> CallTurn:
     hound = game.living_holder(Role.WOLF_HOUND)
     if hound is None:
-        return CallTurn("wolf_hound.wake", closed_turn("wolf_hound", "wolf_hound.prompt"))
+        return CallTurn("wolf_hound.wake", closed_turn("wolf_hound"))
     return CallTurn("wolf_hound.wake", turn(game, hound), finish(game, hound, rng))
 
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from narrator.clock import VirtualClock
 from narrator.fakes import FakeListener
-from narrator.headless import HeadlessResult, play_headless, resume_headless, run_game
+from narrator.headless import (HeadlessResult, Timeline, TimelineDisplay, TimelineSpeaker, play_headless,
+                               resume_headless, run_game)
+from narrator.listening.automatic import ScriptPlayers
+from narrator.packs import load_pack
 from narrator.flow.script import parse_script, parse_setup
 from narrator.ports import Heard, Prompt
 
@@ -85,3 +89,26 @@ def resumes_after_every_line(full: bytes, last: dict[str, Any], folder: Path) ->
         resumed = resume_headless(path)
         assert path.read_bytes() == full, f"resumed after line {cut}: the journal differs"
         assert resumed.timeline[-1] == last, f"resumed after line {cut}: the game ends differently"
+
+
+class BoardTimelineDisplay(TimelineDisplay):
+    """The timeline's display, also recording every public board on the timeline (`kind`
+    "board"): what the screen shows the whole table."""
+
+    def board(self, state: Mapping[str, Any]) -> None:
+        self.timeline.add(kind="board", state=json.loads(json.dumps(dict(state))))
+
+
+def play_screen(setup: dict[str, Any], script: dict[str, Any], seed: int = 0) -> HeadlessResult:
+    """`play`, with the public boards on the timeline too."""
+    setup = {"language": "en", **setup}
+    setup.setdefault("timing", {}).update({k: v for k, v in FAST.items() if k not in setup["timing"]})
+    s = parse_setup(setup, "SETUP")
+    parsed = parse_script(script, s.players, "SCRIPT")
+    clock = VirtualClock()
+    pack = load_pack(s.language)
+    timeline = Timeline(clock)  # one timeline for what is said and what is shown
+    result = run_game(s, ScriptPlayers(clock, parsed.answer, delay=parsed.answer_delay), seed, clock,
+                      speaker=TimelineSpeaker(pack, timeline, scale=s.speech_scale),
+                      display=BoardTimelineDisplay(pack, timeline))
+    return HeadlessResult(result.game, timeline.entries, result.journal)

@@ -38,7 +38,7 @@ def first_dawn(r: HeadlessResult) -> list[str]:
 
 def test_the_servant_takes_a_devoured_hunters_card_at_dawn() -> None:
     r = play(SETUP, {"nights": [{"werewolves": 3}, {"werewolves": 7}],
-                     "days": [{"dawn_window": [3], "eliminate": 2}, {"eliminate": 5}]})
+                     "days": [{"dawn_window": {3: 4}, "eliminate": 2}, {"eliminate": 5}]})
     dawn = first_dawn(r)
     # Seat 3's death is announced without his card; his window opens; she takes it; he does not shoot.
     assert dawn[dawn.index("day.deaths") + 1] == "day.death"
@@ -70,7 +70,7 @@ def test_two_dawn_deaths_one_window_each_in_seat_order_she_takes_the_second() ->
     setup = {"players": 8, "roles": {1: "seer", 2: "werewolf", 3: "witch", 4: "devoted_servant", 7: "hunter"},
              "options": OPTIONS}
     r = play(setup, {"nights": [{"werewolves": 5, "witch": {"heal": False, "poison": 7}}, {"werewolves": 6}],
-                     "days": [{"dawn_window": [7], "eliminate": 2}]})
+                     "days": [{"dawn_window": {7: 4}, "eliminate": 2}]})
     dawn = first_dawn(r)
     windows = [i for i, k in enumerate(dawn) if k == "devoted_servant.window"]
     assert len(windows) == 2
@@ -87,7 +87,7 @@ def test_two_dawn_deaths_one_window_each_in_seat_order_she_takes_the_second() ->
 def test_without_the_option_no_window_opens_at_dawn() -> None:
     setup = {**SETUP, "options": {"captain_election": "never"}}
     r = play(setup, {"nights": [{"werewolves": 3}, {"werewolves": 7}],
-                     "days": [{"dawn_window": [3], "hunter": 8, "eliminate": 2}, {"eliminate": 5}]})
+                     "days": [{"dawn_window": {3: 4}, "hunter": 8, "eliminate": 2}, {"eliminate": 5}]})
     dawn = first_dawn(r)
     assert "devoted_servant.window" not in dawn
     assert dawn[dawn.index("day.deaths") + 1] == "day.death_role"
@@ -130,10 +130,10 @@ def dawn_lines(r: HeadlessResult) -> list[tuple[str, str, float]]:
     return [(e["key"], e["text"], round(e["t"] - t0, 6)) for e in said[start:end]]
 
 
-def variant(roles: Mapping[int, str], lovers: list[int], pressed: list[int], possible: tuple[str, ...] = (),
+def variant(roles: Mapping[int, str], lovers: list[int], pressed: Mapping[int, int], possible: tuple[str, ...] = (),
             delay: float = 2.0) -> HeadlessResult:
     """Night 1: the pack devours seat 6 (a Villager in every variant); `pressed`: the dawn
-    windows in which someone presses `+`."""
+    windows in which someone steps forward (death's seat: the seat typed before `+`)."""
     setup: dict[str, Any] = {"players": 8, "roles": {**BASE, **roles}, "options": OPTIONS}
     if possible:
         setup["possible"] = list(possible)
@@ -143,10 +143,10 @@ def variant(roles: Mapping[int, str], lovers: list[int], pressed: list[int], pos
 
 
 def test_dawn_windows_sound_the_same_whether_the_servant_is_alive_dead_in_love_or_not_dealt() -> None:
-    alive = variant({4: "devoted_servant"}, [3, 8], [])  # alive, lets it pass
-    in_love = variant({4: "devoted_servant"}, [4, 8], [6])  # presses +, may not take
-    not_dealt = variant({4: "villager"}, [3, 8], [6], possible=("devoted_servant",))  # someone presses +
-    late = variant({4: "devoted_servant"}, [3, 8], [], delay=9.0)  # slow answers everywhere else
+    alive = variant({4: "devoted_servant"}, [3, 8], {})  # alive, lets it pass
+    in_love = variant({4: "devoted_servant"}, [4, 8], {6: 4})  # steps forward, may not take
+    not_dealt = variant({4: "villager"}, [3, 8], {6: 4}, possible=("devoted_servant",))  # seat 4 steps forward
+    late = variant({4: "devoted_servant"}, [3, 8], {}, delay=9.0)  # slow answers everywhere else
     reference = dawn_lines(alive)
     assert [k for k, _, _ in reference].count("devoted_servant.window") == 1
     for other in (in_love, not_dealt, late):
@@ -158,7 +158,7 @@ def test_dawn_windows_sound_the_same_whether_the_servant_is_alive_dead_in_love_o
 def test_a_dead_servants_dawn_windows_sound_like_a_living_ones() -> None:
     """The Servant (seat 7) voted out on day 1 in one game, a Villager voted out in the other
     (the Servant alive at seat 4): dawn 2's window for the pack's victim is the same."""
-    def game(roles: Mapping[int, str], pressed: list[int]) -> HeadlessResult:
+    def game(roles: Mapping[int, str], pressed: Mapping[int, int]) -> HeadlessResult:
         setup = {"players": 8, "roles": {**BASE, **roles}, "options": OPTIONS}
         return play(setup, {"nights": [{"cupid": [3, 8], "werewolves": 1}, {"werewolves": 6}],
                             "days": [{"eliminate": 7}, {"dawn_window": pressed, "eliminate": 2}]})
@@ -170,8 +170,8 @@ def test_a_dead_servants_dawn_windows_sound_like_a_living_ones() -> None:
         end = next(i for i, e in enumerate(said) if e["key"] == "debate.start" and i > start)
         return [(e["key"], e["text"], round(e["t"] - said[start]["t"], 6)) for e in said[start:end]]
 
-    dead = game({7: "devoted_servant", 4: "villager"}, [6])
-    living = game({4: "devoted_servant", 7: "villager"}, [])
+    dead = game({7: "devoted_servant", 4: "villager"}, {6: 7})
+    living = game({4: "devoted_servant", 7: "villager"}, {})
     assert not dead.game.is_alive(7) and living.game.is_alive(4)
     assert "devoted_servant.window" in [k for k, _, _ in second_dawn(dead)]
     assert second_dawn(dead) == second_dawn(living)
@@ -179,8 +179,8 @@ def test_a_dead_servants_dawn_windows_sound_like_a_living_ones() -> None:
 
 def test_the_comparison_can_fail_when_she_steps_forward() -> None:
     """Taking the card is public by design: the same comparison then differs."""
-    reference = dawn_lines(variant({4: "devoted_servant"}, [3, 8], []))
-    assert dawn_lines(variant({4: "devoted_servant"}, [3, 8], [6])) != reference
+    reference = dawn_lines(variant({4: "devoted_servant"}, [3, 8], {}))
+    assert dawn_lines(variant({4: "devoted_servant"}, [3, 8], {6: 4})) != reference
 
 
 def test_a_journal_cut_anywhere_around_the_dawn_windows_resumes_to_the_same_game(tmp_path: Path) -> None:
@@ -189,7 +189,7 @@ def test_a_journal_cut_anywhere_around_the_dawn_windows_resumes_to_the_same_game
     setup = parse_setup({"language": "en", "players": 8, "timing": dict(FAST), "options": OPTIONS,
                          "roles": {1: "seer", 2: "werewolf", 3: "witch", 4: "devoted_servant", 7: "hunter"}}, "SETUP")
     script = parse_script({"nights": [{"werewolves": 5, "witch": {"heal": False, "poison": 7}}, {"werewolves": 6}],
-                           "days": [{"dawn_window": [7], "eliminate": 2}]}, 8, "SCRIPT")
+                           "days": [{"dawn_window": {7: 4}, "eliminate": 2}]}, 8, "SCRIPT")
     journal = FileJournal.create(tmp_path / "full.jsonl")
     result = play_headless(setup, script, 3, journal=journal)
     journal.close()
@@ -198,3 +198,28 @@ def test_a_journal_cut_anywhere_around_the_dawn_windows_resumes_to_the_same_game
     assert any(json.loads(line).get("prompt") == "day.dawn_window.7" for line in lines)
     assert any(isinstance(e, ev.CardTaken) and e.seat == 7 for e in result.game.events)
     resumes_after_every_line(full, result.timeline[-1], tmp_path)
+
+
+def test_issue22_1_a_dawn_claim_from_another_seat_gets_what_no_claim_gets() -> None:
+    """Issue 22 point 1, at dawn (`servant_scope=any_death`): seat 5 steps forward in the window
+    of the pack's victim (seat 6) while the Servant (seat 4) may take it: the same dawn as nobody
+    stepping forward, and as the same claim with no Servant dealt. Her own claim takes it."""
+    nobody = variant({4: "devoted_servant"}, [3, 8], {})
+    other = variant({4: "devoted_servant"}, [3, 8], {6: 5})
+    not_dealt = variant({4: "villager"}, [3, 8], {6: 5}, possible=("devoted_servant",))
+    assert dawn_lines(other) == dawn_lines(nobody) == dawn_lines(not_dealt)
+    assert not any(isinstance(e, ev.CardTaken) for r in (nobody, other, not_dealt) for e in r.game.events)
+    herself = variant({4: "devoted_servant"}, [3, 8], {6: 4})
+    assert any(isinstance(e, ev.CardTaken) and e.servant == 4 and e.seat == 6 for e in herself.game.events)
+
+
+def test_a_window_claim_in_the_old_form_is_refused_with_the_new_one() -> None:
+    """`window = true` and `dawn_window = [3]` named no claimer: refused, saying what to write."""
+    import pytest
+
+    from narrator.errors import UsageError
+
+    with pytest.raises(UsageError, match=r"window = true; give the seat that steps forward"):
+        parse_script({"days": [{"window": True}]}, 8, "SCRIPT")
+    with pytest.raises(UsageError, match=r"dawn_window = \[3\]; give each night death's seat"):
+        parse_script({"days": [{"dawn_window": [3]}]}, 8, "SCRIPT")

@@ -62,3 +62,25 @@ def test_the_powerless_seer_panel() -> None:
     assert not any("Seat 2" in line and "Werewolf" in line for line in shown), "the powerless Seer saw a card"
     first = panel_lines(during(r, "seer.wake", "seer.sleep"))
     assert any("Seat 1" in line for line in first), "the powered Seer saw nothing"
+
+
+def test_issue22_3_no_public_revenge_line_for_a_night_death() -> None:
+    """Issue 22 point 3: the Elder poisoned at night (his cause of death is never said) brings his
+    revenge in silence, even with `elder_revenge_announced` and `reveal_role_on_death=false`; the
+    powerless learn it on their own panel (the Seer's next call). Voted out, it is still said."""
+    setup = {**SETUP, "options": {**SETUP["options"], "reveal_role_on_death": False}}
+    r = play(setup, {"nights": [{"werewolves": 8, "seer": 1, "savior": 7, "witch": {"heal": False, "poison": 5}},
+                                {"werewolves": 7, "seer": 2, "savior": 3}],
+                     "days": [{"eliminate": 1}, {"eliminate": 2}]})
+    lost = [e for e in r.game.events if isinstance(e, ev.PowersLost)]
+    assert lost and 3 in lost[0].seats, "the poisoned Elder took no revenge"
+    assert REVENGE not in said(r)
+    assert "elder.revenge" not in keys(r)
+    seer = [i for i, e in enumerate(r.timeline) if e["kind"] == "say" and e["key"] == "seer.wake"]
+    second = r.timeline[seer[1]:]
+    sleep = next(i for i, e in enumerate(second) if e["kind"] == "say" and e["key"] == "seer.sleep")
+    assert "Your power is lost or spent: your answer changes nothing." in panel_lines(
+        [e for e in second[:sleep] if e["kind"] == "private"])
+    voted = play(setup, {"nights": [{"werewolves": 8, "seer": 1, "savior": 7}],
+                         "days": [{"eliminate": 5}, {"eliminate": 1}, {"eliminate": 2}]})
+    assert REVENGE in said(voted)

@@ -2,64 +2,63 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import random
-from typing import Any
+from typing import Any, Callable, Mapping
 
-from narrator.fakes import RandomListener
+from narrator.fakes import FakeListener, RandomListener
 from narrator.clock import VirtualClock
-from narrator.headless import HeadlessResult, run_game
+from narrator.headless import HeadlessResult, Timeline, TimelineSpeaker, run_game
+from narrator.packs import load_pack
+from narrator.ports import Heard, Prompt
 from narrator.flow.script import Setup
 from narrator.flow.timing import Timing
 from narrator.roles import wizard_roles
 from narrator.rules import Deal, Options, Role
+from narrator.rules.options import ACTOR_CARDS, CHOICES, NUMBERS, TEXTS
 from narrator.rules import events as ev
+
+from flow_helpers import BoardTimelineDisplay
 
 # Every special card of the catalogue: a new role's calls are covered as soon as its module exists.
 SPECIALS = [r for r in wizard_roles() if r is not Role.WEREWOLF]
 PAIRS = 200
 
 
+# Options that take a text of their own (`options.TEXTS`) cannot be drawn from their type: each
+# has its draw here, and a new one without a draw fails `test_every_option_is_drawn`.
+TEXT_DRAWS: dict[str, Callable[[random.Random, int], str]] = {
+    "sectarian_groups": lambda rng, players: rng.choice(
+        ["", "".join(rng.choice("AB") for _ in range(players - 2)) + "AB"]),
+    "actor_cards": lambda rng, players: rng.choice(
+        [",".join(ACTOR_CARDS), "seer,witch,hunter,little_girl,savior,raven", "savior,raven,witch", "hunter,seer"]),
+}
+
+
+def draw_options(rng: random.Random, players: int) -> Options:
+    """Every option of `Options`, drawn from its own declaration (introspection, in field order):
+    a word among `CHOICES`, a number in `NUMBERS`, a text by `TEXT_DRAWS`, else true or false. A new
+    option is varied here without anyone adding it to a list."""
+    values: dict[str, Any] = {}
+    for f in dataclasses.fields(Options):
+        if f.name in CHOICES:
+            values[f.name] = rng.choice(CHOICES[f.name])
+        elif f.name in NUMBERS:
+            values[f.name] = rng.choice(list(NUMBERS[f.name]))
+        elif f.name in TEXTS:
+            values[f.name] = TEXT_DRAWS[f.name](rng, players)
+        else:
+            assert isinstance(getattr(Options(), f.name), bool), f"option {f.name}: no way to draw it"
+            values[f.name] = rng.random() < 0.5
+    return Options(**values)
+
+
 def public_config(rng: random.Random) -> dict[str, Any]:
     """What the whole table knows: players, possible roles, options, timing."""
     players = rng.randint(6, 14)
     possible = {Role.WEREWOLF, *rng.sample(SPECIALS, rng.randint(0, len(SPECIALS)))}
-    options = Options(
-        seer_sees=rng.choice(["role", "team"]),
-        witch_sees_victim_after_heal=rng.random() < 0.5,
-        first_night_kill=rng.random() < 0.7,
-        captain_election=rng.choice(["day1", "never", "night1_end"]),
-        vote_procedure=rng.choice(["plurality", "runoff", "accusation"]),
-        reveal_role_on_death=rng.random() < 0.8,
-        thief_extra_cards=rng.choice(["villagers", "from_deck"]),
-        savior_same_target_twice=rng.random() < 0.5,
-        savior_protects_little_girl=rng.random() < 0.5,
-        raven_mark_needs_living_raven=rng.random() < 0.5,
-        piper_charms_per_night=rng.randint(1, 3),
-        charmed_public=rng.random() < 0.5,
-        designation_notice=rng.choice(["tap_by_chooser", "helper_touch"]),
-        white_werewolf_nights=rng.choice(["even", "odd"]),
-        white_werewolf_kill_blockable=rng.random() < 0.5,
-        wolf_hound_timeout=rng.choice(["villager", "random"]),
-        wild_child_transformation_public=rng.random() < 0.5,
-        bbw_loses_power_on_wolf_death=rng.random() < 0.7,
-        siblings_wake=rng.choice(["every_other_night", "first_night_only", "every_night"]),
-        fox_loses_power_on_miss=rng.random() < 0.5,
-        bear_growls_if_infected=rng.random() < 0.5,
-        knight_disease_victim=rng.choice(["guilty", "nearest_pack_member"]),
-        knight_disease_timing=rng.choice(["next_dusk", "next_dawn"]),
-        judge_request_survives_death=rng.random() < 0.5,
-        judge_signal=rng.choice(["sign_during_vote", "night_arm"]),
-        elder_lives=rng.randint(1, 3),
-        elder_revenge_causes=rng.choice(["vote_poison_shot", "vote_only", "none"]),
-        scapegoat_vs_captain=rng.choice(["scapegoat_first", "captain_first"]),
-        angel_opening=rng.choice(["day_first", "night_first"]),
-        angel_vote_tie=rng.choice(["base", "random_among_tied"]),
-        actor_cards=rng.choice(["seer,witch,hunter,little_girl,savior,raven", "savior,raven,witch", "hunter,seer"]),
-        witch_sees=rng.choice(["all_devoured", "pack_victim_only"]),
-        actor_infected=rng.choice(["powerless", "keeps_power"]),
-        piper_infected=rng.choice(["powerless", "keeps_power"]),
-        sectarian_infected=rng.choice(["powerless", "keeps_goal"]),
-    )
+    options = draw_options(rng, players)
     return {"players": players, "possible": possible, "options": options, "wolves": rng.randint(1, max(1, players // 4))}
 
 
@@ -157,7 +156,9 @@ def test_differential_secrecy_of_the_piper_the_charmed_and_the_white_werewolf() 
     for pair in range(40):
         config = public_config(rng)
         config["possible"] = set(config["possible"]) | LONERS
-        config["players"] = max(config["players"], 8)
+        if config["players"] < 8:  # the seat map of the Sectarian's groups fits the table it was drawn for
+            config["players"] = 8
+            config["options"] = dataclasses.replace(config["options"], sectarian_groups="")
         deal_a, deal_b = hidden_deal(config, rng), hidden_deal(config, rng)
         config["possible"] |= set(deal_a.seats) | set(deal_b.seats) | set(deal_a.extra) | set(deal_b.extra)
         dealt_one_side += (LONERS & set(deal_a.seats)) != (LONERS & set(deal_b.seats))
@@ -224,3 +225,184 @@ def test_secrecy_check_would_catch_a_leak() -> None:
     clock = VirtualClock()
     b = run_game(setup, RandomListener(clock, random.Random(1)), 1, clock)
     assert nights(a) != nights(b)
+
+
+def test_issue22_12_every_option_is_drawn() -> None:
+    """Issue 22 point 12: the random pairs vary every option of `Options`, each over all its
+    values (a text option over at least two), drawn from `Options` itself."""
+    rng = random.Random(20261124)
+    seen: dict[str, set[object]] = {f.name: set() for f in dataclasses.fields(Options)}
+    for _ in range(60):
+        config = public_config(rng)
+        for name in seen:
+            seen[name].add(getattr(config["options"], name))
+    for name, values in seen.items():
+        wanted = len(CHOICES.get(name, ())) or len(NUMBERS.get(name, ())) or (2 if name in TEXTS else 2)
+        assert len(values) >= wanted, f"option {name} is not varied: {sorted(map(str, values))}"
+
+
+# ---- by day: the windows, the morning lines and the screen (issue 22 point 12) ---------------
+
+# Public lines whose saying (or content) the rules tie to hidden state, by design: the deaths
+# and cards the morning tells, the chain reactions of a death, the Bear Tamer's growl, the
+# Raven's mark, the Angel's win... Two games may part there, and are compared no further.
+BY_DESIGN = ("day.death", "day.deaths", "day.no_deaths", "day.role", "chain.", "bear_tamer.", "raven.", "angel.",
+             "wild_child.", "charmed.", "village_idiot.", "scapegoat.", "stuttering_judge.", "game.over", "vote.",
+             "actor.")
+# By design in their content only: both games say one of them, in the same place.
+SAME_PLACE = ("wolf_hound.chose_",)
+
+
+class Keyed:
+    """The players' answers as a function of the prompt (its name, number and choices) and of how
+    often it was asked: two games asking the same prompt get the same answer, whatever either
+    asked before. The Devoted Servant's window gets a seat, then `+` more often than not."""
+
+    def __init__(self, seed: int, favour: Mapping[str, int] | None = None) -> None:
+        self.seed = seed
+        self.favour = dict(favour or {})  # prompt name -> a seat chosen more often (the same in both games)
+        self.asked: dict[tuple[str, int], int] = {}
+        self.claims: dict[tuple[str, int], int] = {}  # (window prompt, day) -> the seat typed
+
+    def __call__(self, prompt: Prompt) -> Heard | None:
+        if prompt.idle:
+            return None
+        key = (prompt.name, prompt.number)
+        n = self.asked[key] = self.asked.get(key, 0) + 1
+        rng = random.Random(f"{self.seed}|{prompt.name}|{prompt.number}|{prompt.seats}|{prompt.words}|{n}")
+        if prompt.name == "day.debate":
+            return Heard("vote_now", "script")
+        if prompt.name.endswith(".claim") and rng.random() < 0.7:
+            return Heard("yes", "script", "+")
+        options: list[Any] = [*prompt.seats, *[w for w in prompt.words if w in ("nobody", "yes", "no")]]
+        if not options or rng.random() < 0.2:
+            return None
+        favoured = self.favour.get(prompt.name)
+        if favoured in prompt.seats and rng.random() < 0.6:
+            return Heard(favoured, "script", str(favoured))
+        choice = rng.choice(options)
+        if "window" in prompt.name and isinstance(choice, int):
+            self.claims[(prompt.name.removesuffix(".claim"), prompt.number)] = choice
+        return Heard(choice, "script", str(choice))
+
+
+def without_some(deal: Deal, rng: random.Random, must: tuple[Role, ...] = (), keep: tuple[Role, ...] = ()) -> Deal:
+    """The same deal with some of its special cards not dealt (Villagers instead), `must` among
+    them: the pack, the Thief (his extra cards), the Villager-Villager (public by design), the
+    cards dealt in copies and `keep` stay."""
+    kept = {Role.WEREWOLF, Role.VILLAGER, Role.THIEF, Role.VILLAGER_VILLAGER, *keep}
+    specials = sorted({r for r in deal.seats if r not in kept and not r.copies}, key=lambda r: r.value)
+    gone = {r for r in specials if r in must or rng.random() < 0.5} or set(specials[:1])
+    return Deal(tuple(Role.VILLAGER if r in gone else r for r in deal.seats), deal.extra)
+
+
+def with_focus(deal: Deal, rng: random.Random) -> Deal:
+    """The deal with the roles of points 1-4 dealt (`FOCUS`), on Villagers' seats."""
+    seats = list(deal.seats)
+    free = [i for i, r in enumerate(seats) if r is Role.VILLAGER]
+    rng.shuffle(free)
+    for role, i in zip([r for r in FOCUS if r not in seats], free):
+        seats[i] = role
+    return Deal(tuple(seats), deal.extra)
+
+
+def by_day(result: HeadlessResult) -> list[tuple[Any, ...]]:
+    """What the table hears and sees, at its clock times: every line, and by day the private
+    panel, the input's feedback and the public board (the private panel at night is each role's
+    own, compared by the night tests); up to the end of the game, where every card is shown."""
+    out: list[tuple[Any, ...]] = []
+    night = False
+    for e in result.timeline:
+        if e["kind"] == "say":
+            night = e["phase"].startswith("night.")
+            out.append(("say", e["t"], e["key"], e["text"]))
+        elif e["kind"] == "board" and len(e["state"]["revealed"]) == result.game.players:
+            break
+        elif e["kind"] == "board" and not night:
+            out.append(("board", e["t"], json.dumps(e["state"], sort_keys=True)))
+        elif e["kind"] == "private" and not night:
+            out.append(("private", e["t"], e["action"], e.get("text")))
+    return out
+
+
+def parting(a: HeadlessResult, b: HeadlessResult, keyed: Keyed) -> str | None:
+    """Where two games that differ only in hidden state first part by day, if not by design:
+    None when they never part, or part on a line the rules tie to hidden state (`BY_DESIGN`), on
+    the Devoted Servant's own claim, or on the Elder's revenge after a public death."""
+    sa, sb = by_day(a), by_day(b)
+    for i, (x, y) in enumerate(zip(sa, sb)):
+        if x == y:
+            continue
+        says = [e for e in (x, y) if e[0] == "say"]
+        if any(str(e[2]).startswith(BY_DESIGN) for e in says):
+            return None
+        if len(says) == 2 and all(str(e[2]).startswith(SAME_PLACE) for e in says) and x[1] == y[1]:
+            return None
+        for e, r in ((x, a), (y, b)):
+            if e[0] == "say" and e[2] == "devoted_servant.takes":
+                taker = next(ev_.servant for ev_ in r.game.events if isinstance(ev_, ev.CardTaken))
+                if taker in keyed.claims.values():
+                    return None  # she stepped forward herself: public by design
+            if e[0] == "say" and e[2] == "elder.revenge":
+                if any(isinstance(d, ev.PlayerDied) and d.role is Role.ELDER and d.cause in (ev.Cause.VOTE, ev.Cause.HUNTER)
+                       for d in r.game.events):
+                    return None  # after a public death, said by design (elder_revenge_announced)
+        return f"entry {i}: {x} != {y}"
+    return None
+
+
+def play_keyed(config: dict[str, Any], deal: Deal, seed: int,
+               favour: Mapping[str, int] | None = None) -> tuple[HeadlessResult, Keyed]:
+    possible = frozenset(config["possible"]) | frozenset(deal.seats) | frozenset(deal.extra)
+    timing = Timing().with_values({"debate": 60, "defence": 5, "vote": 5, "chain": 5})
+    setup = Setup(config["players"], "en", deal, possible, config["options"], timing)
+    clock = VirtualClock()
+    keyed = Keyed(seed, favour)
+    pack = load_pack("en")
+    timeline = Timeline(clock)
+    result = run_game(setup, FakeListener(clock, keyed, delay=1.0), seed, clock,
+                      speaker=TimelineSpeaker(pack, timeline), display=BoardTimelineDisplay(pack, timeline))
+    return HeadlessResult(result.game, timeline.entries, result.journal), keyed
+
+
+DAY_PAIRS = 120
+# Every other pair deals the roles of points 1-4 in one game and not some of them in the other:
+# the Devoted Servant (any scope), the Elder with the Witch, the Wolf-Hound with his side public.
+FOCUS = (Role.DEVOTED_SERVANT, Role.ELDER, Role.WITCH, Role.WOLF_HOUND)
+GONE = (Role.DEVOTED_SERVANT, Role.ELDER, Role.WOLF_HOUND)  # the focus card not dealt in the second game, in turn
+
+
+def test_issue22_12_differential_secrecy_by_day() -> None:
+    """Issue 22 point 12: two games that differ only in hidden state (some special cards not
+    dealt), every option drawn from `Options`, the same answers to the same questions: by day
+    they say the same lines at the same times and show the same screens (the private panel, the
+    feedback, the public board), in the Devoted Servant's windows and the morning lines too, up
+    to the first line the rules tie to hidden state."""
+    rng = random.Random(20261124)
+    compared = windows = mornings = 0
+    for pair in range(DAY_PAIRS):
+        config = public_config(rng)
+        focus = pair % 2 == 1
+        if focus:  # the Elder poisoned at night, his revenge announced; the Servant; the Wolf-Hound's side
+            config["possible"] |= set(FOCUS)
+            config["players"] = max(config["players"], 10)
+            config["options"] = dataclasses.replace(
+                config["options"], sectarian_groups="", elder_revenge_causes="vote_poison_shot",
+                elder_revenge_announced=True, wolf_hound_choice_public=True)
+        deal_a = hidden_deal(config, rng)
+        if focus:
+            deal_a = with_focus(deal_a, rng)
+        gone = GONE[pair // 2 % len(GONE)] if focus else None
+        deal_b = without_some(deal_a, rng, must=(gone,) if gone else (), keep=(Role.WITCH,) if focus else ())
+        config["possible"] = set(config["possible"]) | set(deal_a.seats) | set(deal_a.extra)
+        seed = rng.randrange(10**9)
+        # The Witch's poison goes to the Elder's seat more often than not (in both games alike).
+        favour = {"night.witch.poison": deal_a.seats.index(Role.ELDER) + 1} if Role.ELDER in deal_a.seats else {}
+        (a, keyed_a), (b, keyed_b) = play_keyed(config, deal_a, seed, favour), play_keyed(config, deal_b, seed, favour)
+        problem = parting(a, b, keyed_a)
+        assert problem is None, f"pair {pair} ({deal_a} / {deal_b}): the day differs with hidden state at {problem}"
+        compared += 1
+        said = [e["key"] for e in a.timeline if e["kind"] == "say"]
+        windows += said.count("devoted_servant.window")
+        mornings += said.count("day.dawn")
+    assert compared == DAY_PAIRS and windows >= 20 and mornings >= 100, (windows, mornings)

@@ -46,3 +46,21 @@ def test_undealt_wolf_hound_is_still_called() -> None:
              "options": {"captain_election": "never"}}
     r = play(setup, {"nights": [{"werewolves": 7}], "days": DAYS})
     assert keys(r, "night.")[:3] == ["night.falls", "wolf_hound.wake", "wolf_hound.sleep"]
+
+
+def morning(r: object) -> list[tuple[str, float]]:
+    """The first morning's lines, with their offsets from the dawn line."""
+    lines = [e for e in r.timeline if e["kind"] == "say" and e["phase"] == "day.morning"]  # type: ignore[attr-defined]
+    return [(e["key"], round(e["t"] - lines[0]["t"], 6)) for e in lines if lines]
+
+
+def test_issue22_4_the_public_choice_is_said_whether_or_not_the_hound_is_dealt() -> None:
+    """Issue 22 point 4: with `wolf_hound_choice_public=true` the first morning says the Wolf-Hound's
+    side whenever his card is possible: dealt (he chose the village) or out of play (his card adds
+    no wolf: the village line), the same lines at the same times."""
+    options = {"captain_election": "never", "wolf_hound_choice_public": True}
+    dealt = play({**SETUP, "options": options}, {"nights": [{"wolf_hound": 1, "werewolves": 7}], "days": DAYS})
+    absent = play({"players": 8, "roles": {1: "seer", 2: "werewolf", 3: "werewolf"}, "possible": ["wolf_hound"],
+                   "options": options}, {"nights": [{"wolf_hound": 1, "werewolves": 7}], "days": DAYS})
+    assert "wolf_hound.chose_village" in keys(dealt)
+    assert morning(dealt) == morning(absent)
