@@ -11,7 +11,7 @@ from typing import Any, Mapping
 
 from narrator.errors import UsageError
 from narrator.flow.timing import Timing
-from narrator.rules import Options, Role, RulesError, complete, suggest
+from narrator.rules import Options, Role, RulesError, complete, default_deck
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -34,8 +34,8 @@ def config_path() -> Path:
 
 
 def specials_of(players: int) -> dict[str, int]:
-    """The suggested composition without its Villagers: what the table names."""
-    return {r.value: n for r, n in suggest(players).items() if r is not Role.VILLAGER and n}
+    """The default composition (`default_deck`) without its Villagers: what the table names."""
+    return {r.value: n for r, n in default_deck(players).items() if r is not Role.VILLAGER and n}
 
 
 @dataclass

@@ -25,7 +25,8 @@ def run(answers: list[str], config: TableConfig | None = None) -> tuple[TableCon
 def test_enter_everywhere_keeps_the_defaults() -> None:
     config, _ = run(ALL_ENTER)
     assert config == TableConfig()
-    assert config.composition() == {Role.WEREWOLF: 2, Role.SEER: 1, Role.VILLAGER: 5}
+    # The default composition for 8 players, one the balance advisor rates fair (issue 23 point 4).
+    assert config.composition() == {Role.WEREWOLF: 2, Role.SEER: 1, Role.WITCH: 1, Role.HUNTER: 1, Role.VILLAGER: 3}
 
 
 def test_a_whole_setup_on_the_keypad() -> None:
@@ -35,7 +36,8 @@ def test_a_whole_setup_on_the_keypad() -> None:
     vote = str(OPTION_MENU.index("vote_procedure") + 1)
     config, _ = run(["10", "3+", "4+", "", vote, vote, "", "2", "3", "4*30", "", "2"])
     assert config.players == 10
-    assert config.composition() == {Role.WEREWOLF: 2, Role.SEER: 1, Role.WITCH: 1, Role.HUNTER: 1, Role.VILLAGER: 5}
+    assert config.composition() == {Role.WEREWOLF: 2, Role.SEER: 1, Role.LITTLE_GIRL: 1, Role.WITCH: 1, Role.HUNTER: 1,
+                                    Role.VILLAGER: 4}
     assert config.options == {"vote_procedure": "accusation"}
     assert (config.language, config.inputs, config.deal) == ("fr", "both", "cards")
     assert config.timings().turn("seer") == 30.0
@@ -51,7 +53,8 @@ def test_a_letter_where_a_number_is_due_is_asked_again() -> None:
 def test_out_of_range_players_are_asked_again() -> None:
     config, asker = run(["3", "31", "12", *ALL_ENTER[1:]])
     assert any("3 players: the game takes 4 to 30" in t for t in asker.told)
-    assert config.players == 12 and config.roles == {"werewolf": 3, "seer": 1}
+    assert config.players == 12
+    assert config.roles == {"werewolf": 3, "seer": 1, "witch": 1, "hunter": 1, "little_girl": 1}
 
 
 def test_too_many_roles_for_the_players_keeps_what_was_chosen() -> None:
@@ -68,7 +71,7 @@ def test_bad_role_changes_and_removing_the_last_werewolf_are_refused() -> None:
     told = [t for t in asker.told if t.startswith("! ")]
     assert f"'{beyond}' is not a role change" in told[0] and "'x' is not a role change" in told[1]
     assert "no Werewolf" in told[2]
-    assert config.roles == {"werewolf": 1, "seer": 1}
+    assert config.roles == {"werewolf": 1, "seer": 1, "witch": 1, "hunter": 1}
 
 
 def test_bad_turn_lengths_are_asked_again() -> None:
