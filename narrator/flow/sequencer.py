@@ -458,7 +458,11 @@ class Sequencer:
             if heard is None:
                 return answers
             if not prompt.allows(heard.choice):
-                if heard.choice == "no" and answers and turn.final:
+                if heard.choice == "no" and not answers:
+                    self.display.feedback("input.nothing_to_undo", {})  # not "Not possible: -."
+                elif answers and turn.final:
+                    # A final answer (the Seer's look, the Fox's sniff): `-` and any key after it
+                    # get the same one message, never "to change it, press -".
                     self.display.feedback("input.final", {})
                 elif turn.question(answers) is None:
                     self.display.feedback("input.change" if answers else "input.nothing", {})

@@ -320,3 +320,22 @@ def test_issue9_point7_the_keypad_sees_keys_typed_during_the_wake_line() -> None
     finally:
         os.close(r)
         os.close(w)
+
+
+def feedback_during(r: HeadlessResult, wake: str, sleep: str) -> list[str]:
+    """The feedback on the panel during a call, but the note every turn opens with (keys typed too early)."""
+    return [e["text"] for e in during(r, wake, sleep) if e["kind"] == "private" and e.get("action") == "feedback"
+            and e.get("key") != "input.too_early"]
+
+
+def test_issue23_point5_after_the_seers_minus_one_message_not_two_contradicting_ones() -> None:
+    """Before: `-` said "it cannot be taken back", the seat typed after it "To change it, press - first"."""
+    r = game({(1, "seer"): [2, "no", 3]})
+    assert feedback_during(r, "seer.wake", "seer.sleep") == [
+        "Your choice is made: it cannot be taken back.", "Your choice is made: it cannot be taken back."]
+
+
+def test_issue23_point5_minus_with_nothing_to_take_back_says_so() -> None:
+    """Before: "Not possible: -. Choose again."."""
+    r = game({(1, "seer"): ["no", 2]})
+    assert feedback_during(r, "seer.wake", "seer.sleep") == ["Nothing to take back: no answer yet."]
