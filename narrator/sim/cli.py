@@ -153,8 +153,12 @@ def run_balance(args: argparse.Namespace) -> int:
     return 0
 
 
-def advice_lines(advice: Any) -> list[str]:
-    """The advisor's answer as plain lines (the command line and the wizard print the same)."""
+AGAIN = "ask again, or give more --budget: the games played are kept"
+
+
+def advice_lines(advice: Any, again: str = AGAIN) -> list[str]:
+    """The advisor's answer as plain lines (the command line and the wizard print the same, but for
+    `again`: how to get more of an answer cut short, in the words of the place that asked)."""
     from narrator.sim.balance import FAIR, LIMIT, NEAR, changes
 
     chosen = advice.chosen
@@ -171,7 +175,6 @@ def advice_lines(advice: Any) -> list[str]:
     if chosen.games:
         lines.append(f"  verdict: {verdict} (fair is {FAIR[0]:.0%}–{FAIR[1]:.0%})")
     # Notes first: the wizard numbers the last lines, the fair compositions, to take one with *N.
-    again = "ask again, or give more --budget: the games played are kept"
     others = [name for name in advice.failed if name != describe(chosen.deck)]
     if others:
         lines.append(f"  left out, the simulator failed on them (a bug; please report it): {'; '.join(others)}")
