@@ -35,7 +35,9 @@ def _deal(deal: Deal, display: Display, listener: Listener) -> None:
             if heard.choice == seat:
                 break
             display.feedback("input.refused", {"reason": str(heard.text or heard.choice)})
-        display.show_private("deal.card", {"seat": seat, "role": deal.seats[seat - 1].value})
+        role = deal.seats[seat - 1].value
+        # The card, and a one-line reminder of its power and its keys (before any of them is needed).
+        display.show_private("deal.card", {"seat": seat, "role": role}, ((f"reminder.{role}", {}),))
         while listener.listen(Prompt("deal.hide", words=("enter",))) is None:
             _check_open(listener)
         display.clear_private()
@@ -163,7 +165,8 @@ def _panel(role: Role, wanted: int, seats: list[int], display: Display) -> None:
                                         "count": wanted})
     else:
         progress = ("deal.noted_all", {"seats": ", ".join(map(str, seats)), "count": wanted})
-    display.show_private("deal.seats_prompt" if wanted > 1 else "deal.seat_prompt", {}, (progress,))
+    display.show_private("deal.seats_prompt" if wanted > 1 else "deal.seat_prompt", {},
+                         (progress, (f"reminder.{role.value}", {})))
 
 
 def _seats_of(role: Role, wanted: int, players: int, listener: Listener, display: Display,

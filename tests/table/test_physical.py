@@ -331,6 +331,19 @@ def turns_roll_call(truth: Deal, keys: dict[Role, list[list[Any]]]) -> tuple[Dea
     return learnt, timeline
 
 
+def shown_without_reminder(timeline: Timeline) -> list[str]:
+    """The private panels shown, without their last line (the card's reminder, issue 23 point 15)."""
+    return ["\n".join(e["text"].split("\n")[:-1]) for e in timeline.entries
+            if e["kind"] == "private" and e["action"] == "show"]
+
+
+def test_issue23_point15_the_roll_call_panel_reminds_the_role_of_its_power() -> None:
+    learnt, timeline = turns_roll_call(NINE, every_seat(NINE))
+    assert learnt == NINE
+    shown = [e["text"] for e in timeline.entries if e["kind"] == "private" and e["action"] == "show"]
+    assert "Enter your seat number.\nNothing noted yet: 1 to enter.\nEach night: type a seat to see that player's card." in shown
+
+
 def seats_of(truth: Deal, role: Role) -> list[int]:
     return [s for s, r in enumerate(truth.seats, 1) if r is role]
 
@@ -358,7 +371,7 @@ def test_issue23_point3_called_again_a_role_keeps_the_seats_it_gave_and_sees_the
     keys[Role.WEREWOLF] = [[2], [4, 9]]  # one of three seats in the first pass
     learnt, timeline = turns_roll_call(NINE, keys)
     assert learnt == NINE
-    shown = [e["text"] for e in timeline.entries if e["kind"] == "private" and e["action"] == "show"]
+    shown = shown_without_reminder(timeline)
     assert "Each of you, enter your seat number.\nNoted: 2. Still to enter: 2 of 3." in shown
     second = [t for t in shown if t.startswith("Each of you")]
     # The second turn opens on the seat already given, kept.
@@ -404,7 +417,7 @@ def test_issue23_point6_the_panel_lists_every_seat_noted_for_the_role() -> None:
     """Before: only the last seat ("Seat 9 noted.")."""
     learnt, timeline = turns_roll_call(NINE, every_seat(NINE))
     assert learnt == NINE
-    shown = [e["text"] for e in timeline.entries if e["kind"] == "private" and e["action"] == "show"]
+    shown = shown_without_reminder(timeline)
     assert "Each of you, enter your seat number.\nNothing noted yet: 3 to enter." in shown
     assert "Each of you, enter your seat number.\nNoted: 2, 4. Still to enter: 1 of 3." in shown
     assert "Each of you, enter your seat number.\nNoted: 2, 4, 9. All entered (- takes back the last one)." in shown
