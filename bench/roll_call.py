@@ -4,18 +4,26 @@
 
 Three tables: everyone answers; one role (the Seer) misses its turn; the Werewolves give one seat
 of their three. Each holder types its seats at a random moment in the first third of its turn.
-Usage: .venv/bin/python bench/roll_call.py
+With --espeak, each line lasts as long as espeak-ng takes to say it (its WAV's length, at the
+pack's voice and rate) instead of the estimate.
+Usage: .venv/bin/python bench/roll_call.py [--espeak]
 """
 
 from __future__ import annotations
 
+import functools
 import random
+import subprocess
+import sys
+import tempfile
+import wave
+from pathlib import Path
 
 from narrator.clock import VirtualClock
 from narrator.fakes import Timeline, TimelineDisplay, TimelineSpeaker
 from narrator.flow.timing import Timing
 from narrator.packs import load_pack
-from narrator.ports import Heard, Prompt
+from narrator.ports import Cue, Heard, Prompt
 from narrator.rules import Deal, Options, Role, deal
 from narrator.table.deal import roll_call
 
@@ -52,12 +60,33 @@ class Holders:
         return Heard(seat, "keypad", str(seat))
 
 
-def measure(language: str, miss: dict[Role, int], seed: int = 1) -> tuple[float, int]:
+@functools.lru_cache(maxsize=None)
+def espeak_seconds(voice: str, rate: int, text: str) -> float:
+    """How long espeak-ng takes to say `text`: the length of the WAV it writes."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "line.wav"
+        subprocess.run(["espeak-ng", "-v", voice, "-s", str(rate), "-w", str(path), text], check=True)
+        with wave.open(str(path)) as w:
+            return float(w.getnframes()) / float(w.getframerate())
+
+
+class EspeakTimelineSpeaker(TimelineSpeaker):
+    """The timeline's speaker, each line lasting what espeak-ng takes to say it."""
+
+    def say(self, cue: Cue, at: float | None = None) -> float:
+        text = self.pack.text(cue)
+        start = self.clock.now() if at is None else max(at, self.clock.now())
+        self.timeline.said(cue, text, start)
+        return start + espeak_seconds(self.pack.voice, self.pack.rate, text)
+
+
+def measure(language: str, miss: dict[Role, int], seed: int = 1, espeak: bool = False) -> tuple[float, int]:
     clock = VirtualClock()
     timeline = Timeline(clock)
     pack = load_pack(language)
     truth = deal(12, DECK, random.Random(seed), Options())
-    learnt = roll_call(12, DECK, Options(), TimelineSpeaker(pack, timeline), Holders(clock, truth, random.Random(seed), miss),
+    speaker = EspeakTimelineSpeaker(pack, timeline) if espeak else TimelineSpeaker(pack, timeline)
+    learnt = roll_call(12, DECK, Options(), speaker, Holders(clock, truth, random.Random(seed), miss),
                        TimelineDisplay(pack, timeline), clock, Timing())
     assert learnt == truth
     wakes = sum(1 for e in timeline.entries if e["kind"] == "say" and e["key"] == "deal.seat_wake")
@@ -65,12 +94,13 @@ def measure(language: str, miss: dict[Role, int], seed: int = 1) -> tuple[float,
 
 
 def main() -> None:
+    espeak = "--espeak" in sys.argv[1:]
     print("roll call, 12 players, 9 roles (werewolf=3,seer,witch,hunter,cupid,little_girl,savior,fox,raven),"
-          " default timing, estimated line lengths")
+          f" default timing, {'espeak-ng' if espeak else 'estimated'} line lengths")
     for language in ("en", "fr", "es", "it", "ko"):
-        everyone, calls = measure(language, {})
-        seer, calls_seer = measure(language, {Role.SEER: 1})
-        wolves, calls_wolves = measure(language, {Role.WEREWOLF: 2})
+        everyone, calls = measure(language, {}, espeak=espeak)
+        seer, calls_seer = measure(language, {Role.SEER: 1}, espeak=espeak)
+        wolves, calls_wolves = measure(language, {Role.WEREWOLF: 2}, espeak=espeak)
         print(f"  {language}: everyone answers {everyone:5.1f} s ({everyone / 60:.2f} min, {calls} calls); "
               f"the Seer misses her turn +{seer - everyone:4.1f} s ({calls_seer} calls); "
               f"the Werewolves give 1 seat of 3 +{wolves - everyone:4.1f} s ({calls_wolves} calls)")

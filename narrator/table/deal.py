@@ -119,10 +119,10 @@ def roll_call(
     claims: dict[Role, list[int]] = {}
     middle: list[Role] = []
     from_deck = options.thief_extra_cards == "from_deck"
+    again = "deal.roll_call_again"  # what the next pass opens with: everyone again, or the missing seats
     for attempt in range(attempts):
         if attempt:
-            everyone = len(called) == len([r for r in ROLL_ORDER if deck.get(r)]) and not claims
-            say(Cue("deal.roll_call_again" if everyone else "deal.roll_call_missing", phase="deal.roll_call"))
+            say(Cue(again, phase="deal.roll_call"))
         for role in called:
             say(Cue("deal.seat_wake", {"role": role.value}, phase="deal.roll_call"))
             deadline = clock.now() + roll_turn(role, deck[role], options, timing)
@@ -143,9 +143,9 @@ def roll_call(
             short = [r for r in ROLL_ORDER if deck.get(r) and (
                 len(claims.get(r, [])) < deck[r] or (r is Role.THIEF and from_deck and len(middle) < 2))]
             if short:
-                called = short  # the others keep their seats
+                called, again = short, "deal.roll_call_missing"  # the others keep their seats
             else:
-                called = [r for r in ROLL_ORDER if deck.get(r)]
+                called, again = [r for r in ROLL_ORDER if deck.get(r)], "deal.roll_call_again"
                 claims, middle = {}, []
             continue
         say(Cue("deal.roll_call_done", phase="deal.roll_call"))
