@@ -328,7 +328,10 @@ class Sequencer:
                 prompt = self._pause(prompt)
                 continue
             if not prompt.allows(choice):
-                self.display.feedback("input.refused", {"reason": heard.text or str(choice)})
+                if choice == "no":  # `-` where there is nothing to take back: say so, not "Not possible: -"
+                    self.display.feedback("input.nothing_to_undo", {})
+                else:
+                    self.display.feedback("input.refused", {"reason": heard.text or str(choice)})
                 continue
             self.display.feedback("input.accepted", {})
             self.journal.append(

@@ -339,3 +339,27 @@ def test_issue23_point5_minus_with_nothing_to_take_back_says_so() -> None:
     """Before: "Not possible: -. Choose again."."""
     r = game({(1, "seer"): ["no", 2]})
     assert feedback_during(r, "seer.wake", "seer.sleep") == ["Nothing to take back: no answer yet."]
+
+
+def test_issue23_point5_minus_by_day_with_nothing_to_take_back_says_so() -> None:
+    """By day too: `-` at a voter's question (nothing typed yet) said "Not possible: -. Choose again."."""
+    from narrator.fakes import FakeListener
+
+    from flow_helpers import FAST as fast
+
+    setup = parse_setup({"players": 8, "language": "en", "roles": ROLES, "timing": dict(fast)}, "SETUP")
+    script = parse_script(DAYS, 8, "SCRIPT")
+    minus: list[str] = []
+
+    def answer(prompt: Prompt) -> Heard | None:
+        if prompt.name.startswith("day.vote.") and prompt.seats and not minus:
+            minus.append(prompt.name)
+            return Heard("no", "keypad", "-")
+        return script.answer(prompt)
+
+    clock = VirtualClock()
+    r = run_game(setup, FakeListener(clock, answer, delay=0.5), 0, clock)
+    assert minus
+    notes = [e["text"] for e in r.timeline if e.get("action") == "feedback"]
+    assert "Nothing to take back: no answer yet." in notes
+    assert not any(n.startswith("Not possible: -") for n in notes)
