@@ -11,20 +11,28 @@ from narrator.rules import Deal, Game, Options, Role, RulesError
 from narrator.rules.composition import deck_of
 
 
-def deal_on_screen(deal: Deal, display: Display, listener: Listener) -> None:
+def reminder(role: Role, options: Options) -> str:
+    """The pack key of the card's one-line reminder of its power and keys (`reminder.<role>`; the
+    Stuttering Judge's keys follow option `judge_signal`)."""
+    if role is Role.STUTTERING_JUDGE and options.judge_signal == "night_arm":
+        return "reminder.stuttering_judge_night_arm"
+    return f"reminder.{role.value}"
+
+
+def deal_on_screen(deal: Deal, display: Display, listener: Listener, options: Options | None = None) -> None:
     """Seat by seat: the seat presses its number, sees its card, presses Enter to hide it.
 
     Only the seat whose turn it is can open the panel: any other number is refused, so a
     neighbour's slip never shows a card that is not theirs.
     """
     try:
-        _deal(deal, display, listener)
+        _deal(deal, display, listener, options or Options())
     except NarratorError as exc:
         display.clear_private()  # never leave a card on the screen, whatever stopped the deal
         raise UsageError(f"the deal stopped: {exc}; start again with 'narrator play'") from None
 
 
-def _deal(deal: Deal, display: Display, listener: Listener) -> None:
+def _deal(deal: Deal, display: Display, listener: Listener, options: Options) -> None:
     for seat in range(1, len(deal.seats) + 1):
         display.show_private("deal.next", {"seat": seat})
         while True:
@@ -35,9 +43,9 @@ def _deal(deal: Deal, display: Display, listener: Listener) -> None:
             if heard.choice == seat:
                 break
             display.feedback("input.refused", {"reason": str(heard.text or heard.choice)})
-        role = deal.seats[seat - 1].value
+        role = deal.seats[seat - 1]
         # The card, and a one-line reminder of its power and its keys (before any of them is needed).
-        display.show_private("deal.card", {"seat": seat, "role": role}, ((f"reminder.{role}", {}),))
+        display.show_private("deal.card", {"seat": seat, "role": role.value}, ((reminder(role, options), {}),))
         while listener.listen(Prompt("deal.hide", words=("enter",))) is None:
             _check_open(listener)
         display.clear_private()
@@ -128,7 +136,8 @@ def roll_call(
             deadline = clock.now() + roll_turn(role, deck[role], options, timing)
             # The Thief with cards from the deck goes on to the middle cards once his seat is given.
             middle_next = role is Role.THIEF and from_deck
-            seats = _seats_of(role, deck[role], players, listener, display, deadline, stop_when_full=middle_next,
+            seats = _seats_of(role, deck[role], players, listener, display, options, deadline,
+                              stop_when_full=middle_next,
                               noted=claims.get(role, []))
             claims[role] = seats
             if middle_next and seats and len(middle) < 2:
@@ -156,7 +165,7 @@ def roll_call(
     )
 
 
-def _panel(role: Role, wanted: int, seats: list[int], display: Display) -> None:
+def _panel(role: Role, wanted: int, seats: list[int], display: Display, options: Options) -> None:
     """The role's panel: what to type, then every seat it has noted and how many remain."""
     if not seats:
         progress: tuple[str, dict[str, int | str]] = ("deal.noted_none", {"count": wanted})
@@ -166,10 +175,10 @@ def _panel(role: Role, wanted: int, seats: list[int], display: Display) -> None:
     else:
         progress = ("deal.noted_all", {"seats": ", ".join(map(str, seats)), "count": wanted})
     display.show_private("deal.seats_prompt" if wanted > 1 else "deal.seat_prompt", {},
-                         (progress, (f"reminder.{role.value}", {})))
+                         (progress, (reminder(role, options), {})))
 
 
-def _seats_of(role: Role, wanted: int, players: int, listener: Listener, display: Display,
+def _seats_of(role: Role, wanted: int, players: int, listener: Listener, display: Display, options: Options,
               deadline: float, stop_when_full: bool = False, noted: list[int] | None = None) -> list[int]:
     """One role's seats, answered on its private panel as they are typed, until its turn ends.
 
@@ -180,7 +189,7 @@ def _seats_of(role: Role, wanted: int, players: int, listener: Listener, display
     The turn lasts its full time whatever is typed (the caller waits for the deadline).
     """
     seats: list[int] = list(noted or [])
-    _panel(role, wanted, seats, display)
+    _panel(role, wanted, seats, display, options)
     while not (stop_when_full and len(seats) >= wanted):
         heard = listener.listen(Prompt(f"night.{role.value}.seat", tuple(range(1, players + 1)), ("yes", "no"),
                                        night=True, deadline=deadline))
@@ -192,7 +201,7 @@ def _seats_of(role: Role, wanted: int, players: int, listener: Listener, display
         if choice == "no":
             if seats:
                 taken = seats.pop()
-                _panel(role, wanted, seats, display)  # the panel first: redrawing it clears the feedback
+                _panel(role, wanted, seats, display, options)  # the panel first: redrawing it clears the feedback
                 display.feedback("deal.seat_removed", {"seat": taken})
             else:
                 display.feedback("input.nothing_to_undo", {})
@@ -206,7 +215,7 @@ def _seats_of(role: Role, wanted: int, players: int, listener: Listener, display
             display.feedback("deal.seats_full", {"seat": choice, "count": wanted})
         else:
             seats.append(choice)
-            _panel(role, wanted, seats, display)
+            _panel(role, wanted, seats, display, options)
             display.feedback("deal.seat_noted", {"seat": choice})
     return seats
 

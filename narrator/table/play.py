@@ -240,7 +240,7 @@ def deal_at_table(setup: Setup, mode: str, speaker: Speaker, listener: Listener,
     from narrator.table.deal import deal_on_screen, roll_call
 
     if mode == "program":
-        deal_on_screen(setup.deal, display, listener)
+        deal_on_screen(setup.deal, display, listener, setup.options)
         return setup
     extra = setup.deal.extra if setup.options.thief_extra_cards == "from_deck" else ()
     deck = deck_of(setup.deal.seats, extra)

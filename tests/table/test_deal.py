@@ -130,3 +130,18 @@ def test_issue23_point15_the_card_shows_a_reminder_of_its_power_and_keys() -> No
         for role in Role:
             text = other.panel_text(f"reminder.{role.value}", {})
             assert text and "\n" not in text, (language, role)
+
+
+def test_issue23_point15_the_judges_reminder_follows_his_signal_option() -> None:
+    from narrator.rules import Deal, Options, Role
+
+    d = Deal((Role.STUTTERING_JUDGE, Role.WEREWOLF, Role.SEER, Role.VILLAGER, Role.VILLAGER, Role.WEREWOLF,
+              Role.VILLAGER, Role.VILLAGER))
+    pack = load_pack("en")
+    shown = {}
+    for signal in ("sign_during_vote", "night_arm"):
+        timeline = Timeline(VirtualClock())
+        deal_on_screen(d, TimelineDisplay(pack, timeline), Keys(keys_for(8)), Options(judge_signal=signal))
+        shown[signal] = next(e["text"] for e in timeline.entries if e.get("key") == "deal.card").split("\n")[1]
+    assert shown["sign_during_vote"] == "Once a game, press + before your vote: a second vote follows the same day."
+    assert shown["night_arm"] == "Once a game, at night: + asks for a second vote the next day, - does not."
