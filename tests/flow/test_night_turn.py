@@ -363,3 +363,10 @@ def test_issue23_point5_minus_by_day_with_nothing_to_take_back_says_so() -> None
     notes = [e["text"] for e in r.timeline if e.get("action") == "feedback"]
     assert "Nothing to take back: no answer yet." in notes
     assert not any(n.startswith("Not possible: -") for n in notes)
+
+
+def test_issue23_point5_after_the_foxs_minus_one_message_too() -> None:
+    roles = {1: "seer", 2: "werewolf", 3: "werewolf", 4: "witch", 5: "hunter", 6: "fox"}
+    r = game({(1, "fox"): [2, "no", 3]}, roles=roles)
+    assert feedback_during(r, "fox.wake", "fox.sleep") == [
+        "Your choice is made: it cannot be taken back.", "Your choice is made: it cannot be taken back."]
