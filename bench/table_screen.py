@@ -40,7 +40,7 @@ def main() -> None:
         night = frame_ms(players, width, height, night=True)
         print(f"board frame, {players:2d} seats, {width}x{height}: day {day:6.2f} ms, night {night:6.2f} ms")
     lengths = []
-    for seed in (DEMO_SEED, 1, 2, 3, 4, 6, 7, 8):
+    for seed in (DEMO_SEED, *(s for s in range(1, 9) if s != DEMO_SEED)):
         setup = demo_setup("en", seed)
         clock = VirtualClock()
         run_game(setup, RandomListener(clock, random.Random(seed + 1), silence=0.0, late=0.0), seed, clock)

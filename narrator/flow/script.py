@@ -481,11 +481,11 @@ def setup_from_args(args: argparse.Namespace) -> Setup:
     """The setup `narrator play --text` and `narrator play` build from the command line."""
     import random
 
-    from narrator.rules import complete, deal, parse_roles, suggest
+    from narrator.rules import complete, deal, default_deck, parse_roles
 
     if args.setup is not None:
         return load_setup(args.setup)
     options = Options.parse(args.option)
-    deck = complete(args.players, parse_roles(args.roles) if args.roles else suggest(args.players), options)
+    deck = complete(args.players, parse_roles(args.roles) if args.roles else default_deck(args.players), options)
     rng = random.Random(args.seed)
     return Setup(args.players, args.lang, deal(args.players, deck, rng, options), None, options, Timing())

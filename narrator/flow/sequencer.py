@@ -350,7 +350,10 @@ class Sequencer:
                 prompt = self._pause(prompt)
                 continue
             if not prompt.allows(choice):
-                self.display.feedback("input.refused", {"reason": heard.text or str(choice)})
+                if choice == "no":  # `-` where there is nothing to take back: say so, not "Not possible: -"
+                    self.display.feedback("input.nothing_to_undo", {})
+                else:
+                    self.display.feedback("input.refused", {"reason": heard.text or str(choice)})
                 continue
             self.display.feedback("input.accepted", {})
             self.journal.append(
@@ -480,7 +483,11 @@ class Sequencer:
             if heard is None:
                 return answers
             if not prompt.allows(heard.choice):
-                if heard.choice == "no" and answers and turn.final:
+                if heard.choice == "no" and not answers:
+                    self.display.feedback("input.nothing_to_undo", {})  # not "Not possible: -."
+                elif answers and turn.final:
+                    # A final answer (the Seer's look, the Fox's sniff): `-` and any key after it
+                    # get the same one message, never "to change it, press -".
                     self.display.feedback("input.final", {})
                 elif turn.question(answers) is None:
                     self.display.feedback("input.change" if answers else "input.nothing", {})
@@ -596,22 +603,37 @@ class Sequencer:
         game.take_card(taker)
 
     def _voters_list(self) -> tuple[int, ...] | None:
-        """The Scapegoat's list, one seat at a time: a seat adds it, `+` ends the list (alone:
-        everyone), `0` is nobody; the prompt running out ends it (nothing typed: everyone)."""
+        """The Scapegoat's list, one seat at a time: a seat adds it, `-` takes back the last one,
+        `+` ends the list (alone: everyone), `0` is nobody; the prompt running out ends it (nothing
+        typed: everyone). The screen shows the list as it grows, with the keys to finish it."""
         game = self.game
         chosen: list[int] = []
-        self.display.feedback("scapegoat.prompt", {})
+        self._note("scapegoat.prompt")
         while True:
             seats = tuple(p for p in game.living() if p not in chosen)
-            words = ("yes",) if chosen else ("yes", "nobody")
+            words = ("yes", "no") if chosen else ("yes", "nobody", "no")
             heard = self.ask(self._day_prompt("day.scapegoat", seats, self.timing.chain, words))
             if heard is None or heard.choice == "yes":
                 return tuple(chosen) if chosen else None
             if heard.choice == "nobody":
                 return ()
-            chosen.append(int(heard.choice))
-            if not seats[1:]:
-                return tuple(chosen)
+            if heard.choice == "no":
+                if not chosen:
+                    self._note("input.nothing_to_undo")
+                    continue
+                chosen.pop()
+            else:
+                chosen.append(int(heard.choice))
+                if not seats[1:]:
+                    return tuple(chosen)
+            if chosen:
+                self._note("scapegoat.list", seats=", ".join(map(str, chosen)))
+            else:
+                self._note("scapegoat.prompt")
+
+    def _note(self, key: str, **slots: Any) -> None:
+        if not self.fast:
+            self.display.feedback(key, slots)
 
     def narrate(self) -> None:
         """Say what the engine's new events mean for the table, in order."""

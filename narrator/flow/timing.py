@@ -29,6 +29,10 @@ class Timing:
     defence: float = 60.0
     vote: float = 20.0  # for one voter's answer
     chain: float = 30.0  # the Hunter's shot, the Captain's successor or tie-break
+    # The physical cards' roll call (narrator/table/deal.py): a role's turn to type its seat, and
+    # more for each card of that role beyond the first (the Werewolves type several seats).
+    roll_call: float = 8.0
+    roll_call_card: float = 2.0
 
     def turn(self, call: str) -> float:
         return float(self.turns[call])

@@ -92,8 +92,10 @@ class ConfirmingListener:
     """
 
     def __init__(self, inner: CancellableListener, speaker: Speaker, countdown: float = COUNTDOWN,
-                 speech_since: Callable[[float], bool] | None = None) -> None:
+                 speech_since: Callable[[float], bool] | None = None, keypad_only: bool = False) -> None:
         self.inner = inner
+        # A table that plays by keypad is told to press `-` to cancel, not to say no.
+        self.confirm_line = "vote.confirm_keypad" if keypad_only else "vote.confirm"
         self.speaker = speaker
         self.countdown = countdown
         self.speech_since = speech_since
@@ -105,7 +107,7 @@ class ConfirmingListener:
             if heard is None or not prompt.risky or not isinstance(heard.choice, int) or not prompt.allows(heard.choice):
                 return heard
             asked = time.monotonic()
-            spoken = self.speaker.say(Cue("vote.confirm", {"seat": heard.choice}))
+            spoken = self.speaker.say(Cue(self.confirm_line, {"seat": heard.choice}))
             ends = spoken + self.countdown
             verdict = self._confirm(prompt, ends, cancel)
             if verdict and heard.source == "voice" and self._unclear and self.speech_since is not None \
@@ -194,7 +196,8 @@ def open_table_listener(
     if not parts:
         parts.append(_Never())
     speech_since = vl.speech_since if table.voice is not None else None
-    table.listener = ConfirmingListener(EitherListener(parts), speaker, speech_since=speech_since)
+    table.listener = ConfirmingListener(EitherListener(parts), speaker, speech_since=speech_since,
+                                        keypad_only=table.voice is None)
     return table
 
 

@@ -1,6 +1,6 @@
 """The rules engine: pure, event-sourced, and the only place that knows the rules of the game."""
 
-from narrator.rules.composition import Deal, complete, deal, parse_roles, suggest, validate
+from narrator.rules.composition import Deal, complete, deal, default_deck, parse_roles, suggest, validate
 from narrator.rules.errors import (
     CompositionError,
     IllegalActionError,
@@ -19,7 +19,7 @@ __all__ = [
     "Awaiting", "Ballot", "Cause", "CompositionError", "Deal", "Event", "Game", "IllegalActionError",
     "InvalidTargetError", "OptionError", "Options", "Outcome", "Phase", "Role",
     "RulesError", "Side", "Step", "Team", "UnknownRoleError", "WitchView", "WrongPhaseError",
-    "complete", "deal", "parse_roles", "suggest", "validate",
+    "complete", "deal", "default_deck", "parse_roles", "suggest", "validate",
 ]
 
 # The role catalogue declares every card's team and copies: loaded with the engine.

@@ -40,6 +40,36 @@ def suggest(players: int) -> dict[Role, int]:
     return {Role.WEREWOLF: wolves, Role.SEER: 1, Role.VILLAGER: players - wolves - 1}
 
 
+# The default composition for 8-18 players (Enter at the wizard's roles question): for each number of
+# players a deck of the base box that the balance advisor (`narrator balance`) rates fair, the village
+# winning 45-55% of games between informed players (its FAIR band), after 1000 games of the shipped
+# table (tests/rules/test_rules_composition.py checks every one of them against the table).
+_W, _S, _WI, _H, _C, _L = Role.WEREWOLF, Role.SEER, Role.WITCH, Role.HUNTER, Role.CUPID, Role.LITTLE_GIRL
+FAIR_DEFAULTS: Final[Mapping[int, Mapping[Role, int]]] = {
+    8: {_W: 2, _S: 1, _WI: 1, _H: 1},  # village 52.0%
+    9: {_W: 2, _S: 1, _WI: 1},  # 51.8%
+    10: {_W: 2, _S: 1, _L: 1},  # 51.3%
+    11: {_W: 2, _S: 1, _C: 1},  # 52.5%
+    12: {_W: 3, _S: 1, _WI: 1, _H: 1, _L: 1},  # 51.3%
+    13: {_W: 3, _S: 1, _WI: 1, _C: 1, _L: 1},  # 51.3%
+    14: {_W: 3, _S: 1, _WI: 1, _H: 1},  # 51.0%
+    15: {_W: 3, _S: 1, _WI: 1},  # 51.8%
+    16: {_W: 3, _S: 1, _H: 1, _C: 1},  # 49.5%
+    17: {_W: 4, _S: 1, _WI: 1, _H: 1, _L: 1},  # 49.1%
+    18: {_W: 4, _S: 1, _WI: 1, _L: 1},  # 51.0%
+}
+
+
+def default_deck(players: int) -> dict[Role, int]:
+    """The composition a table gets when it names no roles: for 8-18 players one the balance advisor
+    rates fair (`FAIR_DEFAULTS`), else the simplified distribution (`suggest`)."""
+    check_players(players)
+    special = FAIR_DEFAULTS.get(players)
+    if special is None:
+        return suggest(players)
+    return {**special, Role.VILLAGER: players - sum(special.values())}
+
+
 def check_players(players: int) -> None:
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise CompositionError(

@@ -22,7 +22,7 @@ from typing import Callable, Iterable, Iterator, Mapping
 
 from narrator.roles import wizard_roles
 from narrator.rules import Options, Role
-from narrator.rules.composition import complete, describe, suggest, suggested_wolves
+from narrator.rules.composition import complete, default_deck, describe, suggest, suggested_wolves
 from narrator.rules.errors import RulesError
 from narrator.sim.policies import InformedParams
 from narrator.sim.runner import SimConfig, run_range, wilson
@@ -414,11 +414,15 @@ def _guess(effects: Mapping[Role, float], chosen: Estimate, deck: Mapping[Role, 
 
 def table_decks(players: int, options: Options) -> list[tuple[dict[Role, int], int]]:
     """The shipped table's decks for `players`, each with the games it is played to: the suggested deck
-    CHOSEN_GAMES; every deck of the base box (`BASE_BOX`, `every_deck`) and every deck within TABLE_NEAR
+    and the default one (`default_deck`) CHOSEN_GAMES; every deck of the base box (`BASE_BOX`, `every_deck`) and every deck within TABLE_NEAR
     cards of the suggested one with any special role (`tiers`) until its `verdict` (MIN_GAMES at most)."""
     suggested = complete(players, suggest(players), options)
     wanted: dict[frozenset[tuple[Role, int]], tuple[dict[Role, int], int]] = {
         frozenset(suggested.items()): (suggested, CHOSEN_GAMES)}
+    # The default composition (what a table gets when it names no roles) is played as far as the
+    # suggested deck: the advisor's verdict on it is then settled from the table alone.
+    default = complete(players, default_deck(players), options)
+    wanted[frozenset(default.items())] = (default, CHOSEN_GAMES)
     around = [d for tier in tiers(players, suggested, SPECIALS, options, TABLE_NEAR) for d in tier]
     for d in every_deck(players, BASE_BOX, options) + around:
         wanted.setdefault(frozenset(d.items()), (d, MIN_GAMES))

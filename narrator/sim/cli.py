@@ -12,7 +12,7 @@ from typing import Any
 from narrator.argtypes import integer
 from narrator.errors import UsageError
 from narrator.reference import option_help
-from narrator.rules import Options, Side, complete, parse_roles, suggest
+from narrator.rules import Options, Side, complete, default_deck, parse_roles
 from narrator.rules.composition import describe, validate
 from narrator.sim.policies import POLICIES, InformedParams
 from narrator.sim.runner import SimConfig, simulate, wilson
@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     options = Options.parse(args.option)
     if args.games < 1:
         raise UsageError(f"--games {args.games}: play at least one game")
-    deck = complete(args.players, parse_roles(args.roles) if args.roles else suggest(args.players), options)
+    deck = complete(args.players, parse_roles(args.roles) if args.roles else default_deck(args.players), options)
     warnings = validate(args.players, deck, options)
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     if args.param and args.policy != "informed":
@@ -95,7 +95,7 @@ def _print_table(config: SimConfig, deck_text: str, result: dict[str, Any]) -> N
 def register_balance(sub: Any) -> None:
     p = sub.add_parser("balance", help="the village's chance with informed players, and the nearest fair compositions")
     p.add_argument("--players", type=int, metavar="N", help="players at the table (8 to 18 answer from the shipped table)")
-    p.add_argument("--roles", metavar="SPEC", help='the chosen roles, e.g. "werewolf=3,seer=1,witch=1" (default: the suggestion)')
+    p.add_argument("--roles", metavar="SPEC", help='the chosen roles, e.g. "werewolf=3,seer=1,witch=1" (default: the default composition)')
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help=option_help())
     p.add_argument("--owns", metavar="ROLES", help='special roles the table owns, e.g. "seer,witch,hunter" (default: all)')
     p.add_argument("--budget", type=float, metavar="S",
@@ -141,7 +141,7 @@ def run_balance(args: argparse.Namespace) -> int:
     if args.budget is not None and not 0 < args.budget <= 600:
         raise UsageError(f"--budget {args.budget!r}: give seconds above 0, at most 600")
     options = Options.parse(args.option)
-    deck = complete(args.players, parse_roles(args.roles) if args.roles else suggest(args.players), options)
+    deck = complete(args.players, parse_roles(args.roles) if args.roles else default_deck(args.players), options)
     owned = [Role.parse(name) for name in args.owns.split(",") if name.strip()] if args.owns else list(SPECIALS)
     budget = args.budget if args.budget is not None else max(MIN_BUDGET, ANSWER_WITHIN - seconds_since_start())
     advice = advise(args.players, deck, options, owned, budget=budget)
@@ -153,8 +153,12 @@ def run_balance(args: argparse.Namespace) -> int:
     return 0
 
 
-def advice_lines(advice: Any) -> list[str]:
-    """The advisor's answer as plain lines (the command line and the wizard print the same)."""
+AGAIN = "ask again, or give more --budget: the games played are kept"
+
+
+def advice_lines(advice: Any, again: str = AGAIN) -> list[str]:
+    """The advisor's answer as plain lines (the command line and the wizard print the same, but for
+    `again`: how to get more of an answer cut short, in the words of the place that asked)."""
     from narrator.sim.balance import FAIR, LIMIT, NEAR, changes
 
     chosen = advice.chosen
@@ -171,7 +175,6 @@ def advice_lines(advice: Any) -> list[str]:
     if chosen.games:
         lines.append(f"  verdict: {verdict} (fair is {FAIR[0]:.0%}–{FAIR[1]:.0%})")
     # Notes first: the wizard numbers the last lines, the fair compositions, to take one with *N.
-    again = "ask again, or give more --budget: the games played are kept"
     others = [name for name in advice.failed if name != describe(chosen.deck)]
     if others:
         lines.append(f"  left out, the simulator failed on them (a bug; please report it): {'; '.join(others)}")

@@ -28,6 +28,10 @@ def register(sub: Any) -> None:
                    "(--no-audio adds nothing to it)")
     d.add_argument("--seed", type=int, default=None, metavar="S", help="which game to play (default: a short, eventful one)")
     d.add_argument("--pace", type=float, default=1.0, metavar="F", help="scale every wait by F (0.1: ten times faster)")
+    d.add_argument("--roles", metavar="SPEC", help='the deck to watch, extension roles too, e.g. '
+                   '"werewolf=2,seer,savior,fox,elder,scapegoat" (roles not named are Villagers; default: the '
+                   'default composition for 8 players)')
+    d.add_argument("--players", type=int, metavar="N", help="players (default: 8, or one more than the cards named)")
     add_sound_arguments(d)
     d.set_defaults(func=run_demo)
 
@@ -47,12 +51,13 @@ def _pace(value: float | None) -> float | None:
 def run_demo(args: argparse.Namespace) -> int:
     import sys
 
-    from narrator.table.demo import DEMO_SEED
+    from narrator.table.demo import DEMO_SEED, demo_deck
     from narrator.table.demo import run_demo as demo
 
     pace = _pace(args.pace) or 1.0
+    _, deck = demo_deck(args.roles, args.players)  # a bad deck: one line, before anything is shown
     text = args.text or not sys.stdout.isatty()
-    demo(args.lang, DEMO_SEED if args.seed is None else args.seed, text, pace, sound=args)
+    demo(args.lang, DEMO_SEED if args.seed is None else args.seed, text, pace, sound=args, deck=deck)
     return 0
 
 

@@ -11,7 +11,8 @@ from typing import Any, Mapping
 
 from narrator.errors import UsageError
 from narrator.flow.timing import Timing
-from narrator.rules import Options, Role, RulesError, complete, suggest
+from narrator.rules import Options, Role, RulesError, complete, default_deck
+from narrator.rules.options import TEXTS
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -34,8 +35,8 @@ def config_path() -> Path:
 
 
 def specials_of(players: int) -> dict[str, int]:
-    """The suggested composition without its Villagers: what the table names."""
-    return {r.value: n for r, n in suggest(players).items() if r is not Role.VILLAGER and n}
+    """The default composition (`default_deck`) without its Villagers: what the table names."""
+    return {r.value: n for r, n in default_deck(players).items() if r is not Role.VILLAGER and n}
 
 
 @dataclass
@@ -270,6 +271,70 @@ def option_text(pack: Any, name: str, value: object) -> str:
     if isinstance(value, bool):
         words = pack.words.get("yes" if value else "no")
         shown = words[0] if words else ("yes" if value else "no")
+    elif name in TEXTS:
+        # A text of its own: never an empty value (the default is said in words), cards by their names.
+        text = str(value).strip()
+        if not text:
+            shown = pack.panel.get(f"setup.empty.{name}", ("-",))[0]
+        elif name == "actor_cards":
+            shown = ", ".join(pack.role_name(w.strip()) for w in text.split(",") if w.strip())
+        else:
+            shown = text
     else:
         shown = pack.panel.get(f"setup.value.{value}", (str(value).replace("_", " "),))[0]
     return f"{label}: {shown}"
+
+
+# The role each rule option belongs to, for the wizard's rules question (grouped by role, only the
+# roles in the deck); an option of several roles shows when any of them is in the deck, under the
+# first. Options not listed here are the whole game's (the vote, the Sheriff, the night's kill).
+OPTION_ROLES: dict[str, tuple[Role, ...]] = {
+    "seer_sees": (Role.SEER,),
+    "witch_sees_victim_after_heal": (Role.WITCH,), "witch_sees": (Role.WITCH,),
+    "hunter_shoots_on": (Role.HUNTER,),
+    "thief_extra_cards": (Role.THIEF,),
+    "lovers_team_if_both_wolves": (Role.CUPID,),
+    "savior_same_target_twice": (Role.SAVIOR,), "savior_protects_little_girl": (Role.SAVIOR,),
+    "savior_blocks": (Role.SAVIOR,),
+    "raven_mark_votes": (Role.RAVEN,), "raven_mark_needs_living_raven": (Role.RAVEN,),
+    "idiot_captain_office": (Role.VILLAGE_IDIOT,),
+    "piper_charms_per_night": (Role.PIED_PIPER,), "piper_infected": (Role.PIED_PIPER,),
+    "piper_elder_revenge": (Role.PIED_PIPER,), "charmed_public": (Role.PIED_PIPER,),
+    "designation_notice": (Role.PIED_PIPER, Role.ACCURSED_WOLF_FATHER),
+    "white_werewolf_nights": (Role.WHITE_WEREWOLF,), "white_werewolf_kill_blockable": (Role.WHITE_WEREWOLF,),
+    "siblings_wake": (Role.TWO_SISTERS, Role.THREE_BROTHERS),
+    "fox_loses_power_on_miss": (Role.FOX,),
+    "bear_growls_if_infected": (Role.BEAR_TAMER,),
+    "knight_disease_victim": (Role.KNIGHT_RUSTY_SWORD,), "knight_disease_timing": (Role.KNIGHT_RUSTY_SWORD,),
+    "judge_second_votes": (Role.STUTTERING_JUDGE,), "judge_request_survives_death": (Role.STUTTERING_JUDGE,),
+    "judge_signal": (Role.STUTTERING_JUDGE,),
+    "elder_lives": (Role.ELDER,), "elder_revenge_causes": (Role.ELDER,), "elder_revenge_announced": (Role.ELDER,),
+    "idiot_dies_with_elder": (Role.ELDER, Role.VILLAGE_IDIOT),
+    "scapegoat_vs_captain": (Role.SCAPEGOAT,),
+    "angel_opening": (Role.ANGEL,), "angel_vote_tie": (Role.ANGEL,),
+    "sectarian_groups": (Role.ABOMINABLE_SECTARIAN,), "sectarian_infected": (Role.ABOMINABLE_SECTARIAN,),
+    "actor_cards": (Role.ACTOR,), "actor_infected": (Role.ACTOR,),
+    "wild_child_transformation_public": (Role.WILD_CHILD,),
+    "wolf_hound_timeout": (Role.WOLF_HOUND,), "wolf_hound_choice_public": (Role.WOLF_HOUND,),
+    "bbw_loses_power_on_wolf_death": (Role.BIG_BAD_WOLF,),
+    "servant_scope": (Role.DEVOTED_SERVANT,),
+}
+
+
+# Options that matter only when every role they name is in the deck.
+NEEDS_ALL = frozenset({"idiot_dies_with_elder"})
+
+
+def option_groups(deck: Mapping[Role, int]) -> list[tuple[Role | None, list[str]]]:
+    """The rule options a table with `deck` may change, grouped: the whole game's first (None),
+    then each role of the deck with options of its own, in the role catalogue's order."""
+    from narrator.roles import CARDS
+
+    names = [f.name for f in dataclasses.fields(Options)]
+    groups: list[tuple[Role | None, list[str]]] = [(None, [n for n in names if n not in OPTION_ROLES])]
+    for role in CARDS:
+        mine = [n for n in names if n in OPTION_ROLES and OPTION_ROLES[n][0] is role
+                and (all if n in NEEDS_ALL else any)(deck.get(r) for r in OPTION_ROLES[n])]
+        if mine:
+            groups.append((role, mine))
+    return groups

@@ -11,20 +11,28 @@ from narrator.rules import Deal, Game, Options, Role, RulesError
 from narrator.rules.composition import deck_of
 
 
-def deal_on_screen(deal: Deal, display: Display, listener: Listener) -> None:
+def reminder(role: Role, options: Options) -> str:
+    """The pack key of the card's one-line reminder of its power and keys (`reminder.<role>`; the
+    Stuttering Judge's keys follow option `judge_signal`)."""
+    if role is Role.STUTTERING_JUDGE and options.judge_signal == "night_arm":
+        return "reminder.stuttering_judge_night_arm"
+    return f"reminder.{role.value}"
+
+
+def deal_on_screen(deal: Deal, display: Display, listener: Listener, options: Options | None = None) -> None:
     """Seat by seat: the seat presses its number, sees its card, presses Enter to hide it.
 
     Only the seat whose turn it is can open the panel: any other number is refused, so a
     neighbour's slip never shows a card that is not theirs.
     """
     try:
-        _deal(deal, display, listener)
+        _deal(deal, display, listener, options or Options())
     except NarratorError as exc:
         display.clear_private()  # never leave a card on the screen, whatever stopped the deal
         raise UsageError(f"the deal stopped: {exc}; start again with 'narrator play'") from None
 
 
-def _deal(deal: Deal, display: Display, listener: Listener) -> None:
+def _deal(deal: Deal, display: Display, listener: Listener, options: Options) -> None:
     for seat in range(1, len(deal.seats) + 1):
         display.show_private("deal.next", {"seat": seat})
         while True:
@@ -35,7 +43,9 @@ def _deal(deal: Deal, display: Display, listener: Listener) -> None:
             if heard.choice == seat:
                 break
             display.feedback("input.refused", {"reason": str(heard.text or heard.choice)})
-        display.show_private("deal.card", {"seat": seat, "role": deal.seats[seat - 1].value})
+        role = deal.seats[seat - 1]
+        # The card, and a one-line reminder of its power and its keys (before any of them is needed).
+        display.show_private("deal.card", {"seat": seat, "role": role.value}, ((reminder(role, options), {}),))
         while listener.listen(Prompt("deal.hide", words=("enter",))) is None:
             _check_open(listener)
         display.clear_private()
@@ -76,6 +86,14 @@ class RollCallMismatch(NarratorError):
     """The seats given do not add up to the announced deck (said aloud only as 'once more')."""
 
 
+def roll_turn(role: Role, wanted: int, options: Options, timing: Timing) -> float:
+    """A role's turn in the roll call: from the announced deck only (its number of cards), never from
+    what is typed. The Thief with cards from the deck also gives the two middle cards: his night turn."""
+    if role is Role.THIEF and options.thief_extra_cards == "from_deck":
+        return timing.turn("thief")
+    return timing.roll_call + timing.roll_call_card * (wanted - 1)
+
+
 def roll_call(
     players: int,
     deck: Mapping[Role, int],
@@ -91,41 +109,53 @@ def roll_call(
 
     The rules engine needs the whole deal before the first night (the Seer may look at a
     Werewolf before the Werewolves are called), so the seats are learnt in a roll call before
-    the game. Every role of the deck is called with the same lines and a fixed turn, whatever
-    is typed; seats nobody claims are Villagers. When the claims do not add up (two roles on
-    one seat, a role missing), the whole roll call is done again, the same for everyone.
-    """
+    the game. Every role called gets the same lines and a turn fixed by the announced deck
+    (`roll_turn`), whatever is typed; seats nobody claims are Villagers; each role's panel shows
+    the seats it has noted and how many remain.
+
+    When the claims do not add up, a second pass calls again only the roles that gave fewer seats
+    than they hold cards (each role's own count, nothing another role typed), keeping every seat
+    already noted; when every role gave all its seats and they still do not add up (two roles on
+    one seat), every role is called again from nothing. Either way the pass is the same whatever
+    the hidden cards are (README, "The deal")."""
 
     def say(cue: Cue) -> None:
         clock.sleep_until(speaker.say(cue))
 
     say(Cue("deal.roll_call", phase="deal.roll_call"))
+    called = [role for role in ROLL_ORDER if deck.get(role)]
+    claims: dict[Role, list[int]] = {}
+    middle: list[Role] = []
+    from_deck = options.thief_extra_cards == "from_deck"
+    again = "deal.roll_call_again"  # what the next pass opens with: everyone again, or the missing seats
     for attempt in range(attempts):
         if attempt:
-            say(Cue("deal.roll_call_again", phase="deal.roll_call"))
-        claims: dict[Role, list[int]] = {}
-        middle: list[Role] = []
-        for role in ROLL_ORDER:
-            if not deck.get(role):
-                continue
+            say(Cue(again, phase="deal.roll_call"))
+        for role in called:
             say(Cue("deal.seat_wake", {"role": role.value}, phase="deal.roll_call"))
-            turn = timing.turn("thief") if role is Role.THIEF else timing.turn("lovers")
-            deadline = clock.now() + turn
-            wanted = deck[role]
-            display.show_private("deal.seats_prompt" if wanted > 1 else "deal.seat_prompt", {})
+            deadline = clock.now() + roll_turn(role, deck[role], options, timing)
             # The Thief with cards from the deck goes on to the middle cards once his seat is given.
-            middle_next = role is Role.THIEF and options.thief_extra_cards == "from_deck"
-            seats = _seats_of(role, wanted, players, listener, display, deadline, stop_when_full=middle_next)
+            middle_next = role is Role.THIEF and from_deck
+            seats = _seats_of(role, deck[role], players, listener, display, options, deadline,
+                              stop_when_full=middle_next,
+                              noted=claims.get(role, []))
             claims[role] = seats
-            if role is Role.THIEF and options.thief_extra_cards == "from_deck" and seats:
+            if middle_next and seats and len(middle) < 2:
                 middle = _middle_cards(middle_menu(deck), listener, display, deadline)
             clock.sleep_until(deadline)
             display.clear_private()
-            say(Cue("deal.seat_sleep", {"role": role.value}, phase="deal.roll_call"))
+            say(Cue("deal.roll_sleep", phase="deal.roll_call"))
             clock.sleep_until(clock.now() + timing.gap)
         try:
             deal = deal_from_claims(players, deck, claims, middle, options)
         except RollCallMismatch:
+            short = [r for r in ROLL_ORDER if deck.get(r) and (
+                len(claims.get(r, [])) < deck[r] or (r is Role.THIEF and from_deck and len(middle) < 2))]
+            if short:
+                called, again = short, "deal.roll_call_missing"  # the others keep their seats
+            else:
+                called, again = [r for r in ROLL_ORDER if deck.get(r)], "deal.roll_call_again"
+                claims, middle = {}, []
             continue
         say(Cue("deal.roll_call_done", phase="deal.roll_call"))
         return deal
@@ -135,15 +165,31 @@ def roll_call(
     )
 
 
-def _seats_of(role: Role, wanted: int, players: int, listener: Listener, display: Display,
-              deadline: float, stop_when_full: bool = False) -> list[int]:
+def _panel(role: Role, wanted: int, seats: list[int], display: Display, options: Options) -> None:
+    """The role's panel: what to type, then every seat it has noted and how many remain."""
+    if not seats:
+        progress: tuple[str, dict[str, int | str]] = ("deal.noted_none", {"count": wanted})
+    elif len(seats) < wanted:
+        progress = ("deal.noted_some", {"seats": ", ".join(map(str, seats)), "left": wanted - len(seats),
+                                        "count": wanted})
+    else:
+        progress = ("deal.noted_all", {"seats": ", ".join(map(str, seats)), "count": wanted})
+    display.show_private("deal.seats_prompt" if wanted > 1 else "deal.seat_prompt", {},
+                         (progress, (reminder(role, options), {})))
+
+
+def _seats_of(role: Role, wanted: int, players: int, listener: Listener, display: Display, options: Options,
+              deadline: float, stop_when_full: bool = False, noted: list[int] | None = None) -> list[int]:
     """One role's seats, answered on its private panel as they are typed, until its turn ends.
 
+    `noted`: the seats it gave in an earlier pass (kept; the panel shows them).
     A seat beyond the role's number of cards is not taken, with the reason (a seat another role
-    already gave is answered like any other: refusing it would tell which seats hold those cards); `-` takes back the last seat noted; `+` says all are in.
+    already gave is answered like any other: refusing it would tell which seats hold those cards);
+    `-` takes back the last seat noted; `+` says all are in.
     The turn lasts its full time whatever is typed (the caller waits for the deadline).
     """
-    seats: list[int] = []
+    seats: list[int] = list(noted or [])
+    _panel(role, wanted, seats, display, options)
     while not (stop_when_full and len(seats) >= wanted):
         heard = listener.listen(Prompt(f"night.{role.value}.seat", tuple(range(1, players + 1)), ("yes", "no"),
                                        night=True, deadline=deadline))
@@ -154,7 +200,11 @@ def _seats_of(role: Role, wanted: int, players: int, listener: Listener, display
             break
         if choice == "no":
             if seats:
-                display.feedback("deal.seat_removed", {"seat": seats.pop()})
+                taken = seats.pop()
+                _panel(role, wanted, seats, display, options)  # the panel first: redrawing it clears the feedback
+                display.feedback("deal.seat_removed", {"seat": taken})
+            else:
+                display.feedback("input.nothing_to_undo", {})
             continue
         if not isinstance(choice, int) or not 1 <= choice <= players or choice in seats:
             display.feedback("input.refused", {"reason": str(heard.text or choice)})
@@ -165,6 +215,7 @@ def _seats_of(role: Role, wanted: int, players: int, listener: Listener, display
             display.feedback("deal.seats_full", {"seat": choice, "count": wanted})
         else:
             seats.append(choice)
+            _panel(role, wanted, seats, display, options)
             display.feedback("deal.seat_noted", {"seat": choice})
     return seats
 

@@ -7,7 +7,7 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, TextIO
+from typing import TYPE_CHECKING, Any, Callable, TextIO
 
 from narrator.errors import UsageError
 from narrator.flow.script import Setup
@@ -84,16 +84,27 @@ def run_wizard(args: argparse.Namespace, read_line: Callable[[], str | None] | N
 
 def balance_advice(config: TableConfig) -> tuple[list[str], list[dict[str, int]]]:
     """The balance advisor for the wizard: its lines, and the fair compositions as the config's roles."""
-    from narrator.rules import Role, RulesError
+    from narrator.rules import RulesError
     from narrator.sim.balance import advise
-    from narrator.sim.cli import advice_lines
 
     try:
         advice = advise(config.players, config.composition(), config.rule_options())
     except RulesError:
         return [], []
+    return wizard_advice(advice)
+
+
+# The wizard has no --budget: its roles question asks the advisor again after every change.
+WIZARD_AGAIN = "change a role and back to ask again: the games played are kept"
+
+
+def wizard_advice(advice: Any) -> tuple[list[str], list[dict[str, int]]]:
+    """The advisor's answer as the wizard shows it: the fair compositions numbered *1, *2..."""
+    from narrator.rules import Role
+    from narrator.sim.cli import advice_lines
+
     offers = [{r.value: n for r, n in e.deck.items() if r is not Role.VILLAGER} for e in advice.fair]
-    lines = advice_lines(advice)
+    lines = advice_lines(advice, again=WIZARD_AGAIN)
     numbered = [f"    *{i} {line.strip()}" for i, line in enumerate(lines[-len(offers):], start=1)] if offers else []
     return (lines[: len(lines) - len(offers)] + numbered) if offers else lines, offers
 
@@ -229,7 +240,7 @@ def deal_at_table(setup: Setup, mode: str, speaker: Speaker, listener: Listener,
     from narrator.table.deal import deal_on_screen, roll_call
 
     if mode == "program":
-        deal_on_screen(setup.deal, display, listener)
+        deal_on_screen(setup.deal, display, listener, setup.options)
         return setup
     extra = setup.deal.extra if setup.options.thief_extra_cards == "from_deck" else ()
     deck = deck_of(setup.deal.seats, extra)

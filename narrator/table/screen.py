@@ -11,6 +11,7 @@ import threading
 from typing import Any, Iterable, Mapping
 
 from rich.align import Align
+from rich.cells import cell_len
 from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
@@ -175,7 +176,11 @@ class ScreenDisplay:
                 body.append(f"\n\n> {self.typed}", style="bold yellow")
             if self.note:
                 body.append(f"\n\n{self.note}", style="yellow")
-            parts.append(Panel(Align.center(body), title="private", border_style="grey50", padding=(1, 4)))
+            # As wide as its longest line, but never the whole screen: a long line (a card's reminder)
+            # wraps, and the panel stays an indented box, not the day's caption box.
+            width = min(max(map(cell_len, body.plain.splitlines())) + 10, self.console.size.width - 10)
+            parts.append(Panel(Align.center(body), title="private", border_style="grey50", padding=(1, 4),
+                               width=max(width, 20)))
         else:
             night = max(1, int(self.state.get("night", 0) or 0))
             label = self.pack.panel_text("board.night", {"count": night}) if self.phase else self.title

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Protocol, TextIO, TypeVar
+from typing import Callable, Iterable, Mapping, Protocol, TextIO, TypeVar
 
 from narrator.errors import UsageError
 from narrator.flow.timing import Timing
@@ -17,13 +17,21 @@ from narrator.rules import Role, RulesError
 from narrator.rules.composition import RECOMMENDED
 from narrator.rules.options import CHOICES, NUMBERS, TEXTS, Options
 from narrator.packs import VoicePack
-from narrator.table.config import DEAL_MODES, INPUTS, TableConfig, option_text, specials_of, with_defaults
+from narrator.table.config import (DEAL_MODES, INPUTS, TableConfig, option_groups, option_text, specials_of,
+                                   with_defaults)
 
 T = TypeVar("T")
 
 # The special roles in the order the wizard numbers them (Villagers fill the rest).
 ROLE_MENU: tuple[Role, ...] = wizard_roles()  # from the role catalogue (narrator/roles)
 OPTION_MENU: tuple[str, ...] = tuple(f.name for f in Options.__dataclass_fields__.values())
+
+
+def option_menu(deck: Mapping[Role, int]) -> tuple[str, ...]:
+    """The rule options the wizard numbers for `deck`, in its order (grouped by role)."""
+    return tuple(name for _, names in option_groups(deck) for name in names)
+
+
 def timing_menu(deck: Iterable[Role]) -> tuple[str, ...]:
     """The turns the wizard lists: the base box's calls always, an expansion's calls when their
     role is in the deck (in the night's order), then the day's times."""
@@ -205,13 +213,20 @@ class Wizard:
     def options(self) -> None:
         while True:
             opts = self.config.rule_options().to_dict()
-            listing = ", ".join(f"{i} {option_text(self.pack, name, opts[name])}" for i, name in enumerate(OPTION_MENU, start=1))
-            self.io.tell(f"Rules: {listing}")
+            menu: list[str] = []
+            self.io.tell("Rules:")
+            for role, names in option_groups(self.config.composition()):
+                first = len(menu) + 1
+                menu += names
+                listing = ", ".join(f"{i} {option_text(self.pack, name, opts[name])}"
+                                    for i, name in enumerate(names, start=first))
+                title = "The game" if role is None else self.pack.role_name(role.value)
+                self.io.tell(f"  {title}: {listing}")
 
             def parse(answer: str) -> str | None:
                 if not answer.strip():
                     return None
-                return OPTION_MENU[_index(answer, len(OPTION_MENU), "an option") - 1]
+                return menu[_index(answer, len(menu), "an option") - 1]
 
             name = self._ask("Enter = these rules; an option's number changes it:", parse)
             if name is None:

@@ -56,9 +56,9 @@ def test_issue9_point21_witch_is_asked_to_save_and_to_poison(lang: str, heal_wor
 def test_issue9_point21_single_lines() -> None:
     fr, es, it, en = (load_pack(lang) for lang in ("fr", "es", "it", "en"))
     assert fr.lines["deal.seat_wake"] == ("La personne qui a la carte {role} ouvre les yeux et tape son numéro.",)
-    assert fr.lines["deal.seat_sleep"] == ("La personne qui a la carte {role} ferme les yeux.",)
+    assert fr.lines["deal.roll_sleep"] == ("Fermez les yeux.",)  # the roll call's sleep line (issue 23 point 3)
     assert es.lines["deal.seat_wake"] == ("Quien tenga la carta {role}, que abra los ojos y pulse su número.",)
-    assert es.lines["deal.seat_sleep"] == ("Quien tenga la carta {role}, que cierre los ojos.",)
+    assert es.lines["deal.roll_sleep"] == ("Ojos cerrados.",)
     assert it.lines["deal.roll_call"][0].startswith("Prima che scenda la prima notte,")
     assert "è già stata usata" in it.panel["witch.unknown_victim"][0]
     assert en.lines["lovers.wake"] == ("Lovers, wake up. Look at the screen and recognise each other.",)

@@ -320,3 +320,53 @@ def test_issue9_point7_the_keypad_sees_keys_typed_during_the_wake_line() -> None
     finally:
         os.close(r)
         os.close(w)
+
+
+def feedback_during(r: HeadlessResult, wake: str, sleep: str) -> list[str]:
+    """The feedback on the panel during a call, but the note every turn opens with (keys typed too early)."""
+    return [e["text"] for e in during(r, wake, sleep) if e["kind"] == "private" and e.get("action") == "feedback"
+            and e.get("key") != "input.too_early"]
+
+
+def test_issue23_point5_after_the_seers_minus_one_message_not_two_contradicting_ones() -> None:
+    """Before: `-` said "it cannot be taken back", the seat typed after it "To change it, press - first"."""
+    r = game({(1, "seer"): [2, "no", 3]})
+    assert feedback_during(r, "seer.wake", "seer.sleep") == [
+        "Your choice is made: it cannot be taken back.", "Your choice is made: it cannot be taken back."]
+
+
+def test_issue23_point5_minus_with_nothing_to_take_back_says_so() -> None:
+    """Before: "Not possible: -. Choose again."."""
+    r = game({(1, "seer"): ["no", 2]})
+    assert feedback_during(r, "seer.wake", "seer.sleep") == ["Nothing to take back: no answer yet."]
+
+
+def test_issue23_point5_minus_by_day_with_nothing_to_take_back_says_so() -> None:
+    """By day too: `-` at a voter's question (nothing typed yet) said "Not possible: -. Choose again."."""
+    from narrator.fakes import FakeListener
+
+    from flow_helpers import FAST as fast
+
+    setup = parse_setup({"players": 8, "language": "en", "roles": ROLES, "timing": dict(fast)}, "SETUP")
+    script = parse_script(DAYS, 8, "SCRIPT")
+    minus: list[str] = []
+
+    def answer(prompt: Prompt) -> Heard | None:
+        if prompt.name.startswith("day.vote.") and prompt.seats and not minus:
+            minus.append(prompt.name)
+            return Heard("no", "keypad", "-")
+        return script.answer(prompt)
+
+    clock = VirtualClock()
+    r = run_game(setup, FakeListener(clock, answer, delay=0.5), 0, clock)
+    assert minus
+    notes = [e["text"] for e in r.timeline if e.get("action") == "feedback"]
+    assert "Nothing to take back: no answer yet." in notes
+    assert not any(n.startswith("Not possible: -") for n in notes)
+
+
+def test_issue23_point5_after_the_foxs_minus_one_message_too() -> None:
+    roles = {1: "seer", 2: "werewolf", 3: "werewolf", 4: "witch", 5: "hunter", 6: "fox"}
+    r = game({(1, "fox"): [2, "no", 3]}, roles=roles)
+    assert feedback_during(r, "fox.wake", "fox.sleep") == [
+        "Your choice is made: it cannot be taken back.", "Your choice is made: it cannot be taken back."]

@@ -51,3 +51,40 @@ def test_without_a_scapegoat_a_tie_follows_the_base_rules() -> None:
     r = play(setup, {"nights": [{"werewolves": 8, "seer": 1}], "days": [TIE_DAY, {"eliminate": 1}, {"eliminate": 2}]})
     assert not any("Scapegoat" in line for line in said(r))
     assert not any(isinstance(e, ev.TieVictim) for e in r.game.events)
+
+
+def test_issue23_point7_the_list_grows_on_screen_and_minus_takes_back_the_last_seat() -> None:
+    """Before: `-` was refused ("Not possible"), and the screen showed only "Accepted." after each seat."""
+    from narrator.clock import VirtualClock
+    from narrator.fakes import FakeListener
+    from narrator.flow.script import parse_script, parse_setup
+    from narrator.headless import run_game
+    from narrator.ports import Heard, Prompt
+
+    from flow_helpers import FAST
+
+    s = parse_setup({"language": "en", **SETUP, "timing": dict(FAST)}, "SETUP")
+    base = parse_script({"nights": [{"werewolves": 8, "seer": 1}], "days": [TIE_DAY, {"eliminate": 1}, {"eliminate": 2}]},
+                        s.players, "SCRIPT")
+    typed = ["no", 3, 5, "no", 6, "yes"]
+
+    def answer(prompt: Prompt) -> Heard | None:
+        if prompt.name == "day.scapegoat":
+            choice = typed.pop(0)
+            return Heard(choice, "keypad", {"no": "-", "yes": "+"}.get(str(choice), str(choice)))
+        return base.answer(prompt)
+
+    clock = VirtualClock()
+    r = run_game(s, FakeListener(clock, answer, delay=1.0), 0, clock)
+    assert typed == []
+    designated = next(e for e in r.game.events if isinstance(e, ev.VotersDesignated))
+    assert designated.voters == (3, 6)
+    start = next(i for i, e in enumerate(r.timeline) if e.get("key") == "scapegoat.designate")
+    end = next(i for i, e in enumerate(r.timeline) if e.get("key") == "scapegoat.voters")
+    notes = [e["text"] for e in r.timeline[start:end] if e.get("action") == "feedback" and e["key"] != "input.accepted"]
+    keys = "Another seat adds it, - takes back the last one, + ends the list."
+    assert notes == [
+        "Enter each seat that may vote tomorrow, then +. 0 for nobody; + alone for everyone.",
+        "Nothing to take back: no answer yet.",
+        f"Named so far: 3. {keys}", f"Named so far: 3, 5. {keys}", f"Named so far: 3. {keys}",
+        f"Named so far: 3, 6. {keys}"]

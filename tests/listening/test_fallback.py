@@ -61,7 +61,24 @@ def test_no_microphone_and_missing_words_each_one_line(ko_pack: VoicePack) -> No
             prompt = Prompt("day.vote", seats=(3, 5), risky=True, deadline=time.monotonic() + 60)
             os.write(master, b"5\r-3\r+")
             assert table.listen(prompt) == Heard(3, source="keypad", text="3")
-            assert speaker.keys() == ["vote.confirm", "vote.cancelled", "vote.confirm"]
+            # Keypad only: the read-back says to press `-` (issue 23 point 5).
+            assert speaker.keys() == ["vote.confirm_keypad", "vote.cancelled", "vote.confirm_keypad"]
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+def test_issue23_point5_a_keypad_table_is_told_to_press_minus_not_to_say_no(en_pack: VoicePack) -> None:
+    """Before: "Seat 5. Say no within three seconds to cancel." at a table playing by keypad."""
+    master, slave = pty.openpty()
+    try:
+        speaker = RecordingSpeaker()
+        with open_table_listener(en_pack, speaker, voice=False, keypad_fd=slave) as table:
+            prompt = Prompt("day.vote", seats=(3, 5), risky=True, deadline=time.monotonic() + 60)
+            os.write(master, b"5\r+")
+            assert table.listen(prompt) == Heard(5, source="keypad", text="5")
+        assert speaker.keys() == ["vote.confirm_keypad"]
+        assert en_pack.text(speaker.said[0][0]) == "Seat 5. Press minus within three seconds to cancel."
     finally:
         os.close(master)
         os.close(slave)

@@ -59,7 +59,8 @@ def test_every_seat_sees_its_own_card_and_only_it() -> None:
     deal_on_screen(d, display, Keys(keys_for(9, slips={3: 4, 7: 1})))
     shown = [e for e in timeline.entries if e.get("key") == "deal.card"]
     assert [e["text"] for e in shown] == [
-        f"Seat {seat}: you are the {pack.role_name(d.seats[seat - 1].value)}. Press Enter to hide." for seat in range(1, 10)
+        f"Seat {seat}: you are the {pack.role_name(d.seats[seat - 1].value)}. Press Enter to hide.\n"
+        + pack.panel_text(f"reminder.{d.seats[seat - 1].value}", {}) for seat in range(1, 10)
     ]
     # Each card is followed by a clear before the next seat is called.
     actions = [e["action"] for e in timeline.entries if e["kind"] == "private" and e["action"] != "feedback"]
@@ -105,3 +106,42 @@ def test_a_deal_stopped_midway_leaves_no_card() -> None:
     with pytest.raises(UsageError, match="the deal stopped: the input ended"):
         deal_on_screen(a_deal(), display, Keys([Heard(1), Heard("enter"), Heard(2)]))
     assert display.private is None and timeline.entries[-1]["action"] == "clear"
+
+
+def test_issue23_point15_the_card_shows_a_reminder_of_its_power_and_keys() -> None:
+    """Before: only "Seat 3: you are the Scapegoat. Press Enter to hide."; the Scapegoat's list and the
+    Devoted Servant's claim are day-time powers whose keys are on the card, before they are needed."""
+    from narrator.rules import Deal, Role
+
+    d = Deal((Role.SCAPEGOAT, Role.WEREWOLF, Role.DEVOTED_SERVANT, Role.SEER, Role.WEREWOLF, Role.VILLAGER,
+              Role.VILLAGER, Role.VILLAGER))
+    pack = load_pack("en")
+    timeline = Timeline(VirtualClock())
+    deal_on_screen(d, TimelineDisplay(pack, timeline), Keys(keys_for(8)))
+    shown = [e["text"] for e in timeline.entries if e.get("key") == "deal.card"]
+    assert shown[0] == ("Seat 1: you are the Scapegoat. Press Enter to hide.\nOn a tie you are eliminated instead; "
+                        "then type who may vote tomorrow, seat by seat: - takes back, + ends.")
+    assert shown[2].endswith("\nWhen a player is voted out, press + before their card is shown to take their card.")
+    # Every role of the catalogue has its reminder in every pack (one line each).
+    from narrator.packs import load_pack as load
+
+    for language in ("en", "fr", "es", "it", "ko"):
+        other = load(language)
+        for role in Role:
+            text = other.panel_text(f"reminder.{role.value}", {})
+            assert text and "\n" not in text, (language, role)
+
+
+def test_issue23_point15_the_judges_reminder_follows_his_signal_option() -> None:
+    from narrator.rules import Deal, Options, Role
+
+    d = Deal((Role.STUTTERING_JUDGE, Role.WEREWOLF, Role.SEER, Role.VILLAGER, Role.VILLAGER, Role.WEREWOLF,
+              Role.VILLAGER, Role.VILLAGER))
+    pack = load_pack("en")
+    shown = {}
+    for signal in ("sign_during_vote", "night_arm"):
+        timeline = Timeline(VirtualClock())
+        deal_on_screen(d, TimelineDisplay(pack, timeline), Keys(keys_for(8)), Options(judge_signal=signal))
+        shown[signal] = next(e["text"] for e in timeline.entries if e.get("key") == "deal.card").split("\n")[1]
+    assert shown["sign_during_vote"] == "Once a game, press + before your vote: a second vote follows the same day."
+    assert shown["night_arm"] == "Once a game, at night: + asks for a second vote the next day, - does not."

@@ -22,8 +22,9 @@ def test_demo_text_finishes_a_whole_game() -> None:
     for line in ("Night falls on the village.", "Seer, wake up.", "Werewolves, go back to sleep.", "The sun rises.",
                  "Time to vote.", "Hunter, seat"):
         assert any(s.startswith(line) for s in said), line
+    # The default composition for 8 players (issue 23 point 4: one the balance advisor rates fair).
     assert sum(s.endswith(("card: Villager.", "card: Werewolf.", "card: Seer.", "card: Witch.",
-                           "card: Hunter.", "card: Cupid.")) for s in said[-6:]) == 6
+                           "card: Hunter.")) for s in said[-8:]) == 8
 
 
 def test_issue9_point12_the_demo_shows_what_everyone_did() -> None:
@@ -49,6 +50,37 @@ def test_issue9_point12_the_demo_status_lines_come_from_the_pack() -> None:
     for english in ("Demo:", "cards:", "Demo over", "the winner is", "alive:", "dead:", "What everyone did", "voted for",
                     "[night", "[day"):
         assert english not in text, english
-    assert text.splitlines()[0].startswith("Démo : 6 joueurs automatiques.")
+    assert text.splitlines()[0].startswith("Démo : 8 joueurs automatiques.")
     assert "Ce que chacun a fait :" in text and "[Nuit 1]" in text and "en vie:" in text
     assert text.splitlines()[-1].startswith("Fin de la démo : victoire pour")
+
+
+def test_issue23_point4_the_demo_plays_the_default_composition() -> None:
+    """Before: 6 players (Werewolf, Seer, Witch, Hunter, Cupid, Villager), the village winning 83% of games."""
+    from narrator.rules import default_deck
+    from narrator.table.demo import DEMO_DECK, demo_setup
+
+    assert DEMO_DECK == default_deck(8)
+    assert sum(demo_setup("en", 2).deal.seats.count(r) for r in set(DEMO_DECK)) == 8
+
+
+def test_issue23_point15_demo_roles_plays_the_extension_roles() -> None:
+    proc = subprocess.run([sys.executable, "-m", "narrator", "demo", "--text", "--pace", "0.02",
+                           "--roles", "werewolf=2,seer,savior,fox,raven,elder,scapegoat"],
+                          capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout.splitlines()
+    assert out[0].startswith("Demo: 9 automatic players.")
+    for name in ("Savior", "Fox", "Raven", "Elder", "Scapegoat"):
+        assert f"= {name}" in out[0], name
+    said = [line[4:] for line in out if line.startswith("  » ")]
+    for wake in ("Savior, wake up.", "Fox, wake up.", "Raven, wake up."):
+        assert any(s.startswith(wake) for s in said), wake
+    assert out[-1].startswith("Demo over: victory for")
+
+
+def test_issue23_point15_a_bad_demo_deck_is_one_line() -> None:
+    proc = subprocess.run([sys.executable, "-m", "narrator", "demo", "--text", "--roles", "werewolf=2,wizard"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr.startswith("narrator: unknown role 'wizard'") and len(proc.stderr.splitlines()) == 1

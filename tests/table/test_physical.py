@@ -129,7 +129,7 @@ def test_what_the_table_hears_and_when_does_not_depend_on_the_cards() -> None:
     heard_a = [(e["t"], e["key"], e["text"]) for e in ta.entries if e["kind"] == "say"]
     heard_b = [(e["t"], e["key"], e["text"]) for e in tb.entries if e["kind"] == "say"]
     assert heard_a == heard_b
-    assert [e["key"] for e in ta.entries if e["kind"] == "say"][:3] == ["deal.roll_call", "deal.seat_wake", "deal.seat_sleep"]
+    assert [e["key"] for e in ta.entries if e["kind"] == "say"][:3] == ["deal.roll_call", "deal.seat_wake", "deal.roll_sleep"]
 
 
 def test_the_private_panel_is_open_only_while_its_role_is_awake() -> None:
@@ -175,7 +175,7 @@ def test_three_bad_roll_calls_stop_with_a_clear_message() -> None:
 
 
 # The turns of tests/text_game.py (and a `lovers` turn), at a table that deals physical cards.
-CARDS_TIMING = TEXT_TIMING.replace("[timing]", "[timing]\nlovers = 0.6")
+CARDS_TIMING = TEXT_TIMING.replace("[timing]", "[timing]\nlovers = 0.6\nroll_call = 0.6\nroll_call_card = 0.2")
 CONFIG = f"""
 players = 5
 deal = "cards"
@@ -241,8 +241,8 @@ def panel_during(timeline: Timeline, role: Role) -> list[str]:
     out: list[str] = []
     awake = False
     for e in timeline.entries:
-        if e["kind"] == "say" and e["key"] in ("deal.seat_wake", "deal.seat_sleep"):
-            if awake and e["key"] == "deal.seat_sleep":
+        if e["kind"] == "say" and e["key"] in ("deal.seat_wake", "deal.roll_sleep"):
+            if awake and e["key"] == "deal.roll_sleep":
                 return out
             awake = e["key"] == "deal.seat_wake" and e["text"].startswith(f"Whoever holds the {role.value.capitalize()}")
         elif awake and e["kind"] == "private" and e["action"] == "feedback":
@@ -286,3 +286,146 @@ def test_issue9_point8_a_mistyped_seat_is_taken_back_with_minus() -> None:
     learnt, timeline = typed_roll_call(TRUTH, {Role.SEER: [3, "-", 1], Role.WEREWOLF: [2, 4]})
     assert learnt == TRUTH  # no second roll call needed
     assert panel_during(timeline, Role.SEER) == ["Seat 3 noted.", "Seat 3 taken back.", "Seat 1 noted."]
+
+
+# ---- issue 23 points 3 and 6: a missed seat calls again only what is missing; the panel lists the seats ----
+
+class Turns:
+    """Each role types, in each of its turns, the keys given for that turn (one a second), then waits."""
+
+    def __init__(self, clock: VirtualClock, keys: dict[Role, list[list[Any]]]) -> None:
+        self.clock = clock
+        self.keys = {role: [list(turn) for turn in turns] for role, turns in keys.items()}
+        self.deadline: dict[Role, float] = {}
+        self.todo: dict[Role, list[Any]] = {}
+
+    def listen(self, prompt: Prompt) -> Heard | None:
+        assert prompt.deadline is not None
+        role = Role(prompt.name.split(".")[1])
+        if self.deadline.get(role) != prompt.deadline:
+            self.deadline[role] = prompt.deadline
+            turns = self.keys.get(role, [])
+            self.todo[role] = turns.pop(0) if turns else []
+        if not self.todo[role]:
+            self.clock.sleep_until(prompt.deadline)
+            return None
+        self.clock.sleep_until(self.clock.now() + 1.0)
+        key = self.todo[role].pop(0)
+        word = {"-": "no", "+": "yes"}.get(key) if isinstance(key, str) else None
+        return Heard(word or key, "keypad", str(key))
+
+
+NINE = Deal((Role.SEER, Role.WEREWOLF, Role.VILLAGER, Role.WEREWOLF, Role.WITCH, Role.HUNTER, Role.VILLAGER,
+             Role.CUPID, Role.WEREWOLF, Role.VILLAGER, Role.VILLAGER, Role.VILLAGER))
+
+
+def turns_roll_call(truth: Deal, keys: dict[Role, list[list[Any]]]) -> tuple[Deal | None, Timeline]:
+    clock = VirtualClock()
+    timeline = Timeline(clock)
+    pack = load_pack("en")
+    try:
+        learnt: Deal | None = roll_call(len(truth.seats), deck_of(truth.seats), Options(), TimelineSpeaker(pack, timeline),
+                                        Turns(clock, keys), TimelineDisplay(pack, timeline), clock, Timing(gap=1.0))
+    except UsageError:
+        learnt = None
+    return learnt, timeline
+
+
+def shown_without_reminder(timeline: Timeline) -> list[str]:
+    """The private panels shown, without their last line (the card's reminder, issue 23 point 15)."""
+    return ["\n".join(e["text"].split("\n")[:-1]) for e in timeline.entries
+            if e["kind"] == "private" and e["action"] == "show"]
+
+
+def test_issue23_point15_the_roll_call_panel_reminds_the_role_of_its_power() -> None:
+    learnt, timeline = turns_roll_call(NINE, every_seat(NINE))
+    assert learnt == NINE
+    shown = [e["text"] for e in timeline.entries if e["kind"] == "private" and e["action"] == "show"]
+    assert "Enter your seat number.\nNothing noted yet: 1 to enter.\nEach night: type a seat to see that player's card." in shown
+
+
+def seats_of(truth: Deal, role: Role) -> list[int]:
+    return [s for s, r in enumerate(truth.seats, 1) if r is role]
+
+
+def every_seat(truth: Deal) -> dict[Role, list[list[Any]]]:
+    return {role: [seats_of(truth, role)] for role in set(truth.seats) - {Role.VILLAGER}}
+
+
+def test_issue23_point3_a_missed_seat_calls_again_only_the_role_that_missed() -> None:
+    """Before: one role silent in its turn made every role be called again (a whole second pass)."""
+    keys = every_seat(NINE)
+    keys[Role.SEER] = [[], [1]]  # silent in the first pass, types her seat when called again
+    learnt, timeline = turns_roll_call(NINE, keys)
+    assert learnt == NINE
+    said = [(e["key"], e["text"]) for e in timeline.entries if e["kind"] == "say"]
+    wakes = [text for key, text in said if key == "deal.seat_wake"]
+    assert len(wakes) == 5 + 1  # the five roles, then the Seer alone
+    assert wakes[-1] == "Whoever holds the Seer card, open your eyes and enter your seat number."
+    assert [key for key, _ in said].count("deal.roll_call_missing") == 1
+    assert "deal.roll_call_again" not in [key for key, _ in said]
+
+
+def test_issue23_point3_called_again_a_role_keeps_the_seats_it_gave_and_sees_them() -> None:
+    keys = every_seat(NINE)
+    keys[Role.WEREWOLF] = [[2], [4, 9]]  # one of three seats in the first pass
+    learnt, timeline = turns_roll_call(NINE, keys)
+    assert learnt == NINE
+    shown = shown_without_reminder(timeline)
+    assert "Each of you, enter your seat number.\nNoted: 2. Still to enter: 2 of 3." in shown
+    second = [t for t in shown if t.startswith("Each of you")]
+    # The second turn opens on the seat already given, kept.
+    assert second[second.index("Each of you, enter your seat number.\nNoted: 2. Still to enter: 2 of 3.") + 1] == (
+        "Each of you, enter your seat number.\nNoted: 2. Still to enter: 2 of 3.")
+
+
+def test_issue23_point3_the_second_pass_is_the_same_whatever_the_cards() -> None:
+    """Which roles are called again depends only on how many seats each role typed, never on the
+    seats: two deals, the same role silent, the same lines at the same times."""
+    other = Deal((Role.VILLAGER, Role.WEREWOLF, Role.SEER, Role.VILLAGER, Role.CUPID, Role.WEREWOLF, Role.WITCH,
+                  Role.VILLAGER, Role.HUNTER, Role.WEREWOLF, Role.VILLAGER, Role.VILLAGER))
+    heard = []
+    for truth in (NINE, other):
+        keys = every_seat(truth)
+        keys[Role.WITCH] = [[], seats_of(truth, Role.WITCH)]
+        learnt, timeline = turns_roll_call(truth, keys)
+        assert learnt == truth
+        heard.append([(e["t"], e["key"], e["text"]) for e in timeline.entries if e["kind"] == "say"])
+    assert heard[0] == heard[1]
+
+
+def test_issue23_point3_a_turn_lasts_what_the_deck_gives_whatever_is_typed() -> None:
+    """The turn: `roll_call` seconds, and `roll_call_card` more for each card beyond the first."""
+    fast, t_fast = turns_roll_call(NINE, {role: [seats + ["+"]] for role, [seats] in every_seat(NINE).items()})
+    slow, t_slow = turns_roll_call(NINE, every_seat(NINE))
+    assert fast == slow == NINE
+    said = [(e["t"], e["key"]) for e in t_fast.entries if e["kind"] == "say"]
+    assert said == [(e["t"], e["key"]) for e in t_slow.entries if e["kind"] == "say"]
+    pack = load_pack("en")
+    from narrator.speech.estimated import estimated_duration
+
+    wakes = [e for e in t_fast.entries if e["kind"] == "say" and e["key"] == "deal.seat_wake"]
+    sleeps = [e for e in t_fast.entries if e["kind"] == "say" and e["key"] == "deal.roll_sleep"]
+    turns = [round(s["t"] - w["t"] - estimated_duration(w["text"], pack.rate), 3) for w, s in zip(wakes, sleeps)]
+    timing = Timing()
+    by_role = dict(zip([w["text"].split(" card")[0].removeprefix("Whoever holds the ") for w in wakes], turns))
+    assert by_role["Werewolf"] == timing.roll_call + 2 * timing.roll_call_card
+    assert by_role["Seer"] == timing.roll_call
+
+
+def test_issue23_point6_the_panel_lists_every_seat_noted_for_the_role() -> None:
+    """Before: only the last seat ("Seat 9 noted.")."""
+    learnt, timeline = turns_roll_call(NINE, every_seat(NINE))
+    assert learnt == NINE
+    shown = shown_without_reminder(timeline)
+    assert "Each of you, enter your seat number.\nNothing noted yet: 3 to enter." in shown
+    assert "Each of you, enter your seat number.\nNoted: 2, 4. Still to enter: 1 of 3." in shown
+    assert "Each of you, enter your seat number.\nNoted: 2, 4, 9. All entered (- takes back the last one)." in shown
+
+
+def test_issue23_point5_minus_with_no_seat_noted_says_there_is_nothing_to_take_back() -> None:
+    keys = every_seat(NINE)
+    keys[Role.SEER] = [["-", 1]]
+    learnt, timeline = turns_roll_call(NINE, keys)
+    assert learnt == NINE
+    assert panel_during(timeline, Role.SEER) == ["Nothing to take back: no answer yet.", "Seat 1 noted."]

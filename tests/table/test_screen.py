@@ -156,3 +156,16 @@ def test_the_board_shows_what_is_public_by_design() -> None:
     screen.said(Cue("vote.start", phase="day.vote"), "Time to vote. Who should be eliminated?", 0.0)
     text = draw(screen, console)
     assert "Seat 4: group B." in text and "The Seer card." in text
+
+
+def test_issue23_point15_a_card_with_its_reminder_stays_an_indented_panel() -> None:
+    """The reminder is longer than the screen is wide: it wraps inside the panel, which never takes
+    the whole width (the day's caption box does)."""
+    for width, height in ((100, 40), (80, 24)):
+        console = Console(file=io.StringIO(), width=width, height=height, color_system=None)
+        screen = ScreenDisplay(load_pack("en"), VirtualClock(), console)
+        screen.show_private("deal.card", {"seat": 1, "role": "witch"}, (("reminder.witch", {}),))
+        text = draw(screen, console)
+        box = [line for line in text.splitlines() if "│" in line or "╭" in line]
+        assert box and all(line.startswith("     ") for line in box), text
+        assert "you are the Witch" in text and "for nobody (once)." in text

@@ -10,7 +10,7 @@ import pytest
 
 from narrator.rules import Role
 from narrator.table.config import TableConfig, config_path, load_config, save_config
-from narrator.table.wizard import OPTION_MENU, ROLE_MENU, ScriptedAsker, Wizard
+from narrator.table.wizard import ROLE_MENU, ScriptedAsker, Wizard, option_menu
 
 ALL_ENTER = ["", "", "", "", "", "", ""]
 
@@ -25,17 +25,20 @@ def run(answers: list[str], config: TableConfig | None = None) -> tuple[TableCon
 def test_enter_everywhere_keeps_the_defaults() -> None:
     config, _ = run(ALL_ENTER)
     assert config == TableConfig()
-    assert config.composition() == {Role.WEREWOLF: 2, Role.SEER: 1, Role.VILLAGER: 5}
+    # The default composition for 8 players, one the balance advisor rates fair (issue 23 point 4).
+    assert config.composition() == {Role.WEREWOLF: 2, Role.SEER: 1, Role.WITCH: 1, Role.HUNTER: 1, Role.VILLAGER: 3}
 
 
 def test_a_whole_setup_on_the_keypad() -> None:
     # 10 players; add a Witch (3+) and a Hunter (4+); switch option vote_procedure twice (its
     # number in the menu, which grows with the roles' options); French; both inputs; seer turn
     # 30 s; physical cards.
-    vote = str(OPTION_MENU.index("vote_procedure") + 1)
+    vote = str(option_menu({Role.WEREWOLF: 2, Role.SEER: 1, Role.LITTLE_GIRL: 1, Role.WITCH: 1, Role.HUNTER: 1})
+               .index("vote_procedure") + 1)
     config, _ = run(["10", "3+", "4+", "", vote, vote, "", "2", "3", "4*30", "", "2"])
     assert config.players == 10
-    assert config.composition() == {Role.WEREWOLF: 2, Role.SEER: 1, Role.WITCH: 1, Role.HUNTER: 1, Role.VILLAGER: 5}
+    assert config.composition() == {Role.WEREWOLF: 2, Role.SEER: 1, Role.LITTLE_GIRL: 1, Role.WITCH: 1, Role.HUNTER: 1,
+                                    Role.VILLAGER: 4}
     assert config.options == {"vote_procedure": "accusation"}
     assert (config.language, config.inputs, config.deal) == ("fr", "both", "cards")
     assert config.timings().turn("seer") == 30.0
@@ -51,7 +54,8 @@ def test_a_letter_where_a_number_is_due_is_asked_again() -> None:
 def test_out_of_range_players_are_asked_again() -> None:
     config, asker = run(["3", "31", "12", *ALL_ENTER[1:]])
     assert any("3 players: the game takes 4 to 30" in t for t in asker.told)
-    assert config.players == 12 and config.roles == {"werewolf": 3, "seer": 1}
+    assert config.players == 12
+    assert config.roles == {"werewolf": 3, "seer": 1, "witch": 1, "hunter": 1, "little_girl": 1}
 
 
 def test_too_many_roles_for_the_players_keeps_what_was_chosen() -> None:
@@ -68,7 +72,7 @@ def test_bad_role_changes_and_removing_the_last_werewolf_are_refused() -> None:
     told = [t for t in asker.told if t.startswith("! ")]
     assert f"'{beyond}' is not a role change" in told[0] and "'x' is not a role change" in told[1]
     assert "no Werewolf" in told[2]
-    assert config.roles == {"werewolf": 1, "seer": 1}
+    assert config.roles == {"werewolf": 1, "seer": 1, "witch": 1, "hunter": 1}
 
 
 def test_bad_turn_lengths_are_asked_again() -> None:
@@ -200,12 +204,14 @@ def test_issue9_point14_the_wizard_warns_outside_8_to_18_players() -> None:
 
 
 def test_issue9_point17_setup_questions_use_the_packs_names_not_raw_keys() -> None:
-    config, asker = run(["", "", "2", "", "", "", "", ""])
+    heal = option_menu({Role.WEREWOLF: 2, Role.SEER: 1, Role.WITCH: 1, Role.HUNTER: 1}).index(
+        "witch_sees_victim_after_heal") + 1
+    config, asker = run(["", "", str(heal), "", "", "", "", ""])
     told = "\n".join(asker.told)
     for raw in ("little_girl", "witch_sees_victim_after_heal", "=no", "=yes", "seer_sees", "any_death"):
         assert raw not in told, raw
     assert "6 Little Girl x0" in told
-    assert "2 the Witch sees the victim after healing: no" in told
+    assert f"{heal} the Witch sees the victim after healing: no" in told
     assert "the Witch sees the victim after healing: yes" in told  # after choosing 2, in the listing and summary
 
 
@@ -219,10 +225,55 @@ def test_issue9_point17_the_questions_speak_the_tables_language() -> None:
 def test_text_and_number_options_in_the_wizard() -> None:
     """The Sectarian's groups are typed (a bad value refused in one line, then asked again from the
     list); a number option (the Raven's votes) moves to its next value, not to yes/no."""
-    from narrator.table.wizard import OPTION_MENU
-
-    groups = str(OPTION_MENU.index("sectarian_groups") + 1)
-    raven = str(OPTION_MENU.index("raven_mark_votes") + 1)
-    config, asker = run(["8", "", groups, "AXB", groups, "AAAABBBB", raven, "", "", "", "", ""])
+    # The Sectarian and the Raven in the deck: the wizard lists only the options of the deck's roles.
+    sectarian = f"{ROLE_MENU.index(Role.ABOMINABLE_SECTARIAN) + 1}+"
+    raven_card = f"{ROLE_MENU.index(Role.RAVEN) + 1}+"
+    menu = option_menu({Role.WEREWOLF: 2, Role.SEER: 1, Role.WITCH: 1, Role.HUNTER: 1, Role.ABOMINABLE_SECTARIAN: 1,
+                        Role.RAVEN: 1})
+    groups = str(menu.index("sectarian_groups") + 1)
+    raven = str(menu.index("raven_mark_votes") + 1)
+    config, asker = run(["8", sectarian, raven_card, "", groups, "AXB", groups, "AAAABBBB", raven, "", "", "", "",
+                         ""])
     assert config.options == {"sectarian_groups": "AAAABBBB", "raven_mark_votes": 3}
     assert any("sectarian_groups cannot be 'AXB'" in line for line in asker.told)
+
+
+def test_issue23_point12_the_rules_question_groups_the_options_of_the_decks_roles() -> None:
+    """Before: one paragraph of all 49 options, whatever the deck."""
+    _, asker = run(ALL_ENTER)  # 8 players: Werewolves, Seer, Witch, Hunter
+    start = asker.told.index("Rules:")
+    groups = [line for line in asker.told[start + 1:] if line.startswith("  ")]
+    assert [line.split(":")[0].strip() for line in groups] == ["The game", "Seer", "Witch", "Hunter"]
+    told = "\n".join(asker.told)
+    assert "Sectarian" not in told.split("Rules:")[1] and "Raven" not in told.split("Rules:")[1]
+    numbers = [int(part.split()[0]) for line in groups for part in line.split(": ", 1)[1].split(", ")
+               if part.split()[0].isdigit()]
+    assert numbers == list(range(1, len(numbers) + 1))  # numbered straight through the groups
+
+
+def test_issue23_point12_no_option_shows_an_empty_value() -> None:
+    """Before: "41 the Abominable Sectarian's two groups: ," (the empty default)."""
+    config = TableConfig(players=10, roles={"werewolf": 2, "seer": 1, "abominable_sectarian": 1, "actor": 1})
+    asker = ScriptedAsker(list(ALL_ENTER) + [""])
+    Wizard(asker, config, ["en"]).run()
+    rules = [line for line in asker.told if line.startswith("  ")]
+    sectarian = next(line for line in rules if line.startswith("  Abominable Sectarian:"))
+    assert "two groups: not given (the first half of the seats is group A, the rest group B)" in sectarian
+    actor = next(line for line in rules if line.startswith("  Actor:"))
+    assert "the Actor's cards: Seer, Witch, Hunter, Little Girl" in actor  # names, not keys
+    assert not any(": ," in line or line.rstrip().endswith(":") for line in rules)
+
+
+def test_issue23_point12_the_wizards_advice_cites_no_flag_it_does_not_have() -> None:
+    """Before: "ask again, or give more --budget" (a flag of `narrator balance` only)."""
+    from narrator.rules import complete, default_deck, Options
+    from narrator.sim.balance import Advice, Estimate
+    from narrator.sim.cli import advice_lines
+    from narrator.table.play import wizard_advice
+
+    deck = complete(12, default_deck(12), Options())
+    cut_short = Advice(12, Estimate(deck, 200, 100), [], 0.5, unweighed=4, searched=1)
+    lines, offers = wizard_advice(cut_short)
+    assert offers == [] and any("were not weighed" in line for line in lines)
+    assert not any("--budget" in line for line in lines)
+    assert any("--budget" in line for line in advice_lines(cut_short))  # the command line keeps it
