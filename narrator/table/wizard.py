@@ -141,8 +141,8 @@ class Wizard:
 
     def _warn_players(self, n: int) -> None:
         if n not in RECOMMENDED:
-            self.io.tell(f"! {n} players: the game is best with {RECOMMENDED.start} to {RECOMMENDED.stop - 1} "
-                         "(RULES.md); it can still be played")
+            self.io.tell(f"! {n} players: the game is best with {RECOMMENDED.start} to {RECOMMENDED.stop - 1}"
+                         "; it can still be played")
 
     def roles(self) -> None:
         while True:

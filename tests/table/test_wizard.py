@@ -192,14 +192,14 @@ def test_a_config_that_cannot_be_saved_does_not_stop_the_game(tmp_path: Path) ->
     assert f"! the setup could not be saved in {tmp_path}" in proc.stdout
 
 
-def test_issue9_point14_the_wizard_warns_outside_8_to_18_players() -> None:
+def test_the_wizard_warns_outside_8_to_18_players() -> None:
     config, asker = run(["5", "", "", "", "", "", ""])
-    assert "! 5 players: the game is best with 8 to 18 (RULES.md); it can still be played" in asker.told
+    assert "! 5 players: the game is best with 8 to 18; it can still be played" in asker.told
     config, asker = run(["10", "", "", "", "", "", ""])
     assert not any("best with 8 to 18" in t for t in asker.told)
 
 
-def test_issue9_point17_setup_questions_use_the_packs_names_not_raw_keys() -> None:
+def test_setup_questions_use_the_packs_names_not_raw_keys() -> None:
     config, asker = run(["", "", "2", "", "", "", "", ""])
     told = "\n".join(asker.told)
     for raw in ("little_girl", "witch_sees_victim_after_heal", "=no", "=yes", "seer_sees", "any_death"):
@@ -209,7 +209,7 @@ def test_issue9_point17_setup_questions_use_the_packs_names_not_raw_keys() -> No
     assert "the Witch sees the victim after healing: yes" in told  # after choosing 2, in the listing and summary
 
 
-def test_issue9_point17_the_questions_speak_the_tables_language() -> None:
+def test_the_questions_speak_the_tables_language() -> None:
     asker = ScriptedAsker(["", "", "", "", "", "", ""])
     Wizard(asker, TableConfig(language="fr"), ["en", "fr"]).run()
     told = "\n".join(asker.told)
