@@ -52,7 +52,7 @@ def play(late: float, seed: int = 0) -> HeadlessResult:
 
 
 @pytest.mark.parametrize("seed", range(5))
-def test_issue15_a_late_thread_moves_no_night_line(seed: int) -> None:
+def test_a_late_thread_moves_no_night_line(seed: int) -> None:
     on_time = night_lines(play(0.0))
     late = night_lines(play(0.9 * Sequencer.queue_lead, seed))
     assert [k for k, _ in late] == [k for k, _ in on_time]
@@ -61,7 +61,7 @@ def test_issue15_a_late_thread_moves_no_night_line(seed: int) -> None:
         assert abs(a - b) < 1e-6, f"{key} starts {a - b:+.3f} s off the on-time game's"
 
 
-def test_issue15_lines_are_queued_ahead_with_their_time() -> None:
+def test_lines_are_queued_ahead_with_their_time() -> None:
     said: list[tuple[str, float, Any]] = []
 
     class Recording:

@@ -148,7 +148,7 @@ def test_assist_in_a_real_terminal(tmp_path: Any) -> None:
         t.close()
 
 
-def test_issue9_point10_no_audio_shows_each_line_a_countdown_and_the_day() -> None:
+def test_no_audio_shows_each_line_a_countdown_and_the_day() -> None:
     import io
 
     clock = VirtualClock()
@@ -167,7 +167,7 @@ def test_issue9_point10_no_audio_shows_each_line_a_countdown_and_the_day() -> No
 
 
 @pytest.mark.slow
-def test_issue9_point10_assist_no_audio_in_a_real_terminal(tmp_path: Any) -> None:
+def test_assist_no_audio_in_a_real_terminal(tmp_path: Any) -> None:
     import shutil
     import sys
     from pathlib import Path

@@ -75,7 +75,7 @@ def test_keypad_check_in_a_real_terminal(tmp_path: Path) -> None:
         t.close()
 
 
-def test_issue9_point13_optional_items_warn_and_keypad_play_exits_0() -> None:
+def test_optional_items_warn_and_keypad_play_exits_0() -> None:
     """No microphone and no speech model: warnings; the verdict says keypad play is ready; exit 0."""
     out = io.StringIO()
     code = run_doctor(out, keypad=False, checks_to_run=(
@@ -92,7 +92,7 @@ def test_issue9_point13_optional_items_warn_and_keypad_play_exits_0() -> None:
     assert "voice answers: no model; get one with 'narrator models fetch en'" in text
 
 
-def test_issue9_point13_no_speaker_names_text_and_no_audio_through_the_cli() -> None:
+def test_no_speaker_names_text_and_no_audio_through_the_cli() -> None:
     """Through the command line: the speech models never FAIL, and the verdict names the ways to play."""
     proc = doctor("--no-keypad", env={"NARRATOR_MODELS": "/nonexistent-models"})
     assert "FAIL  speech model" not in proc.stdout
