@@ -15,7 +15,7 @@ tests/flow/test_night_timing.py, with the same stories):
 
 The night's lines are queued `Sequencer.queue_lead` ahead with their time and start on that frame
 (`Speaker.say(cue, at)`), so a thread woken late on a loaded machine moves none of them: this
-held in three runs next to a busy-looping CPU spinner (see the README's Secrecy section), and the
+held in three runs next to a busy-looping CPU spinner (see docs/secrecy.md), and the
 three stories are recorded at the same time, in three processes, for that reason as much as for
 speed: each is the others' load.
 """
