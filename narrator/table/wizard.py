@@ -7,7 +7,6 @@ one clear line and the same question again; nothing answered before is lost.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
 from typing import Callable, Iterable, Protocol, TextIO, TypeVar
 
 from narrator.errors import UsageError
@@ -63,24 +62,6 @@ class LineAsker:
     def tell(self, text: str) -> None:
         self.stdout.write(text + "\n")
         self.stdout.flush()
-
-
-@dataclass
-class ScriptedAsker:
-    """The fake twin: answers from a list; records every question and line told."""
-
-    answers: list[str]
-    questions: list[str] = field(default_factory=list)
-    told: list[str] = field(default_factory=list)
-
-    def ask(self, question: str) -> str:
-        self.questions.append(question)
-        if not self.answers:
-            raise EOFError
-        return self.answers.pop(0)
-
-    def tell(self, text: str) -> None:
-        self.told.append(text)
 
 
 class Invalid(ValueError):

@@ -14,7 +14,8 @@ from narrator.sim.cli import advice_lines
 from narrator.sim.policies import InformedParams
 from narrator.sim.runner import wilson
 from narrator.table.config import TableConfig
-from narrator.table.wizard import ScriptedAsker, Wizard
+from narrator.fakes import ScriptedAsker
+from narrator.table.wizard import Wizard
 
 OPTIONS = Options()
 

@@ -12,7 +12,7 @@ from narrator.flow.timing import Timing
 from narrator.packs import load_pack
 from narrator.rules import Options, Role
 from narrator.table.assist import Assistant
-from narrator.table.keys import ScriptedKeys
+from narrator.fakes import ScriptedKeys
 
 TIMING = Timing(gap=1.0, debate=120.0)
 ROLES = {Role.WEREWOLF, Role.SEER, Role.WITCH, Role.CUPID}

@@ -10,7 +10,8 @@ import pytest
 
 from narrator.rules import Role
 from narrator.table.config import TableConfig, config_path, load_config, save_config
-from narrator.table.wizard import OPTION_MENU, ROLE_MENU, ScriptedAsker, Wizard
+from narrator.fakes import ScriptedAsker
+from narrator.table.wizard import OPTION_MENU, ROLE_MENU, Wizard
 
 ALL_ENTER = ["", "", "", "", "", "", ""]
 
