@@ -6,7 +6,7 @@ the pack; every night, alone right after it, he may once a game infect the pack'
   and secretly (event JoinedPack), keeps his card and its night power, wakes with the pack from
   the next night (its panel tells him, `infected.you`) and wins with the Werewolves.
 - Only if the pack named a victim tonight. The Savior does not stop an infection. An infection
-  aimed at a seat that resists it (`hooks.RESISTS_INFECTION`: the Elder with a spare life) fails
+  aimed at an Elder with a spare life (`elder.has_spare_life`) fails
   and is spent: the victim stays devoured and the dawn rules apply.
 - The infected player learns it by `designation_notice` (narrator/roles/designation.py): the
   Wolf-Father's panel tells him whom to tap, or tells the helper whom to touch, while he is awake;
@@ -24,6 +24,7 @@ from narrator.ports import Heard
 from narrator.roles.designation import LINES as NOTICE_LINES
 from narrator.roles.designation import notice_lines
 from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
+from narrator.roles.elder import has_spare_life
 from narrator.rules import hooks
 from narrator.rules.events import Event, JoinedPack, NightBegan
 from narrator.rules.hooks import Power
@@ -59,15 +60,8 @@ def check(game: Game, father: int, chosen: tuple[int, ...]) -> str | None:
     return None
 
 
-def elder_resists(game: Game, seat: int) -> bool:
-    """RULES-EXTENSIONS.md `elder`: an infection aimed at an Elder with a spare life fails."""
-    s = game.state
-    return (s.roles[seat - 1] is Role.ELDER and game.powered(seat)
-            and game.options.elder_lives - s.lives_lost.get(seat, 0) > 1)
-
-
 def effect(game: Game, father: int, chosen: tuple[int, ...]) -> Sequence[Event]:
-    if not chosen or elder_resists(game, chosen[0]) or any(r(game, chosen[0]) for r in hooks.RESISTS_INFECTION):
+    if not chosen or has_spare_life(game, chosen[0]):
         return ()  # declined; or it fails and is spent: the victim stays devoured
     return (JoinedPack(chosen[0], "infected"), *(e for hook in hooks.INFECTED for e in hook(game, chosen[0])))
 

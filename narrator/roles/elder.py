@@ -34,10 +34,14 @@ def lives_left(game: Game, seat: int) -> int:
     return game.options.elder_lives - game.state.lives_lost.get(seat, 0)
 
 
+def has_spare_life(game: Game, seat: int) -> bool:
+    """A powered Elder with more than one life left (a devouring, or an infection, costs him one and he lives)."""
+    return game.state.roles[seat - 1] is Role.ELDER and game.powered(seat) and lives_left(game, seat) > 1
+
+
 def absorbs(game: Game, seat: int, cause: Cause) -> bool:
     """Dawn step 2: a devoured, unsaved, powered Elder with a spare life loses it and lives."""
-    return (cause in DEVOURING and game.state.roles[seat - 1] is Role.ELDER and game.powered(seat)
-            and lives_left(game, seat) > 1)
+    return cause in DEVOURING and has_spare_life(game, seat)
 
 
 def struck(game: Game) -> tuple[int, ...]:

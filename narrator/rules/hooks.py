@@ -183,8 +183,6 @@ ACTING: list[Callable[[Game, Role], int | None]] = []
 # Dawn step 6 / Day step 5: chain reactions to a death, after grief and the Hunter's shot, in
 # the catalogue's order (the Wild Child turns...): the events they bring, emitted by the engine.
 CHAIN: list[Callable[[Game, int, Cause], Sequence[Event]]] = []
-# Whether an infection aimed at a seat fails (the Elder with a spare life).
-RESISTS_INFECTION: list[Callable[[Game, int], bool]] = []
 # What an infection that took does to the infected seat's own role, besides joining the pack (the
 # Actor loses his power with `actor_infected=powerless`): the events it brings.
 INFECTED: list[Callable[[Game, int], Sequence[Event]]] = []
