@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable, Mapping
 
 from narrator.clock import VirtualClock
 from narrator.fakes import FakeListener
@@ -85,3 +85,18 @@ def resumes_after_every_line(full: bytes, last: dict[str, Any], folder: Path) ->
         resumed = resume_headless(path)
         assert path.read_bytes() == full, f"resumed after line {cut}: the journal differs"
         assert resumed.timeline[-1] == last, f"resumed after line {cut}: the game ends differently"
+
+
+def nights(timeline: Iterable[Mapping[str, Any]]) -> list[list[tuple[str, float]]]:
+    """Each night's spoken lines (night.* phases) with their offsets from its `night.falls`: what a
+    table hears at night, for the secrecy tests to compare between games."""
+    out: list[list[tuple[str, float]]] = []
+    start = 0.0
+    for e in timeline:
+        if e["kind"] != "say" or not e["phase"].startswith("night."):
+            continue
+        if e["key"] == "night.falls":
+            start = e["t"]
+            out.append([])
+        out[-1].append((e["key"], round(e["t"] - start, 6)))
+    return out

@@ -18,7 +18,7 @@ from narrator.journal import MemoryJournal
 from narrator.flow.script import parse_script, parse_setup
 from narrator.ports import Heard, Prompt
 
-from flow_helpers import FAST, during, index_of, panel_lines
+from flow_helpers import FAST, during, index_of, nights, panel_lines
 
 ROLES = {1: "seer", 2: "werewolf", 3: "werewolf", 4: "witch", 5: "hunter", 6: "cupid"}
 DAYS = {"days": [{"eliminate": 2}, {"eliminate": 3}, {"eliminate": 8}]}
@@ -169,7 +169,7 @@ def test_typing_and_changing_takes_the_same_time_and_stays_silent() -> None:
     busy = game({(1, "cupid"): [3, "no", 4, 5], (1, "seer"): [2, "no", 3], (1, "werewolves"): [7, "no", 7],
                  (1, "witch"): ["no", "no", "no", "nobody", "no", 99, "nobody"]})
     quiet = game({(1, "werewolves"): [7], (1, "cupid"): [4, 5]})
-    assert night_lines(busy)[0] == night_lines(quiet)[0]
+    assert nights(busy.timeline)[0] == nights(quiet.timeline)[0]
 
 
 def test_resume_keeps_the_answers_standing_in_the_journal() -> None:
@@ -220,27 +220,13 @@ def test_the_too_early_note_does_not_tell_whether_anyone_typed() -> None:
 # ---- point 24: secrecy tests without blind spots --------------------------------------------
 
 
-def night_lines(r: HeadlessResult) -> list[list[tuple[str, float]]]:
-    """Each night's lines (night.* phases) with offsets from its `night.falls`."""
-    out: list[list[tuple[str, float]]] = []
-    start = 0.0
-    for e in r.timeline:
-        if e["kind"] != "say" or not e["phase"].startswith("night."):
-            continue
-        if e["key"] == "night.falls":
-            start = e["t"]
-            out.append([])
-        out[-1].append((e["key"], round(e["t"] - start, 6)))
-    return out
-
-
 def test_illegal_and_extra_keys_at_night_stay_silent_and_change_no_timing() -> None:
     junk = [99, "repeat", "pause", "more_time", 0, "yes", 42]
     keys = {(1, call): list(junk) for call in ("cupid", "lovers", "seer", "werewolves", "witch")}
     keys[(1, "werewolves")] = [7, 7, 99, "repeat", "yes"]  # an answer, then extra keys
     noisy = game(keys, early={(1, "seer"): ["repeat", 3]})
     quiet = game({(1, "werewolves"): [7]})
-    assert night_lines(noisy)[0] == night_lines(quiet)[0]
+    assert nights(noisy.timeline)[0] == nights(quiet.timeline)[0]
     first_dawn = index_of(noisy, "day.dawn")
     said_at_night = [e["key"] for e in noisy.timeline[:first_dawn] if e["kind"] == "say"]
     assert said_at_night == [e["key"] for e in quiet.timeline[: index_of(quiet, "day.dawn")] if e["kind"] == "say"]
