@@ -23,10 +23,11 @@ from typing import TYPE_CHECKING, Sequence
 from narrator.ports import Heard
 from narrator.roles.designation import LINES as NOTICE_LINES
 from narrator.roles.designation import notice_lines
-from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
+from narrator.roles.base import (Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn,
+                                  joined_pack_panel)
 from narrator.roles.elder import has_spare_life
 from narrator.rules import hooks
-from narrator.rules.events import Event, JoinedPack, NightBegan
+from narrator.rules.events import Event, JoinedPack
 from narrator.rules.hooks import Power
 from narrator.rules.roles import Role, Team
 
@@ -64,16 +65,6 @@ def effect(game: Game, father: int, chosen: tuple[int, ...]) -> Sequence[Event]:
     if not chosen or has_spare_life(game, chosen[0]):
         return ()  # declined; or it fails and is spent: the victim stays devoured
     return (JoinedPack(chosen[0], "infected"), *(e for hook in hooks.INFECTED for e in hook(game, chosen[0])))
-
-
-def pack_panel(game: Game) -> list[PanelLine]:
-    """The pack's first call after an infection tells the infected player (he wakes with it)."""
-    for event in reversed(game.events):
-        if isinstance(event, JoinedPack) and event.reason == "infected":
-            return [("infected.you", {})]
-        if isinstance(event, NightBegan) and event.night < game.state.night:
-            return []
-    return []
 
 
 def run(game: Game, rng: random.Random) -> CallTurn:
@@ -114,5 +105,6 @@ MODULE = RoleModule(
                  "echo.infect_yes", "echo.infect_no", "infected.you", *NOTICE_LINES, "power.none")),),
     powers=(Power("accursed_wolf_father", Role.ACCURSED_WOLF_FATHER, ORDER, check, targets, effect=effect,
                   lasting=True, notifies=True),),
-    panels=(("werewolves", pack_panel),),
+    # The pack's first call after an infection tells the infected player (he wakes with it).
+    panels=(("werewolves", joined_pack_panel("infected", "infected.you")),),
 )

@@ -13,7 +13,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from narrator.ports import Heard, Prompt, SlotValue
-from narrator.rules.events import Cause, Event
+from narrator.rules.events import Cause, Event, JoinedPack, NightBegan
 from narrator.rules.hooks import Power, Reaction, Win, Window
 from narrator.rules.options import Options
 from narrator.rules.roles import Role, Team
@@ -122,6 +122,21 @@ def powerless_turn(turn: NightTurn) -> NightTurn:
         return [("power.none", {})]
 
     return NightTurn(turn.call, turn.question, panel, final=turn.final, on_answer=turn.on_answer)
+
+
+def joined_pack_panel(reason: str, key: str) -> Callable[[Game], list[PanelLine]]:
+    """A line for the pack's panel at its first call after a player joined it for `reason`
+    (the infected player, the Wild Child): he wakes with the pack and learns it there."""
+
+    def panel(game: Game) -> list[PanelLine]:
+        for event in reversed(game.events):
+            if isinstance(event, JoinedPack) and event.reason == reason:
+                return [(key, {})]
+            if isinstance(event, NightBegan) and event.night < game.state.night:
+                return []
+        return []
+
+    return panel
 
 
 def _nothing(answers: list[Heard]) -> None:
