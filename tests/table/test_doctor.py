@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import io
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.table.tmux import needs_tmux
 
 from narrator.table.doctor import Check, check_keypad, check_voices, run_doctor
 
@@ -61,7 +62,7 @@ def test_keypad_check_with_a_key_and_without() -> None:
     assert check_keypad(None, out)[0].line().startswith("FAIL  keypad: not checked: this is not a terminal")
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (scripts/setup.sh installs it)")
+@needs_tmux
 def test_keypad_check_in_a_real_terminal(tmp_path: Path) -> None:
     from tests.table.tmux import Tmux
 

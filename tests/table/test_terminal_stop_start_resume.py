@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
 from tests.table import tmux
-from tests.table.tmux import Tmux, deal, table_config
+from tests.table.tmux import Tmux, deal, needs_tmux, table_config
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (scripts/setup.sh installs it)"),
+    needs_tmux,
 ]
 
 # The Seer's turn is ten minutes long: a Ctrl-C that waits for the turn's end never shows in time.
