@@ -124,6 +124,17 @@ def powerless_turn(turn: NightTurn) -> NightTurn:
     return NightTurn(turn.call, turn.question, panel, final=turn.final, on_answer=turn.on_answer)
 
 
+def living_neighbours(game: Game, seat: int) -> tuple[int, ...]:
+    """A living seat's nearest living neighbour on each side (seat+1 clockwise, seat-1), skipping the
+    dead (docs/rules-spec.md#terms): one if only two live, none if he is alone or dead. The Fox's group
+    and the Bear Tamer's bear use it."""
+    living = game.living()
+    if seat not in living or len(living) < 2:
+        return ()
+    i = living.index(seat)
+    return tuple(sorted({living[(i + 1) % len(living)], living[(i - 1) % len(living)]}))
+
+
 def joined_pack_panel(reason: str, key: str) -> Callable[[Game], list[PanelLine]]:
     """A line for the pack's panel at its first call after a player joined it for `reason`
     (the infected player, the Wild Child): he wakes with the pack and learns it there."""
