@@ -24,6 +24,11 @@ if TYPE_CHECKING:
 PanelLine = tuple[str, Mapping[str, SlotValue]]
 
 
+# The boxes a card comes in: the base game, and the expansions Nouvelle Lune (New Moon), Le Village
+# (The Village) and Personnages (Characters), by their English names.
+BOXES = ("base", "new_moon", "village", "characters")
+
+
 @dataclass(frozen=True)
 class Card:
     """A role card: its key, its team at the deal, whether it wakes with the pack, its copies."""
@@ -33,7 +38,7 @@ class Card:
     pack: bool = False
     unique: bool = True  # at most one copy in a deck
     wizard: bool = True  # offered in the setup wizard's role menu (the Villager fills the rest)
-    box: str = "base"  # the box the card comes in: base, new_moon, village (RULES-EXTENSIONS.md)
+    box: str = "base"  # the box the card comes in: one of BOXES
     copies: int = 0  # dealt in exactly this many copies when in the deck (the Two Sisters: 2); 0: any
     extra_card: bool = True  # may be one of the Thief's extra cards (not a double-faced card)
     # Against the Elder's revenge (RULES-EXTENSIONS.md "Powers lost"), which strikes the living

@@ -33,7 +33,7 @@ def morning(game: Game) -> list[PanelLine]:
 
 
 MODULE = RoleModule(
-    Card(Role.BEAR_TAMER, Team.VILLAGE, box="personnages"),
+    Card(Role.BEAR_TAMER, Team.VILLAGE, box="characters"),
     morning=morning,
     morning_order=20,  # dawn step 9: after the Elder's revenge, before the Raven's mark
 )

@@ -92,7 +92,7 @@ def run(game: Game, rng: random.Random) -> CallTurn:
 
 
 MODULE = RoleModule(
-    Card(Role.FOX, Team.VILLAGE, box="personnages"),
+    Card(Role.FOX, Team.VILLAGE, box="characters"),
     (Call("fox", ORDER, Schedule.EVERY_NIGHT, Role.FOX, run, turn=20.0,
           lines=("fox.prompt", "fox.yes", "fox.no", "fox.power_lost", "echo.sniff", "echo.sniff_nobody", "power.none")),),
     powers=(Power("fox", Role.FOX, ORDER, check, targets, effect=effect),),
