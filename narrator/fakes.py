@@ -6,12 +6,110 @@ device-free adapters production uses too (headless play, the demo), under the na
 
 from __future__ import annotations
 
+import threading
+import time
+from dataclasses import dataclass, field
+
 from narrator.clock import VirtualClock
 from narrator.headless import Timeline, TimelineDisplay, TimelineSpeaker
 from narrator.journal import MemoryJournal
+from narrator.listening.audio import BLOCK, BYTES_PER_SECOND
 from narrator.listening.automatic import RandomPlayers as RandomListener
 from narrator.listening.automatic import ScriptPlayers as FakeListener
+from narrator.ports import Clock
 from narrator.speech.estimated import EstimatedSpeaker, estimated_duration
 
-__all__ = ["EstimatedSpeaker", "FakeListener", "MemoryJournal", "RandomListener", "Timeline", "TimelineDisplay",
-           "TimelineSpeaker", "VirtualClock", "estimated_duration"]
+__all__ = ["EstimatedSpeaker", "FakeAudioSource", "FakeListener", "MemoryJournal", "RandomListener", "ScriptedAsker",
+           "ScriptedKeys", "Timeline", "TimelineDisplay", "TimelineSpeaker", "VirtualClock", "estimated_duration"]
+
+
+# ---- the test doubles of adapters: a microphone, the keypad, the wizard's terminal -------------
+
+
+class FakeAudioSource:
+    """Audio from bytes, released in real time (or faster) from `start()`; silence afterwards.
+
+    The twin of `MicrophoneSource` for tests: the capture times are real monotonic times, so
+    the listener's silence timeout, deadlines and half-duplex muting behave as with a microphone.
+    """
+
+    def __init__(self, pcm: bytes = b"", block: int = BLOCK, speed: float = 1.0, then_silence: bool = True) -> None:
+        self.block = block
+        self.speed = speed
+        self.then_silence = then_silence
+        self._pcm = bytearray(pcm)
+        self._lock = threading.Lock()
+        self._pos = 0
+        self._t0: float | None = None
+
+    def add(self, pcm: bytes) -> None:
+        """Append audio (to be heard after what is already queued)."""
+        with self._lock:
+            self._pcm += pcm
+
+    def start(self) -> None:
+        self._t0 = time.monotonic()
+        self._pos = 0
+
+    def read(self, timeout: float) -> tuple[bytes, float] | None:
+        if self._t0 is None:
+            time.sleep(timeout)
+            return None
+        size = self.block * 2
+        due = self._t0 + (self._pos + size) / BYTES_PER_SECOND / self.speed
+        wait = due - time.monotonic()
+        if wait > timeout:
+            time.sleep(timeout)
+            return None
+        if wait > 0:
+            time.sleep(wait)
+        with self._lock:
+            chunk = bytes(self._pcm[self._pos:self._pos + size])
+        if len(chunk) < size:
+            if not self.then_silence and not chunk:
+                return None
+            chunk += b"\0" * (size - len(chunk))
+        self._pos += size
+        return chunk, due
+
+    def stop(self) -> None:
+        self._t0 = None
+
+
+@dataclass
+class ScriptedKeys:
+    """The twin of `narrator.table.keys.TerminalKeys`: keys that arrive at given clock times (a virtual clock jumps to them)."""
+
+    clock: Clock
+    keys: list[tuple[float, str]] = field(default_factory=list)
+    closed: bool = False
+
+    def read(self, timeout: float | None) -> str | None:
+        now = self.clock.now()
+        if self.keys and (timeout is None or self.keys[0][0] <= now + timeout):
+            at, key = self.keys.pop(0)
+            self.clock.sleep_until(at)
+            return key
+        if timeout is None:
+            self.closed = True
+            return None
+        self.clock.sleep_until(now + timeout)
+        return None
+
+
+@dataclass
+class ScriptedAsker:
+    """The twin of the wizard's terminal asker (`narrator.table.wizard.Asker`): answers from a list; records every question and line told."""
+
+    answers: list[str]
+    questions: list[str] = field(default_factory=list)
+    told: list[str] = field(default_factory=list)
+
+    def ask(self, question: str) -> str:
+        self.questions.append(question)
+        if not self.answers:
+            raise EOFError
+        return self.answers.pop(0)
+
+    def tell(self, text: str) -> None:
+        self.told.append(text)

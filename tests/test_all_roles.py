@@ -90,3 +90,11 @@ def test_a_full_game_with_every_role_through_the_headless_command_line(tmp_path:
     assert missing_calls(timeline, options, possible) == [], where
     nights = sum(1 for e in timeline if e.get("key") == "night.falls")
     assert nights >= 2, f"a game of one night checks little: {where}"
+
+
+def test_every_card_comes_in_a_known_box() -> None:
+    """One name a box (the Characters expansion was "personnages" on some cards, "characters" on others)."""
+    from narrator.roles import CARDS
+    from narrator.roles.base import BOXES
+
+    assert {c.box for c in CARDS.values()} == set(BOXES)

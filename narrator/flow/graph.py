@@ -23,3 +23,35 @@ def mermaid() -> str:
         title="narrator",
     )
     return str(machine.get_graph().draw(None))
+
+
+_INTRO = """\
+# The state machine
+
+This page is generated: `narrator graph --page > docs/state-machine.md` (the test
+`tests/flow/test_graph.py::test_docs_page_is_what_the_generator_makes` fails when it is stale).
+
+The sequencer is a `transitions` machine declared as a table (`narrator/flow/sequencer.py`);
+its night states come from the role catalogue. A role is one module, `narrator/roles/<role>.py`:
+its card (team, pack, copies, box), its night calls (place in the night order of
+[the rules specification](rules-spec.md#night-order), schedule, legal choices with "nobody" where
+allowed, panel and line keys, turn length) and its hooks into the engine (a night power through
+`Game.use_power`, who is saved at dawn, votes added to the day's first count, a designated player
+spared, public morning lines). The sequencer runs one generic night call for every declaration; the
+engine calls the hooks at fixed steps of its dawn and day algorithms (`narrator/rules/hooks.py`).
+How one input travels through it: [architecture.md](architecture.md#one-input-from-key-to-speech).
+
+## The night order
+
+From the catalogue (`narrator.roles.night_order_table()`); a call is made every night it is
+scheduled for whenever its role is possible in the game, dealt or not, alive or not
+([secrecy.md](secrecy.md)):
+"""
+
+
+def page() -> str:
+    """docs/state-machine.md: the night order and the machine, both drawn from the code."""
+    from narrator.roles import night_order_table
+
+    return (f"{_INTRO}\n```\n{night_order_table()}\n```\n\n## The machine\n\n"
+            f"`narrator graph` prints it (mermaid):\n\n```mermaid\n{mermaid().rstrip()}\n```\n")

@@ -417,7 +417,8 @@ def load_script(path: Path, players: int) -> Script:
 
 
 def warn_players(players: int, out: Any = None) -> None:
-    """RULES.md: the game is best with 8 to 18 players; outside that, one warning line (never a stop)."""
+    """The game is best with 8 to 18 players (docs/rules-spec.md#players); outside that, one warning line
+    (never a stop): on `out` (the table's screen in text mode), else on stderr (headless: stdout is the result)."""
     import sys
 
     from narrator.rules.composition import RECOMMENDED
@@ -425,7 +426,7 @@ def warn_players(players: int, out: Any = None) -> None:
     if players not in RECOMMENDED:
         stream = out or sys.stderr
         stream.write(f"narrator: warning: {players} players: the game is best with "
-                     f"{RECOMMENDED.start} to {RECOMMENDED.stop - 1} (RULES.md)\n")
+                     f"{RECOMMENDED.start} to {RECOMMENDED.stop - 1}\n")
         stream.flush()
 
 

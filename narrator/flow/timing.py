@@ -21,7 +21,7 @@ class Timing:
     gap: float = 1.5  # silence after a sleep line, before the next call
     # Between a night turn's deadline and its sleep line: the sleep line is scheduled at
     # deadline + settle, so that a journal write still running (an answer given at the last
-    # moment, on a slow disk) never moves it. See the README, "Secrecy".
+    # moment, on a slow disk) never moves it. See docs/secrecy.md.
     settle: float = 0.5
     suspense: float = 3.0  # between "the sun rises" and the night's deaths
     debate: float = 300.0

@@ -126,7 +126,7 @@ def _stats(conn: Any, args: argparse.Namespace) -> int:
 
 
 def stats_lines(stats: Any) -> list[str]:
-    """The statistics as a plain table (the README shows one)."""
+    """The statistics as a plain table (docs/history.md shows one)."""
     titles = {"side": "wins by side", "composition": "village wins by composition",
               "players": "village wins by number of players", "role": "wins by role (seats)",
               "person": "wins by person (seats)"}

@@ -8,7 +8,6 @@ was speaking.
 from __future__ import annotations
 
 import queue
-import threading
 import time
 import wave
 from pathlib import Path
@@ -89,56 +88,6 @@ class MicrophoneSource:
                 stream.close()
             except Exception:  # noqa: BLE001 - a device that vanished cannot be closed twice
                 pass
-
-
-class FakeAudioSource:
-    """Audio from bytes, released in real time (or faster) from `start()`; silence afterwards.
-
-    The twin of `MicrophoneSource` for tests: the capture times are real monotonic times, so
-    the listener's silence timeout, deadlines and half-duplex muting behave as with a microphone.
-    """
-
-    def __init__(self, pcm: bytes = b"", block: int = BLOCK, speed: float = 1.0, then_silence: bool = True) -> None:
-        self.block = block
-        self.speed = speed
-        self.then_silence = then_silence
-        self._pcm = bytearray(pcm)
-        self._lock = threading.Lock()
-        self._pos = 0
-        self._t0: float | None = None
-
-    def add(self, pcm: bytes) -> None:
-        """Append audio (to be heard after what is already queued)."""
-        with self._lock:
-            self._pcm += pcm
-
-    def start(self) -> None:
-        self._t0 = time.monotonic()
-        self._pos = 0
-
-    def read(self, timeout: float) -> tuple[bytes, float] | None:
-        if self._t0 is None:
-            time.sleep(timeout)
-            return None
-        size = self.block * 2
-        due = self._t0 + (self._pos + size) / BYTES_PER_SECOND / self.speed
-        wait = due - time.monotonic()
-        if wait > timeout:
-            time.sleep(timeout)
-            return None
-        if wait > 0:
-            time.sleep(wait)
-        with self._lock:
-            chunk = bytes(self._pcm[self._pos:self._pos + size])
-        if len(chunk) < size:
-            if not self.then_silence and not chunk:
-                return None
-            chunk += b"\0" * (size - len(chunk))
-        self._pos += size
-        return chunk, due
-
-    def stop(self) -> None:
-        self._t0 = None
 
 
 def read_wav(path: Path) -> bytes:

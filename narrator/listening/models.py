@@ -170,7 +170,8 @@ def read_pins() -> dict[str, str]:
     return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
 
 
-def _write_pin(name: str, digest: str) -> None:
+def write_pin(name: str, digest: str) -> None:
+    """Pin a download's SHA-256 under `name` (speech models here; Piper voices as `piper/NAME`)."""
     pins = read_pins()
     pins[name] = digest
     pins_path().parent.mkdir(parents=True, exist_ok=True)
@@ -209,7 +210,7 @@ def fetch(lang: str, progress: Progress | None = None, url_base: str | None = No
             folder = _unpack(archive, unpack, model, url)
             _write_manifest(folder, model, digest)
             if expected is None:
-                _write_pin(model.name, digest)
+                write_pin(model.name, digest)
                 notes.append(f"no checksum is published for {model.name}: its SHA-256 {digest[:16]}… is now "
                              f"pinned in {pins_path()}, and later downloads must match it")
             final = dest_root / lang

@@ -9,7 +9,7 @@ lands on them instead of on a seat. Only words the loaded model knows and that n
 grammar uses are added.
 
 The thresholds below come from bench/listening_robustness.py (generated corpus, real model):
-see bench/results/ and the README's listening section.
+see bench/results/ and docs/benchmarks.md (listening robustness).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ FILLERS: dict[str, tuple[str, ...]] = {
 # 예 / 네 to this model and took those answers away. Calibrated (issue 10 follow-up) on half of the
 # corpus (the ko+f3 voice: the fillers found in the best reading or an alternative within the margin
 # of two or more yes/no files, 음 kept since a hum must never be a yes) and checked on the other half
-# (ko voice): yes/no right there 19 -> 21 of 30, no other row worse; see the README.
+# (ko voice): yes/no right there 19 -> 21 of 30, no other row worse; see docs/benchmarks.md.
 YES_NO_DROPPED_FILLERS: dict[str, tuple[str, ...]] = {
     "ko": ("물", "정말", "그", "둘", "잘", "하나"),
 }

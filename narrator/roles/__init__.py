@@ -133,7 +133,7 @@ def wizard_roles() -> tuple[Role, ...]:
 
 
 def night_order_table() -> str:
-    """The night order as a plain table (what `narrator graph --night` and the docs show)."""
+    """The night order as a plain table (what `narrator graph --page` puts in docs/state-machine.md)."""
     rows = [("order", "call", "nights", "when possible")]
     entries: list[tuple[float, tuple[str, str, str, str]]] = [
         (NIGHT_ELECTION_ORDER, (f"{NIGHT_ELECTION_ORDER:g}", "night_election", "captain_election=night1_end", "-"))

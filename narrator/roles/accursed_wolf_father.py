@@ -23,9 +23,10 @@ from typing import TYPE_CHECKING, Sequence
 from narrator.ports import Heard
 from narrator.roles.designation import LINES as NOTICE_LINES
 from narrator.roles.designation import notice_lines
-from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
+from narrator.roles.base import (Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn,
+                                  joined_pack_panel)
 from narrator.rules import hooks
-from narrator.rules.events import Event, JoinedPack, NightBegan
+from narrator.rules.events import Event, JoinedPack
 from narrator.rules.hooks import Power
 from narrator.rules.roles import Role, Team
 
@@ -63,16 +64,6 @@ def effect(game: Game, father: int, chosen: tuple[int, ...]) -> Sequence[Event]:
     if not chosen:
         return ()  # declined
     return (JoinedPack(chosen[0], "infected"), *(e for hook in hooks.INFECTED for e in hook(game, chosen[0])))
-
-
-def pack_panel(game: Game) -> list[PanelLine]:
-    """The pack's first call after an infection tells the infected player (he wakes with it)."""
-    for event in reversed(game.events):
-        if isinstance(event, JoinedPack) and event.reason == "infected":
-            return [("infected.you", {})]
-        if isinstance(event, NightBegan) and event.night < game.state.night:
-            return []
-    return []
 
 
 def run(game: Game, rng: random.Random) -> CallTurn:
@@ -113,5 +104,6 @@ MODULE = RoleModule(
                  "echo.infect_yes", "echo.infect_no", "infected.you", *NOTICE_LINES, "power.none")),),
     powers=(Power("accursed_wolf_father", Role.ACCURSED_WOLF_FATHER, ORDER, check, targets, effect=effect,
                   lasting=True, notifies=True),),
-    panels=(("werewolves", pack_panel),),
+    # The pack's first call after an infection tells the infected player (he wakes with it).
+    panels=(("werewolves", joined_pack_panel("infected", "infected.you")),),
 )

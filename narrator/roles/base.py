@@ -13,7 +13,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from narrator.ports import Heard, Prompt, SlotValue
-from narrator.rules.events import Cause, Event
+from narrator.rules.events import Cause, Event, JoinedPack, NightBegan
 from narrator.rules.hooks import Power, Reaction, Win, Window
 from narrator.rules.options import Options
 from narrator.rules.roles import Role, Team
@@ -22,6 +22,11 @@ if TYPE_CHECKING:
     from narrator.rules.game import Game
 
 PanelLine = tuple[str, Mapping[str, SlotValue]]
+
+
+# The boxes a card comes in: the base game, and the expansions Nouvelle Lune (New Moon), Le Village
+# (The Village) and Personnages (Characters), by their English names.
+BOXES = ("base", "new_moon", "village", "characters")
 
 
 @dataclass(frozen=True)
@@ -33,7 +38,7 @@ class Card:
     pack: bool = False
     unique: bool = True  # at most one copy in a deck
     wizard: bool = True  # offered in the setup wizard's role menu (the Villager fills the rest)
-    box: str = "base"  # the box the card comes in: base, new_moon, village (RULES-EXTENSIONS.md)
+    box: str = "base"  # the box the card comes in: one of BOXES
     copies: int = 0  # dealt in exactly this many copies when in the deck (the Two Sisters: 2); 0: any
     extra_card: bool = True  # may be one of the Thief's extra cards (not a double-faced card)
     # Against the Elder's revenge (RULES-EXTENSIONS.md "Powers lost"), which strikes the living
@@ -125,6 +130,32 @@ def powerless_turn(turn: NightTurn) -> NightTurn:
         return [("power.none", {})]
 
     return NightTurn(turn.call, turn.question, panel, final=turn.final, on_answer=turn.on_answer)
+
+
+def living_neighbours(game: Game, seat: int) -> tuple[int, ...]:
+    """A living seat's nearest living neighbour on each side (seat+1 clockwise, seat-1), skipping the
+    dead (docs/rules-spec.md#terms): one if only two live, none if he is alone or dead. The Fox's group
+    and the Bear Tamer's bear use it."""
+    living = game.living()
+    if seat not in living or len(living) < 2:
+        return ()
+    i = living.index(seat)
+    return tuple(sorted({living[(i + 1) % len(living)], living[(i - 1) % len(living)]}))
+
+
+def joined_pack_panel(reason: str, key: str) -> Callable[[Game], list[PanelLine]]:
+    """A line for the pack's panel at its first call after a player joined it for `reason`
+    (the infected player, the Wild Child): he wakes with the pack and learns it there."""
+
+    def panel(game: Game) -> list[PanelLine]:
+        for event in reversed(game.events):
+            if isinstance(event, JoinedPack) and event.reason == reason:
+                return [(key, {})]
+            if isinstance(event, NightBegan) and event.night < game.state.night:
+                return []
+        return []
+
+    return panel
 
 
 def _nothing(answers: list[Heard]) -> None:

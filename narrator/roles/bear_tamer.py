@@ -12,20 +12,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from narrator.roles.base import Card, PanelLine, RoleModule
+from narrator.roles.base import Card, PanelLine, RoleModule, living_neighbours
 from narrator.rules.roles import Role, Team
 
 if TYPE_CHECKING:
     from narrator.rules.game import Game
-
-
-def neighbours(game: Game, seat: int) -> tuple[int, ...]:
-    """His nearest living neighbour on each side (one if only two live; none if he is alone)."""
-    living = game.living()
-    if seat not in living or len(living) < 2:
-        return ()
-    i = living.index(seat)
-    return tuple(sorted({living[(i + 1) % len(living)], living[(i - 1) % len(living)]}))
 
 
 def growls(game: Game) -> bool:
@@ -34,7 +25,7 @@ def growls(game: Game) -> bool:
         return False
     if game.options.bear_growls_if_infected and game.is_pack(tamer):
         return True
-    return any(game.is_pack(seat) for seat in neighbours(game, tamer))
+    return any(game.is_pack(seat) for seat in living_neighbours(game, tamer))
 
 
 def morning(game: Game) -> list[PanelLine]:
@@ -42,7 +33,7 @@ def morning(game: Game) -> list[PanelLine]:
 
 
 MODULE = RoleModule(
-    Card(Role.BEAR_TAMER, Team.VILLAGE, box="personnages"),
+    Card(Role.BEAR_TAMER, Team.VILLAGE, box="characters"),
     morning=morning,
     morning_order=20,  # dawn step 9: after the Elder's revenge, before the Raven's mark
 )

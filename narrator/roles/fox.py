@@ -16,7 +16,8 @@ import random
 from typing import TYPE_CHECKING
 
 from narrator.ports import Heard
-from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
+from narrator.roles.base import (Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn,
+                                  living_neighbours)
 from narrator.rules.events import Event, PowerLost
 from narrator.rules.hooks import Power
 from narrator.rules.roles import Role, Team
@@ -29,11 +30,9 @@ ORDER = 13  # RULES-EXTENSIONS.md "The merged night order": after the Seer, befo
 
 def group(game: Game, centre: int) -> tuple[int, ...]:
     """The centre and his nearest living neighbour on each side (seat+1 clockwise, seat-1)."""
-    living = game.living()
-    if centre not in living:
+    if not game.is_alive(centre):
         return ()
-    i = living.index(centre)
-    return tuple(sorted({centre, living[(i + 1) % len(living)], living[(i - 1) % len(living)]}))
+    return tuple(sorted({centre, *living_neighbours(game, centre)}))
 
 
 def smells_wolf(game: Game, centre: int) -> bool:
@@ -93,7 +92,7 @@ def run(game: Game, rng: random.Random) -> CallTurn:
 
 
 MODULE = RoleModule(
-    Card(Role.FOX, Team.VILLAGE, box="personnages"),
+    Card(Role.FOX, Team.VILLAGE, box="characters"),
     (Call("fox", ORDER, Schedule.EVERY_NIGHT, Role.FOX, run, turn=20.0,
           lines=("fox.prompt", "fox.yes", "fox.no", "fox.power_lost", "echo.sniff", "echo.sniff_nobody", "power.none")),),
     powers=(Power("fox", Role.FOX, ORDER, check, targets, effect=effect),),

@@ -79,7 +79,7 @@ def dawn_deaths(game: Game) -> tuple[int, ...]:
 
 
 MODULE = RoleModule(
-    Card(Role.KNIGHT_RUSTY_SWORD, Team.VILLAGE, box="personnages"),
+    Card(Role.KNIGHT_RUSTY_SWORD, Team.VILLAGE, box="characters"),
     dusk_deaths=dusk_deaths,
     dawn_deaths=dawn_deaths,
     dawn_settled=dawn_settled,

@@ -113,7 +113,7 @@ def run_arm(game: Game, rng: random.Random) -> CallTurn:
 
 
 MODULE = RoleModule(
-    Card(Role.STUTTERING_JUDGE, Team.VILLAGE, box="personnages"),
+    Card(Role.STUTTERING_JUDGE, Team.VILLAGE, box="characters"),
     (Call("stuttering_judge", ORDER, Schedule.FIRST_NIGHT, Role.STUTTERING_JUDGE, run, turn=15.0,
           lines=("stuttering_judge.prompt", "stuttering_judge.second_vote")),
      Call("stuttering_judge_arm", ARM_ORDER, Schedule.SOME_NIGHTS, Role.STUTTERING_JUDGE, run_arm, turn=15.0,

@@ -66,7 +66,7 @@ def run(game: Game, rng: random.Random) -> CallTurn:
 
 
 MODULE = RoleModule(
-    Card(Role.TWO_SISTERS, Team.VILLAGE, unique=False, box="personnages", copies=2),
+    Card(Role.TWO_SISTERS, Team.VILLAGE, unique=False, box="characters", copies=2),
     (Call("two_sisters", ORDER, Schedule.SOME_NIGHTS, Role.TWO_SISTERS, run, turn=15.0,
           lines=("two_sisters.show",), nights=siblings_night),),
     powers=(siblings_power("two_sisters", Role.TWO_SISTERS, ORDER),),

@@ -28,7 +28,7 @@ def public(game: Game) -> Mapping[int, str]:
 
 
 MODULE = RoleModule(
-    Card(Role.VILLAGER_VILLAGER, Team.VILLAGE, box="personnages", extra_card=False),
+    Card(Role.VILLAGER_VILLAGER, Team.VILLAGE, box="characters", extra_card=False),
     opening=opening,
     public=public,
 )

@@ -17,8 +17,9 @@ import random
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from narrator.ports import Heard
-from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
-from narrator.rules.events import Cause, Event, JoinedPack, NightBegan
+from narrator.roles.base import (Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn,
+                                  joined_pack_panel)
+from narrator.rules.events import Cause, Event, JoinedPack
 from narrator.rules.hooks import Power
 from narrator.rules.roles import Role, Team
 
@@ -53,16 +54,6 @@ def chain(game: Game, seat: int, cause: Cause) -> Sequence[Event]:
     if child is None or child in game.state.joined or not game.powered(child):
         return ()
     return (JoinedPack(child, "wild_child"),)
-
-
-def pack_panel(game: Game) -> list[PanelLine]:
-    """The pack's first call after his change tells him (and the pack) he is one of them now."""
-    for event in reversed(game.events):
-        if isinstance(event, JoinedPack) and event.reason == "wild_child":
-            return [("wild_child.you", {})]
-        if isinstance(event, NightBegan) and event.night < game.state.night:
-            return []
-    return []
 
 
 def announce(game: Game, event: object) -> list[PanelLine]:
@@ -106,6 +97,7 @@ MODULE = RoleModule(
           lines=("wild_child.prompt", "echo.model", "wild_child.you", "wild_child.transformed")),),
     powers=(Power("wild_child", Role.WILD_CHILD, ORDER, check, targets, first_night_only=True, lasting=True),),
     chain=chain,
-    panels=(("werewolves", pack_panel),),
+    # The pack's first call after his change tells him (and the pack) he is one of them now.
+    panels=(("werewolves", joined_pack_panel("wild_child", "wild_child.you")),),
     announce=announce,
 )

@@ -952,11 +952,6 @@ class Game:
             voters = tuple([p for p in voters if p in allowed])
         return voters
 
-    def vote_weight(self, voter: int) -> int:
-        s = self.state
-        captain_round = s.ballot in (_BALLOT_CAPTAIN, _BALLOT_CAPTAIN_REVOTE)
-        return 2 if voter == s.captain and s.options.captain_double_vote and not captain_round else 1
-
     def cast_votes(self, votes: Mapping[int, int | None], rng: random.Random | None = None) -> None:
         """One round of votes: voter → target (None abstains; a voter left out abstains).
 
@@ -990,7 +985,7 @@ class Game:
             captain_target = votes.get(captain)
             if (captain_target is not None and ballot is not _BALLOT_CAPTAIN and ballot is not _BALLOT_CAPTAIN_REVOTE
                     and s.options.captain_double_vote):
-                counts[captain_target] += 1  # his vote counts twice (`vote_weight`)
+                counts[captain_target] += 1  # his vote counts twice (`captain_powers`)
         top = max(counts.values(), default=0)
         leaders = tuple([c for c, n in counts.items() if n == top]) if top > 0 else ()  # counts: in candidates' order
         if ballot is _BALLOT_CAPTAIN_REVOTE and len(leaders) != 1 and rng is None:

@@ -259,12 +259,6 @@ def tiers(players: int, near: Mapping[Role, int], owned: Iterable[Role], options
         yield sorted(tier, key=describe)
 
 
-def distance(a: Mapping[Role, int], b: Mapping[Role, int]) -> int:
-    """Cards to change to go from one deck to the other (Villagers fill the rest)."""
-    roles = (set(a) | set(b)) - {Role.VILLAGER}
-    return sum(abs(a.get(r, 0) - b.get(r, 0)) for r in roles)
-
-
 def changes(a: Mapping[Role, int], b: Mapping[Role, int]) -> str:
     """`-1 werewolf, +1 witch`: what turns deck a into deck b."""
     roles = sorted((set(a) | set(b)) - {Role.VILLAGER}, key=lambda r: r.value)

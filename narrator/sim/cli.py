@@ -33,7 +33,7 @@ def register(sub: Any) -> None:
                         "one block for a random player), random-votes (each voter votes alone for a random other "
                         "player) or informed (players who play like people; see --param) (default: random)")
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
-                   help="an informed player's behaviour, e.g. seer_reveal=1 (see README, Balance)")
+                   help="an informed player's behaviour, e.g. seer_reveal=1 (see docs/simulator.md)")
     p.add_argument("--jobs", type=integer("--jobs", 0), default=1, metavar="J", help="worker processes, 0 for one per core (default: 1)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
@@ -103,7 +103,7 @@ def register_balance(sub: Any) -> None:
                         f"{ANSWER_WITHIN} s since the command started, at least {MIN_BUDGET} s)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--precompute", action="store_true",
-                   help="fill the shipped table for 8 to 18 players from the simulator (slow; see README, Balance)")
+                   help="fill the shipped table for 8 to 18 players from the simulator (slow; see docs/simulator.md)")
     p.add_argument("--jobs", type=integer("--jobs", 0), default=1, metavar="J",
                    help="worker processes for --precompute (0 = one per core)")
     p.set_defaults(func=run_balance)

@@ -147,7 +147,7 @@ class InformedParams:
     """The behaviours of the `informed` players; each a probability (0 to 1) or a weight.
 
     The defaults are tuned so that the village wins about half of the games on the usual
-    compositions of 8 to 18 players (README, "Balance"). Change one with
+    compositions of 8 to 18 players (docs/simulator.md). Change one with
     `simulate --policy informed --param seer_reveal=1`.
     """
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from narrator.folders import Progress as Downloaded, download, move_into_place
-from narrator.listening.models import data_dir, read_pins, _write_pin
+from narrator.listening.models import data_dir, read_pins, write_pin
 from narrator.speech.render import SpeechError, VoiceSettings
 
 ENGINE = "piper"
@@ -204,7 +204,7 @@ def fetch(lang: str, progress: Progress | None = None, url_base: str | None = No
         final = root / voice.name
         move_into_place(folder, final)
         for n in new_pins:
-            _write_pin(pin_name(n), digests[n])
+            write_pin(pin_name(n), digests[n])
         if new_pins:
             notes.append(f"no checksum is published for {voice.name}: the SHA-256 of {', '.join(new_pins)} is now "
                          "pinned, and later downloads must match it")

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import select
 import sys
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from narrator.ports import Clock
@@ -73,24 +72,3 @@ def _strip_escapes(text: str) -> str:
         out.append(text[i])
         i += 1
     return "".join(out)
-
-
-@dataclass
-class ScriptedKeys:
-    """The fake twin: keys that arrive at given clock times (a virtual clock jumps to them)."""
-
-    clock: Clock
-    keys: list[tuple[float, str]] = field(default_factory=list)
-    closed: bool = False
-
-    def read(self, timeout: float | None) -> str | None:
-        now = self.clock.now()
-        if self.keys and (timeout is None or self.keys[0][0] <= now + timeout):
-            at, key = self.keys.pop(0)
-            self.clock.sleep_until(at)
-            return key
-        if timeout is None:
-            self.closed = True
-            return None
-        self.clock.sleep_until(now + timeout)
-        return None

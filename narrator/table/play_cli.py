@@ -49,6 +49,8 @@ def register(sub: Any) -> None:
     r.set_defaults(func=run_resume)
 
     g = sub.add_parser("graph", help="print the game's state machine as a mermaid diagram")
+    g.add_argument("--page", action="store_true",
+                   help="print docs/state-machine.md instead: the night order and the diagram, in Markdown")
     g.set_defaults(func=run_graph)
 
 
@@ -215,7 +217,7 @@ def _resume_text(path: Path, setup: Any, seed: int) -> int:
 
 
 def run_graph(args: argparse.Namespace) -> int:
-    from narrator.flow.graph import mermaid
+    from narrator.flow.graph import mermaid, page
 
-    print(mermaid())
+    print(page() if args.page else mermaid(), end="" if args.page else "\n")
     return 0

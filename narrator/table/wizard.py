@@ -7,7 +7,6 @@ one clear line and the same question again; nothing answered before is lost.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping, Protocol, TextIO, TypeVar
 
 from narrator.errors import UsageError
@@ -73,24 +72,6 @@ class LineAsker:
         self.stdout.flush()
 
 
-@dataclass
-class ScriptedAsker:
-    """The fake twin: answers from a list; records every question and line told."""
-
-    answers: list[str]
-    questions: list[str] = field(default_factory=list)
-    told: list[str] = field(default_factory=list)
-
-    def ask(self, question: str) -> str:
-        self.questions.append(question)
-        if not self.answers:
-            raise EOFError
-        return self.answers.pop(0)
-
-    def tell(self, text: str) -> None:
-        self.told.append(text)
-
-
 class Invalid(ValueError):
     """An answer the wizard refuses; the message is shown and the question asked again."""
 
@@ -149,8 +130,8 @@ class Wizard:
 
     def _warn_players(self, n: int) -> None:
         if n not in RECOMMENDED:
-            self.io.tell(f"! {n} players: the game is best with {RECOMMENDED.start} to {RECOMMENDED.stop - 1} "
-                         "(RULES.md); it can still be played")
+            self.io.tell(f"! {n} players: the game is best with {RECOMMENDED.start} to {RECOMMENDED.stop - 1}"
+                         "; it can still be played")
 
     def roles(self) -> None:
         while True:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from narrator.clock import VirtualClock
 from narrator.fakes import FakeListener
@@ -112,3 +112,18 @@ def play_screen(setup: dict[str, Any], script: dict[str, Any], seed: int = 0) ->
                       speaker=TimelineSpeaker(pack, timeline, scale=s.speech_scale),
                       display=BoardTimelineDisplay(pack, timeline))
     return HeadlessResult(result.game, timeline.entries, result.journal)
+
+
+def nights(timeline: Iterable[Mapping[str, Any]]) -> list[list[tuple[str, float]]]:
+    """Each night's spoken lines (night.* phases) with their offsets from its `night.falls`: what a
+    table hears at night, for the secrecy tests to compare between games."""
+    out: list[list[tuple[str, float]]] = []
+    start = 0.0
+    for e in timeline:
+        if e["kind"] != "say" or not e["phase"].startswith("night."):
+            continue
+        if e["key"] == "night.falls":
+            start = e["t"]
+            out.append([])
+        out[-1].append((e["key"], round(e["t"] - start, 6)))
+    return out

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 from narrator.flow.sequencer import NIGHT_ORDER, STATES, transitions_table
 
@@ -16,12 +18,18 @@ def test_every_state_is_reachable_and_has_a_way_out() -> None:
     assert set(STATES) - {"game_over"} <= sources
 
 
+def spec_night_order() -> list[str]:
+    """The calls of the night order table of docs/rules-spec.md, in its order."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "rules-spec.md").read_text(encoding="utf-8")
+    table = text.split('<a id="night-order"></a>', 1)[1].split("<a id=", 1)[0]
+    return re.findall(r"^\| [0-9.]+ \| `([a-z_]+)` \|", table, re.M)
+
+
 def test_night_order_follows_the_rules() -> None:
-    # RULES.md's base order, and RULES-EXTENSIONS.md's merged order for the roles of the catalogue.
-    assert [name for name, _ in NIGHT_ORDER] == [
-        "thief", "actor", "devoted_servant_reset", "wolf_hound", "cupid", "lovers", "stuttering_judge", "two_sisters",
-        "three_brothers", "wild_child", "night_election", "savior", "seer", "fox", "werewolves", "accursed_wolf_father",
-        "white_werewolf", "big_bad_wolf", "witch", "pied_piper", "charmed", "raven", "stuttering_judge_arm", "dawn"]
+    """The code's night order is the specification's (a new role adds its row there: docs/architecture.md)."""
+    spec = spec_night_order()
+    assert len(spec) > 20 and spec[0] == "thief" and spec[-1] == "stuttering_judge_arm"
+    assert [name for name, _ in NIGHT_ORDER] == [*spec, "dawn"]
 
 
 def test_each_source_ends_with_an_unconditional_way_on() -> None:
@@ -37,3 +45,14 @@ def test_narrator_graph_prints_mermaid() -> None:
     assert "werewolves --> witch: advance [witch_possible]" in out
     assert "cupid --> lovers: advance" in out
     assert "night_falls --> lovers" not in out
+
+
+def test_docs_page_is_what_the_generator_makes() -> None:
+    from narrator.flow.graph import page
+
+    docs = Path(__file__).resolve().parents[2] / "docs" / "state-machine.md"
+    assert docs.read_text(encoding="utf-8") == page(), (
+        "docs/state-machine.md is stale: run  narrator graph --page > docs/state-machine.md")
+    out = subprocess.run([sys.executable, "-m", "narrator", "graph", "--page"], capture_output=True, text=True,
+                         check=True).stdout
+    assert out == page()

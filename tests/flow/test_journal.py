@@ -130,7 +130,7 @@ def test_journal_that_does_not_match_the_game_is_refused(tmp_path: Path) -> None
     assert path.read_text() == text
 
 
-def test_issue9_point6_resuming_at_night_closes_eyes_and_shows_the_kept_answer(tmp_path: Path) -> None:
+def test_resuming_at_night_closes_eyes_and_shows_the_kept_answer(tmp_path: Path) -> None:
     full, _ = reference(tmp_path)
     records = [json.loads(line) for line in full.splitlines()]
     seer_input = next(i for i, r in enumerate(records) if r.get("prompt") == "night.seer")

@@ -84,7 +84,7 @@ def play_logged(tmp_path: Path) -> tuple[list[tuple[Any, ...]], list[dict[str, A
     return log, journal.records()
 
 
-def test_issue9_point23_each_input_is_written_flushed_and_synced_before_the_next_line_or_prompt(tmp_path: Path) -> None:
+def test_each_input_is_written_flushed_and_synced_before_the_next_line_or_prompt(tmp_path: Path) -> None:
     log, records = play_logged(tmp_path)
     answers = [i for i, e in enumerate(log) if e[0] == "heard"]
     accepted = [r for r in records if r["kind"] == "input" and r["choice"] is not None]
@@ -105,7 +105,7 @@ def test_issue9_point23_each_input_is_written_flushed_and_synced_before_the_next
     assert checked >= len(accepted) - 1
 
 
-def test_issue9_point23_the_journal_folder_is_synced_when_the_file_is_created(tmp_path: Path) -> None:
+def test_the_journal_folder_is_synced_when_the_file_is_created(tmp_path: Path) -> None:
     log: list[tuple[Any, ...]] = []
     LoggedJournal.log = log
     journal = LoggedJournal.create(tmp_path / "games" / "new.jsonl")
@@ -113,7 +113,7 @@ def test_issue9_point23_the_journal_folder_is_synced_when_the_file_is_created(tm
     assert ("fsync", "folder", 0) in log
 
 
-def test_issue9_point23_the_ordering_check_fails_when_inputs_wait_for_the_end_of_the_step(tmp_path: Path) -> None:
+def test_the_ordering_check_fails_when_inputs_wait_for_the_end_of_the_step(tmp_path: Path) -> None:
     """The check itself can fail: a journal that only writes when the step is recorded is caught."""
 
     class Late(LoggedJournal):

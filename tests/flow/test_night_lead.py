@@ -15,7 +15,7 @@ from narrator.flow.script import parse_script, parse_setup
 from narrator.flow.sequencer import Sequencer
 from narrator.fakes import FakeListener
 
-from flow_helpers import FAST
+from flow_helpers import FAST, nights
 
 ROLES = {1: "seer", 2: "werewolf", 3: "werewolf", 4: "witch", 5: "hunter", 6: "cupid"}
 SCRIPT = {"nights": [{"cupid": [5, 6], "seer": 2, "werewolves": 7, "witch": {"heal": True, "poison": 3}}],
@@ -35,15 +35,6 @@ class LateClock(VirtualClock):
         super().sleep_until(t + self.rng.uniform(0.0, self.late))
 
 
-def night_lines(r: HeadlessResult) -> list[tuple[str, float]]:
-    """The first night's lines with their start, counted from `night.falls`."""
-    says = [e for e in r.timeline if e["kind"] == "say" and e["phase"].startswith("night.")]
-    start = next(e["t"] for e in says if e["key"] == "night.falls")
-    first = [e for e in says if e["t"] >= start]
-    dawn = next((i for i, e in enumerate(first[1:], 1) if e["key"] == "night.falls"), len(first))
-    return [(e["key"], e["t"] - start) for e in first[:dawn]]
-
-
 def play(late: float, seed: int = 0) -> HeadlessResult:
     setup = parse_setup({"players": 8, "language": "en", "roles": ROLES, "timing": dict(FAST)}, "SETUP")
     clock = LateClock(late, seed) if late else VirtualClock()
@@ -52,16 +43,16 @@ def play(late: float, seed: int = 0) -> HeadlessResult:
 
 
 @pytest.mark.parametrize("seed", range(5))
-def test_issue15_a_late_thread_moves_no_night_line(seed: int) -> None:
-    on_time = night_lines(play(0.0))
-    late = night_lines(play(0.9 * Sequencer.queue_lead, seed))
+def test_a_late_thread_moves_no_night_line(seed: int) -> None:
+    on_time = nights(play(0.0).timeline)[0]
+    late = nights(play(0.9 * Sequencer.queue_lead, seed).timeline)[0]
     assert [k for k, _ in late] == [k for k, _ in on_time]
     assert len(on_time) >= 10
     for (key, a), (_, b) in zip(late, on_time):
         assert abs(a - b) < 1e-6, f"{key} starts {a - b:+.3f} s off the on-time game's"
 
 
-def test_issue15_lines_are_queued_ahead_with_their_time() -> None:
+def test_lines_are_queued_ahead_with_their_time() -> None:
     said: list[tuple[str, float, Any]] = []
 
     class Recording:

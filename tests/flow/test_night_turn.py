@@ -18,7 +18,7 @@ from narrator.journal import MemoryJournal
 from narrator.flow.script import parse_script, parse_setup
 from narrator.ports import Heard, Prompt
 
-from flow_helpers import FAST, during, index_of, panel_lines
+from flow_helpers import FAST, during, index_of, nights, panel_lines
 
 ROLES = {1: "seer", 2: "werewolf", 3: "werewolf", 4: "witch", 5: "hunter", 6: "cupid"}
 DAYS = {"days": [{"eliminate": 2}, {"eliminate": 3}, {"eliminate": 8}]}
@@ -94,7 +94,7 @@ def inputs(r: HeadlessResult) -> list[tuple[str, Any]]:
 # ---- point 1: the Witch is told what to type ----------------------------------------------
 
 
-def test_issue9_point1_witch_panel_shows_both_steps_with_their_keys_and_what_each_did() -> None:
+def test_witch_panel_shows_both_steps_with_their_keys_and_what_each_did() -> None:
     r = game({(1, "werewolves"): [5], (1, "witch"): ["yes", 7]})
     panel = witch_panel(r)
     first = str(panel[0]["text"]).splitlines()
@@ -104,7 +104,7 @@ def test_issue9_point1_witch_panel_shows_both_steps_with_their_keys_and_what_eac
     assert r.game.is_alive(5) and not r.game.is_alive(7)
 
 
-def test_issue9_point1_witch_without_potions_is_told_so() -> None:
+def test_witch_without_potions_is_told_so() -> None:
     nights = {(1, "werewolves"): [5], (1, "witch"): ["yes", 7], (2, "werewolves"): [8]}
     r = game(nights, days={"days": [{"eliminate": 6}, {"eliminate": 2}, {"eliminate": 3}]})
     assert last_panel(witch_panel(r, 2)) == ["Your healing potion is spent: the victim is not shown.",
@@ -114,7 +114,7 @@ def test_issue9_point1_witch_without_potions_is_told_so() -> None:
 # ---- point 2: every answer echoed, `-` takes it back, the last one standing counts ----------
 
 
-def test_issue9_point2_every_night_answer_is_echoed_with_what_was_taken() -> None:
+def test_every_night_answer_is_echoed_with_what_was_taken() -> None:
     r = game({(1, "cupid"): [3, 5], (1, "seer"): [2], (1, "werewolves"): [7], (1, "witch"): ["no", "nobody"]})
     assert "Lovers: seat 3 and …" in panel_lines(during(r, "cupid.wake", "cupid.sleep"))
     assert "Lovers: seat 3 and seat 5." in panel_lines(during(r, "cupid.wake", "cupid.sleep"))
@@ -126,7 +126,7 @@ def test_issue9_point2_every_night_answer_is_echoed_with_what_was_taken() -> Non
     assert not [e for e in night if e.get("action") == "feedback" and e["text"] == "Accepted."]
 
 
-def test_issue9_point2_thief_sees_the_card_taken_and_may_change_it() -> None:
+def test_thief_sees_the_card_taken_and_may_change_it() -> None:
     roles = {1: "thief", 2: "werewolf", 3: "seer"}
     r = game({(1, "thief"): [1, "no", 2]}, roles=roles, extra=["hunter", "villager"],
              options={"thief_extra_cards": "from_deck"}, days={"days": [{"eliminate": 2}]})
@@ -135,7 +135,7 @@ def test_issue9_point2_thief_sees_the_card_taken_and_may_change_it() -> None:
     assert r.timeline[-1]["roles"]["1"] == "villager"
 
 
-def test_issue9_point2_minus_takes_back_and_the_last_answer_standing_is_applied() -> None:
+def test_minus_takes_back_and_the_last_answer_standing_is_applied() -> None:
     r = game({(1, "werewolves"): [7, "no", 5]})
     assert not r.game.is_alive(5) and r.game.is_alive(7)
     lines = panel_lines(during(r, "werewolves.wake_first", "werewolves.sleep"))
@@ -144,13 +144,13 @@ def test_issue9_point2_minus_takes_back_and_the_last_answer_standing_is_applied(
     assert inputs(r)[:3] == [("night.werewolves", 7), ("night.werewolves.change", "no"), ("night.werewolves", 5)]
 
 
-def test_issue9_point2_cupid_minus_takes_back_the_second_lover() -> None:
+def test_cupid_minus_takes_back_the_second_lover() -> None:
     r = game({(1, "cupid"): [3, 5, "no", 8]})
     assert r.game.state.lovers == (3, 8)
     assert "Lovers: seat 3 and seat 8." in panel_lines(during(r, "cupid.wake", "cupid.sleep"))
 
 
-def test_issue9_point2_witch_minus_is_no_in_the_heal_step_then_takes_back() -> None:
+def test_witch_minus_is_no_in_the_heal_step_then_takes_back() -> None:
     """In the heal step, where nothing is echoed yet, `-` answers no; once an answer is echoed,
     `-` takes back the last one and asks that step again."""
     r = game({(1, "werewolves"): [5], (1, "witch"): ["no", "no", "yes", 7, "no", "nobody"]})
@@ -160,19 +160,19 @@ def test_issue9_point2_witch_minus_is_no_in_the_heal_step_then_takes_back() -> N
     assert last_panel(witch_panel(r))[3:5] == ["Save: yes.", "Poison: nobody."]
 
 
-def test_issue9_point2_withdrawn_answer_without_a_new_one_leaves_nothing() -> None:
+def test_withdrawn_answer_without_a_new_one_leaves_nothing() -> None:
     r = game({(1, "werewolves"): [7, "no"]})
     assert first_morning(r) == ["day.dawn", "day.no_deaths"]
 
 
-def test_issue9_point2_typing_and_changing_takes_the_same_time_and_stays_silent() -> None:
+def test_typing_and_changing_takes_the_same_time_and_stays_silent() -> None:
     busy = game({(1, "cupid"): [3, "no", 4, 5], (1, "seer"): [2, "no", 3], (1, "werewolves"): [7, "no", 7],
                  (1, "witch"): ["no", "no", "no", "nobody", "no", 99, "nobody"]})
     quiet = game({(1, "werewolves"): [7], (1, "cupid"): [4, 5]})
-    assert night_lines(busy)[0] == night_lines(quiet)[0]
+    assert nights(busy.timeline)[0] == nights(quiet.timeline)[0]
 
 
-def test_issue9_point2_resume_keeps_the_answers_standing_in_the_journal() -> None:
+def test_resume_keeps_the_answers_standing_in_the_journal() -> None:
     full = game({(1, "werewolves"): [7, "no", 5]})
     records = full.journal.records()
     take = next(i for i, rec in enumerate(records) if rec.get("prompt") == "night.werewolves.change")
@@ -187,7 +187,7 @@ def test_issue9_point2_resume_keeps_the_answers_standing_in_the_journal() -> Non
 # ---- point 3: the Witch is told there is no victim ------------------------------------------
 
 
-def test_issue9_point3_with_victim_shown_after_heal_a_night_without_victim_says_so() -> None:
+def test_with_victim_shown_after_heal_a_night_without_victim_says_so() -> None:
     nights = {(1, "werewolves"): [5], (1, "witch"): ["yes", "nobody"], (2, "werewolves"): ["nobody"]}
     r = game(nights, options={"witch_sees_victim_after_heal": True}, days={"days": [{"eliminate": 6}, {"eliminate": 2}, {"eliminate": 3}]})
     assert last_panel(witch_panel(r, 2))[0] == "Nobody is the Werewolves' victim tonight."
@@ -196,7 +196,7 @@ def test_issue9_point3_with_victim_shown_after_heal_a_night_without_victim_says_
 # ---- point 7: keys typed during the wake line ----------------------------------------------
 
 
-def test_issue9_point7_keys_typed_during_the_wake_line_are_said_to_be_too_early() -> None:
+def test_keys_typed_during_the_wake_line_are_said_to_be_too_early() -> None:
     r = game({(1, "werewolves"): [5]}, early={(1, "werewolves"): [7]})
     wolves = during(r, "werewolves.wake_first", "werewolves.sleep")
     notes = [e["text"] for e in wolves if e["action"] == "feedback"]
@@ -207,7 +207,7 @@ def test_issue9_point7_keys_typed_during_the_wake_line_are_said_to_be_too_early(
     assert ("night.werewolves", 7) not in inputs(r)
 
 
-def test_issue9_point7_the_too_early_note_does_not_tell_whether_anyone_typed() -> None:
+def test_the_too_early_note_does_not_tell_whether_anyone_typed() -> None:
     """Review: the note is the same whether or not keys came during the wake line, or the woken
     role would learn that someone (perhaps the role called before, late) was typing."""
     typed = game({(1, "werewolves"): [5]}, early={(1, "werewolves"): [7]})
@@ -220,27 +220,13 @@ def test_issue9_point7_the_too_early_note_does_not_tell_whether_anyone_typed() -
 # ---- point 24: secrecy tests without blind spots --------------------------------------------
 
 
-def night_lines(r: HeadlessResult) -> list[list[tuple[str, float]]]:
-    """Each night's lines (night.* phases) with offsets from its `night.falls`."""
-    out: list[list[tuple[str, float]]] = []
-    start = 0.0
-    for e in r.timeline:
-        if e["kind"] != "say" or not e["phase"].startswith("night."):
-            continue
-        if e["key"] == "night.falls":
-            start = e["t"]
-            out.append([])
-        out[-1].append((e["key"], round(e["t"] - start, 6)))
-    return out
-
-
-def test_issue9_point24_illegal_and_extra_keys_at_night_stay_silent_and_change_no_timing() -> None:
+def test_illegal_and_extra_keys_at_night_stay_silent_and_change_no_timing() -> None:
     junk = [99, "repeat", "pause", "more_time", 0, "yes", 42]
     keys = {(1, call): list(junk) for call in ("cupid", "lovers", "seer", "werewolves", "witch")}
     keys[(1, "werewolves")] = [7, 7, 99, "repeat", "yes"]  # an answer, then extra keys
     noisy = game(keys, early={(1, "seer"): ["repeat", 3]})
     quiet = game({(1, "werewolves"): [7]})
-    assert night_lines(noisy)[0] == night_lines(quiet)[0]
+    assert nights(noisy.timeline)[0] == nights(quiet.timeline)[0]
     first_dawn = index_of(noisy, "day.dawn")
     said_at_night = [e["key"] for e in noisy.timeline[:first_dawn] if e["kind"] == "say"]
     assert said_at_night == [e["key"] for e in quiet.timeline[: index_of(quiet, "day.dawn")] if e["kind"] == "say"]
@@ -249,7 +235,7 @@ def test_issue9_point24_illegal_and_extra_keys_at_night_stay_silent_and_change_n
     assert len(refused) >= 20  # every refused key got its silent note on the panel
 
 
-def test_issue9_point24_every_calls_panel_is_cleared_when_its_turn_ends() -> None:
+def test_every_calls_panel_is_cleared_when_its_turn_ends() -> None:
     roles = {1: "seer", 2: "werewolf", 3: "werewolf", 4: "witch", 5: "thief", 6: "cupid"}
     r = game({(1, "thief"): [1], (1, "cupid"): [7, 8], (1, "seer"): [2], (1, "werewolves"): [5], (1, "witch"): ["no", 3]},
              roles=roles)
@@ -269,7 +255,7 @@ def witch_texts(r: HeadlessResult, night: int) -> list[str]:
     return [str(e.get("text")) for e in witch_panel(r, night) if e["action"] != "clear"]
 
 
-def test_issue9_point24_witch_panel_does_not_tell_what_she_may_not_know() -> None:
+def test_witch_panel_does_not_tell_what_she_may_not_know() -> None:
     """Healing potion spent, victim not shown: her panel is the same with or without a victim,
     and whatever the Werewolves typed."""
     days = {"days": [{"eliminate": 6}, {"eliminate": 2}, {"eliminate": 3}]}
@@ -283,7 +269,7 @@ def test_issue9_point24_witch_panel_does_not_tell_what_she_may_not_know() -> Non
     assert texts == witch_texts(none, 2) == witch_texts(silent, 2) == witch_texts(changed, 2)
 
 
-def test_issue9_point24_random_listener_types_illegal_keys_too() -> None:
+def test_random_listener_types_illegal_keys_too() -> None:
     clock = VirtualClock()
     listener = RandomListener(clock, random.Random(3), illegal=0.5)
     prompt = Prompt("night.seer", (1, 2, 3), (), night=True, deadline=100.0, number=1)
@@ -292,7 +278,7 @@ def test_issue9_point24_random_listener_types_illegal_keys_too() -> None:
     assert any(h is not None and prompt.allows(h.choice) for h in heard)
 
 
-def test_issue9_point7_the_keypad_sees_keys_typed_during_the_wake_line() -> None:
+def test_the_keypad_sees_keys_typed_during_the_wake_line() -> None:
     """On the real keypad reader: keys left from the previous turn are dropped when the wake line
     starts; keys typed during it reach the sequencer (which says they were too early), and digits
     not yet entered carry over into the question."""

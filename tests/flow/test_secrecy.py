@@ -19,7 +19,7 @@ from narrator.rules import Deal, Options, Role
 from narrator.rules.options import ACTOR_CARDS, CHOICES, NUMBERS, TEXTS
 from narrator.rules import events as ev
 
-from flow_helpers import BoardTimelineDisplay
+from flow_helpers import BoardTimelineDisplay, nights
 
 # Every special card of the catalogue: a new role's calls are covered as soon as its module exists.
 SPECIALS = [r for r in wizard_roles() if r is not Role.WEREWOLF]
@@ -94,20 +94,6 @@ def play(config: dict[str, Any], deal: Deal, seed: int) -> HeadlessResult:
     return run_game(setup, listener, seed, clock)
 
 
-def nights(result: HeadlessResult) -> list[list[tuple[str, float]]]:
-    """Each night's spoken lines (night.* phases) with offsets from its `night.falls`."""
-    out: list[list[tuple[str, float]]] = []
-    start = 0.0
-    for e in result.timeline:
-        if e["kind"] != "say" or not e["phase"].startswith("night."):
-            continue
-        if e["key"] == "night.falls":
-            start = e["t"]
-            out.append([])
-        out[-1].append((e["key"], round(e["t"] - start, 6)))
-    return out
-
-
 def public_calls_from(result: HeadlessResult) -> int:
     """The first night a public event creates a call (RULES-EXTENSIONS.md Secrecy 2): the night
     after a Devoted Servant's takeover has her reset call. Nights are compared before it."""
@@ -132,7 +118,7 @@ def test_differential_secrecy_over_random_pairs() -> None:
         a = play(config, deal_a, rng.randrange(10**9))
         b = play(config, deal_b, rng.randrange(10**9))
         differing_hidden += deal_a != deal_b
-        na, nb = nights(a), nights(b)
+        na, nb = nights(a.timeline), nights(b.timeline)
         common = min(len(na), len(nb), public_calls_from(a) - 1, public_calls_from(b) - 1)
         assert common >= 1 or ended_on_day_zero(a) or ended_on_day_zero(b) or common == min(
             public_calls_from(a), public_calls_from(b)) - 1
@@ -164,7 +150,7 @@ def test_differential_secrecy_of_the_piper_the_charmed_and_the_white_werewolf() 
         dealt_one_side += (LONERS & set(deal_a.seats)) != (LONERS & set(deal_b.seats))
         a = play(config, deal_a, rng.randrange(10**9))
         b = play(config, deal_b, rng.randrange(10**9))
-        na, nb = nights(a), nights(b)
+        na, nb = nights(a.timeline), nights(b.timeline)
         for i in range(comparable(a, b, na, nb)):
             assert na[i] == nb[i], f"pair {pair}, night {i + 1}: the night differs with hidden state"
             for key, _ in na[i]:
@@ -206,7 +192,7 @@ def test_personnages_calls_are_identical_whatever_the_hidden_state() -> None:
                     and e["key"] != "villager_villager.announce"] for r in (a, b)]
         assert opening[0] == opening[1], f"pair {pair}: the opening differs with hidden state"
         assert any(key == "actor.card" for key, _ in opening[0]) or not a.game.state.laid
-        na, nb = nights(a), nights(b)
+        na, nb = nights(a.timeline), nights(b.timeline)
         for i in range(comparable(a, b, na, nb)):
             assert na[i] == nb[i], f"pair {pair}, night {i + 1}: the night differs with hidden state"
             compared += "actor.wake" in [key for key, _ in na[i]]
@@ -224,7 +210,7 @@ def test_secrecy_check_would_catch_a_leak() -> None:
     setup = Setup(config["players"], "en", deal, frozenset(config["possible"]), config["options"], timing)
     clock = VirtualClock()
     b = run_game(setup, RandomListener(clock, random.Random(1)), 1, clock)
-    assert nights(a) != nights(b)
+    assert nights(a.timeline) != nights(b.timeline)
 
 
 def test_issue22_12_every_option_is_drawn() -> None:

@@ -9,9 +9,8 @@ from typing import Any
 
 import pytest
 
-from flow_helpers import play
+from flow_helpers import nights, play
 from narrator.rules import events as ev
-from test_secrecy import nights
 
 POSSIBLE = ["seer", "witch", "savior", "raven", "hunter", "elder", "scapegoat"]
 ROLES = {1: "werewolf", 2: "werewolf", 3: "seer", 4: "witch", 6: "savior", 7: "raven", 8: "hunter", 9: "scapegoat"}
@@ -39,7 +38,7 @@ def test_powerless_calls_sound_like_powered_ones(delay: float, late: list[str], 
     assert not any(isinstance(e, ev.PowersLost) for e in plain.game.events)
     if answered:
         assert any(isinstance(e, ev.PowerIgnored) for e in revenge.game.events), "no powerless answer was ignored"
-    a, b = nights(revenge), nights(plain)
+    a, b = nights(revenge.timeline), nights(plain.timeline)
     assert len(a) >= 2 and len(b) >= 2
     for i in range(min(len(a), len(b))):
         assert a[i] == b[i], f"night {i + 1}: a powerless role's call differs from a powered one"
@@ -51,4 +50,4 @@ def test_the_comparison_can_fail() -> None:
     setup = {"players": 10, "roles": ROLES, "possible": POSSIBLE,
              "options": {"captain_election": "never"}, "timing": {"seer": 5}}
     other = play(setup, {"nights": [{"werewolves": 0}], "days": [{"eliminate": 5}, {"eliminate": 1}, {"eliminate": 2}]})
-    assert nights(revenge)[0] != nights(other)[0]
+    assert nights(revenge.timeline)[0] != nights(other.timeline)[0]

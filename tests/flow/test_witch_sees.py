@@ -9,7 +9,7 @@ from typing import Any
 
 from narrator.rules import events as ev
 
-from flow_helpers import during, keys, panel_lines, play
+from flow_helpers import during, keys, nights, panel_lines, play
 
 SETUP: dict[str, Any] = {"players": 8, "roles": {1: "seer", 2: "werewolf", 3: "big_bad_wolf", 4: "witch"},
                          "options": {"captain_election": "never"}}
@@ -54,16 +54,9 @@ def test_pack_victim_only_shows_the_pack_victim_alone() -> None:
     assert next(e for e in r.game.events if isinstance(e, ev.DawnBroke)).deaths == (5,)
 
 
-def night_lines(r: Any) -> list[tuple[str, float]]:
-    start = next(e["t"] for e in r.timeline if e.get("key") == "night.falls")
-    end = next(e["t"] for e in r.timeline if e.get("key") == "day.dawn")
-    return [(e["key"], round(e["t"] - start, 6)) for e in r.timeline
-            if e["kind"] == "say" and start <= e["t"] < end]
-
-
 def test_public_lines_and_timing_do_not_depend_on_how_many_were_devoured() -> None:
     _, one = witch_panel(SETUP, {"werewolves": 6, "big_bad_wolf": 0, "witch": {"heal": True}})
     _, two = witch_panel(SETUP, {"werewolves": 6, "big_bad_wolf": 5, "witch": {"heal": 5}})
     _, none = witch_panel(SETUP, {"werewolves": 0, "big_bad_wolf": 0, "witch": {"heal": False}})
-    assert night_lines(one) == night_lines(two) == night_lines(none)
+    assert nights(one.timeline)[0] == nights(two.timeline)[0] == nights(none.timeline)[0]
     assert "witch.wake" in keys(two)

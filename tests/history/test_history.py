@@ -9,7 +9,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -85,30 +84,44 @@ print("ready", flush=True)
 i = 0
 while True:
     game = play_one(config, i)
+    print("saving", i, flush=True)
     db.save(conn, from_events({"language": "en", "n": i}, game.events))
+    print("saved", i, flush=True)
     i += 1
 """
 
 
 @pytest.mark.slow
 def test_sigkill_while_writing_leaves_a_valid_database_with_whole_games_only(tmp_path: Path) -> None:
+    """The writer says when it starts each save; it is killed the moment it starts one (no timing: the
+    kill lands inside that transaction or just after it), after 1, 2, ... 6 games it has reported saved."""
     path = tmp_path / "history.sqlite3"
+    saved_before = 0
     for attempt in range(6):
         child = subprocess.Popen([sys.executable, "-c", WRITER, str(path), str(attempt)], cwd=REPO,
                                  stdout=subprocess.PIPE, text=True)
         assert child.stdout is not None and child.stdout.readline().strip() == "ready"
-        time.sleep(0.2 + 0.15 * attempt)
+        saved = 0
+        for line in child.stdout:
+            if line.split() == ["saving", str(attempt + 1)]:
+                break
+            saved += line.startswith("saved ")
         os.kill(child.pid, signal.SIGKILL)
         child.wait()
+        assert saved == attempt + 1
         conn = sqlite3.connect(str(path))
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        games = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        # Every game reported saved is there, and at most the one being written when it was killed.
+        assert saved_before + saved <= games <= saved_before + saved + 1
+        saved_before = games
         # Every game is whole: all its seats, and a death row for every dead seat.
         broken = conn.execute("SELECT g.id FROM games g WHERE g.players != (SELECT COUNT(*) FROM seats s WHERE s.game_id = g.id)"
                               " OR (SELECT COUNT(*) FROM deaths d WHERE d.game_id = g.id) = 0").fetchall()
         assert broken == []
         conn.close()
     conn = db.connect(path)
-    assert len(db.games(conn)) > 0
+    assert len(db.games(conn)) == saved_before >= 21
 
 
 def test_old_journals_import_whatever_record_kinds_they_hold(tmp_path: Path) -> None:

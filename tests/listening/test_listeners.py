@@ -17,7 +17,8 @@ import time
 import numpy as np
 import pytest
 
-from narrator.listening.audio import RATE, FakeAudioSource
+from narrator.fakes import FakeAudioSource
+from narrator.listening.audio import RATE
 from narrator.listening.fake import RecordingSpeaker, ScriptedListener, ScriptedModel
 from narrator.listening.keypad import KeypadListener
 from narrator.listening.table import ConfirmingListener, EitherListener

@@ -186,7 +186,7 @@ def test_3_the_bed_ducks_30_db_while_listening() -> None:
 
 
 def test_3_the_listener_tells_the_speaker_when_it_listens(ko_pack: VoicePack) -> None:
-    from narrator.listening.audio import FakeAudioSource
+    from narrator.fakes import FakeAudioSource
     from narrator.listening.fake import ScriptedModel
     from narrator.listening.vosk_listener import VoiceListener
 

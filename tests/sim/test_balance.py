@@ -6,17 +6,26 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Mapping
 
 from narrator.rules import Options, Role, complete, parse_roles, suggest
 from narrator.sim.balance import (BATCH, FAIR, MIN_GAMES, SPECIALS, TABLE, TABLE_SEED, Estimate, Keys, Store, _effects,
-                                  _guess, advise, changes, distance, every_deck, key, play, tiers, verdict)
+                                  _guess, advise, changes, every_deck, key, play, tiers, verdict)
 from narrator.sim.cli import advice_lines
 from narrator.sim.policies import InformedParams
 from narrator.sim.runner import wilson
 from narrator.table.config import TableConfig
-from narrator.table.wizard import ScriptedAsker, Wizard
+from narrator.fakes import ScriptedAsker
+from narrator.table.wizard import Wizard
 
 OPTIONS = Options()
+
+
+def distance(a: Mapping[Role, int], b: Mapping[Role, int]) -> int:
+    """Cards to change to go from one deck to the other (Villagers fill the rest): the tests' yardstick
+    for the advisor's tiers (the advisor itself builds decks by distance and never measures one)."""
+    roles = (set(a) | set(b)) - {Role.VILLAGER}
+    return sum(abs(a.get(r, 0) - b.get(r, 0)) for r in roles)
 
 
 def store_with(tmp_path: Path, rates: dict[str, tuple[int, int]]) -> Store:

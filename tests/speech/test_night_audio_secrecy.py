@@ -15,7 +15,7 @@ tests/flow/test_night_timing.py, with the same stories):
 
 The night's lines are queued `Sequencer.queue_lead` ahead with their time and start on that frame
 (`Speaker.say(cue, at)`), so a thread woken late on a loaded machine moves none of them: this
-held in three runs next to a busy-looping CPU spinner (see the README's Secrecy section), and the
+held in three runs next to a busy-looping CPU spinner (see docs/secrecy.md), and the
 three stories are recorded at the same time, in three processes, for that reason as much as for
 speed: each is the others' load.
 """
@@ -75,7 +75,7 @@ def intervals(report: dict[str, Any]) -> list[tuple[str, str, float]]:
     return out
 
 
-def test_issue15_wake_to_sleep_is_the_same_whatever_the_hidden_state_and_the_sync(recordings: dict[str, Any]) -> None:
+def test_wake_to_sleep_is_the_same_whatever_the_hidden_state_and_the_sync(recordings: dict[str, Any]) -> None:
     base = intervals(recordings["silent"]["report"])
     assert len(base) == 8  # five calls on night 1, three on night 2
     for name in ("answering", "witch_dead"):
@@ -86,7 +86,7 @@ def test_issue15_wake_to_sleep_is_the_same_whatever_the_hidden_state_and_the_syn
 
 
 @pytest.mark.parametrize("story", ["answering", "witch_dead"])
-def test_issue15_night_line_onsets_in_the_recording_match_within_one_block(recordings: dict[str, Any], story: str) -> None:
+def test_night_line_onsets_in_the_recording_match_within_one_block(recordings: dict[str, Any], story: str) -> None:
     block = recordings["silent"]["report"]["block"]
     got, silent = recordings[story]["onsets"], recordings["silent"]["onsets"]
     # Lines that missed their frame (the thread later than the schedule's lead), to explain a failure.
@@ -99,7 +99,7 @@ def test_issue15_night_line_onsets_in_the_recording_match_within_one_block(recor
                                          f"lines that missed their frame (key, asked, given): {late}")
 
 
-def test_issue15_the_stories_really_differ_in_hidden_state(recordings: dict[str, Any]) -> None:
+def test_the_stories_really_differ_in_hidden_state(recordings: dict[str, Any]) -> None:
     """The journals hold different night answers: the games above did differ in what was hidden."""
     answered = {}
     for name, rec in recordings.items():

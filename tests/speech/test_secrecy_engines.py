@@ -30,6 +30,7 @@ from narrator.rules import Deal
 from narrator.speech.recorded import RecordedPack, import_folder
 from narrator.speech.render import Pyttsx3Synth, Renderer, Synth, VoiceSettings
 from narrator.speech.speaker import LineSource
+from tests.flow.flow_helpers import nights
 from tests.flow.test_secrecy import hidden_deal, public_calls_from, public_config
 
 EN = load_pack("en")
@@ -59,19 +60,6 @@ class AudioTimedSpeaker:
 
     def prepare(self, cues: Iterable[Cue]) -> None:
         pass  # rendered on first use, into the test's cache
-
-
-def nights(entries: list[dict[str, Any]]) -> list[list[tuple[str, float]]]:
-    out: list[list[tuple[str, float]]] = []
-    start = 0.0
-    for e in entries:
-        if e["kind"] != "say" or not e["phase"].startswith("night."):
-            continue
-        if e["key"] == "night.falls":
-            start = e["t"]
-            out.append([])
-        out[-1].append((e["key"], round(e["t"] - start, 6)))
-    return out
 
 
 def play(config: dict[str, Any], deal: Deal, seed: int, make_lines: Any) -> tuple[list[list[tuple[str, float]]], set[str], int]:

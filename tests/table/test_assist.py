@@ -12,7 +12,8 @@ from narrator.flow.timing import Timing
 from narrator.packs import load_pack
 from narrator.rules import Options, Role
 from narrator.table.assist import Assistant
-from narrator.table.keys import ScriptedKeys
+from narrator.fakes import ScriptedKeys
+from tests.table.tmux import needs_tmux
 
 TIMING = Timing(gap=1.0, debate=120.0)
 ROLES = {Role.WEREWOLF, Role.SEER, Role.WITCH, Role.CUPID}
@@ -119,17 +120,15 @@ def test_every_possible_role_is_called_even_with_a_thief() -> None:
 
 
 @pytest.mark.slow
+@needs_tmux
 def test_assist_in_a_real_terminal(tmp_path: Any) -> None:
     """Issue 9 point 22: the Seer's turn lasts ten minutes, so only "+" can bring her sleep line
     within the wait: no "< 5 s" of wall clock (a 5 s turn at pace 0.5 raced a loaded machine)."""
-    import shutil
     import sys
     from pathlib import Path
 
     from tests.table.tmux import Tmux
 
-    if shutil.which("tmux") is None:
-        pytest.skip("tmux is not installed (scripts/setup.sh installs it)")
     repo = Path(__file__).resolve().parents[2]
     config = tmp_path / "table.toml"
     config.write_text("[timing]\nseer = 1200\n")  # 600 s at pace 0.5
@@ -148,7 +147,7 @@ def test_assist_in_a_real_terminal(tmp_path: Any) -> None:
         t.close()
 
 
-def test_issue9_point10_no_audio_shows_each_line_a_countdown_and_the_day() -> None:
+def test_no_audio_shows_each_line_a_countdown_and_the_day() -> None:
     import io
 
     clock = VirtualClock()
@@ -167,15 +166,13 @@ def test_issue9_point10_no_audio_shows_each_line_a_countdown_and_the_day() -> No
 
 
 @pytest.mark.slow
-def test_issue9_point10_assist_no_audio_in_a_real_terminal(tmp_path: Any) -> None:
-    import shutil
+@needs_tmux
+def test_assist_no_audio_in_a_real_terminal(tmp_path: Any) -> None:
     import sys
     from pathlib import Path
 
     from tests.table.tmux import Tmux
 
-    if shutil.which("tmux") is None:
-        pytest.skip("tmux is not installed (scripts/setup.sh installs it)")
     repo = Path(__file__).resolve().parents[2]
     t = Tmux([sys.executable, "-m", "narrator", "assist", "--roles", "werewolf,seer", "--no-audio"], tmp_path,
              {"PYTHONPATH": str(repo), "NARRATOR_CONFIG": str(tmp_path / "cfg")})

@@ -27,7 +27,7 @@ def test_demo_text_finishes_a_whole_game() -> None:
                            "card: Hunter.")) for s in said[-8:]) == 8
 
 
-def test_issue9_point12_the_demo_shows_what_everyone_did() -> None:
+def test_the_demo_shows_what_everyone_did() -> None:
     """After the game: each night answer by its role, and who voted for whom."""
     proc = subprocess.run([sys.executable, "-m", "narrator", "demo", "--text", "--pace", "0.03"],
                           capture_output=True, text=True, timeout=120)
@@ -41,7 +41,7 @@ def test_issue9_point12_the_demo_shows_what_everyone_did() -> None:
     assert any(line.startswith("  Seat ") and " voted for seat " in line for line in did), did
 
 
-def test_issue9_point12_the_demo_status_lines_come_from_the_pack() -> None:
+def test_the_demo_status_lines_come_from_the_pack() -> None:
     """With --lang fr, no English status line: the cards, the board, the summary, the end."""
     proc = subprocess.run([sys.executable, "-m", "narrator", "demo", "--text", "--pace", "0.03", "--lang", "fr"],
                           capture_output=True, text=True, timeout=120)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import io
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.table.tmux import needs_tmux
 
 from narrator.table.doctor import Check, check_keypad, check_voices, run_doctor
 
@@ -61,7 +62,7 @@ def test_keypad_check_with_a_key_and_without() -> None:
     assert check_keypad(None, out)[0].line().startswith("FAIL  keypad: not checked: this is not a terminal")
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (scripts/setup.sh installs it)")
+@needs_tmux
 def test_keypad_check_in_a_real_terminal(tmp_path: Path) -> None:
     from tests.table.tmux import Tmux
 
@@ -75,7 +76,7 @@ def test_keypad_check_in_a_real_terminal(tmp_path: Path) -> None:
         t.close()
 
 
-def test_issue9_point13_optional_items_warn_and_keypad_play_exits_0() -> None:
+def test_optional_items_warn_and_keypad_play_exits_0() -> None:
     """No microphone and no speech model: warnings; the verdict says keypad play is ready; exit 0."""
     out = io.StringIO()
     code = run_doctor(out, keypad=False, checks_to_run=(
@@ -92,7 +93,7 @@ def test_issue9_point13_optional_items_warn_and_keypad_play_exits_0() -> None:
     assert "voice answers: no model; get one with 'narrator models fetch en'" in text
 
 
-def test_issue9_point13_no_speaker_names_text_and_no_audio_through_the_cli() -> None:
+def test_no_speaker_names_text_and_no_audio_through_the_cli() -> None:
     """Through the command line: the speech models never FAIL, and the verdict names the ways to play."""
     proc = doctor("--no-keypad", env={"NARRATOR_MODELS": "/nonexistent-models"})
     assert "FAIL  speech model" not in proc.stdout

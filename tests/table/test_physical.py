@@ -254,7 +254,7 @@ TRUTH = Deal((Role.SEER, Role.WEREWOLF, Role.VILLAGER, Role.WEREWOLF, Role.VILLA
               Role.VILLAGER))
 
 
-def test_issue9_point8_a_seat_given_to_another_role_is_not_revealed_and_the_roll_call_fails() -> None:
+def test_a_seat_given_to_another_role_is_not_revealed_and_the_roll_call_fails() -> None:
     """Issue 9 point 8, with secrecy first: the panel answers a seat another role already gave
     exactly as it answers a free seat (else any role could probe which seats hold the cards called
     before it); the clash makes the roll call fail to add up, and it is called again."""
@@ -275,14 +275,14 @@ def test_the_roll_call_calls_the_extension_roles_too() -> None:
         assert learnt == truth
 
 
-def test_issue9_point8_a_werewolf_seat_beyond_the_cards_gets_feedback() -> None:
+def test_a_werewolf_seat_beyond_the_cards_gets_feedback() -> None:
     learnt, timeline = typed_roll_call(TRUTH, {Role.SEER: [1], Role.WEREWOLF: [2, 4, 5]})
     assert learnt == TRUTH
     assert panel_during(timeline, Role.WEREWOLF)[-1] == (
         "Seat 5 is not noted: there are 2 of these cards. Press - to take back the last seat.")
 
 
-def test_issue9_point8_a_mistyped_seat_is_taken_back_with_minus() -> None:
+def test_a_mistyped_seat_is_taken_back_with_minus() -> None:
     learnt, timeline = typed_roll_call(TRUTH, {Role.SEER: [3, "-", 1], Role.WEREWOLF: [2, 4]})
     assert learnt == TRUTH  # no second roll call needed
     assert panel_during(timeline, Role.SEER) == ["Seat 3 noted.", "Seat 3 taken back.", "Seat 1 noted."]

@@ -115,7 +115,7 @@ def test_typed_keys_echo_on_the_panel() -> None:
     assert any("> 12" in s for s in seen) and any("> 14" in s for s in seen)
 
 
-def test_issue9_point17_the_first_morning_is_day_1_and_a_vote_death_is_not_morning() -> None:
+def test_the_first_morning_is_day_1_and_a_vote_death_is_not_morning() -> None:
     screen, console, _ = make()
     # The engine's day counter is 0 on the first morning (it counts from the first vote).
     screen.board({"phase": "dawn", "night": 1, "day": 0, "alive": [1, 2, 4, 5, 6], "revealed": {3: "werewolf"}})
@@ -128,7 +128,7 @@ def test_issue9_point17_the_first_morning_is_day_1_and_a_vote_death_is_not_morni
     assert "Morning" not in text and "Vote" in text
 
 
-def test_issue9_point18_day_prompts_say_type_a_seat_number() -> None:
+def test_day_prompts_say_type_a_seat_number() -> None:
     screen, console, clock = make()
     screen.board(BOARD)
     screen.said(Cue("vote.voter", {"seat": 1}, phase="day.vote"), "Seat 1, your vote?", 0.0)
@@ -138,7 +138,7 @@ def test_issue9_point18_day_prompts_say_type_a_seat_number() -> None:
     assert "Type a seat number" not in draw(screen, console)
 
 
-def test_issue9_point17_the_board_speaks_the_tables_language() -> None:
+def test_the_board_speaks_the_tables_language() -> None:
     clock = VirtualClock()
     console = Console(file=io.StringIO(), width=100, height=40, color_system=None)
     screen = ScreenDisplay(load_pack("fr"), clock, console, Timing())

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from narrator.table.config import TableConfig, load_config, save_config
-from narrator.table.wizard import ScriptedAsker, Wizard
+from narrator.fakes import ScriptedAsker
+from narrator.table.wizard import Wizard
 
 ENTERS = ["", "", "", "", "", "", ""]  # players, roles, options, language, inputs, timing, deal
 

@@ -13,16 +13,15 @@ from __future__ import annotations
 
 import re
 import time
-import shutil
 from pathlib import Path
 
 import pytest
 
-from tests.table.tmux import Tmux, deal, start, table_config
+from tests.table.tmux import Tmux, deal, needs_tmux, start, table_config
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (scripts/setup.sh installs it)"),
+    needs_tmux,
 ]
 
 CONFIG = table_config(seer=10, werewolves=10, witch=12)

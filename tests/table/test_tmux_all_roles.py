@@ -15,7 +15,6 @@ at night), and a day's prompt waits far longer than a loaded machine needs to ty
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -26,11 +25,11 @@ from narrator.rules import Role
 from narrator.rules.roles import Team
 from tests.all_roles import PLAYERS, compositions, in_pack, label
 from tests.table import tmux
-from tests.table.tmux import Tmux, card_names, start
+from tests.table.tmux import Tmux, card_names, needs_tmux, start
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (scripts/setup.sh installs it)"),
+    needs_tmux,
 ]
 
 DECKS = compositions()

@@ -10,7 +10,8 @@ import pytest
 
 from narrator.rules import Role
 from narrator.table.config import TableConfig, config_path, load_config, save_config
-from narrator.table.wizard import ROLE_MENU, ScriptedAsker, Wizard, option_menu
+from narrator.fakes import ScriptedAsker
+from narrator.table.wizard import ROLE_MENU, Wizard, option_menu
 
 ALL_ENTER = ["", "", "", "", "", "", ""]
 
@@ -196,14 +197,14 @@ def test_a_config_that_cannot_be_saved_does_not_stop_the_game(tmp_path: Path) ->
     assert f"! the setup could not be saved in {tmp_path}" in proc.stdout
 
 
-def test_issue9_point14_the_wizard_warns_outside_8_to_18_players() -> None:
+def test_the_wizard_warns_outside_8_to_18_players() -> None:
     config, asker = run(["5", "", "", "", "", "", ""])
-    assert "! 5 players: the game is best with 8 to 18 (RULES.md); it can still be played" in asker.told
+    assert "! 5 players: the game is best with 8 to 18; it can still be played" in asker.told
     config, asker = run(["10", "", "", "", "", "", ""])
     assert not any("best with 8 to 18" in t for t in asker.told)
 
 
-def test_issue9_point17_setup_questions_use_the_packs_names_not_raw_keys() -> None:
+def test_setup_questions_use_the_packs_names_not_raw_keys() -> None:
     heal = option_menu({Role.WEREWOLF: 2, Role.SEER: 1, Role.WITCH: 1, Role.HUNTER: 1}).index(
         "witch_sees_victim_after_heal") + 1
     config, asker = run(["", "", str(heal), "", "", "", "", ""])
@@ -215,7 +216,7 @@ def test_issue9_point17_setup_questions_use_the_packs_names_not_raw_keys() -> No
     assert "the Witch sees the victim after healing: yes" in told  # after choosing 2, in the listing and summary
 
 
-def test_issue9_point17_the_questions_speak_the_tables_language() -> None:
+def test_the_questions_speak_the_tables_language() -> None:
     asker = ScriptedAsker(["", "", "", "", "", "", ""])
     Wizard(asker, TableConfig(language="fr"), ["en", "fr"]).run()
     told = "\n".join(asker.told)

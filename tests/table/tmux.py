@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import time
@@ -17,10 +18,14 @@ import uuid
 from pathlib import Path
 from typing import Callable
 
+import pytest
+
 WAIT = 60.0
 # Terminal escape sequences (CSI, OSC, and two-byte ESC ones), taken out of the raw output.
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[^[\]()]")
 REPO = Path(__file__).resolve().parents[2]
+# The mark of every test that drives a real terminal.
+needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (scripts/setup.sh installs it)")
 
 
 def table_config(seer: float, werewolves: float, witch: float) -> str:

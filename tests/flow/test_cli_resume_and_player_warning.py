@@ -1,5 +1,5 @@
-"""Issue 9 through the real command line: `narrator resume` says what it resumes (point 6), and
-play / resume warn outside 8-18 players (point 14)."""
+"""The real command line: `narrator resume` says what it resumes, and play / resume warn outside
+8-18 players (on the table's screen in text mode, on stderr headless: stdout stays the result)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from tests.text_game import AFTER_WEREWOLVES, DEAL, SCRIPT, SETUP, cut_at, headless_journal, narrator
 
-def test_issue9_point14_headless_play_warns_on_stderr(tmp_path: Path) -> None:
+def test_headless_play_warns_on_stderr(tmp_path: Path) -> None:
     (tmp_path / "setup.toml").write_text(SETUP)
     (tmp_path / "script.toml").write_text(SCRIPT)
     proc = narrator("play", "--headless", "--setup", str(tmp_path / "setup.toml"), "--script", str(tmp_path / "script.toml"))
@@ -19,13 +19,19 @@ def test_issue9_point14_headless_play_warns_on_stderr(tmp_path: Path) -> None:
     assert "8 to 18" not in proc.stdout  # stdout stays the game's result only
 
 
-def test_issue9_point14_text_play_warns_before_the_game(tmp_path: Path) -> None:
+def test_text_play_warns_on_the_screen_before_the_game(tmp_path: Path) -> None:
+    """No keys at all: the deal stops (exit 1, one line), but the warning was on the screen first."""
     proc = narrator("play", "--text", "--players", "5", "--seed", "1", "--journal", str(tmp_path / "g.jsonl"))
-    first = (proc.stdout + proc.stderr).index("5 players: the game is best with 8 to 18")
-    assert first < proc.stdout.index("Journal:") if "Journal:" in proc.stdout else first >= 0
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "the input ended while the game waited for an answer" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "narrator: warning: 5 players: the game is best with 8 to 18", lines[:3]
+    assert lines[1].startswith("Journal: ")
+    assert "8 to 18" not in proc.stderr  # on the table's screen, once
 
 
-def test_issue9_point14_resume_warns(tmp_path: Path) -> None:
+def test_resume_warns_outside_8_to_18_players(tmp_path: Path) -> None:
     path = headless_journal(tmp_path)
     cut_at(path, "night.seer")
     proc = narrator("resume", str(path))
@@ -34,7 +40,7 @@ def test_issue9_point14_resume_warns(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_issue9_point6_resume_says_which_journal_and_where_it_stopped(tmp_path: Path) -> None:
+def test_resume_says_which_journal_and_where_it_stopped(tmp_path: Path) -> None:
     path = headless_journal(tmp_path)
     cut_at(path, "day.vote.vote.1")
     proc = narrator("resume", str(path))
@@ -49,7 +55,7 @@ def test_issue9_point6_resume_says_which_journal_and_where_it_stopped(tmp_path: 
     assert narrator("resume", str(night)).stderr.splitlines()[0].endswith(", stopped in night 1.")
 
 
-def test_issue9_point6_an_empty_newest_journal_does_not_resume_an_older_game(tmp_path: Path) -> None:
+def test_an_empty_newest_journal_does_not_resume_an_older_game(tmp_path: Path) -> None:
     games = tmp_path / "data" / "games"
     games.mkdir(parents=True)
     older = headless_journal(tmp_path)
@@ -66,7 +72,7 @@ def test_issue9_point6_an_empty_newest_journal_does_not_resume_an_older_game(tmp
 
 
 @pytest.mark.slow
-def test_issue9_point6_resume_keeps_the_screen_the_game_had(tmp_path: Path) -> None:
+def test_resume_keeps_the_screen_the_game_had(tmp_path: Path) -> None:
     """A full-screen game resumes on the full screen (here: refused without a terminal), unless --screen says."""
     path = headless_journal(tmp_path)
     cut_at(path, "night.werewolves")
@@ -98,10 +104,10 @@ def text_game(tmp_path: Path) -> list[str]:
 
 
 @pytest.mark.slow
-def test_issue9_point17_and_18_text_mode_labels_and_hints(tmp_path: Path) -> None:
+def test_text_mode_labels_and_hints(tmp_path: Path) -> None:
     out = text_game(tmp_path)
     boards = [line for line in out if line.startswith("[")]
-    # Point 17: only night/day in the status (no step name lagging behind), and no "day 0".
+    # only night/day in the status (no step name lagging behind), and no "day 0".
     assert not any("election" in b or "debate" in b or "day 0" in b.lower() for b in boards), boards
     debate = out.index("  » You have 3 minutes to debate.")
     status = [line for line in out[:debate] if line.startswith("[")][-1]
@@ -113,7 +119,7 @@ def test_issue9_point17_and_18_text_mode_labels_and_hints(tmp_path: Path) -> Non
     assert "cards: 1:Seer, 3:Witch, 5:Villager" in last, last
     # "Seat N's card: Cupid." wording, not "Seat N was the Cupid."
     assert "  » Seat 2's card: Werewolf." in out and not any("was the" in line for line in out)
-    # Point 18: "*" tells the time actually left; the pause says how to go on; day prompts say what to type.
+    # "*" tells the time actually left; the pause says how to go on; day prompts say what to type.
     star = out.index("  » You have 3 minutes to debate.", debate)
     assert "  » 3 minutes left." in out[star:], out[star:]
     paused = out.index("  » The game is paused.")

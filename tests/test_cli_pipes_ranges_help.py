@@ -1,4 +1,4 @@
-"""Issue 9, the command line: closed pipes, out-of-range values, help pages (points 15, 16, 20).
+"""The command line: closed pipes, out-of-range values, help pages.
 
 Through `main()` where the whole story is stdout/stderr and an exit code; through a subprocess
 where the process itself matters (a pipe closed by the reader).
@@ -43,7 +43,7 @@ def refused_in_one_line(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     ["graph"],
     ["rules", "--lang", "fr"],
 ], ids=["simulate-json", "graph", "rules"])
-def test_issue9_point15_closed_pipe_ends_quietly(argv: list[str]) -> None:
+def test_closed_pipe_ends_quietly(argv: list[str]) -> None:
     read_end, write_end = os.pipe()
     os.close(read_end)  # as `| true` does: the reader is gone before anything is written
     try:
@@ -71,18 +71,18 @@ def test_issue9_point15_closed_pipe_ends_quietly(argv: list[str]) -> None:
     (["play", "--voice-volume", "2"], "--voice-volume 2 is too high"),
     (["demo", "--duck-db", "-3"], "--duck-db -3 is too low"),
 ])
-def test_issue9_point16_out_of_range_numbers_refused(capsys: pytest.CaptureFixture[str], argv: list[str],
+def test_out_of_range_numbers_refused(capsys: pytest.CaptureFixture[str], argv: list[str],
                                                      expected: str) -> None:
     line = refused_in_one_line(capsys, *argv)
     assert expected in line
 
 
-def test_issue9_point16_slot_on_a_line_without_slots(capsys: pytest.CaptureFixture[str]) -> None:
+def test_slot_on_a_line_without_slots(capsys: pytest.CaptureFixture[str]) -> None:
     line = refused_in_one_line(capsys, "say", "--key", "seer.wake", "--slot", "seat=3", "--to", "x.wav")
     assert "line 'seer.wake' has no slot 'seat'" in line and "drop --slot" in line
 
 
-def test_issue9_point16_unknown_and_missing_slots(capsys: pytest.CaptureFixture[str]) -> None:
+def test_unknown_and_missing_slots(capsys: pytest.CaptureFixture[str]) -> None:
     line = refused_in_one_line(capsys, "say", "--key", "day.death", "--slot", "sit=3", "--to", "x.wav")
     assert "has no slot 'sit'; its slots are: seat" in line
     line = refused_in_one_line(capsys, "say", "--key", "day.death", "--to", "x.wav")
@@ -113,7 +113,7 @@ def help_of(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     return " ".join(re.sub(r"-\n\s+", "-", out).split())  # argparse wraps lines, even at hyphens: compare words
 
 
-def test_issue9_point20_every_subcommand_page_has_a_description(capsys: pytest.CaptureFixture[str]) -> None:
+def test_every_subcommand_page_has_a_description(capsys: pytest.CaptureFixture[str]) -> None:
     pages = every_subcommand()
     assert len(pages) >= 15
     for prog, parser in pages:
@@ -123,7 +123,7 @@ def test_issue9_point20_every_subcommand_page_has_a_description(capsys: pytest.C
         assert " ".join(str(parser.description).split()) in page, prog
 
 
-def test_issue9_point20_simulate_options_have_help_and_defaults(capsys: pytest.CaptureFixture[str]) -> None:
+def test_simulate_options_have_help_and_defaults(capsys: pytest.CaptureFixture[str]) -> None:
     page = help_of(capsys, "simulate")
     assert "--games K how many games to play (default: 1000)" in page
     assert "--seed S random seed" in page and "(default: 0)" in page
@@ -131,12 +131,12 @@ def test_issue9_point20_simulate_options_have_help_and_defaults(capsys: pytest.C
 
 
 @pytest.mark.parametrize("command", [["play"], ["demo"], ["assist"], ["say"], ["voices", "render"]])
-def test_issue9_point20_lang_lists_the_languages(capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
+def test_lang_lists_the_languages(capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
     assert "en, es, fr, it, ko" in help_of(capsys, *command)
 
 
 @pytest.mark.parametrize("command", [["play"], ["simulate"]])
-def test_issue9_point20_option_lists_the_keys(capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
+def test_option_lists_the_keys(capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
     import dataclasses
 
     from narrator.rules import Options
@@ -147,7 +147,7 @@ def test_issue9_point20_option_lists_the_keys(capsys: pytest.CaptureFixture[str]
     assert "narrator rules" in page
 
 
-def test_issue9_point20_text_no_audio_and_screen_say_which_wins(capsys: pytest.CaptureFixture[str]) -> None:
+def test_text_no_audio_and_screen_say_which_wins(capsys: pytest.CaptureFixture[str]) -> None:
     play = help_of(capsys, "play")
     assert "never any sound (the same as --screen text; --no-audio adds nothing to it)" in play
     assert "text: printed lines, typed answers, no sound (the same as --text)" in play
@@ -167,6 +167,6 @@ def test_issue9_point20_text_no_audio_and_screen_say_which_wins(capsys: pytest.C
     (["--key", "game.over", "--slot", "side=martians"], "--slot side=martians: not a side"),
     (["--key", "debate.start", "--slot", "minutes=-1"], "--slot minutes=-1: give a whole number of 0 or more"),
 ])
-def test_issue9_point16_slot_values_out_of_range(capsys: pytest.CaptureFixture[str], slots: list[str],
+def test_slot_values_out_of_range(capsys: pytest.CaptureFixture[str], slots: list[str],
                                                  expected: str) -> None:
     assert expected in refused_in_one_line(capsys, "say", *slots, "--to", "x.wav")

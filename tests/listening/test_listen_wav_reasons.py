@@ -1,4 +1,4 @@
-"""Issue 9 point 19: `narrator listen --wav` says why a file cannot be read, and why a choice is null.
+"""`narrator listen --wav` says why a file cannot be read, and why a choice is null.
 
 The unreadable files are refused before any speech model loads (fast); the files that are heard
 go through the real Korean Vosk model (slow).
@@ -45,7 +45,7 @@ def pcm_wav(path: Path, rate: int, seconds: float) -> None:
     (lambda p: p.write_bytes(b"RIFF\x24\x00\x00\x00WAVEfmt "), "fmt chunk and/or data chunk missing"),
     (float_wav, "its samples are floating point; narrator reads 16-bit PCM"),
 ])
-def test_issue9_point19_unreadable_wav_gives_the_real_reason(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+def test_unreadable_wav_gives_the_real_reason(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                               make: object, says: str) -> None:
     wav = tmp_path / "take.wav"
     make(wav)  # type: ignore[operator]
@@ -56,7 +56,7 @@ def test_issue9_point19_unreadable_wav_gives_the_real_reason(tmp_path: Path, cap
     assert "()" not in err
 
 
-def test_issue9_point19_a_null_choice_says_why() -> None:
+def test_a_null_choice_says_why() -> None:
     line = listen_line(Recognised("이 일", None, 0.58, 350.0, "low confidence"))
     assert line == {"heard": "이 일", "choice": None, "conf": 0.58, "latency_ms": 350.0, "reason": "low confidence"}
     assert "reason" not in listen_line(Recognised("삼", 3, 0.9, 300.0))
@@ -76,7 +76,7 @@ def needs_korean_model() -> None:
 
 
 @pytest.mark.slow
-def test_issue9_point19_a_22khz_wav_is_converted_and_heard(tmp_path: Path) -> None:
+def test_a_22khz_wav_is_converted_and_heard(tmp_path: Path) -> None:
     needs_korean_model()
     if shutil.which("espeak-ng") is None:
         pytest.fail("espeak-ng is needed (scripts/setup.sh installs it)")
@@ -93,7 +93,7 @@ def test_issue9_point19_a_22khz_wav_is_converted_and_heard(tmp_path: Path) -> No
 
 
 @pytest.mark.slow
-def test_issue9_point19_a_silent_wav_says_nothing_was_heard(tmp_path: Path) -> None:
+def test_a_silent_wav_says_nothing_was_heard(tmp_path: Path) -> None:
     needs_korean_model()
     wav = tmp_path / "quiet.wav"
     pcm_wav(wav, 22050, 1.0)

@@ -1,4 +1,4 @@
-"""Issue 9 point 11: the project's own rules reference, `narrator rules` and docs/rules.md.
+"""The project's own rules reference, `narrator rules` and docs/rules.md.
 
 The role list and option keys come from the engine, the words from the packs: the reference
 cannot leave a role or an option out, and a pack that lacks a text is caught by the pack check.
@@ -31,7 +31,7 @@ def rules_output(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     return out
 
 
-def test_issue9_point11_rules_lists_every_role_and_every_option_with_its_values(capsys: pytest.CaptureFixture[str]) -> None:
+def test_rules_lists_every_role_and_every_option_with_its_values(capsys: pytest.CaptureFixture[str]) -> None:
     out = rules_output(capsys)
     en = load_pack("en")
     for role in Role:
@@ -57,7 +57,7 @@ def test_issue9_point11_rules_lists_every_role_and_every_option_with_its_values(
     ("it", ("Riferimento delle regole", "### Veggente (`seer`)", "(predefinito)", "### Capitano")),
     ("ko", ("규칙 안내", "### 예언자 (`seer`)", "(기본값)", "### 촌장")),
 ])
-def test_issue9_point11_rules_in_the_tables_language(capsys: pytest.CaptureFixture[str], lang: str,
+def test_rules_in_the_tables_language(capsys: pytest.CaptureFixture[str], lang: str,
                                                       words: tuple[str, ...]) -> None:
     out = rules_output(capsys, "--lang", lang)
     for word in words:
@@ -65,14 +65,14 @@ def test_issue9_point11_rules_in_the_tables_language(capsys: pytest.CaptureFixtu
     assert "Rules reference" not in out and "Team:" not in out
 
 
-def test_issue9_point11_docs_page_is_what_the_generator_makes() -> None:
+def test_docs_page_is_what_the_generator_makes() -> None:
     page = REPO / "docs" / "rules.md"
     assert page.is_file(), "docs/rules.md is missing: narrator rules --lang en > docs/rules.md"
     assert page.read_text(encoding="utf-8") == render_rules(load_pack("en")), (
         "docs/rules.md is stale: run  narrator rules --lang en > docs/rules.md")
 
 
-def test_issue9_point11_every_pack_has_every_text_the_engine_needs() -> None:
+def test_every_pack_has_every_text_the_engine_needs() -> None:
     keys = required_keys()
     assert len(keys) == len(set(keys))
     for role in Role:
@@ -87,7 +87,7 @@ def test_issue9_point11_every_pack_has_every_text_the_engine_needs() -> None:
         assert all(k.startswith(("role.", "option.", "value.")) for k in pending_keys(pack)), lang
 
 
-def test_issue9_point11_a_missing_text_is_named_by_the_pack_check(tmp_path: Path) -> None:
+def test_a_missing_text_is_named_by_the_pack_check(tmp_path: Path) -> None:
     root = tmp_path / "voices"
     shutil.copytree(packs_root(), root)
     fr = root / "fr" / "pack.toml"
@@ -98,7 +98,7 @@ def test_issue9_point11_a_missing_text_is_named_by_the_pack_check(tmp_path: Path
     assert any("fr" in p and "[rules]" in p and "role.thief" in p for p in problems), problems
 
 
-def test_issue9_point11_readme_and_simulate_help_point_to_the_reference() -> None:
+def test_readme_and_simulate_help_point_to_the_reference() -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert "RULES.md" not in readme
     assert "narrator rules" in readme and "docs/rules.md" in readme
@@ -108,7 +108,7 @@ def test_issue9_point11_readme_and_simulate_help_point_to_the_reference() -> Non
     assert "RULES.md" not in done.stdout and "narrator rules" in done.stdout
 
 
-def test_issue9_point11_rules_default_to_the_remembered_tables_language(capsys: pytest.CaptureFixture[str]) -> None:
+def test_rules_default_to_the_remembered_tables_language(capsys: pytest.CaptureFixture[str]) -> None:
     from narrator.table.config import TableConfig, config_path, save_config
 
     assert rules_output(capsys).startswith("# Rules reference")  # no table remembered: English

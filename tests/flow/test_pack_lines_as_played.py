@@ -1,4 +1,4 @@
-"""Issue 9 point 21: the pack lines a native reader found wrong, as a game shows and says them."""
+"""The pack lines a native reader found wrong, as a game shows and says them."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def seer_panel(lang: str, target: int) -> list[str]:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_issue9_point21_seer_team_result_has_the_whole_predicate(lang: str) -> None:
+def test_seer_team_result_has_the_whole_predicate(lang: str) -> None:
     assert NOT_A_WOLF[lang] in seer_panel(lang, 4)
     assert A_WOLF[lang] in seer_panel(lang, 2)
 
@@ -44,7 +44,7 @@ def test_issue9_point21_seer_team_result_has_the_whole_predicate(lang: str) -> N
     ("es", ("curar",), "salvarla", "envenenar a alguien"),
     ("it", ("guarire",), "salvarla", "avvelenare qualcuno"),
 ])
-def test_issue9_point21_witch_is_asked_to_save_and_to_poison(lang: str, heal_words: tuple[str, ...], save: str,
+def test_witch_is_asked_to_save_and_to_poison(lang: str, heal_words: tuple[str, ...], save: str,
                                                             poison: str) -> None:
     r = play({**BASIC, "language": lang}, {"nights": [{}], "days": [{"eliminate": 2}, {"eliminate": 3}]})
     wake = load_pack(lang).lines["witch.wake"][0]
@@ -53,7 +53,7 @@ def test_issue9_point21_witch_is_asked_to_save_and_to_poison(lang: str, heal_wor
     assert save in wake and poison in wake
 
 
-def test_issue9_point21_single_lines() -> None:
+def test_single_lines() -> None:
     fr, es, it, en = (load_pack(lang) for lang in ("fr", "es", "it", "en"))
     assert fr.lines["deal.seat_wake"] == ("La personne qui a la carte {role} ouvre les yeux et tape son numéro.",)
     assert fr.lines["deal.roll_sleep"] == ("Fermez les yeux.",)  # the roll call's sleep line (issue 23 point 3)
@@ -64,7 +64,7 @@ def test_issue9_point21_single_lines() -> None:
     assert en.lines["lovers.wake"] == ("Lovers, wake up. Look at the screen and recognise each other.",)
 
 
-def test_issue9_point21_the_english_captain_is_the_sheriff() -> None:
+def test_the_english_captain_is_the_sheriff() -> None:
     en = load_pack("en")
     assert en.role_name("captain") == "Sheriff"
     texts = [t for variants in (*en.lines.values(), *en.panel.values()) for t in variants]
@@ -73,7 +73,7 @@ def test_issue9_point21_the_english_captain_is_the_sheriff() -> None:
     assert sum("Sheriff" in t for t in texts) >= 10
 
 
-def test_issue9_point21_the_sheriff_is_named_in_a_game() -> None:
+def test_the_sheriff_is_named_in_a_game() -> None:
     r = play({"players": 8, "roles": {1: "seer", 2: "werewolf", 3: "werewolf"}},
              {"nights": [{}], "days": [{"captain": 1, "eliminate": 2}, {"eliminate": 3}]})
     assert "Elect your Sheriff. Each of you, vote for one player." in said(r)

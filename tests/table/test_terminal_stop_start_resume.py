@@ -1,18 +1,17 @@
-"""Issue 9 in a real terminal (tmux): what a table sees when it stops a game, starts one, resumes one."""
+"""In a real terminal (tmux): what a table sees when it stops a game, starts one, resumes one."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
 from tests.table import tmux
-from tests.table.tmux import Tmux, deal, table_config
+from tests.table.tmux import Tmux, deal, needs_tmux, table_config
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (scripts/setup.sh installs it)"),
+    needs_tmux,
 ]
 
 # The Seer's turn is ten minutes long: a Ctrl-C that waits for the turn's end never shows in time.
@@ -36,7 +35,7 @@ def seer_sees_the_wolf_then_ctrl_c(t: Tmux) -> int:
 
 
 @pytest.mark.parametrize("screen", ["text", "full"])
-def test_issue9_point5_ctrl_c_acts_at_once_and_wipes_the_seers_answer(tmp_path: Path, screen: str) -> None:
+def test_ctrl_c_acts_at_once_and_wipes_the_seers_answer(tmp_path: Path, screen: str) -> None:
     t = start(tmp_path, "--screen", screen, "--no-audio")
     try:
         wolf = seer_sees_the_wolf_then_ctrl_c(t)
@@ -49,7 +48,7 @@ def test_issue9_point5_ctrl_c_acts_at_once_and_wipes_the_seers_answer(tmp_path: 
         t.close()
 
 
-def test_issue9_point4_no_speaker_is_said_before_the_first_question(tmp_path: Path) -> None:
+def test_no_speaker_is_said_before_the_first_question(tmp_path: Path) -> None:
     """No output device: said before any setup question, with --no-audio and --text offered right there."""
     t = start(tmp_path, "--screen", "full", "--output-device", "no-such-device-xyz")
     try:
@@ -66,7 +65,7 @@ def test_issue9_point4_no_speaker_is_said_before_the_first_question(tmp_path: Pa
         t.close()
 
 
-def test_issue9_point4_stop_there_names_doctor(tmp_path: Path) -> None:
+def test_stop_there_names_doctor(tmp_path: Path) -> None:
     t = start(tmp_path, "--screen", "full", "--output-device", "no-such-device-xyz")
     try:
         t.wait("Play without sound?")
@@ -79,7 +78,7 @@ def test_issue9_point4_stop_there_names_doctor(tmp_path: Path) -> None:
         t.close()
 
 
-def test_issue9_point9_no_speech_model_is_said_before_the_game(tmp_path: Path) -> None:
+def test_no_speech_model_is_said_before_the_game(tmp_path: Path) -> None:
     """Voice answers chosen, no speech model here: the notice comes before the full screen, and waits."""
     t = start(tmp_path, "--screen", "full", "--no-audio", config=CONFIG.replace('inputs = "keypad"', 'inputs = "voice"'))
     try:
@@ -97,7 +96,7 @@ def test_issue9_point9_no_speech_model_is_said_before_the_game(tmp_path: Path) -
         t.close()
 
 
-def test_issue9_point6_a_full_screen_game_resumes_on_the_full_screen_eyes_closed_answer_kept(tmp_path: Path) -> None:
+def test_a_full_screen_game_resumes_on_the_full_screen_eyes_closed_answer_kept(tmp_path: Path) -> None:
     journal = tmp_path / "game.jsonl"
     t = start(tmp_path, "--screen", "full", "--no-audio", "--journal", str(journal))
     try:
