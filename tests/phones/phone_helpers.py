@@ -1,0 +1,76 @@
+"""Games with phones on the fakes: the script's players answer on their phones (FakePhones)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from narrator.fakes import FakeListener, FakePhones, MemoryJournal, Timeline, TimelineDisplay, TimelineSpeaker, VirtualClock
+from narrator.flow.script import Script, parse_script, parse_setup
+from narrator.flow.sequencer import Resume
+from narrator.headless import HeadlessResult, play_headless
+from narrator.packs import load_pack
+from narrator.phones.port import SeatChannels
+from narrator.phones.run import play_with_phones
+from narrator.phones.table import PhoneTable
+from narrator.ports import Heard, Journal, Prompt
+from narrator.rules import Game
+
+FAST = {"debate": 120, "defence": 5}
+BASIC = {"players": 8, "roles": {1: "seer", 2: "werewolf", 3: "werewolf", 4: "witch", 5: "hunter"}}
+SCRIPT = {"nights": [{"seer": 2, "werewolves": 6, "witch": {"heal": False, "poison": 0}}],
+          "days": [{"eliminate": 2}, {"eliminate": 3}]}
+
+
+@dataclass
+class PhoneGame:
+    game: Game
+    table: PhoneTable
+    timeline: Timeline
+    journal: Journal
+
+
+def phone_players(script: Script, phones: FakePhones, table: PhoneTable, taps: list[tuple[int, Any]]) -> Any:
+    """`hold` for PhoneTable: the script's answer to a prompt put to a phone, tapped on that phone."""
+
+    def hold(prompt: Prompt) -> bool:
+        heard = script.answer(prompt)
+        if heard is None or not prompt.allows(heard.choice):
+            return False
+        for seat in table.route(prompt):
+            view = phones.views.get(seat, {})
+            if any(c[0] == heard.choice for c in view.get("choices", ())):
+                phones.tap(seat, heard.choice)
+                taps.append((seat, heard.choice))
+                return True
+        return False
+
+    return hold
+
+
+def play_phones(setup: dict[str, Any], script: dict[str, Any], phones: SeatChannels | None = None,
+                journal: Journal | None = None, resume: Resume | None = None, seed: int = 0,
+                taps: list[tuple[int, Any]] | None = None) -> PhoneGame:
+    s = parse_setup({"language": "en", **setup, "timing": dict(FAST)}, "SETUP")
+    sc = parse_script(script, s.players, "SCRIPT")
+    pack = load_pack("en")
+    clock = VirtualClock()
+    timeline = Timeline(clock)
+    fake = phones if phones is not None else FakePhones(s.players)
+    journal = journal if journal is not None else MemoryJournal()
+
+    def keypad(prompt: Prompt) -> Heard | None:
+        # The table's keypad answers only what no phone is asked.
+        return None if table.route(prompt) else sc.answer(prompt)
+
+    table = PhoneTable(fake, TimelineDisplay(pack, timeline), FakeListener(clock, keypad, delay=1.0), pack, clock)
+    if isinstance(fake, FakePhones):
+        table.hold = phone_players(sc, fake, table, taps if taps is not None else [])
+    game = play_with_phones(s, pack, table, TimelineSpeaker(pack, timeline), clock, journal, seed, resume)
+    return PhoneGame(game, table, timeline, journal)
+
+
+def play_keypad(setup: dict[str, Any], script: dict[str, Any], seed: int = 0) -> HeadlessResult:
+    """The same game with no phone: the keypad answers everything."""
+    s = parse_setup({"language": "en", **setup, "timing": dict(FAST)}, "SETUP")
+    return play_headless(s, parse_script(script, s.players, "SCRIPT"), seed)
