@@ -31,7 +31,7 @@ REST = {"night": "Eyes closed. Sleep.", "day": "Day. Listen to the narrator."}
 VOTE = "Your turn to vote"
 SHOT = "Choose a seat"
 _CALLS = {call.name: call for call in night_calls()}
-_VOTER = re.compile(r"^day\.(?:vote|second|election)\.[a-z_]+\.(\d+)$")
+_VOTER = re.compile(r"^day\.(?:vote|second|election|captain)\.[a-z_]+\.(\d+)$")
 # With a test's `hold`: how long (real seconds) to wait for a phone's tap before giving up.
 HOLD_LIMIT = 60.0
 
@@ -100,9 +100,10 @@ class PhoneTable:
         seats = self.route(prompt)
         if self.night:
             if prompt.name.endswith(".early") or not self.awake:
-                self.awake = seats
-            for seat in self.awake:
-                self._panel(seat, self.lines, () if prompt.idle else self._choices(prompt))
+                self.awake = seats  # the panel opens with the turn (show_private)
+            if not prompt.idle and self.lines:
+                for seat in self.awake:
+                    self._panel(seat, self.lines, self._choices(prompt))
         else:
             for seat in self.asked:
                 if seat not in seats:
@@ -122,11 +123,11 @@ class PhoneTable:
                 continue  # a tap on a view that is not open any more, or not this prompt's: nothing
             if prompt.deadline is not None and self.clock.now() >= prompt.deadline:
                 return None
+            if self.hold is not None and seats and self.night and self.beat is not None and not prompt.idle:
+                # The panel goes out on the next beat: the phone sees it then.
+                self.clock.sleep_until(min(self.next_beat, prompt.deadline or self.next_beat))
+                self._beats()
             if self.hold is not None and seats and self.hold(prompt):
-                if self.night and self.beat is not None:
-                    # The panel goes out on the next beat: the phone sees it then.
-                    self.clock.sleep_until(self.next_beat)
-                    self._beats()
                 if not self.phones.wait(HOLD_LIMIT):
                     raise TimeoutError(f"no phone answered {prompt.name} within {HOLD_LIMIT} s")
                 continue
