@@ -34,6 +34,7 @@ _CALLS = {call.name: call for call in night_calls()}
 _VOTER = re.compile(r"^day\.(?:vote|second|election|captain)\.[a-z_]+\.(\d+)$")
 # With a test's `hold`: how long (real seconds) to wait for a phone's tap before giving up.
 HOLD_LIMIT = 60.0
+HOLD_STEP = 0.2
 
 
 class PhoneTable:
@@ -128,12 +129,27 @@ class PhoneTable:
                 self.clock.sleep_until(min(self.next_beat, prompt.deadline or self.next_beat))
                 self._beats()
             if self.hold is not None and seats and self.hold(prompt):
-                if not self.phones.wait(HOLD_LIMIT):
-                    raise TimeoutError(f"no phone answered {prompt.name} within {HOLD_LIMIT} s")
+                self._hold(prompt)
                 continue
             heard = self.listener.listen(prompt)
             self._beats()
             return heard
+
+    def _hold(self, prompt: Prompt) -> None:
+        """Wait (real time) for the tap a test's phone is making. At night the schedule goes on
+        meanwhile, one beat of the game's clock each `HOLD_STEP` real seconds: the page sends
+        its tap with its answer to a beat."""
+        waited = 0.0
+        beating = self.night and self.beat is not None
+        while not self.phones.wait(HOLD_STEP if beating else HOLD_LIMIT):
+            waited += HOLD_STEP if beating else HOLD_LIMIT
+            if waited >= HOLD_LIMIT:
+                raise TimeoutError(f"no phone answered {prompt.name} within {HOLD_LIMIT} s")
+            if beating:
+                if prompt.deadline is not None and self.next_beat >= prompt.deadline:
+                    return
+                self.clock.sleep_until(self.next_beat)
+                self._beats()
 
     # ---- inside --------------------------------------------------------------------------
 
