@@ -16,11 +16,17 @@ Who may see what (docs/phones.md):
 
 from __future__ import annotations
 
+import base64
+import json
+import os
 import queue
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from pathlib import Path
+from typing import Any, Callable, Mapping, Protocol
+
+from narrator.errors import UsageError
 
 from narrator.phones.crypto import Channel, Refused, key_text, new_key, new_token
 from narrator.phones.port import PhoneAnswer, View
@@ -63,12 +69,16 @@ class _Seat:
 class PhoneHub:
     """The real `SeatChannels`: one token and key per seat, sealed frames over `Conn`s."""
 
-    def __init__(self, players: int, now: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, players: int, now: Callable[[], float] = time.monotonic,
+                 links: Mapping[str, Any] | None = None) -> None:
         self.players = players
         self.now = now
         self.seats = {seat: _Seat(new_token(), new_key()) for seat in range(1, players + 1)}
+        if links is not None:
+            self._restore(links)
         self.by_token = {s.token: seat for seat, s in self.seats.items()}
         self.on_frame: Callable[[Frame], None] | None = None
+        self.on_join: Callable[[], None] | None = None  # a seat took a (new) device: save the links
         self.refusals: list[str] = []  # one line each, for the laptop's screen and the tests
         self.moves_asked: list[int] = []  # seats where a second device asked to take over
         self.inbox: queue.Queue[PhoneAnswer] = queue.Queue()
@@ -103,6 +113,27 @@ class PhoneHub:
                     s.conn.close(CLOSE_REFUSED, "the game is over")
                 s.conn = s.channel = None
 
+    def links(self) -> dict[str, Any]:
+        """What `narrator resume` needs to bring the phones back on the same links (tokens, keys,
+        devices): written beside the journal, readable by the laptop's user only (`save_links`)."""
+        with self.lock:
+            return {str(seat): {"token": s.token, "key": key_text(s.key), "device": s.device}
+                    for seat, s in self.seats.items()}
+
+    def _restore(self, links: Mapping[str, Any]) -> None:
+        try:
+            for seat, s in self.seats.items():
+                entry = links[str(seat)]
+                key = base64.urlsafe_b64decode(str(entry["key"]) + "==")
+                if len(key) != len(s.key) or len(str(entry["token"])) < 22:
+                    raise ValueError(f"seat {seat}'s key or token is too short")
+                s.token, s.key = str(entry["token"]), key
+                s.device = None if entry.get("device") is None else str(entry["device"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise UsageError(f"the phones' links of this game cannot be read ({type(exc).__name__}: {exc}); "
+                             "the phones must join again with new links") from None
+        self.by_token = {s.token: seat for seat, s in self.seats.items()}
+
     # ---- connections (called by the server) ----------------------------------------------
 
     def connect(self, token: str) -> tuple[int, Channel]:
@@ -125,7 +156,10 @@ class PhoneHub:
                 raise self._refuse(f"seat {seat} already has a phone; a second device is refused until the "
                                    "laptop confirms the move", taken=True)
             old = s.conn
+            new_device = device != s.device
             s.device, s.conn, s.channel, s.move = device, conn, channel, False
+            if new_device and self.on_join is not None:
+                self.on_join()
             if old is not None and old is not conn:
                 old.close(CLOSE_REPLACED, "this seat reconnected")
             self._send(seat, s)
@@ -217,3 +251,22 @@ class PhoneHub:
     def _refuse(self, reason: str, taken: bool = False) -> Refused:
         self.refusals.append(reason)
         return Refused(reason, CLOSE_TAKEN if taken else CLOSE_REFUSED)
+
+
+def save_links(hub: PhoneHub, path: Path) -> None:
+    """The hub's links in `path`, created readable by its owner only (it holds the seats' keys)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        json.dump(hub.links(), f)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def load_links(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"the phones' links {path} cannot be read ({exc}); the phones must join again") from None
+    if not isinstance(data, dict):
+        raise UsageError(f"the phones' links {path} are not a table; the phones must join again")
+    return data

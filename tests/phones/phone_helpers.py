@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from narrator.fakes import FakeListener, FakePhones, MemoryJournal, Timeline, TimelineDisplay, TimelineSpeaker, VirtualClock
 from narrator.flow.script import Script, parse_script, parse_setup
@@ -136,13 +136,17 @@ class MemoryPhone:
         self.send({"t": "answer", "v": self.view().get("id"), "choice": choice})
 
 
-def hub_players(script: Script, phones: dict[int, MemoryPhone], table: PhoneTable) -> Any:
-    """`hold` for PhoneTable over a real PhoneHub: the script's answers tapped on the phones it reached."""
+def hub_players(script: Script, phones: dict[int, MemoryPhone], table: PhoneTable,
+                before_tap: Callable[[dict[int, MemoryPhone], Prompt], None] | None = None) -> Any:
+    """`hold` for PhoneTable over a real PhoneHub: the script's answers tapped on the phones it reached
+    (`before_tap` runs first: a test's fault)."""
 
     def hold(prompt: Prompt) -> bool:
         heard = script.answer(prompt)
         if heard is None or not prompt.allows(heard.choice):
             return False
+        if before_tap is not None:
+            before_tap(phones, prompt)
         for seat in table.route(prompt):
             if any(c[0] == heard.choice for c in phones[seat].view().get("choices", ())):
                 phones[seat].tap(heard.choice)
@@ -153,7 +157,9 @@ def hub_players(script: Script, phones: dict[int, MemoryPhone], table: PhoneTabl
 
 
 def play_hub(setup: dict[str, Any], script: dict[str, Any], hub: PhoneHub, seed: int = 0,
-             journal: Journal | None = None, resume: Resume | None = None) -> tuple[PhoneGame, dict[int, MemoryPhone]]:
+             journal: Journal | None = None, resume: Resume | None = None,
+             before_tap: Callable[[dict[int, MemoryPhone], Prompt], None] | None = None,
+             ) -> tuple[PhoneGame, dict[int, MemoryPhone]]:
     """A game whose every seat has a MemoryPhone on `hub`."""
     s = parse_setup({"language": "en", **setup, "timing": dict(FAST)}, "SETUP")
     sc = parse_script(script, s.players, "SCRIPT")
@@ -170,6 +176,6 @@ def play_hub(setup: dict[str, Any], script: dict[str, Any], hub: PhoneHub, seed:
         return None if table.route(prompt) else sc.answer(prompt)
 
     table = PhoneTable(hub, TimelineDisplay(pack, timeline), FakeListener(clock, keypad, delay=1.0), pack, clock)
-    table.hold = hub_players(sc, phones, table)
+    table.hold = hub_players(sc, phones, table, before_tap)
     game = play_with_phones(s, pack, table, TimelineSpeaker(pack, timeline), clock, journal, seed, resume)
     return PhoneGame(game, table, timeline, journal), phones
