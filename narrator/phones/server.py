@@ -71,6 +71,7 @@ class PhoneServer:
         self.thread = threading.Thread(target=self.loop.run_forever, name="phones-server", daemon=True)
         self.runner: web.AppRunner | None = None
         self.base = ""
+        self.beating: asyncio.Task[None] | None = None
         self.page = _static("phone.html")
 
     def start(self) -> str:
@@ -79,6 +80,8 @@ class PhoneServer:
         return self.base
 
     def stop(self) -> None:
+        if self.beating is not None:
+            self.loop.call_soon_threadsafe(self.beating.cancel)
         if self.runner is not None:
             asyncio.run_coroutine_threadsafe(self.runner.cleanup(), self.loop).result(timeout=30)
         self.loop.call_soon_threadsafe(self.loop.stop)
@@ -99,7 +102,7 @@ class PhoneServer:
         port = sockets[0].getsockname()[1]
         self.base = f"http://{self.host}:{port}"
         if self.beat is not None:
-            self.loop.create_task(self._beats(self.beat))
+            self.beating = self.loop.create_task(self._beats(self.beat))
 
     async def _beats(self, every: float) -> None:
         """The night's fixed schedule in real time: every `every` seconds, every phone its view."""
