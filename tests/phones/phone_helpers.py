@@ -32,13 +32,17 @@ class PhoneGame:
     journal: Journal
 
 
-def phone_players(script: Script, phones: FakePhones, table: PhoneTable, taps: list[tuple[int, Any]]) -> Any:
-    """`hold` for PhoneTable: the script's answer to a prompt put to a phone, tapped on that phone."""
+def phone_players(script: Script, phones: FakePhones, table: PhoneTable, taps: list[tuple[int, Any]],
+                  before_tap: Callable[[Prompt, FakePhones], None] | None = None) -> Any:
+    """`hold` for PhoneTable: the script's answer to a prompt put to a phone, tapped on that phone
+    (`before_tap` first: other taps a test adds)."""
 
     def hold(prompt: Prompt) -> bool:
         heard = script.answer(prompt)
         if heard is None or not prompt.allows(heard.choice):
             return False
+        if before_tap is not None:
+            before_tap(prompt, phones)
         for seat in table.route(prompt):
             view = phones.views.get(seat, {})
             if any(c[0] == heard.choice for c in view.get("choices", ())):
@@ -52,7 +56,8 @@ def phone_players(script: Script, phones: FakePhones, table: PhoneTable, taps: l
 
 def play_phones(setup: dict[str, Any], script: dict[str, Any], phones: SeatChannels | None = None,
                 journal: Journal | None = None, resume: Resume | None = None, seed: int = 0,
-                taps: list[tuple[int, Any]] | None = None) -> PhoneGame:
+                taps: list[tuple[int, Any]] | None = None,
+                before_tap: Callable[[Prompt, FakePhones], None] | None = None) -> PhoneGame:
     s = parse_setup({"language": "en", **setup, "timing": dict(FAST)}, "SETUP")
     sc = parse_script(script, s.players, "SCRIPT")
     pack = load_pack("en")
@@ -67,7 +72,7 @@ def play_phones(setup: dict[str, Any], script: dict[str, Any], phones: SeatChann
 
     table = PhoneTable(fake, TimelineDisplay(pack, timeline), FakeListener(clock, keypad, delay=1.0), pack, clock)
     if isinstance(fake, FakePhones):
-        table.hold = phone_players(sc, fake, table, taps if taps is not None else [])
+        table.hold = phone_players(sc, fake, table, taps if taps is not None else [], before_tap)
     game = play_with_phones(s, pack, table, TimelineSpeaker(pack, timeline), clock, journal, seed, resume)
     return PhoneGame(game, table, timeline, journal)
 
