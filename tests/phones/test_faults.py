@@ -76,3 +76,39 @@ def test_broken_links_file_is_one_clear_line(tmp_path: Path) -> None:
         load_links(path)
     with pytest.raises(UsageError, match="must join again"):
         PhoneHub(8, links={"1": {"token": "x"}})
+
+
+@pytest.mark.slow
+def test_the_laptop_killed_with_sigkill_resumes_with_the_same_links(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from narrator.journal import FileJournal
+
+    journal_path, links, marker = tmp_path / "game.jsonl", tmp_path / "phones.json", tmp_path / "ready"
+    here = Path(__file__).parent
+    child = subprocess.Popen([sys.executable, str(here / "sigkill_game.py"), str(journal_path), str(links), str(marker)],
+                             cwd=here.parents[1], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        for _ in range(1200):  # the child plays to its fourth vote (a liveness bound, not a timing)
+            if marker.exists() or child.poll() is not None:
+                break
+            time.sleep(0.1)
+        assert marker.exists(), child.stderr.read().decode() if child.poll() is not None else "no marker"
+        os.kill(child.pid, signal.SIGKILL)
+    finally:
+        child.kill()
+        child.wait()
+    assert child.returncode == -signal.SIGKILL
+    journal = FileJournal.reopen(journal_path)
+    before = inputs(journal)
+    assert ("day.vote.vote.3", 2) in before and not any(p == "day.vote.vote.5" for p, _ in before)
+    again = PhoneHub(8, links=load_links(links))
+    g, _ = play_hub(BASIC, SCRIPT, again, journal=journal, resume=resume_from(journal.records()))
+    whole = play_keypad(BASIC, SCRIPT)
+    assert g.game.outcome is not None and whole.game.outcome is not None
+    assert g.game.outcome.winner == whole.game.outcome.winner
+    assert inputs(journal) == inputs(whole.journal)
