@@ -59,7 +59,13 @@ class FakePhones:
             return None
 
     def wait(self, timeout: float) -> bool:
-        return not self.taps.empty()
+        try:
+            answer = self.taps.get(timeout=timeout)
+        except queue.Empty:
+            return False
+        with self.taps.mutex:
+            self.taps.queue.appendleft(answer)
+        return True
 
     def tap(self, seat: int, choice: Any) -> None:
         """The seat's player taps `choice` on the view their phone holds now."""

@@ -17,6 +17,7 @@ before. Besides, through the `SeatChannels` port:
 from __future__ import annotations
 
 import re
+import threading
 from typing import Any, Callable, Mapping
 
 from narrator.packs import VoicePack
@@ -115,13 +116,27 @@ class PhoneTable:
                 self._panel(seat, [title], self._choices(prompt))
         return self._wait(prompt, seats)
 
-    def _wait(self, prompt: Prompt, seats: tuple[int, ...]) -> Heard | None:
+    def source(self) -> PhoneSource:
+        """The phones as one more source of answers beside the keypad and the voice (for the
+        table's `EitherListener`: the first answer wins, the others stop)."""
+        return PhoneSource(self)
+
+    def heard(self, prompt: Prompt, seats: tuple[int, ...]) -> Heard | None:
+        """The first tap waiting that answers `prompt` (from a seat it is put to, on the view open);
+        the others are dropped."""
         while True:
             answer = self.phones.take()
+            if answer is None:
+                return None
+            if answer.seat in seats and answer.view == self.ids.get(answer.seat) and prompt.allows(answer.choice):
+                return Heard(answer.choice, "phone", f"{answer.choice} (phone {answer.seat})")
+            # a tap on a view that is not open any more, or not this prompt's: nothing
+
+    def _wait(self, prompt: Prompt, seats: tuple[int, ...]) -> Heard | None:
+        while True:
+            answer = self.heard(prompt, seats)
             if answer is not None:
-                if answer.seat in seats and answer.view == self.ids.get(answer.seat) and prompt.allows(answer.choice):
-                    return Heard(answer.choice, "phone", f"{answer.choice} (phone {answer.seat})")
-                continue  # a tap on a view that is not open any more, or not this prompt's: nothing
+                return answer
             if prompt.deadline is not None and self.clock.now() >= prompt.deadline:
                 return None
             if self.hold is not None and seats and self.night and self.beat is not None and not prompt.idle:
@@ -230,3 +245,26 @@ class PhoneTable:
         self.views[seat] = new
         self.phones.show(seat, new)
 
+
+
+class PhoneSource:
+    """A `CancellableListener` (narrator/listening/table.py) over the phones: waits for a tap that
+    answers the prompt, until its deadline on the table's clock or until `cancel` is set."""
+
+    POLL = 0.02  # real seconds between looks at the cancel flag and the deadline
+
+    def __init__(self, table: PhoneTable) -> None:
+        self.table = table
+
+    def listen(self, prompt: Prompt, cancel: threading.Event | None = None) -> Heard | None:
+        seats = self.table.route(prompt)
+        while True:
+            heard = self.table.heard(prompt, seats)
+            if heard is not None:
+                return heard
+            if cancel is not None and cancel.is_set():
+                return None
+            left = None if prompt.deadline is None else prompt.deadline - self.table.clock.now()
+            if left is not None and left <= 0:
+                return None
+            self.table.phones.wait(self.POLL if left is None else min(self.POLL, left))
