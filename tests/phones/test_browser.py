@@ -26,12 +26,14 @@ pytestmark = pytest.mark.slow
 SHOTS = os.environ.get("NARRATOR_PHONE_SHOTS")
 
 
-def test_a_whole_game_on_eight_phones_in_chromium(tmp_path: Path) -> None:
+@pytest.mark.parametrize("players", [8, 18])
+def test_a_whole_game_on_every_seats_phone_in_chromium(players: int, tmp_path: Path) -> None:
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
 
-    shots = Path(SHOTS) if SHOTS else tmp_path
-    s = parse_setup({"language": "en", **BASIC, "timing": dict(FAST)}, "SETUP")
+    shots = Path(SHOTS) if SHOTS and players == 8 else tmp_path
+    setup = {**BASIC, "players": players}
+    s = parse_setup({"language": "en", **setup, "timing": dict(FAST)}, "SETUP")
     script = parse_script(SCRIPT, s.players, "SCRIPT")
     pack = load_pack("en")
     clock = VirtualClock()
@@ -93,11 +95,11 @@ def test_a_whole_game_on_eight_phones_in_chromium(tmp_path: Path) -> None:
     finally:
         browser.quit()
         server.stop()
-    keypad_game = play_keypad(BASIC, SCRIPT)
+    keypad_game = play_keypad(setup, SCRIPT)
     assert game.outcome is not None and keypad_game.game.outcome is not None
     assert game.outcome.winner == keypad_game.game.outcome.winner
     phone = [(r["prompt"], r["choice"]) for r in journal.records() if r["kind"] == "input" and r["source"] == "phone"]
     assert ("night.seer", 2) in phone and ("night.werewolves", 6) in phone
-    assert sum(1 for name, _ in phone if name.startswith("day.vote")) >= 8
+    assert sum(1 for name, _ in phone if name.startswith("day.vote")) >= players
     assert seen["asleep"] and all(text == "Eyes closed. Sleep." for text in seen["asleep"])
     assert not hub.refusals, hub.refusals
