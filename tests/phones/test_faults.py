@@ -112,3 +112,25 @@ def test_the_laptop_killed_with_sigkill_resumes_with_the_same_links(tmp_path: Pa
     assert g.game.outcome is not None and whole.game.outcome is not None
     assert g.game.outcome.winner == whole.game.outcome.winner
     assert inputs(journal) == inputs(whole.journal)
+
+
+def test_a_phone_off_the_network_misses_the_beats_and_gets_its_panel_back_on_return() -> None:
+    hub = PhoneHub(8)
+    dropped: dict[str, Any] = {}
+
+    def drop_then_return(phones: dict[int, MemoryPhone], prompt: Any) -> None:
+        if prompt.name == "night.seer" and not dropped:
+            seer = phones[1]
+            assert seer.channel is not None
+            hub.gone(1, seer.channel)  # the Wi-Fi drops: the server sees the socket close
+            before = len(seer.conn.texts)
+            for k in range(20):  # 5 s of the night's schedule go by without it
+                hub.beat(1000.0 + k * 0.25)
+            dropped["missed"] = len(seer.conn.texts) - before
+            seer.connect()  # back on the network: the page reconnects by itself
+            dropped["view"] = seer.view()
+
+    g, phones = play_hub(BASIC, SCRIPT, hub, before_tap=drop_then_return)
+    assert dropped["missed"] == 0
+    assert dropped["view"]["mode"] == "panel" and any(c[0] == 2 for c in dropped["view"]["choices"])
+    assert ("night.seer", 2) in inputs(g.journal)
