@@ -76,7 +76,11 @@ class PhoneServer:
 
     def start(self) -> str:
         self.thread.start()
-        asyncio.run_coroutine_threadsafe(self._start(), self.loop).result(timeout=30)
+        try:
+            asyncio.run_coroutine_threadsafe(self._start(), self.loop).result(timeout=30)
+        except BaseException:
+            self.stop()  # the address cannot be had: nothing left running
+            raise
         return self.base
 
     def stop(self) -> None:

@@ -344,8 +344,9 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
     screen = ScreenDisplay(pack, clock, timing=setup.timing)
     screen.title = f"narrator — journal {path.name}"
     speaker = ScreenSpeaker(voice_out, pack, screen)
-    phones = _phones(args, setup, path, resuming)  # None without --phones (a resumed game: its links file)
+    phones: TablePhones | None = None
     try:
+        phones = _phones(args, setup, path, resuming)  # None without --phones (a resumed game: its links file)
         # Render every line before the screen takes over, with the speaker's progress bar.
         voice_out.prepare(all_cues(pack, start_game(setup), setup.timing))
         at_table = phones.table(screen, pack, clock) if phones is not None else None
