@@ -253,11 +253,12 @@ class PhoneHub:
         return Refused(reason, CLOSE_TAKEN if taken else CLOSE_REFUSED)
 
 
-def save_links(hub: PhoneHub, path: Path) -> None:
-    """The hub's links in `path`, created readable by its owner only (it holds the seats' keys)."""
+def save_links(hub: PhoneHub, path: Path, server: Mapping[str, Any] | None = None) -> None:
+    """The hub's links in `path` (and where the server listens, `server`), created readable by its
+    owner only (it holds the seats' keys)."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
-        json.dump(hub.links(), f)
+        json.dump({**hub.links(), **({"server": dict(server)} if server is not None else {})}, f)
         f.flush()
         os.fsync(f.fileno())
 

@@ -44,30 +44,40 @@ class TablePhones:
         links = load_links(self.path) if resuming and self.path.exists() else None
         self.hub = PhoneHub(players, links=links)
         self.hub.on_join = self._save_quietly
-        self.host = host or table_address()
-        self.server = PhoneServer(self.hub, host=self.host, port=port, beat=BEAT)
+        # A resumed game listens where it did: the phones' pages reconnect to the same links.
+        served = links.get("server", {}) if links is not None else {}
+        if not isinstance(served, dict):
+            served = {}
+        self.host = host or str(served.get("host") or "") or table_address()
+        self.port = port or int(served.get("port") or 0)
+        self.server = PhoneServer(self.hub, host=self.host, port=self.port, beat=BEAT)
         self.base = ""
 
     def start(self) -> None:
         try:
             self.base = self.server.start()
         except OSError as exc:
-            raise UsageError(f"the phones' server cannot listen on {self.host} ({exc.strerror or exc}); "
-                             "choose another address with --phones-host or another port with --phones-port") from None
+            raise UsageError(f"the phones' server cannot listen on {self.host} port {self.port} "
+                             f"({exc.strerror or exc}); choose another address with --phones-host or another port "
+                             "with --phones-port") from None
+        self.port = int(self.base.rsplit(":", 1)[1])
         self.save()
 
     def save(self) -> None:
         try:
-            save_links(self.hub, self.path)
+            save_links(self.hub, self.path, self._where())
         except OSError as exc:
             raise UsageError(f"the phones' links cannot be saved in {self.path} ({exc.strerror or exc})") from None
 
     def _save_quietly(self) -> None:
         """A seat took a device (on the server's thread): save the links; a failure is a refusal line."""
         try:
-            save_links(self.hub, self.path)
+            save_links(self.hub, self.path, self._where())
         except OSError as exc:
             self.hub.refusals.append(f"the phones' links could not be saved in {self.path} ({exc})")
+
+    def _where(self) -> dict[str, object]:
+        return {"host": self.host, "port": self.port}
 
     def codes(self, out: TextIO) -> None:
         """Each seat's link and QR code, one after the other (before the full screen starts)."""
@@ -86,6 +96,13 @@ class TablePhones:
     def close(self) -> None:
         self.hub.close()
         self.server.stop()
+
+    def forget(self) -> None:
+        """The game is over: its links file goes (a stopped game keeps it, for `narrator resume`)."""
+        try:
+            self.path.unlink(missing_ok=True)
+        except OSError:
+            pass
 
 
 class _NotYet:

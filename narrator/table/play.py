@@ -402,6 +402,8 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
         recorder.journal(path)
     outcome = game.outcome
     assert outcome is not None
+    if phones is not None:
+        phones.forget()  # the game is over: its links die with it
     print(f"game over: the winner is {outcome.winner.value}; journal: {path}")
     return 0
 
