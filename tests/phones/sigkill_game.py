@@ -11,7 +11,7 @@ from typing import Any
 from narrator.journal import FileJournal
 from narrator.phones.hub import PhoneHub, save_links
 
-from phone_helpers import BASIC, SCRIPT, play_hub
+from tests.phones.phone_helpers import BASIC, SCRIPT, play_hub
 
 
 def main() -> None:

@@ -18,8 +18,8 @@ from narrator.phones.server import PhoneServer
 from narrator.phones.table import PhoneTable
 from narrator.ports import Heard, Prompt
 
-from browser import Browser
-from phone_helpers import BASIC, FAST, SCRIPT, play_keypad
+from tests.phones.browser import Browser
+from tests.phones.phone_helpers import BASIC, FAST, SCRIPT, play_keypad
 
 pytestmark = pytest.mark.slow
 # NARRATOR_PHONE_SHOTS=DIR keeps the screenshots (docs/phones/ holds the ones taken so).

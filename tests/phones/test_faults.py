@@ -13,7 +13,7 @@ from narrator.fakes import MemoryJournal
 from narrator.flow.run import resume_from
 from narrator.phones.hub import PhoneHub, load_links, save_links
 
-from phone_helpers import BASIC, SCRIPT, MemoryPhone, play_hub, play_keypad
+from tests.phones.phone_helpers import BASIC, SCRIPT, MemoryPhone, play_hub, play_keypad
 
 
 class Crash(Exception):
@@ -90,7 +90,7 @@ def test_the_laptop_killed_with_sigkill_resumes_with_the_same_links(tmp_path: Pa
 
     journal_path, links, marker = tmp_path / "game.jsonl", tmp_path / "phones.json", tmp_path / "ready"
     here = Path(__file__).parent
-    child = subprocess.Popen([sys.executable, str(here / "sigkill_game.py"), str(journal_path), str(links), str(marker)],
+    child = subprocess.Popen([sys.executable, "-m", "tests.phones.sigkill_game", str(journal_path), str(links), str(marker)],
                              cwd=here.parents[1], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         for _ in range(1200):  # the child plays to its fourth vote (a liveness bound, not a timing)

@@ -10,7 +10,7 @@ import pytest
 from narrator.phones.crypto import FRAME, SEALED_CHARS, TOKEN_BYTES, Refused, seal
 from narrator.phones.hub import CLOSE_REFUSED, CLOSE_REPLACED, CLOSE_TAKEN, Frame, PhoneHub
 
-from phone_helpers import BASIC, MemoryPhone, play_hub
+from tests.phones.phone_helpers import BASIC, MemoryPhone, play_hub
 
 CAPTURE_SCRIPT = {"nights": [{"seer": 2, "werewolves": 7, "witch": {"heal": False, "poison": 0}}],
                   "days": [{"eliminate": 2}, {"eliminate": 3}]}

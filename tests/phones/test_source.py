@@ -15,7 +15,7 @@ from narrator.phones.port import PhoneAnswer
 from narrator.phones.table import PhoneTable
 from narrator.ports import Heard, Prompt
 
-from phone_helpers import BASIC, FAST
+from tests.phones.phone_helpers import BASIC, FAST
 
 
 class Keypad:

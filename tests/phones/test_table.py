@@ -7,7 +7,7 @@ from typing import Any
 from narrator.fakes import FakePhones
 from narrator.phones.port import PhoneAnswer
 
-from phone_helpers import BASIC, SCRIPT, play_keypad, play_phones
+from tests.phones.phone_helpers import BASIC, SCRIPT, play_keypad, play_phones
 
 
 def inputs(journal: Any) -> list[tuple[str, Any]]:
