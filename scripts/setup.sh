@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 extras="${1:-voice}"
 
 DEB_PACKAGES=(libportaudio2 libespeak-ng1 espeak-ng-data espeak-ng sox libasound2-plugins alsa-utils tmux python3-venv)
+# The phones' tests drive Debian's headless Chromium through its driver (docs/phones.md).
+case ",$extras," in *,phones,*) DEB_PACKAGES+=(chromium chromium-driver) ;; esac
 missing=()
 for p in "${DEB_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

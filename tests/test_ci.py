@@ -49,7 +49,7 @@ def test_test_runs_everything_and_fast_leaves_out_the_slow_tests(tmp_path: Path)
     root = _layout(tmp_path)
     done, calls = _run(root, "./test")
     assert done.returncode == 0, done.stderr
-    assert calls == ["setup dev,korean,neural", "-m mypy --strict narrator | CI=", "-m pytest | CI="]
+    assert calls == ["setup dev,korean,neural,phones", "-m mypy --strict narrator | CI=", "-m pytest | CI="]
     (root / "calls").unlink()
     done, calls = _run(root, "./test", "--fast", "tests/flow", "-x")
     assert done.returncode == 0, done.stderr

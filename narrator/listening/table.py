@@ -172,9 +172,10 @@ def open_table_listener(
     echo: Callable[[str], None] | None = None,
     device: int | str | None = None,
     keypad_fd: int | None = None,
+    extra: Sequence[CancellableListener] = (),
 ) -> TableListener:
-    """Keypad and voice for a game. Whatever stops voice (no model, no microphone, no vosk)
-    becomes one line in `notes`, and the game goes on with the keypad."""
+    """Keypad and voice for a game (and `extra` sources: the players' phones). Whatever stops voice
+    (no model, no microphone, no vosk) becomes one line in `notes`, and the game goes on with the keypad."""
     from narrator.listening.keypad import KeypadListener
 
     parts: list[CancellableListener] = []
@@ -193,6 +194,7 @@ def open_table_listener(
             table._closers.append(vl.close)
             table.voice = vl
             parts.append(vl)
+    parts.extend(extra)
     if not parts:
         parts.append(_Never())
     speech_since = vl.speech_since if table.voice is not None else None

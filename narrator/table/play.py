@@ -15,6 +15,7 @@ from narrator.flow.timing import Timing
 from narrator.ports import Clock, Display, Listener, Prompt, Speaker
 
 if TYPE_CHECKING:
+    from narrator.phones.play import TablePhones
     from narrator.table.text import LineListener
 from narrator.table.config import Loaded, TableConfig, config_path, load_config, save_config
 
@@ -31,6 +32,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     from narrator.table.sound import add_sound_arguments
 
     add_sound_arguments(p)
+    # Every player's phone as their private panel (docs/phones.md; narrator/phones/play.py).
+    p.add_argument("--phones", action="store_true",
+                   help="each player's phone shows their card, their night panel and their vote (full screen only)")
+    p.add_argument("--phones-host", default=None, metavar="ADDRESS",
+                   help="the laptop's address the phones reach (default: its address on the network)")
+    p.add_argument("--phones-port", type=int, default=0, metavar="PORT", help="the phones' port (default: any free one)")
 
 
 def setup_from_config(config: TableConfig, seed: int | None, pace: float | None = None) -> Setup:
@@ -118,6 +125,8 @@ def play_at_table(args: argparse.Namespace) -> int:
     screen = args.screen or ("text" if args.text or not tty else "full")
     if screen == "full" and not tty:
         raise UsageError("the full screen needs a terminal; use --screen text (or --text) when input or output is redirected")
+    if getattr(args, "phones", False) and screen != "full":
+        raise UsageError("--phones needs the full screen (the text screen has no private panel); leave out --text")
     from narrator.clock import RealClock
     from narrator.table.text import LineListener
 
@@ -346,11 +355,23 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
     screen = ScreenDisplay(pack, clock, timing=setup.timing)
     screen.title = f"narrator — journal {path.name}"
     speaker = ScreenSpeaker(voice_out, pack, screen)
+    phones: TablePhones | None = None
     try:
+        phones = _phones(args, setup, path, resuming)  # None without --phones (a resumed game: its links file)
         # Render every line before the screen takes over, with the speaker's progress bar.
         voice_out.prepare(all_cues(pack, start_game(setup), setup.timing))
-        with open_table_listener(pack, speaker, voice_out.busy_until, voice=voice, echo=screen.echo) as answers:
+        at_table = phones.table(screen, pack, clock) if phones is not None else None
+        extra = [at_table.source()] if at_table is not None else []
+        with open_table_listener(pack, speaker, voice_out.busy_until, voice=voice, echo=screen.echo,
+                                 extra=extra) as answers:
             listener = ScreenListener(answers, screen)
+            if phones is not None and at_table is not None:
+                at_table.listener = listener
+                phones.codes(sys.stdout)
+                print(pack.panel_text("screen.start", {}))
+                sys.stdout.flush()
+                while listener.listen(_final_prompt()) is None:
+                    pass
             if answers.notes:
                 # Before the screen takes over, while it can be read: why answers are keypad only.
                 for note in answers.notes:
@@ -361,12 +382,20 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
                     pass
             screen.start()
             try:
-                if deal_mode is not None:
+                # With every seat's phone joined, the cards are on the phones: no deal on the screen.
+                on_phones = phones is not None and deal_mode == "program" and len(phones.hub.joined()) == setup.players
+                if deal_mode is not None and not on_phones:
                     setup = deal_at_table(setup, deal_mode, speaker, listener, screen, clock)
                 head = {"mode": "text", "screen": "full", "voice": voice, "started": _now(),
                         "started_at": round(time.time(), 3), "seed": seed,
                         "setup": setup.to_record(), **_names_head(names)}
-                game = play_game(setup, pack, listener, speaker, screen, clock, journal, seed, resume, head)
+                if at_table is not None:
+                    from narrator.phones.run import play_with_phones
+
+                    game = play_with_phones(setup, pack, at_table, speaker, clock, journal, seed, resume,
+                                            {**head, "phones": True})
+                else:
+                    game = play_game(setup, pack, listener, speaker, screen, clock, journal, seed, resume, head)
                 # Game over: Enter leaves; `*` (a rematch) deals again where the caller offers one.
                 screen.final_hint = pack.panel_text("game.rematch" if rematch is not None else "screen.end", {})
                 screen.refresh()
@@ -377,13 +406,29 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
                 screen.clear_private()  # Ctrl-C or an error: no secret stays on the screen
                 screen.stop()
     finally:
+        if phones is not None:
+            phones.close()
         voice_out.close()
         journal.close()
         recorder.journal(path)
     outcome = game.outcome
     assert outcome is not None
+    if phones is not None:
+        phones.forget()  # the game is over: its links die with it
     print(f"game over: the winner is {outcome.winner.value}; journal: {path}")
     return 0
+
+
+def _phones(args: argparse.Namespace, setup: Setup, path: Path, resuming: bool) -> TablePhones | None:
+    """The game's phones: with --phones, or when a resumed game has its phones' links beside its journal."""
+    from narrator.phones.play import TablePhones, links_path
+
+    if not (getattr(args, "phones", False) or (resuming and links_path(path).exists())):
+        return None
+    phones = TablePhones(setup.players, path, getattr(args, "phones_host", None),
+                         getattr(args, "phones_port", 0) or 0, resuming)
+    phones.start()
+    return phones
 
 
 def _final_prompt() -> Prompt:

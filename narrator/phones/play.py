@@ -1,0 +1,112 @@
+"""`narrator play --phones`: the hub and the web server for a game at the table, its links and
+QR codes, and the links file beside the journal that `narrator resume` reads (docs/phones.md)."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+from typing import TextIO
+
+from narrator.errors import UsageError
+from narrator.packs import VoicePack
+from narrator.phones.hub import PhoneHub, load_links, save_links
+from narrator.phones.qr import terminal
+from narrator.phones.server import PhoneServer
+from narrator.phones.table import PhoneTable
+from narrator.ports import Clock, Display, Heard, Listener, Prompt
+
+BEAT = 0.25  # seconds between the night's frames to every phone
+
+
+def links_path(journal: Path) -> Path:
+    """Where a game's phone links are kept: beside its journal."""
+    return journal.with_name(journal.name + ".phones.json")
+
+
+def table_address() -> str:
+    """The laptop's address on the table's network (what the phones reach), or 127.0.0.1."""
+    try:
+        for *_, address in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            host = str(address[0])
+            if not host.startswith("127."):
+                return host
+    except OSError:
+        pass
+    return "127.0.0.1"
+
+
+class TablePhones:
+    """The phones of one game: `start()` serves them, `codes()` shows their links, `close()` ends them."""
+
+    def __init__(self, players: int, journal: Path, host: str | None = None, port: int = 0,
+                 resuming: bool = False) -> None:
+        self.path = links_path(journal)
+        links = load_links(self.path) if resuming and self.path.exists() else None
+        self.hub = PhoneHub(players, links=links)
+        self.hub.on_join = self._save_quietly
+        # A resumed game listens where it did: the phones' pages reconnect to the same links.
+        served = links.get("server", {}) if links is not None else {}
+        if not isinstance(served, dict):
+            served = {}
+        self.host = host or str(served.get("host") or "") or table_address()
+        self.port = port or int(served.get("port") or 0)
+        self.server = PhoneServer(self.hub, host=self.host, port=self.port, beat=BEAT)
+        self.base = ""
+
+    def start(self) -> None:
+        try:
+            self.base = self.server.start()
+        except OSError as exc:
+            raise UsageError(f"the phones' server cannot listen on {self.host} port {self.port} "
+                             f"({exc.strerror or exc}); choose another address with --phones-host or another port "
+                             "with --phones-port") from None
+        self.port = int(self.base.rsplit(":", 1)[1])
+        self.save()
+
+    def save(self) -> None:
+        try:
+            save_links(self.hub, self.path, self._where())
+        except OSError as exc:
+            raise UsageError(f"the phones' links cannot be saved in {self.path} ({exc.strerror or exc})") from None
+
+    def _save_quietly(self) -> None:
+        """A seat took a device (on the server's thread): save the links; a failure is a refusal line."""
+        try:
+            save_links(self.hub, self.path, self._where())
+        except OSError as exc:
+            self.hub.refusals.append(f"the phones' links could not be saved in {self.path} ({exc})")
+
+    def _where(self) -> dict[str, object]:
+        return {"host": self.host, "port": self.port}
+
+    def codes(self, out: TextIO) -> None:
+        """Each seat's link and QR code, one after the other (before the full screen starts)."""
+        for seat in sorted(self.hub.seats):
+            link = self.hub.link(seat, self.base)
+            out.write(f"\nSeat {seat}: scan with the phone of seat {seat}, or open {link}\n")
+            out.write(terminal(link) + "\n")
+        out.flush()
+
+    def table(self, display: Display, pack: VoicePack, clock: Clock, listener: Listener | None = None) -> PhoneTable:
+        """The game's display and listener with the phones (the server keeps the night's schedule);
+        the table's own listener may be set later (`PhoneTable.listener`): its keypad listens for
+        the phones too (`PhoneTable.source`)."""
+        return PhoneTable(self.hub, display, listener or _NotYet(), pack, clock, beat=None)
+
+    def close(self) -> None:
+        self.hub.close()
+        self.server.stop()
+
+    def forget(self) -> None:
+        """The game is over: its links file goes (a stopped game keeps it, for `narrator resume`)."""
+        try:
+            self.path.unlink(missing_ok=True)
+        except OSError:
+            pass
+
+
+class _NotYet:
+    """The table's listener before it is opened."""
+
+    def listen(self, prompt: Prompt) -> Heard | None:
+        raise RuntimeError("the table's listener is not open yet")

@@ -1,0 +1,106 @@
+// One seat's phone: its card, its private panel, its answers. Everything to and from the laptop is
+// sealed with the seat's key (NaCl secretbox, TweetNaCl), which is only in this page's URL fragment.
+// See docs/phones.md. The phone never makes a sound and never vibrates.
+(function () {
+  "use strict";
+  var FRAME = 2048;
+  var REFUSED = {4401: "This link is not one of this game's, or the game is over.",
+                 4409: "This seat already has a phone. Ask the laptop to move it to this one.",
+                 4410: "This seat is open on another page."};
+  var token = location.pathname.split("/").pop();
+  var key = fromB64(location.hash.slice(1).replace(/-/g, "+").replace(/_/g, "/"));
+  var device = localStorage.getItem("narrator-device");
+  if (!device) {
+    device = hex(nacl.randomBytes(16));
+    localStorage.setItem("narrator-device", device);
+  }
+  var ws = null, challenge = null, sent = 0, heard = 0, view = null, pending = null, stopped = false;
+  var $ = function (id) { return document.getElementById(id); };
+
+  function hex(bytes) { return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join(""); }
+  function fromB64(s) { while (s.length % 4) { s += "="; } var bin = atob(s), out = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) { out[i] = bin.charCodeAt(i); } return out; }
+  function toB64(bytes) { var s = ""; for (var i = 0; i < bytes.length; i++) { s += String.fromCharCode(bytes[i]); } return btoa(s); }
+
+  function seal(message) {
+    sent += 1;
+    message.c = challenge; message.n = sent;
+    var text = JSON.stringify(message);
+    while (text.length < FRAME) { text += " "; }
+    var plain = new Uint8Array(FRAME);
+    for (var i = 0; i < FRAME; i++) { plain[i] = text.charCodeAt(i) & 0x7f; }
+    var nonce = nacl.randomBytes(24);
+    var box = nacl.secretbox(plain, nonce, key);
+    var all = new Uint8Array(24 + box.length); all.set(nonce); all.set(box, 24);
+    return toB64(all);
+  }
+  function unseal(text) {
+    var raw = fromB64(text);
+    var plain = nacl.secretbox.open(raw.subarray(24), raw.subarray(0, 24), key);
+    if (!plain) { return null; }
+    var message = JSON.parse(String.fromCharCode.apply(null, plain));
+    if (message.c !== challenge || !(message.n > heard)) { return null; }
+    heard = message.n;
+    return message;
+  }
+  function send(message) { if (ws && ws.readyState === 1) { ws.send(seal(message)); } }
+
+  function render(v) {
+    view = v;
+    $("seat").textContent = "Seat " + v.seat;
+    var lines = $("lines"); lines.textContent = "";
+    v.lines.forEach(function (line) { var d = document.createElement("div"); d.textContent = line; lines.appendChild(d); });
+    var choices = $("choices"); choices.textContent = "";
+    v.choices.forEach(function (c) {
+      var b = document.createElement("button");
+      b.type = "button"; b.textContent = c[1]; b.className = typeof c[0] === "number" ? "seat" : "word";
+      b.setAttribute("data-choice", String(c[0]));
+      b.addEventListener("click", function () { answer(c); });
+      choices.appendChild(b);
+    });
+    $("note").textContent = v.note || "";
+    if (v.mode !== "panel") { $("echo").textContent = ""; }
+    document.body.setAttribute("data-view", String(v.id));
+    document.body.setAttribute("data-mode", v.mode);
+  }
+  function answer(c) {
+    var message = {t: "answer", v: view.id, choice: c[0]};
+    $("echo").textContent = "Sent: " + c[1];
+    if (view.night) { pending = message; } else { send(message); }  // at night: on the next beat only
+  }
+
+  var card = $("card");
+  function showCard(e) { if (e) { e.preventDefault(); } if (view) { card.textContent = view.card; card.className = "shown"; } }
+  function hideCard() { card.textContent = "Press and hold to see your card"; card.className = ""; }
+  ["mousedown", "touchstart", "pointerdown"].forEach(function (n) { card.addEventListener(n, showCard); });
+  ["mouseup", "mouseleave", "touchend", "touchcancel", "pointerup", "pointercancel", "blur"].forEach(function (n) { card.addEventListener(n, hideCard); });
+  window.addEventListener("blur", hideCard);
+
+  function connect() {
+    var url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/" + token;
+    ws = new WebSocket(url);
+    challenge = null; sent = 0; heard = 0;
+    ws.onmessage = function (e) {
+      if (challenge === null) {
+        challenge = JSON.parse(e.data).c;
+        ws.send(seal({t: "hello", device: device}));
+        $("status").textContent = "Connected";
+        return;
+      }
+      var message = unseal(e.data);
+      if (!message) { $("status").textContent = "A message that did not open was dropped."; return; }
+      if (message.t === "view") {
+        if (message.view.night) {  // the night's schedule: one message back for every one received
+          send(pending || {t: "idle"}); pending = null;
+        }
+        render(message.view);
+      }
+    };
+    ws.onclose = function (e) {
+      if (REFUSED[e.code]) { stopped = true; $("status").textContent = REFUSED[e.code]; return; }
+      $("status").textContent = "Reconnecting…";
+      if (!stopped) { setTimeout(connect, 500); }
+    };
+  }
+  connect();
+})();

@@ -1,0 +1,270 @@
+"""`PhoneTable`: the screen and the keypad of a table whose players have phones (docs/phones.md).
+
+It is the `Display` and the `Listener` the sequencer is given, wrapped around the table's own
+(the shared screen, the keypad): everything still goes to them, so a seat without a phone plays as
+before. Besides, through the `SeatChannels` port:
+- every seat's phone holds its card from the start (press and hold to see it);
+- at night the private panel goes to the phones of the seats of the role that is awake, only
+  during its turn, with a button for each choice the prompt allows; every other phone shows the
+  same neutral screen; nothing goes out except on the fixed schedule (`beat` seconds apart, from
+  the night's first prompt, to every phone, sealed to one length);
+- by day a question put to one seat (a voter's vote, the Hunter's shot, the successor) goes to
+  that seat's phone;
+- a tap comes back as a `Heard` (source "phone") of the prompt it answers, only from a seat the
+  prompt is put to; the sequencer journals it like a keypad answer, before the game moves on.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from typing import Any, Callable, Mapping
+
+from narrator.packs import VoicePack
+from narrator.phones.port import SeatChannels
+from narrator.ports import Clock, Display, Heard, Listener, PanelLines, Prompt, SlotValue
+from narrator.roles import night_calls
+from narrator.rules.game import Game
+
+# The phone's own words (the panel lines themselves come from the voice pack).
+WORD_LABELS = {"nobody": "Nobody", "yes": "Yes", "no": "Change (-)"}
+REST = {"night": "Eyes closed. Sleep.", "day": "Day. Listen to the narrator."}
+VOTE = "Your turn to vote"
+SHOT = "Choose a seat"
+_CALLS = {call.name: call for call in night_calls()}
+_VOTER = re.compile(r"^day\.(?:vote|second|election|captain)\.[a-z_]+\.(\d+)$")
+# With a test's `hold`: how long (real seconds) to wait for a phone's tap before giving up.
+HOLD_LIMIT = 60.0
+HOLD_STEP = 0.2
+
+
+class PhoneTable:
+    """`Display` and `Listener` for a table with phones, around the table's own."""
+
+    def __init__(self, phones: SeatChannels, display: Display, listener: Listener, pack: VoicePack, clock: Clock,
+                 beat: float | None = 0.25, hold: Callable[[Prompt], bool] | None = None) -> None:
+        self.phones = phones
+        self.display = display
+        self.listener = listener
+        self.pack = pack
+        self.clock = clock
+        self.beat = beat  # None: the server keeps the schedule (`PhoneServer(beat=...)`)
+        self.hold = hold  # tests: the prompts a phone will answer (wait for its tap, in real time)
+        self.game: Game | None = None
+        self.ids: dict[int, int] = {}  # each seat's view number (its own: a view changes only its seat's)
+        self.views: dict[int, dict[str, Any]] = {}
+        self.night = False
+        self.next_beat = 0.0
+        self.awake: tuple[int, ...] = ()  # seats whose role's turn it is (the private panel)
+        self.lines: list[str] = []
+        self.note = ""
+        self.asked: tuple[int, ...] = ()  # seats a day question is put to
+
+    def attach(self, game: Game) -> None:
+        """The game's deal is known: every phone gets its card."""
+        self.game = game
+        for seat in range(1, game.players + 1):
+            self._rest(seat)
+
+    # ---- Display -------------------------------------------------------------------------
+
+    def board(self, state: Mapping[str, Any]) -> None:
+        self.display.board(state)
+        self._beats()
+
+    def show_private(self, key: str, slots: Mapping[str, SlotValue], more: PanelLines = ()) -> None:
+        self.display.show_private(key, slots, more)
+        self.lines = [self.pack.panel_text(k, s) for k, s in ((key, slots), *more)]
+        self._beats()
+        for seat in self.awake:
+            self._panel(seat, self.lines, ())
+
+    def clear_private(self) -> None:
+        self.display.clear_private()
+        self._beats()
+        self.lines, self.note = [], ""
+        awake, self.awake = self.awake, ()
+        for seat in awake:
+            self._rest(seat)
+
+    def feedback(self, key: str, slots: Mapping[str, SlotValue]) -> None:
+        self.display.feedback(key, slots)
+        self.note = self.pack.panel_text(key, slots)
+        for seat in self.awake if self.night else self.asked:
+            view = self.views.get(seat)
+            if view is not None:
+                self._set(seat, {**view, "note": self.note})
+
+    # ---- Listener ------------------------------------------------------------------------
+
+    def listen(self, prompt: Prompt) -> Heard | None:
+        self._phase(prompt)
+        seats = self.route(prompt)
+        if self.night:
+            if prompt.name.endswith(".early") or not self.awake:
+                self.awake = seats  # the panel opens with the turn (show_private)
+            if not prompt.idle and self.lines:
+                for seat in self.awake:
+                    self._panel(seat, self.lines, self._choices(prompt))
+        else:
+            for seat in self.asked:
+                if seat not in seats:
+                    self._rest(seat)
+            self.asked = seats
+            title = VOTE if _VOTER.match(prompt.name) else SHOT
+            for seat in seats:
+                self._panel(seat, [title], self._choices(prompt))
+        return self._wait(prompt, seats)
+
+    def source(self) -> PhoneSource:
+        """The phones as one more source of answers beside the keypad and the voice (for the
+        table's `EitherListener`: the first answer wins, the others stop)."""
+        return PhoneSource(self)
+
+    def heard(self, prompt: Prompt, seats: tuple[int, ...]) -> Heard | None:
+        """The first tap waiting that answers `prompt` (from a seat it is put to, on the view open);
+        the others are dropped."""
+        while True:
+            answer = self.phones.take()
+            if answer is None:
+                return None
+            if answer.seat in seats and answer.view == self.ids.get(answer.seat) and prompt.allows(answer.choice):
+                return Heard(answer.choice, "phone", f"{answer.choice} (phone {answer.seat})")
+            # a tap on a view that is not open any more, or not this prompt's: nothing
+
+    def _wait(self, prompt: Prompt, seats: tuple[int, ...]) -> Heard | None:
+        while True:
+            answer = self.heard(prompt, seats)
+            if answer is not None:
+                return answer
+            if prompt.deadline is not None and self.clock.now() >= prompt.deadline:
+                return None
+            if self.hold is not None and seats and self.night and self.beat is not None and not prompt.idle:
+                # The panel goes out on the next beat: the phone sees it then.
+                self.clock.sleep_until(min(self.next_beat, prompt.deadline or self.next_beat))
+                self._beats()
+            if self.hold is not None and seats and self.hold(prompt):
+                self._hold(prompt)
+                continue
+            heard = self.listener.listen(prompt)
+            self._beats()
+            return heard
+
+    def _hold(self, prompt: Prompt) -> None:
+        """Wait (real time) for the tap a test's phone is making. At night the schedule goes on
+        meanwhile, one beat of the game's clock each `HOLD_STEP` real seconds: the page sends
+        its tap with its answer to a beat."""
+        waited = 0.0
+        beating = self.night and self.beat is not None
+        while not self.phones.wait(HOLD_STEP if beating else HOLD_LIMIT):
+            waited += HOLD_STEP if beating else HOLD_LIMIT
+            if waited >= HOLD_LIMIT:
+                raise TimeoutError(f"no phone answered {prompt.name} within {HOLD_LIMIT} s")
+            if beating:
+                if prompt.deadline is not None and self.next_beat >= prompt.deadline:
+                    return
+                self.clock.sleep_until(self.next_beat)
+                self._beats()
+
+    # ---- inside --------------------------------------------------------------------------
+
+    def _phase(self, prompt: Prompt) -> None:
+        if prompt.name.startswith("game."):
+            return  # a pause keeps its phase
+        if prompt.night and not self.night:
+            self.night = True
+            self.phones.night(True)
+            self.next_beat = self.clock.now()
+            for seat in self.views:
+                self._rest(seat)
+        elif not prompt.night and self.night:
+            self._beats()
+            self.night = False
+            self.phones.night(False)
+            self.awake = ()
+            for seat in self.views:
+                self._rest(seat)
+
+    def _beats(self) -> None:
+        """Every beat of the schedule up to now (each stamped with its own time)."""
+        if not self.night or self.beat is None:
+            return
+        now = self.clock.now()
+        while self.next_beat <= now:
+            self.phones.beat(self.next_beat)
+            self.next_beat += self.beat
+
+    def route(self, prompt: Prompt) -> tuple[int, ...]:
+        """The seats a prompt is put to (a phone answers only its own questions)."""
+        game = self.game
+        if game is None:
+            return ()
+        parts = prompt.name.split(".")
+        if prompt.night and len(parts) >= 2 and parts[0] == "night" and parts[1] in _CALLS:
+            call = _CALLS[parts[1]]
+            if call.name == "werewolves":
+                return tuple(seat for seat in game.living() if game.is_pack(seat))
+            if not call.by_holder:
+                return ()  # players other than the holder wake (the charmed): the keypad still
+            holder = game.living_holder(call.role)
+            return () if holder is None else (holder,)
+        if prompt.night:
+            return ()
+        voter = _VOTER.match(prompt.name)
+        if voter is not None:
+            return (int(voter.group(1)),)
+        if prompt.name in ("day.hunter", "day.successor") and game.state.awaiting_seat is not None:
+            return (game.state.awaiting_seat,)
+        return ()
+
+    def _choices(self, prompt: Prompt) -> list[list[Any]]:
+        choices: list[list[Any]] = [[seat, str(seat)] for seat in prompt.seats]
+        choices += [[word, WORD_LABELS[word]] for word in prompt.words if word in WORD_LABELS]
+        return choices
+
+    def _card(self, seat: int) -> str:
+        assert self.game is not None
+        return self.pack.role_name(self.game.role(seat).value)
+
+    def _rest(self, seat: int) -> None:
+        self._set(seat, {"mode": "rest", "lines": [REST["night" if self.night else "day"]], "choices": [],
+                         "note": ""})
+
+    def _panel(self, seat: int, lines: list[str], choices: Any) -> None:
+        self._set(seat, {"mode": "panel", "lines": list(lines), "choices": list(choices), "note": self.note})
+
+    def _set(self, seat: int, view: Mapping[str, Any]) -> None:
+        if self.game is None:
+            return
+        old = self.views.get(seat)
+        new = {**view, "seat": seat, "card": self._card(seat), "night": self.night}
+        if old is not None and {k: v for k, v in old.items() if k != "id"} == new:
+            return
+        self.ids[seat] = self.ids.get(seat, 0) + 1
+        new["id"] = self.ids[seat]
+        self.views[seat] = new
+        self.phones.show(seat, new)
+
+
+
+class PhoneSource:
+    """A `CancellableListener` (narrator/listening/table.py) over the phones: waits for a tap that
+    answers the prompt, until its deadline on the table's clock or until `cancel` is set."""
+
+    POLL = 0.02  # real seconds between looks at the cancel flag and the deadline
+
+    def __init__(self, table: PhoneTable) -> None:
+        self.table = table
+
+    def listen(self, prompt: Prompt, cancel: threading.Event | None = None) -> Heard | None:
+        seats = self.table.route(prompt)
+        while True:
+            heard = self.table.heard(prompt, seats)
+            if heard is not None:
+                return heard
+            if cancel is not None and cancel.is_set():
+                return None
+            left = None if prompt.deadline is None else prompt.deadline - self.table.clock.now()
+            if left is not None and left <= 0:
+                return None
+            self.table.phones.wait(self.POLL if left is None else min(self.POLL, left))

@@ -1,0 +1,186 @@
+"""Games with phones on the fakes: the script's players answer on their phones (FakePhones)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from narrator.fakes import FakeListener, FakePhones, MemoryJournal, Timeline, TimelineDisplay, TimelineSpeaker, VirtualClock
+from narrator.flow.script import Script, parse_script, parse_setup
+from narrator.flow.sequencer import Resume
+from narrator.headless import HeadlessResult, play_headless
+from narrator.packs import load_pack
+from narrator.phones.crypto import Channel, seal, unseal
+from narrator.phones.hub import PhoneHub
+from narrator.phones.port import SeatChannels
+from narrator.phones.run import play_with_phones
+from narrator.phones.table import PhoneTable
+from narrator.ports import Heard, Journal, Prompt
+from narrator.rules import Game
+
+FAST = {"debate": 120, "defence": 5}
+BASIC = {"players": 8, "roles": {1: "seer", 2: "werewolf", 3: "werewolf", 4: "witch", 5: "hunter"}}
+SCRIPT = {"nights": [{"seer": 2, "werewolves": 6, "witch": {"heal": False, "poison": 0}}],
+          "days": [{"eliminate": 2}, {"eliminate": 3}]}
+
+
+@dataclass
+class PhoneGame:
+    game: Game
+    table: PhoneTable
+    timeline: Timeline
+    journal: Journal
+
+
+def phone_players(script: Script, phones: FakePhones, table: PhoneTable, taps: list[tuple[int, Any]],
+                  before_tap: Callable[[Prompt, FakePhones], None] | None = None) -> Any:
+    """`hold` for PhoneTable: the script's answer to a prompt put to a phone, tapped on that phone
+    (`before_tap` first: other taps a test adds)."""
+
+    def hold(prompt: Prompt) -> bool:
+        heard = script.answer(prompt)
+        if heard is None or not prompt.allows(heard.choice):
+            return False
+        if before_tap is not None:
+            before_tap(prompt, phones)
+        for seat in table.route(prompt):
+            view = phones.views.get(seat, {})
+            if any(c[0] == heard.choice for c in view.get("choices", ())):
+                phones.tap(seat, heard.choice)
+                taps.append((seat, heard.choice))
+                return True
+        return False
+
+    return hold
+
+
+def play_phones(setup: dict[str, Any], script: dict[str, Any], phones: SeatChannels | None = None,
+                journal: Journal | None = None, resume: Resume | None = None, seed: int = 0,
+                taps: list[tuple[int, Any]] | None = None,
+                before_tap: Callable[[Prompt, FakePhones], None] | None = None) -> PhoneGame:
+    s = parse_setup({"language": "en", **setup, "timing": dict(FAST)}, "SETUP")
+    sc = parse_script(script, s.players, "SCRIPT")
+    pack = load_pack("en")
+    clock = VirtualClock()
+    timeline = Timeline(clock)
+    fake = phones if phones is not None else FakePhones(s.players)
+    journal = journal if journal is not None else MemoryJournal()
+
+    def keypad(prompt: Prompt) -> Heard | None:
+        # The table's keypad answers only what no phone is asked.
+        return None if table.route(prompt) else sc.answer(prompt)
+
+    table = PhoneTable(fake, TimelineDisplay(pack, timeline), FakeListener(clock, keypad, delay=1.0), pack, clock)
+    if isinstance(fake, FakePhones):
+        table.hold = phone_players(sc, fake, table, taps if taps is not None else [], before_tap)
+    game = play_with_phones(s, pack, table, TimelineSpeaker(pack, timeline), clock, journal, seed, resume)
+    return PhoneGame(game, table, timeline, journal)
+
+
+def play_keypad(setup: dict[str, Any], script: dict[str, Any], seed: int = 0) -> HeadlessResult:
+    """The same game with no phone: the keypad answers everything."""
+    s = parse_setup({"language": "en", **setup, "timing": dict(FAST)}, "SETUP")
+    return play_headless(s, parse_script(script, s.players, "SCRIPT"), seed)
+
+
+class MemoryConn:
+    """A `Conn` that keeps what it was sent (the phone's side of a WebSocket, in memory)."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+        self.closed: tuple[int, str] | None = None
+
+    def send_text(self, text: str) -> None:
+        self.texts.append(text)
+
+    def close(self, code: int, reason: str) -> None:
+        self.closed = (code, reason)
+
+
+class MemoryPhone:
+    """A phone speaking the page's protocol (narrator/phones/static/phone.js) to a PhoneHub, in memory."""
+
+    def __init__(self, hub: PhoneHub, seat: int, device: str = "", key: bytes | None = None, token: str | None = None) -> None:
+        self.hub = hub
+        self.seat = seat
+        self.token = token if token is not None else hub.seats[seat].token
+        self.key = key if key is not None else hub.seats[seat].key
+        self.device = device or f"device-of-{seat}"
+        self.conn = MemoryConn()
+        self.channel: Channel | None = None
+        self.sent = 0
+        self.heard = 0
+        self.taps: list[str] = []  # the sealed texts of every message it sent after its hello
+
+    def connect(self) -> None:
+        self.conn = MemoryConn()
+        self.sent = self.heard = 0
+        self.hub_seat, self.channel = self.hub.connect(self.token)
+        self.hub.hello(self.hub_seat, self.channel, self.conn, self.seal({"t": "hello", "device": self.device}))
+
+    def seal(self, message: dict[str, Any]) -> str:
+        assert self.channel is not None
+        self.sent += 1
+        return seal(self.key, {**message, "c": self.channel.challenge, "n": self.sent})
+
+    def send(self, message: dict[str, Any]) -> str:
+        assert self.channel is not None
+        text = self.seal(message)
+        self.taps.append(text)
+        self.hub.receive(self.hub_seat, self.channel, text)
+        return text
+
+    def views(self) -> list[dict[str, Any]]:
+        return [unseal(self.key, t)["view"] for t in self.conn.texts]
+
+    def view(self) -> dict[str, Any]:
+        views = self.views()
+        return views[-1] if views else {}
+
+    def tap(self, choice: Any) -> None:
+        self.send({"t": "answer", "v": self.view().get("id"), "choice": choice})
+
+
+def hub_players(script: Script, phones: dict[int, MemoryPhone], table: PhoneTable,
+                before_tap: Callable[[dict[int, MemoryPhone], Prompt], None] | None = None) -> Any:
+    """`hold` for PhoneTable over a real PhoneHub: the script's answers tapped on the phones it reached
+    (`before_tap` runs first: a test's fault)."""
+
+    def hold(prompt: Prompt) -> bool:
+        heard = script.answer(prompt)
+        if heard is None or not prompt.allows(heard.choice):
+            return False
+        if before_tap is not None:
+            before_tap(phones, prompt)
+        for seat in table.route(prompt):
+            if any(c[0] == heard.choice for c in phones[seat].view().get("choices", ())):
+                phones[seat].tap(heard.choice)
+                return True
+        return False
+
+    return hold
+
+
+def play_hub(setup: dict[str, Any], script: dict[str, Any], hub: PhoneHub, seed: int = 0,
+             journal: Journal | None = None, resume: Resume | None = None,
+             before_tap: Callable[[dict[int, MemoryPhone], Prompt], None] | None = None,
+             ) -> tuple[PhoneGame, dict[int, MemoryPhone]]:
+    """A game whose every seat has a MemoryPhone on `hub`."""
+    s = parse_setup({"language": "en", **setup, "timing": dict(FAST)}, "SETUP")
+    sc = parse_script(script, s.players, "SCRIPT")
+    pack = load_pack("en")
+    clock = VirtualClock()
+    hub.now = clock.now
+    timeline = Timeline(clock)
+    journal = journal if journal is not None else MemoryJournal()
+    phones = {seat: MemoryPhone(hub, seat) for seat in range(1, s.players + 1)}
+    for phone in phones.values():
+        phone.connect()
+
+    def keypad(prompt: Prompt) -> Heard | None:
+        return None if table.route(prompt) else sc.answer(prompt)
+
+    table = PhoneTable(hub, TimelineDisplay(pack, timeline), FakeListener(clock, keypad, delay=1.0), pack, clock)
+    table.hold = hub_players(sc, phones, table, before_tap)
+    game = play_with_phones(s, pack, table, TimelineSpeaker(pack, timeline), clock, journal, seed, resume)
+    return PhoneGame(game, table, timeline, journal), phones

@@ -1,0 +1,62 @@
+"""PhoneTable on the fakes: who gets which panel when, answers from phones, the night's schedule."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from narrator.fakes import FakePhones
+from narrator.phones.port import PhoneAnswer
+
+from tests.phones.phone_helpers import BASIC, SCRIPT, play_keypad, play_phones
+
+
+def inputs(journal: Any) -> list[tuple[str, Any]]:
+    return [(r["prompt"], r["choice"]) for r in journal.records() if r["kind"] == "input"]
+
+
+def test_a_game_on_phones_takes_the_same_answers_as_on_the_keypad() -> None:
+    taps: list[tuple[int, Any]] = []
+    phones = FakePhones(8)
+    g = play_phones(BASIC, SCRIPT, phones, taps=taps)
+    keypad = play_keypad(BASIC, SCRIPT)
+    assert g.game.outcome is not None and keypad.game.outcome is not None
+    assert g.game.outcome.winner == keypad.game.outcome.winner
+    assert inputs(g.journal) == inputs(keypad.journal)
+    sources = {r["source"] for r in g.journal.records() if r["kind"] == "input" and r["choice"] is not None}
+    assert "phone" in sources
+    # The seer answered on her own phone, a wolf on his, each voter on theirs.
+    assert (1, 2) in taps and any(seat in (2, 3) and choice == 6 for seat, choice in taps)
+
+
+def test_a_panel_reaches_only_the_awake_roles_phones_and_only_during_its_turn() -> None:
+    phones = FakePhones(8)
+    g = play_phones(BASIC, SCRIPT, phones)
+    night_panels = {(seat, tuple(view["lines"])) for seat, view, at in phones.sent
+                    if at is not None and view.get("mode") == "panel"}
+    holders = {1: "seer", 2: "werewolf", 3: "werewolf", 4: "witch"}
+    assert {seat for seat, _ in night_panels} <= set(holders)
+    seer_lines = {line for seat, lines in night_panels for line in lines if "is the Werewolf" in line}
+    assert seer_lines == {"Seat 2 is the Werewolf."}
+    assert all(seat == 1 for seat, lines in night_panels if "Seat 2 is the Werewolf." in lines)
+    # Between turns (after each clear) every phone is back to the neutral night screen before the next beat.
+    rest_after_turn = [view for seat, view, at in phones.sent if at is not None and seat == 1 and view["mode"] == "rest"]
+    assert rest_after_turn and all(v["lines"] == ["Eyes closed. Sleep."] for v in rest_after_turn)
+    # By day a phone gets buttons only while its own seat is asked (its vote).
+    for seat, view, at in phones.sent:
+        if at is None and view.get("choices"):
+            assert view["lines"] == ["Your turn to vote"] or view["lines"] == ["Choose a seat"]
+            assert view["seat"] == seat
+    assert g.game.outcome is not None
+
+
+def test_a_tap_from_a_seat_not_asked_answers_nothing() -> None:
+    def strays(prompt: Any, phones: FakePhones) -> None:
+        # Before each real tap, seat 7 (a Villager) taps 8 on its own screen, and seat 5 taps the
+        # very choice being asked, on a stale view: neither may answer.
+        if not prompt.name.endswith(".7"):
+            phones.tap(7, 8)
+        phones.taps.put(PhoneAnswer(5, 0, 2))
+
+    clean = play_phones(BASIC, SCRIPT, FakePhones(8))
+    noisy = play_phones(BASIC, SCRIPT, FakePhones(8), before_tap=strays)
+    assert inputs(noisy.journal) == inputs(clean.journal)
