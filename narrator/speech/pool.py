@@ -139,6 +139,11 @@ _made: set[Path] = set()
 
 def _start_worker(engine: str, threads: int) -> None:
     global _worker
+    import signal
+
+    # Ctrl-C reaches the whole process group: the asking process stops the render (what a worker
+    # is doing finishes, the rest is dropped); a worker printing its own traceback would only add noise.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker = EspeakSyncSynth() if engine == ESPEAK_ENGINE else PiperProcessSynth(threads)
     import numpy  # noqa: F401 - the first line pays no import
     import pyloudnorm  # noqa: F401

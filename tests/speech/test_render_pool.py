@@ -125,3 +125,26 @@ def test_piper_lines_render_in_the_workers_at_the_common_loudness(tmp_path: Path
         rate, audio = w.getframerate(), np.frombuffer(w.readframes(w.getnframes()), dtype="<i2") / 32768.0
     assert rate == 22050 and 0.5 < len(audio) / rate < 3.0
     assert abs(measure(audio, rate) - settings.target_lufs) < 0.5
+
+
+def test_ctrl_c_stops_a_render_in_one_line_and_leaves_no_half_line(tmp_path: Path) -> None:
+    """Ctrl-C reaches the workers too (one process group): they leave the stopping to the asking
+    process, which says "interrupted" once; no worker prints a traceback, no temporary file stays."""
+    import signal
+    import time
+
+    env = dict(os.environ, NARRATOR_CACHE=str(tmp_path))
+    proc = subprocess.Popen([sys.executable, "-m", "narrator", "voices", "render", "--players", "18", "--jobs", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT,
+                            start_new_session=True)
+    try:
+        while len(list(tmp_path.glob("tts/*/*.wav"))) < 20 and proc.poll() is None:
+            time.sleep(0.05)  # until the workers are rendering
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and err.strip().splitlines()[-1] == "narrator: interrupted", err
+    assert not list(tmp_path.glob("tts/*/*.tmp.wav"))
