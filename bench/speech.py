@@ -260,6 +260,8 @@ def main() -> None:
                           f"{r['lines'] / r['cold_s']:.0f} lines/s   load {r['load']:.1f}")
                     print(f"  warm (every line cached): {r['warm_s'] * 1000:.0f} ms  (goal <= 500 ms)")
                     print(f"  peak memory: {r['peak_mb']:.0f} MB")
+                if limit:
+                    continue  # (Piper: a whole game's lines take minutes; --piper-lines 0 measures it)
                 with tempfile.TemporaryDirectory() as cache:
                     st = child("start", 0, cache, engine, env)
                     print(f"[{engine}, {name}] setup -> first line, 12 players, 8 roles, cold cache ({st['lines']:.0f} lines): "
