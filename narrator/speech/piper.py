@@ -241,6 +241,33 @@ def _check_files(folder: Path, voice: PiperVoiceInfo) -> None:
 
 # --- the engine ---------------------------------------------------------------------------------
 
+def load_voice(name: str, threads: int | None = None) -> Any:
+    """An installed Piper voice, loaded; on `threads` onnxruntime threads when given (else its default)."""
+    found = find_voice(name)
+    if found is None:
+        lang = name.split("_", 1)[0]
+        raise SpeechError(f"Piper voice {name!r} is not installed; {missing_voice_hint(lang)}")
+    from piper import PiperVoice
+
+    try:
+        if threads is None:
+            return PiperVoice.load(str(found.model), str(found.config))
+        # PiperVoice.load with the session's thread count set (load takes no session options).
+        import onnxruntime  # type: ignore[import-untyped]
+        from piper.config import PiperConfig
+        from piper.voice import ESPEAK_DATA_DIR  # type: ignore[attr-defined]
+
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        config = PiperConfig.from_dict(json.loads(found.config.read_text(encoding="utf-8")))
+        session = onnxruntime.InferenceSession(str(found.model), sess_options=options, providers=["CPUExecutionProvider"])
+        return PiperVoice(config=config, session=session, espeak_data_dir=Path(ESPEAK_DATA_DIR), download_dir=Path.cwd())
+    except Exception as exc:  # noqa: BLE001 - onnxruntime raises its own types
+        raise SpeechError(f"Piper voice {name!r} at {found.model} cannot be loaded ({exc}); "
+                          f"fetch it again with 'narrator voices fetch {found.lang}'") from None
+
+
 class PiperSynth:
     """Renders lines with Piper; `settings.voice` names the Piper voice (e.g. en_US-joe-medium).
 
@@ -263,17 +290,7 @@ class PiperSynth:
     def _voice(self, name: str) -> Any:
         voice = self._loaded.get(name)
         if voice is None:
-            found = find_voice(name)
-            if found is None:
-                lang = name.split("_", 1)[0]
-                raise SpeechError(f"Piper voice {name!r} is not installed; {missing_voice_hint(lang)}")
-            from piper import PiperVoice
-
-            try:
-                voice = PiperVoice.load(str(found.model), str(found.config))
-            except Exception as exc:  # noqa: BLE001 - onnxruntime raises its own types
-                raise SpeechError(f"Piper voice {name!r} at {found.model} cannot be loaded ({exc}); "
-                                  f"fetch it again with 'narrator voices fetch {found.lang}'") from None
+            voice = load_voice(name)
             self._loaded[name] = voice
         return voice
 

@@ -10,13 +10,15 @@ import sys
 import threading
 import wave
 from concurrent.futures import Future
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Protocol
+from typing import Any, Callable, Iterable, Iterator, Protocol
 
 from narrator.errors import NarratorError
 
 ENGINE = "pyttsx3-espeak-ng"
+POOLED_ENGINES = (ENGINE, "piper")  # the engines narrator.speech.pool's workers run
 SAMPLE_RATE = 22050  # what espeak-ng writes: mono, 16-bit
 
 
@@ -57,6 +59,12 @@ def cache_key(engine: str, settings: VoiceSettings, text: str) -> str:
 
     raw = "\x1f".join((engine, settings.voice, str(settings.rate), f"{settings.volume:.3f}", f"{VOICE_LUFS:g}LUFS", text))
     return hashlib.sha256(raw.encode("utf-8")).hexdigest()
+
+
+def line_path(root: Path, engine: str, settings: VoiceSettings, text: str) -> Path:
+    """Where a line sits in the cache folder `root` (the cache's tts/ folder)."""
+    key = cache_key(engine, settings, text)
+    return root / key[:2] / f"{key}.wav"
 
 
 class Synth(Protocol):
@@ -237,8 +245,7 @@ class Renderer:
         self._lock = threading.Lock()
 
     def path(self, text: str, settings: VoiceSettings) -> Path:
-        key = cache_key(self.synth.engine, settings, text)
-        return self.root / key[:2] / f"{key}.wav"
+        return line_path(self.root, self.synth.engine, settings, text)
 
     def cached(self, text: str, settings: VoiceSettings) -> bool:
         return self.path(text, settings).is_file()
@@ -272,9 +279,21 @@ class Renderer:
         texts: Iterable[str],
         settings: VoiceSettings,
         progress: Callable[[int, int], None] | None = None,
+        jobs: int | None = None,
     ) -> int:
-        """Render every line not cached yet; returns how many were rendered."""
+        """Render every line not cached yet; returns how many were rendered.
+
+        espeak-ng and Piper lines are rendered by `jobs` worker processes (default: every core);
+        another engine renders here, one line at a time.
+        """
         unique = list(dict.fromkeys(texts))
+        if self.synth.engine in POOLED_ENGINES and jobs != 0:
+            from narrator.speech.pool import render_lines
+
+            with self._lock:
+                rendered = render_lines(self.synth.engine, self.root, unique, settings, jobs, progress)
+                self.rendered += rendered
+            return rendered
         todo = [t for t in unique if not self.cached(t, settings)]
         for i, text in enumerate(todo, 1):
             self.ensure(text, settings)
@@ -310,17 +329,34 @@ def write_wav(path: Path, audio: "Any", rate: int) -> None:
         w.writeframes(data.tobytes())
 
 
-def render_with_progress(renderer: Renderer, texts: Iterable[str], settings: VoiceSettings, label: str) -> int:
-    """render_all with a progress bar on stderr when it is a terminal."""
+def render_with_progress(renderer: Renderer, texts: Iterable[str], settings: VoiceSettings, label: str,
+                         jobs: int | None = None) -> int:
+    """render_all with one progress bar on stderr (lines, lines/s, time left) when it is a terminal."""
     unique = list(dict.fromkeys(texts))
     if not sys.stderr.isatty():
-        return renderer.render_all(unique, settings)
-    from rich.progress import Progress
+        return renderer.render_all(unique, settings, jobs=jobs)
+    with progress_bar(label) as step:
+        return renderer.render_all(unique, settings, step, jobs=jobs)
 
-    with Progress(transient=True) as bar:
+
+@contextmanager
+def progress_bar(label: str) -> Iterator[Callable[[int, int], None]]:
+    """One Rich bar on stderr: lines done of all, lines a second, time left; gone when done."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn, TimeRemainingColumn
+    from rich.text import Text
+
+    class Rate(ProgressColumn):
+        def render(self, task: Task) -> Text:
+            speed = task.finished_speed or task.speed
+            return Text(f"{speed:,.0f} lines/s" if speed else "… lines/s")
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), Rate(), TextColumn("left"),
+               TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task(label, total=None)
 
         def step(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
-        return renderer.render_all(unique, settings, step)
+        yield step
