@@ -19,7 +19,7 @@ from narrator.rules import Deal, Options, Role
 from narrator.rules.options import ACTOR_CARDS, CHOICES, NUMBERS, TEXTS
 from narrator.rules import events as ev
 
-from flow_helpers import BoardTimelineDisplay, nights
+from tests.flow.flow_helpers import BoardTimelineDisplay, nights
 
 # Every special card of the catalogue: a new role's calls are covered as soon as its module exists.
 SPECIALS = [r for r in wizard_roles() if r is not Role.WEREWOLF]
