@@ -12,7 +12,7 @@ import pytest
 from narrator.packs import available_languages, check_packs, load_pack, packs_root, slots_of
 from narrator.speech.render import Pyttsx3Synth, Renderer, VoiceSettings, voice_aliases
 
-LANGUAGES = ["en", "es", "fr", "it", "ko"]
+LANGUAGES = ["de", "en", "es", "fr", "it", "ko"]
 NIGHT_CALLS = re.compile(r"^(thief|cupid|lovers|seer|werewolves|witch)\.|^night\."
                          # The extension roles' calls (RULES-EXTENSIONS.md night order): wake and sleep lines.
                          r"|^(savior|pied_piper|charmed|white_werewolf|raven|pyromaniac|actor|devoted_servant_reset|wolf_hound"
@@ -20,7 +20,7 @@ NIGHT_CALLS = re.compile(r"^(thief|cupid|lovers|seer|werewolves|witch)\.|^night\
                          r"|accursed_wolf_father|big_bad_wolf)\.(wake|sleep)$")
 
 
-def test_the_five_packs_are_there() -> None:
+def test_the_packs_are_there() -> None:
     assert available_languages() == LANGUAGES
 
 
@@ -55,6 +55,9 @@ def test_night_calls_have_no_slot_and_no_variant() -> None:
                 "little_girl": "Petite Fille", "thief": "Voleur", "captain": "Capitaine"}),
         ("es", {"seer": "Vidente", "witch": "Bruja", "hunter": "Cazador", "cupid": "Cupido",
                 "little_girl": "Niña", "thief": "Ladrón", "captain": "Alguacil"}),
+        # Die Werwölfe von Düsterwald (Pegasus Spiele).
+        ("de", {"seer": "Seherin", "witch": "Hexe", "hunter": "Jäger", "cupid": "Amor",
+                "little_girl": "Mädchen", "thief": "Dieb", "captain": "Hauptmann"}),
         ("it", {"seer": "Veggente", "witch": "Strega", "hunter": "Cacciatore", "cupid": "Cupido",
                 "little_girl": "Bambina", "thief": "Ladro", "captain": "Capitano"}),
     ],
