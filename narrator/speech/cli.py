@@ -43,7 +43,7 @@ def register(sub: Any) -> None:
     vr.add_argument("--engine", choices=("espeak", "piper"), help="speech engine (default: the pack's, espeak)")
     vr.set_defaults(func=run_render)
     vf = vsub.add_parser("fetch", help="download and install a Piper neural voice for a language")
-    vf.add_argument("lang", metavar="LANG", help="pack language (en, fr, es, it)")
+    vf.add_argument("lang", metavar="LANG", help="pack language with a Piper voice (listed by 'narrator voices list')")
     vf.add_argument("--force", action="store_true", help="download again even if installed")
     vf.set_defaults(func=run_fetch)
     vrec = vsub.add_parser("record", help="record your own voice for every line of a pack")
