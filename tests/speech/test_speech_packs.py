@@ -12,7 +12,7 @@ import pytest
 from narrator.packs import available_languages, check_packs, load_pack, packs_root, slots_of
 from narrator.speech.render import Pyttsx3Synth, Renderer, VoiceSettings, voice_aliases
 
-LANGUAGES = ["de", "en", "es", "fr", "it", "ko", "pt", "ru", "zh"]
+LANGUAGES = ["de", "en", "es", "fr", "it", "ja", "ko", "nl", "pt", "ru", "zh"]
 NIGHT_CALLS = re.compile(r"^(thief|cupid|lovers|seer|werewolves|witch)\.|^night\."
                          # The extension roles' calls (RULES-EXTENSIONS.md night order): wake and sleep lines.
                          r"|^(savior|pied_piper|charmed|white_werewolf|raven|pyromaniac|actor|devoted_servant_reset|wolf_hound"
@@ -58,6 +58,9 @@ def test_night_calls_have_no_slot_and_no_variant() -> None:
         # Die Werwölfe von Düsterwald (Pegasus Spiele).
         ("de", {"seer": "Seherin", "witch": "Hexe", "hunter": "Jäger", "cupid": "Amor",
                 "little_girl": "Mädchen", "thief": "Dieb", "captain": "Hauptmann"}),
+        # De Weerwolven van Wakkerdam.
+        ("nl", {"seer": "Ziener", "witch": "Heks", "hunter": "Jager", "cupid": "Cupido",
+                "little_girl": "Onschuldig Meisje", "thief": "Dief", "captain": "Burgemeester"}),
         ("it", {"seer": "Veggente", "witch": "Strega", "hunter": "Cacciatore", "cupid": "Cupido",
                 "little_girl": "Bambina", "thief": "Ladro", "captain": "Capitano"}),
     ],
