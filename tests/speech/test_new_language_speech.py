@@ -15,7 +15,7 @@ from narrator.speech.estimated import estimated_duration
 from narrator.speech.render import Renderer
 from narrator.speech.speaker import make_engine
 
-NEW = ["de", "ja", "nl", "pt", "ru", "zh"]
+NEW = ["de", "ja", "nl", "pl", "pt", "ru", "zh"]
 KANJI = re.compile(r"[\u3400-\u9fff]")
 
 

@@ -12,7 +12,7 @@ import pytest
 from narrator.packs import available_languages, check_packs, load_pack, packs_root, slots_of
 from narrator.speech.render import Pyttsx3Synth, Renderer, VoiceSettings, voice_aliases
 
-LANGUAGES = ["de", "en", "es", "fr", "it", "ja", "ko", "nl", "pt", "ru", "zh"]
+LANGUAGES = ["de", "en", "es", "fr", "it", "ja", "ko", "nl", "pl", "pt", "ru", "zh"]
 NIGHT_CALLS = re.compile(r"^(thief|cupid|lovers|seer|werewolves|witch)\.|^night\."
                          # The extension roles' calls (RULES-EXTENSIONS.md night order): wake and sleep lines.
                          r"|^(savior|pied_piper|charmed|white_werewolf|raven|pyromaniac|actor|devoted_servant_reset|wolf_hound"
