@@ -31,9 +31,10 @@ def test_rendered_lines_are_whole_and_about_as_long_as_estimated(lang: str, tmp_
             with wave.open(str(renderer.ensure(text, settings))) as w:
                 seconds = w.getnframes() / w.getframerate()
             assert seconds > 0.3, (lang, text)
-            # The estimate counts words; Portuguese and Russian words are longer than English ones, so
-            # their lines run up to 1.76 times it (every line at 18 seats measured), a sample of English up to 1.4.
-            assert 0.7 <= seconds / estimated_duration(text, pack.rate) <= 1.8, (lang, text, seconds)
+            # The estimate counts words, and Polish, Portuguese, Dutch and Russian words are longer than
+            # English ones: over every line at 18 seats the longest ran 1.87 (pl), 1.76 (pt), 1.74 (nl),
+            # 1.70 (ru), 1.52 (de), 1.28 (zh), 1.19 (ja) times the estimate; a sample of English 1.4.
+            assert 0.7 <= seconds / estimated_duration(text, pack.rate) <= 2.0, (lang, text, seconds)
     finally:
         synth.close()
 
