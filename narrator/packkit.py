@@ -98,3 +98,61 @@ def create_pack(lang: str, root: Path | None = None) -> Path:
         raise UsageError(f"cannot write {target}: {exc.strerror or exc}; set NARRATOR_VOICES to a folder you can write "
                          "(holding a copy of the en pack)") from None
     return target
+
+
+def _key_of(line: str) -> str | None:
+    entry = _ENTRY.match(line)
+    if entry is None or line.lstrip().startswith("#"):
+        return None
+    raw = entry.group(1).split("=")[0].strip()
+    return raw[1:-1] if raw.startswith('"') and raw.endswith('"') else raw
+
+
+def fill_missing_text(text: str, reference: str) -> tuple[str, int]:
+    """`text` (a pack) with every key of `reference` (the English pack) that it lacks added, marked
+    untranslated, after the key that precedes it in English (or under the section's header); and how many."""
+    ref = tomllib.loads(reference)
+    have = tomllib.loads(text)
+    lines = text.splitlines()
+    added = 0
+    for section in TEXT_SECTIONS:
+        ref_table = ref.get(section)
+        if not isinstance(ref_table, dict):
+            continue
+        table = have.get(section, {})
+        missing = [k for k in ref_table if k not in table]
+        if not missing:
+            continue
+        header = next((i for i, line in enumerate(lines) if (m := _SECTION.match(line)) and m.group(1) == section), None)
+        if header is None:
+            lines += ["", f"[{section}]"]
+            header = len(lines) - 1
+        order = list(ref_table)
+        for key in missing:
+            # The section's extent, and where each of its keys sits, looked up afresh after each insertion.
+            end = next((i for i in range(header + 1, len(lines)) if _SECTION.match(lines[i])), len(lines))
+            where = {k: i for i in range(header + 1, end) if (k := _key_of(lines[i])) is not None}
+            before = [where[k] for k in order[:order.index(key)] if k in where]
+            at = max(before) + 1 if before else header + 1
+            quoted = key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else _toml_string(key)
+            lines.insert(at, f"{quoted} = {_marked(ref_table[key])}")
+            added += 1
+    return "\n".join(lines) + "\n", added
+
+
+def fill_pack(lang: str, root: Path | None = None) -> tuple[Path, int]:
+    """Add to `root/lang/pack.toml` every key the English pack has and it lacks, marked untranslated."""
+    base = root or packs_root()
+    path = base / lang / "pack.toml"
+    reference = base / REFERENCE_LANGUAGE / "pack.toml"
+    if not path.is_file():
+        raise UsageError(f"no {lang} pack at {path}; start one with 'narrator voices new {lang}'")
+    if lang == REFERENCE_LANGUAGE:
+        raise UsageError(f"the {REFERENCE_LANGUAGE} pack is the reference: add keys to it by hand")
+    try:
+        text, added = fill_missing_text(path.read_text(encoding="utf-8"), reference.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(f"{path} or {reference} is not valid TOML: {exc}") from None
+    if added:
+        path.write_text(text, encoding="utf-8")
+    return path, added

@@ -37,6 +37,9 @@ def register(sub: Any) -> None:
     vn = vsub.add_parser("new", help="start a pack for a new language: every English line, marked untranslated")
     vn.add_argument("lang", metavar="LANG", help="language tag of the new pack, e.g. de, nl, pt-br")
     vn.set_defaults(func=run_new)
+    vfill = vsub.add_parser("fill", help="add to a pack every line the English pack has and it lacks, marked untranslated")
+    vfill.add_argument("lang", metavar="LANG", help="pack language, e.g. de")
+    vfill.set_defaults(func=run_fill)
     vr = vsub.add_parser("render", help="render every line a game can say into the cache")
     vr.add_argument("--lang", default="en", metavar="L", help=f"pack language: {languages()}, or 'all' (default: en)")
     vr.add_argument("--players", type=integer("--players", 1, 30), default=DEFAULT_PLAYERS, metavar="N", help=f"seats 1..N (default {DEFAULT_PLAYERS})")
@@ -318,6 +321,15 @@ def run_new(args: argparse.Namespace) -> int:
     path = create_pack(args.lang)
     print(f"wrote {path}: every line of the en pack, each marked untranslated. Translate them (docs/languages.md), "
           f"then run 'narrator voices check'; list the pack under [tool.setuptools.data-files] in pyproject.toml")
+    return 0
+
+
+def run_fill(args: argparse.Namespace) -> int:
+    from narrator.packkit import fill_pack
+
+    path, added = fill_pack(args.lang)
+    print(f"{path}: {added} line(s) added from the en pack, marked untranslated" if added
+          else f"{path}: no line missing")
     return 0
 
 

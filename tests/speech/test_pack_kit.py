@@ -121,3 +121,25 @@ def test_pyproject_ships_every_pack() -> None:
     for lang in available_languages():
         assert listed.get(f"share/narrator/voices/{lang}") == [f"voices/{lang}/pack.toml"], (
             f"add \"share/narrator/voices/{lang}\" = [\"voices/{lang}/pack.toml\"] under [tool.setuptools.data-files]")
+
+
+def test_fill_adds_the_lines_english_gained_in_the_english_place(root: Path) -> None:
+    """After English gains keys (other branches merging), 'voices fill' puts each one, marked, where English has it."""
+    shutil.copytree(packs_root() / "de", root / "de")
+    en = root / "en" / "pack.toml"
+    _edit(en, '"seer.sleep" = "Seer, go back to sleep."\n',
+          '"seer.sleep" = "Seer, go back to sleep."\n"seer.dream" = "Seer, dream of seat {seat}."\n')
+    _edit(en, '[words]\n', '[words]\nmaybe = ["maybe", "perhaps"]\n')
+    before = check_packs(root, ["de"])
+    assert any("missing key 'seer.dream'" in p for p in before) and any("missing key 'maybe'" in p for p in before)
+    proc = narrator("voices", "fill", "de", env={"NARRATOR_VOICES": str(root)})
+    assert proc.returncode == 0 and "2 line(s) added" in proc.stdout, proc.stderr
+    text = (root / "de" / "pack.toml").read_text(encoding="utf-8")
+    assert ('"seer.sleep" = "Seherin, schlaf wieder ein."\n"seer.dream" = "[untranslated] Seer, dream of seat {seat}."\n'
+            in text)
+    assert 'maybe = ["[untranslated] maybe", "[untranslated] perhaps"]' in text
+    de = load_pack("de", root)
+    assert de.untranslated == ("[words] maybe", "[lines] seer.dream")
+    assert [p for p in check_packs(root, ["de"]) if "untranslated" not in p] == []
+    again = narrator("voices", "fill", "de", env={"NARRATOR_VOICES": str(root)})
+    assert again.returncode == 0 and "no line missing" in again.stdout
