@@ -85,6 +85,9 @@ class VoicePack:
     # voice to use (default: the one `narrator voices fetch` installs for the language).
     engine: str = "espeak"
     piper_voice: str = ""
+    # Entries still marked UNTRANSLATED (a pack made by `narrator voices new`), as "[section] key";
+    # they load without the mark, in English, so a pack half done still plays.
+    untranslated: tuple[str, ...] = ()
 
     def number_words(self, n: int) -> tuple[str, ...]:
         """Every way a player may say seat `n` (the spoken one first); () if the pack has none."""
@@ -138,6 +141,40 @@ def _variants(raw: Any, where: str) -> tuple[str, ...]:
     raise PackError(f"{where} must be a string or a list of strings, not {raw!r}")
 
 
+# The mark `narrator voices new` puts before every English text it copies into a new pack; the
+# translator removes it with the English. The loader strips it (the line is spoken in English
+# meanwhile) and `narrator voices check` names every line that still has it.
+UNTRANSLATED = "[untranslated] "
+# The sections whose values are texts to translate ([pack] holds settings, not texts).
+TEXT_SECTIONS = ("roles", "sides", "numbers", "words", "listening", "lines", "panel", "rules")
+
+
+def _unmark(raw: Any) -> tuple[Any, bool]:
+    """A value without the UNTRANSLATED mark (a string, or each string of a list), and whether it had one."""
+    if isinstance(raw, str) and raw.startswith(UNTRANSLATED):
+        return raw[len(UNTRANSLATED):], True
+    if isinstance(raw, list):
+        pairs = [_unmark(x) for x in raw]
+        return [x for x, _ in pairs], any(marked for _, marked in pairs)
+    return raw, False
+
+
+def _strip_marks(data: dict[str, Any]) -> tuple[dict[str, Any], tuple[str, ...]]:
+    untranslated: list[str] = []
+    out = dict(data)
+    for section in TEXT_SECTIONS:
+        table = data.get(section)
+        if not isinstance(table, dict):
+            continue
+        clean: dict[str, Any] = {}
+        for key, raw in table.items():
+            clean[key], marked = _unmark(raw)
+            if marked:
+                untranslated.append(f"[{section}] {key}")
+        out[section] = clean
+    return out, tuple(untranslated)
+
+
 def load_pack(language: str, root: Path | None = None) -> VoicePack:
     base = root or packs_root()
     path = base / language / "pack.toml"
@@ -148,6 +185,7 @@ def load_pack(language: str, root: Path | None = None) -> VoicePack:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise PackError(f"voice pack {path} cannot be read: {exc}") from None
+    data, untranslated = _strip_marks(data)
     try:
         meta = data["pack"]
         number_variants = {int(k): _variants(v, f"{path} [numbers] {k}") for k, v in data.get("numbers", {}).items()}
@@ -169,6 +207,7 @@ def load_pack(language: str, root: Path | None = None) -> VoicePack:
             seat_forms=_variants(data.get("listening", {}).get("seat", "{seat}"), f"{path} [listening] seat"),
             engine=str(meta.get("engine", "espeak")),
             piper_voice=str(meta.get("piper_voice", "")),
+            untranslated=untranslated,
         )
     except KeyError as exc:
         raise PackError(f"voice pack {path} has no {exc.args[0]!r} section or key") from None
@@ -225,6 +264,7 @@ def check_pack(pack: VoicePack, reference: VoicePack) -> list[str]:
     problems += _names_problems(f"{name} [words]", reference.words, pack.words)
     problems += _names_problems(f"{name} [rules]", reference.rules, pack.rules)
     problems += _rules_problems(name, pack)
+    problems += [f"{name} {entry}: untranslated (still marked {UNTRANSLATED.strip()!r})" for entry in pack.untranslated]
     missing_numbers = [n for n in SEAT_NUMBERS if not pack.numbers.get(n, "").strip()]
     if missing_numbers:
         problems.append(f"{name} [numbers]: missing seat numbers {', '.join(map(str, missing_numbers))}")
@@ -282,6 +322,19 @@ def check_packs(root: Path | None = None, languages: list[str] | None = None) ->
             continue
         problems += check_pack(pack, reference)
     return problems
+
+
+def summary(pack: VoicePack, problems: Sequence[str]) -> str:
+    """One line for a pack: how many of its problems are untranslated, missing and slot-broken lines."""
+    mine = [p for p in problems if p.startswith(f"{pack.language} (")]
+    untranslated = sum(1 for p in mine if p.endswith(f"untranslated (still marked {UNTRANSLATED.strip()!r})"))
+    missing = sum(1 for p in mine if ": missing key " in p or "missing seat numbers" in p or "[rules]: no text for" in p)
+    broken = sum(1 for p in mine if " slots {" in p or "has a broken slot" in p)
+    other = len(mine) - untranslated - missing - broken
+    if not mine:
+        return f"{pack.language} ({pack.name}): complete"
+    return (f"{pack.language} ({pack.name}): {untranslated} untranslated, {missing} missing, {broken} slot-broken"
+            + (f", {other} other" if other else ""))
 
 
 def check_voice_ids(packs: list[VoicePack], installed: set[str]) -> list[str]:

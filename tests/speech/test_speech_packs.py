@@ -13,13 +13,13 @@ from narrator.packs import available_languages, check_packs, load_pack, packs_ro
 from narrator.roles import night_calls
 from narrator.speech.render import Pyttsx3Synth, Renderer, VoiceSettings, voice_aliases
 
-LANGUAGES = ["en", "es", "fr", "it", "ko"]
+LANGUAGES = ["de", "en", "es", "fr", "it", "ja", "ko", "nl", "pl", "pt", "ru", "zh"]
 # Every night call of the catalogue (docs/rules-spec.md#night-order), and the lines of the night itself.
 CALLS = [c.name for c in night_calls()]
 NIGHT_CALLS = re.compile(rf"^night\.|^({'|'.join(CALLS)})\.(wake|wake_\w+|sleep)$")
 
 
-def test_the_five_packs_are_there() -> None:
+def test_the_packs_are_there() -> None:
     assert available_languages() == LANGUAGES
 
 
@@ -54,6 +54,12 @@ def test_night_calls_have_no_slot_and_no_variant() -> None:
                 "little_girl": "Petite Fille", "thief": "Voleur", "captain": "Capitaine"}),
         ("es", {"seer": "Vidente", "witch": "Bruja", "hunter": "Cazador", "cupid": "Cupido",
                 "little_girl": "Niña", "thief": "Ladrón", "captain": "Alguacil"}),
+        # Die Werwölfe von Düsterwald (Pegasus Spiele).
+        ("de", {"seer": "Seherin", "witch": "Hexe", "hunter": "Jäger", "cupid": "Amor",
+                "little_girl": "Mädchen", "thief": "Dieb", "captain": "Hauptmann"}),
+        # De Weerwolven van Wakkerdam.
+        ("nl", {"seer": "Ziener", "witch": "Heks", "hunter": "Jager", "cupid": "Cupido",
+                "little_girl": "Onschuldig Meisje", "thief": "Dief", "captain": "Burgemeester"}),
         ("it", {"seer": "Veggente", "witch": "Strega", "hunter": "Cacciatore", "cupid": "Cupido",
                 "little_girl": "Bambina", "thief": "Ladro", "captain": "Capitano"}),
     ],

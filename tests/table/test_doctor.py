@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from narrator.packs import available_languages
 from tests.table.tmux import needs_tmux
 
 from narrator.table.doctor import Check, check_keypad, check_voices, run_doctor
@@ -28,7 +29,8 @@ def test_every_line_is_pass_warn_or_fail_with_a_fix() -> None:
     lines = proc.stdout.strip().splitlines()
     checks, summary = lines[:-3], lines[-3]
     names = [line[6:].split(":")[0] for line in checks]
-    assert names[:4] == ["audio output", "speech engine", "microphone", "TTS voice (en)"]
+    assert names[:3] == ["audio output", "speech engine", "microphone"]
+    assert names[3:3 + len(available_languages())] == [f"TTS voice ({lang})" for lang in available_languages()]
     assert any(n.startswith("speech model") for n in names)
     for line in checks:
         assert line.startswith(("pass  ", "warn  ", "FAIL  ")), line
