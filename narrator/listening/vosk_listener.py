@@ -458,6 +458,8 @@ class VoiceListener:
                     self.observer(Recognised(utt.text, meaning.choice, meaning.confidence, utt.latency_ms, meaning.reason))
                 if meaning.choice is not None:
                     return Heard(meaning.choice, source="voice", text=utt.text, confidence=meaning.confidence)
+                if prompt.idle:
+                    continue  # a window only watched for a word (a vote's take-back): no "please repeat"
                 misses += 1
                 self._say_miss(misses)
         finally:
