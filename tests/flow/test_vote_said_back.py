@@ -62,7 +62,7 @@ def test_a_voice_vote_is_said_back_at_once() -> None:
     r = first_day("voice", {}, asked)
     lines = said(r)
     at = lines.index("Seat 1, your vote?")
-    assert lines[at + 1] == "Seat 1 votes seat 5."
+    assert lines[at + 1] == "1 votes 5."
     assert lines[at + 2].startswith("Seat 2")
     windows = [p for p in asked if p.name.endswith(".undo")]
     assert len(windows) == 11  # every living voter (seat 12 was devoured)
@@ -73,9 +73,9 @@ def test_no_in_the_window_takes_the_vote_back_and_asks_again() -> None:
     asked: list[Prompt] = []
     r = first_day("voice", {3: ["no", 7]}, asked)
     lines = said(r)
-    at = lines.index("Seat 3 votes seat 5.")
+    at = lines.index("3 votes 5.")
     assert lines[at + 1] == "Taken back. Seat 3, your vote?"
-    assert lines[at + 2] == "Seat 3 votes seat 7."
+    assert lines[at + 2] == "3 votes 7."
     votes = first_votes(r)
     assert votes[3] == 7 and votes[1] == 5
     names = [p.name for p in asked if p.number == 1 and ".3" in p.name and p.name.startswith("day.vote")]
@@ -90,7 +90,7 @@ def test_nobody_is_said_back_too() -> None:
     asked: list[Prompt] = []
     r = first_day("voice", {4: ["no", "nobody"]}, asked)
     lines = said(r)
-    assert "Seat 4: nobody." in lines
+    assert "4: nobody." in lines
     assert first_votes(r)[4] is None
 
 
@@ -98,6 +98,6 @@ def test_the_keypad_path_is_unchanged() -> None:
     asked: list[Prompt] = []
     r = first_day("keypad", {3: ["no", 7]}, asked)
     lines = said(r)
-    assert not any(" votes seat " in t or t.startswith("Taken back") for t in lines)
+    assert not any(" votes " in t or t.startswith("Taken back") for t in lines)
     assert not any(p.name.endswith(".undo") for p in asked)
     assert first_votes(r)[3] == 5
