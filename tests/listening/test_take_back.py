@@ -40,3 +40,26 @@ def test_nothing_but_no_takes_it_back(ko: VoicePack, model: object, tmp_path: Pa
 def test_the_bed_alone_takes_nothing_back(ko: VoicePack, model: object) -> None:
     audio, _ = in_room(np.zeros(0), "day", -30.0, lead=2.0, tail=2.0)
     assert heard(model, ko, audio) == []
+
+
+def test_the_window_never_says_please_repeat(ko_pack: VoicePack) -> None:
+    """Table talk in the window is no "no": it leaves the vote standing without a "please repeat"
+    (the window is only watched, nobody was asked anything). The first burst is heard as 네, the
+    second as 아니요; the listener returns at the second, with nothing said."""
+    import time
+
+    from narrator.listening.audio import RATE, FakeAudioSource
+    from narrator.listening.fake import RecordingSpeaker, ScriptedModel
+    from narrator.listening.vosk_listener import VoiceListener, missing_words
+
+    rng = np.random.default_rng(7)
+    burst = rng.uniform(-4000, 4000, int(0.3 * RATE)).astype("<i2").tobytes()
+    quiet = b"\0" * int(1.9 * RATE) * 2
+    model = ScriptedModel(["네", "아니요"], [[("네", 1.0)], [("아니요", 1.0)]])
+    speaker = RecordingSpeaker()
+    listener = VoiceListener(model, ko_pack, FakeAudioSource(quiet + burst + quiet + burst + quiet), speaker=speaker,
+                             missing=missing_words(model, ko_pack))  # type: ignore[arg-type]
+    with listener:
+        heard = listener.listen(Prompt(WINDOW.name, words=("no",), idle=True, deadline=time.monotonic() + 60))
+    assert heard is not None and heard.choice == "no"
+    assert speaker.keys() == []
