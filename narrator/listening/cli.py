@@ -45,6 +45,7 @@ def register(sub: Any) -> None:
     p.add_argument("--players", type=int, default=12, metavar="N", help="--check: seats at the table (default 12)")
     p.add_argument("--speakers", type=int, default=3, metavar="K", help="--check: players who take the check (default 3)")
     p.add_argument("--said", metavar="SEATS", help="--check with --wav: the seats said in the file, in order (e.g. 4,6,8)")
+    p.add_argument("--no-save", action="store_true", help="--check: do not save the mode in the table's config")
     p.set_defaults(func=cmd_listen)
 
 
@@ -243,7 +244,7 @@ def _check(args: argparse.Namespace, model: Any, pack: Any, missing: Any) -> int
             d = next(utterances, None)
             return None if d is None or d.choice is None else Heard(d.choice, "voice", d.heard)
 
-        run_check(from_file, show, plan, args.players)
+        _save_mode(run_check(from_file, show, plan, args.players).mode, args.no_save, show)
         return 0
     from narrator.clock import RealClock
     from narrator.listening.audio import MicrophoneSource
@@ -253,10 +254,24 @@ def _check(args: argparse.Namespace, model: Any, pack: Any, missing: Any) -> int
     listener = VoiceListener(model, pack, MicrophoneSource(dev), missing=missing)
     listener.start()  # a missing microphone raises MicrophoneError: one line, exit 1
     try:
-        run_check(listener.listen, show, plan, args.players, RealClock())
+        result = run_check(listener.listen, show, plan, args.players, RealClock())
     finally:
         listener.close()
+    _save_mode(result.mode, args.no_save, show)
     return 0
+
+
+def _save_mode(mode: str, skip: bool, show: Any) -> None:
+    """The mode goes into the table's config (`voice_mode`), which `narrator play` follows."""
+    if skip:
+        return
+    from narrator.table.config import config_path, load_config, save_config
+
+    path = config_path()
+    loaded = load_config(path)
+    loaded.config.voice_mode = mode
+    kept = save_config(loaded.config, path, keep_old=bool(loaded.problems))
+    show(f"saved in {path}: voice_mode = {mode}" + (f" (the old file, which had problems, kept as {kept})" if kept else ""))
 
 
 def _known(lang: str) -> bool:

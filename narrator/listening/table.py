@@ -170,6 +170,7 @@ def open_table_listener(
     echo: Callable[[str], None] | None = None,
     device: int | str | None = None,
     keypad_fd: int | None = None,
+    seats_by_voice: bool = True,
 ) -> TableListener:
     """Keypad and voice for a game. Whatever stops voice (no model, no microphone, no vosk)
     becomes one line in `notes`, and the game goes on with the keypad."""
@@ -190,7 +191,8 @@ def open_table_listener(
         else:
             table._closers.append(vl.close)
             table.voice = vl
-            parts.append(vl)
+            # The voice check picked yes/no only (config voice_mode): seats come from the keypad.
+            parts.append(vl if seats_by_voice else WordsOnly(vl))
     if not parts:
         parts.append(_Never())
     speech_since = vl.speech_since if table.voice is not None else None
@@ -222,6 +224,17 @@ def _catalog() -> set[str]:
     from narrator.listening.models import CATALOG
 
     return set(CATALOG)
+
+
+class WordsOnly:
+    """A listener that takes words (yes, no, nobody...) but no seat: the voice check found that
+    this table's seats are not heard reliably (narrator/listening/check.py)."""
+
+    def __init__(self, inner: CancellableListener) -> None:
+        self.inner = inner
+
+    def listen(self, prompt: Prompt, cancel: threading.Event | None = None) -> Heard | None:
+        return self.inner.listen(replace(prompt, seats=()), cancel)
 
 
 class _Never:

@@ -151,8 +151,10 @@ def play_at_table(args: argparse.Namespace) -> int:
         else:
             # Voice answers when a model is present, unless the table chose the keypad alone.
             rematch: list[bool] = []
-            code = _play_full(args, setup, deal_mode, voice=config is None or config.inputs != "keypad", names=names,
-                              rematch=rematch)
+            # The voice check (`narrator listen --check`) may have picked yes/no only, or the keypad.
+            voice = config is None or (config.inputs != "keypad" and config.voice_mode != "keypad")
+            code = _play_full(args, setup, deal_mode, voice=voice, names=names, rematch=rematch,
+                              seats_by_voice=config is None or config.voice_mode == "voice")
             again = code == 0 and any(rematch)
         if not again:
             return code
@@ -287,10 +289,12 @@ def _names_head(names: dict[int, str] | None) -> dict[str, object]:
 
 
 def _play_full(args: argparse.Namespace, setup: Setup, deal_mode: str = "program", voice: bool = True,
-               names: dict[int, str] | None = None, rematch: list[bool] | None = None) -> int:
+               names: dict[int, str] | None = None, rematch: list[bool] | None = None,
+               seats_by_voice: bool = True) -> int:
     """One game on the full screen; `rematch` gets True when the table asks for another at game over (`*`)."""
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    return _full_screen(args, setup, seed, _journal(args), deal_mode, voice, names=names, rematch=rematch)
+    return _full_screen(args, setup, seed, _journal(args), deal_mode, voice, names=names, rematch=rematch,
+                        seats_by_voice=seats_by_voice)
 
 
 def resume_full(args: argparse.Namespace, path: Path, setup: Setup, seed: int, voice: bool = True) -> int:
@@ -302,7 +306,7 @@ def resume_full(args: argparse.Namespace, path: Path, setup: Setup, seed: int, v
 
 def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, deal_mode: str | None,
                  voice: bool = True, resuming: bool = False, names: dict[int, str] | None = None,
-                 rematch: list[bool] | None = None) -> int:
+                 rematch: list[bool] | None = None, seats_by_voice: bool = True) -> int:
     from narrator.clock import RealClock
     from narrator.flow.run import play_game, resume_from, start_game
     from narrator.flow.sequencer import all_cues
@@ -338,7 +342,8 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
     try:
         # Render every line before the screen takes over, with the speaker's progress bar.
         voice_out.prepare(all_cues(pack, start_game(setup), setup.timing))
-        with open_table_listener(pack, speaker, voice_out.busy_until, voice=voice, echo=screen.echo) as answers:
+        with open_table_listener(pack, speaker, voice_out.busy_until, voice=voice, echo=screen.echo,
+                                 seats_by_voice=seats_by_voice) as answers:
             listener = ScreenListener(answers, screen)
             if answers.notes:
                 # Before the screen takes over, while it can be read: why answers are keypad only.

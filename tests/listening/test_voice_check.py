@@ -62,13 +62,44 @@ def test_narrator_listen_check_on_a_recording(tmp_path: Path) -> None:
     wav = tmp_path / "take.wav"
     subprocess.run(["sox", "-t", "raw", "-e", "signed-integer", "-b", "16", "-r", "16000", "-c", "1",
                     str(tmp_path / "take.raw"), str(wav)], check=True, capture_output=True)
+    env = child_env(tmp_path, NARRATOR_CONFIG=str(tmp_path / "config"))
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "config.toml").write_text('players = 8\nvoice_mode = "keypad"\n')
     proc = subprocess.run([sys.executable, "-m", "narrator", "listen", "--lang", "ko", "--check", "--players", "8",
-                           "--wav", str(wav), "--said", "4,6,8"], env=child_env(tmp_path), capture_output=True,
-                          text=True, timeout=120)
+                           "--wav", str(wav), "--said", "4,6,8"], env=env, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[0] == "player 1: say 4"
-    assert lines[-1] == "voice: 3 of 3 right; mode: voice", lines
+    assert lines[-2] == "voice: 3 of 3 right; mode: voice", lines
+    assert lines[-1].endswith("voice_mode = voice")
+    # Saved in the table's config, which `narrator play` follows.
+    from narrator.table.config import load_config
+
+    loaded = load_config(tmp_path / "config" / "config.toml")
+    assert loaded.problems == [] and loaded.config.voice_mode == "voice" and loaded.config.players == 8
     bad = subprocess.run([sys.executable, "-m", "narrator", "listen", "--lang", "ko", "--check", "--wav", str(wav)],
-                         env=child_env(tmp_path), capture_output=True, text=True, timeout=120)
+                         env=env, capture_output=True, text=True, timeout=120)
     assert bad.returncode != 0 and "--said" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_the_config_keeps_the_mode_and_refuses_a_wrong_one(tmp_path: Path) -> None:
+    from narrator.table.config import TableConfig, load_config
+
+    assert "voice_mode" not in TableConfig().to_toml()  # the default writes nothing new
+    path = tmp_path / "config.toml"
+    path.write_text(TableConfig(voice_mode="yes_no").to_toml())
+    assert load_config(path).config.voice_mode == "yes_no"
+    path.write_text('voice_mode = "loud"\n')
+    loaded = load_config(path)
+    assert loaded.config.voice_mode == "voice"
+    assert loaded.problems == [f"config file {str(path)!r}: voice_mode: 'loud'; choose one of: voice, yes_no, keypad"]
+
+
+def test_yes_no_only_takes_no_seat_by_voice() -> None:
+    from narrator.listening.fake import ScriptedListener
+    from narrator.listening.table import WordsOnly
+
+    inner = ScriptedListener({"day.vote": [Heard("nobody", "voice")]})
+    heard = WordsOnly(inner).listen(Prompt("day.vote", seats=(1, 2, 3), words=("nobody",)))
+    assert heard == Heard("nobody", "voice")
+    assert [(p.seats, p.words) for p in inner.prompts] == [((), ("nobody",))]
