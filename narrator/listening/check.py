@@ -82,3 +82,23 @@ def run_check(listen: Callable[[Prompt], Heard | None], show: Callable[[str], No
     result = CheckResult(tuple(said), tuple(heard))
     show(f"{result.score()}; mode: {result.mode}")
     return result
+
+
+def live_check(language: str, players: int, show: Callable[[str], None], speakers: int = 3,
+               device: int | str | None = None) -> CheckResult:
+    """The check in the room: the table's speech model and microphone (a missing model or
+    microphone raises NarratorError: one line)."""
+    from narrator.clock import RealClock
+    from narrator.listening.audio import MicrophoneSource
+    from narrator.listening.models import require_model
+    from narrator.listening.vosk_listener import VoiceListener, VoskModel, missing_words
+    from narrator.packs import load_pack
+
+    pack = load_pack(language)
+    model = VoskModel(require_model(language))
+    listener = VoiceListener(model, pack, MicrophoneSource(device), missing=missing_words(model, pack))
+    listener.start()
+    try:
+        return run_check(listener.listen, show, check_plan(players, speakers, random.Random()), players, RealClock())
+    finally:
+        listener.close()

@@ -246,17 +246,11 @@ def _check(args: argparse.Namespace, model: Any, pack: Any, missing: Any) -> int
 
         _save_mode(run_check(from_file, show, plan, args.players).mode, args.no_save, show)
         return 0
-    from narrator.clock import RealClock
-    from narrator.listening.audio import MicrophoneSource
-    from narrator.listening.vosk_listener import VoiceListener
+    from narrator.listening.check import live_check
 
     dev: int | str | None = int(args.device) if args.device and args.device.isdigit() else args.device
-    listener = VoiceListener(model, pack, MicrophoneSource(dev), missing=missing)
-    listener.start()  # a missing microphone raises MicrophoneError: one line, exit 1
-    try:
-        result = run_check(listener.listen, show, plan, args.players, RealClock())
-    finally:
-        listener.close()
+    # A missing microphone raises MicrophoneError: one line, exit 1.
+    result = live_check(args.lang, args.players, show, len(plan), dev)
     _save_mode(result.mode, args.no_save, show)
     return 0
 

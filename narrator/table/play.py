@@ -7,9 +7,10 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, TextIO
+from functools import partial
+from typing import TYPE_CHECKING, Any, Callable, TextIO
 
-from narrator.errors import UsageError
+from narrator.errors import NarratorError, UsageError
 from narrator.flow.script import Setup
 from narrator.flow.timing import Timing
 from narrator.ports import Clock, Display, Listener, Prompt, Speaker
@@ -59,6 +60,18 @@ def scaled(timing: Timing, factor: float) -> Timing:
     return timing.with_values(values)
 
 
+def _voice_check(asker: Any, config: TableConfig) -> str:
+    """The setup's voice check in the room (narrator/listening/check.py); without a model or a
+    microphone, one line and the mode stays as it was."""
+    from narrator.listening.check import live_check
+
+    try:
+        return live_check(config.language, config.players, asker.tell).mode
+    except NarratorError as exc:
+        asker.tell(f"! voice check not possible: {exc}")
+        return config.voice_mode
+
+
 def run_wizard(args: argparse.Namespace, read_line: Callable[[], str | None] | None = None) -> TableConfig:
     """Read the remembered setup (reporting any problem), ask the questions, remember the answers."""
     from narrator.packs import available_languages
@@ -70,6 +83,7 @@ def run_wizard(args: argparse.Namespace, read_line: Callable[[], str | None] | N
     for problem in loaded.problems:
         asker.tell(f"! {problem}")
     wizard = Wizard(asker, loaded.config, available_languages(), advisor=balance_advice)
+    wizard.voice_check = partial(_voice_check, asker)
     config = wizard.run(offer_last=loaded.exists and not loaded.problems)
     try:
         kept = save_config(config, path, keep_old=bool(loaded.problems))
