@@ -244,28 +244,14 @@ def _check(args: argparse.Namespace, model: Any, pack: Any, missing: Any) -> int
             d = next(utterances, None)
             return None if d is None or d.choice is None else Heard(d.choice, "voice", d.heard)
 
-        _save_mode(run_check(from_file, show, plan, args.players).mode, args.no_save, show)
+        args.check_mode = run_check(from_file, show, plan, args.players).mode  # saved by narrator.table.cli
         return 0
     from narrator.listening.check import live_check
 
     dev: int | str | None = int(args.device) if args.device and args.device.isdigit() else args.device
     # A missing microphone raises MicrophoneError: one line, exit 1.
-    result = live_check(args.lang, args.players, show, len(plan), dev)
-    _save_mode(result.mode, args.no_save, show)
+    args.check_mode = live_check(args.lang, args.players, show, len(plan), dev).mode  # saved by narrator.table.cli
     return 0
-
-
-def _save_mode(mode: str, skip: bool, show: Any) -> None:
-    """The mode goes into the table's config (`voice_mode`), which `narrator play` follows."""
-    if skip:
-        return
-    from narrator.table.config import config_path, load_config, save_config
-
-    path = config_path()
-    loaded = load_config(path)
-    loaded.config.voice_mode = mode
-    kept = save_config(loaded.config, path, keep_old=bool(loaded.problems))
-    show(f"saved in {path}: voice_mode = {mode}" + (f" (the old file, which had problems, kept as {kept})" if kept else ""))
 
 
 def _known(lang: str) -> bool:
