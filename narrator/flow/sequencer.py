@@ -808,13 +808,34 @@ class Sequencer:
         name = "day.second" if phase == "day.vote" and s.second_vote_day == s.day else phase
         for voter in voters:
             self.say(Cue("vote.voter", {"seat": voter}, phase=phase))
-            prompt = self._day_prompt(f"{name}.{ballot}.{voter}", s.candidates, self.timing.vote, ("nobody", *sign))
-            heard = self.ask(prompt)
-            while heard is not None and heard.choice == "yes":
-                self.game.signal_second_vote(voter)
-                heard = self.ask(replace(prompt, words=tuple(w for w in prompt.words if w != "yes")))
+            words = ("nobody", *sign)
+            while True:
+                prompt = self._day_prompt(f"{name}.{ballot}.{voter}", s.candidates, self.timing.vote, words)
+                heard = self.ask(prompt)
+                while heard is not None and heard.choice == "yes":
+                    self.game.signal_second_vote(voter)
+                    words = ("nobody",)
+                    heard = self.ask(replace(prompt, words=tuple(w for w in prompt.words if w != "yes")))
+                if heard is None or heard.source != "voice" or not self._taken_back(voter, heard, prompt.name, phase):
+                    break
             votes[voter] = None if heard is None or heard.choice == "nobody" else int(heard.choice)
         return votes
+
+    def _taken_back(self, voter: int, heard: Heard, name: str, phase: str) -> bool:
+        """A vote taken by voice is said back at once (votes are public: this tells nothing
+        hidden), and "no" or `-` within `take_back` seconds of the line's end takes it back: the
+        voter is asked again. A wrong vote then needs two errors: a seat misheard, and nobody
+        saying no. Votes typed on the keypad are not said back (README, "Voice answers and speech models")."""
+        if heard.choice == "nobody":
+            self.say(Cue("vote.said_nobody", {"seat": voter}, phase=phase))
+        else:
+            self.say(Cue("vote.said", {"seat": voter, "other": int(heard.choice)}, phase=phase))
+        window = Prompt(f"{name}.undo", words=("no",), deadline=self.clock.now() + self.timing.take_back,
+                        number=self.day_number(), idle=True)
+        if self.ask(window) is None:
+            return False
+        self.say(Cue("vote.taken_back", {"seat": voter}, phase=phase))
+        return True
 
     def do_dusk(self) -> None:
         self.say(Cue("day.dusk", phase="day.dusk"))

@@ -28,6 +28,8 @@ class Timing:
     more_time: float = 120.0
     defence: float = 60.0
     vote: float = 20.0  # for one voter's answer
+    # After a vote taken by voice is said back: "no" (or `-`) in this time takes it back.
+    take_back: float = 1.5
     chain: float = 30.0  # the Hunter's shot, the Captain's successor or tie-break
     # The physical cards' roll call (narrator/table/deal.py): a role's turn to type its seat, and
     # more for each card of that role beyond the first (the Werewolves type several seats).

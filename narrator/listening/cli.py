@@ -40,6 +40,13 @@ def register(sub: Any) -> None:
                    help="seat ranges and words, e.g. 1-12,nobody,yes,no")
     p.add_argument("--device", metavar="DEV", help="input device (number or name) for sounddevice")
     p.add_argument("--keypad", action="store_true", help="test the keypad instead: print each key's choice")
+    p.add_argument("--check", action="store_true",
+                   help="the voice check: players each say three seat numbers shown here; prints the score and "
+                        "the mode it picks (voice / yes_no / keypad)")
+    p.add_argument("--players", type=int, default=12, metavar="N", help="--check: seats at the table (default 12)")
+    p.add_argument("--speakers", type=int, default=3, metavar="K", help="--check: players who take the check (default 3)")
+    p.add_argument("--said", metavar="SEATS", help="--check with --wav: the seats said in the file, in order (e.g. 4,6,8)")
+    p.add_argument("--no-save", action="store_true", help="--check: do not save the mode in the table's config")
     p.set_defaults(func=cmd_listen)
 
 
@@ -183,9 +190,69 @@ def cmd_listen(args: argparse.Namespace) -> int:
     missing = missing_words(model, pack)
     if missing:
         print(f"note: {describe_missing(missing, pack, model.name)}", file=sys.stderr)
+    if args.check:
+        return _check(args, model, pack, missing)
     if args.wav is not None:
         return _listen_wav(args.wav, model, pack, prompt, missing)
     return _listen_microphone(model, pack, prompt, missing, args.device)
+
+
+def _check_plan(args: argparse.Namespace) -> list[tuple[int, ...]]:
+    import random
+
+    from narrator.listening.check import SEATS_EACH, check_plan
+
+    if not 3 <= args.players <= 30:
+        raise UsageError(f"--players {args.players}: a table has 3 to 30 seats")
+    if args.said is not None:
+        if args.wav is None:
+            raise UsageError("--said goes with --wav (the seats said in the file); live, the seats are drawn")
+        try:
+            seats = [int(s) for s in args.said.split(",")]
+        except ValueError:
+            raise UsageError(f"--said {args.said!r}: seat numbers separated by commas, e.g. 4,6,8") from None
+        if not seats or any(not 1 <= s <= args.players for s in seats):
+            raise UsageError(f"--said {args.said!r}: seats from 1 to {args.players} (--players)")
+        return [tuple(seats[i:i + SEATS_EACH]) for i in range(0, len(seats), SEATS_EACH)]
+    if args.wav is not None:
+        raise UsageError("--check --wav needs --said: the seats said in the file, in order")
+    if not 1 <= args.speakers <= args.players:
+        raise UsageError(f"--speakers {args.speakers}: from 1 to {args.players} (--players)")
+    return check_plan(args.players, args.speakers, random.Random())
+
+
+def _check(args: argparse.Namespace, model: Any, pack: Any, missing: Any) -> int:
+    """`narrator listen --check`: the table measures its own voices (narrator/listening/check.py)."""
+    from narrator.listening.check import run_check
+    from narrator.ports import Heard, Prompt
+
+    plan = _check_plan(args)
+
+    def show(line: str) -> None:
+        print(line, flush=True)
+
+    if args.wav is not None:
+        from narrator.listening.audio import read_wav
+        from narrator.listening.rejection import alternative_margin
+        from narrator.listening.vosk_listener import decide_stream, listening_grammar
+
+        probe_wav(args.wav)
+        grammar = listening_grammar(Prompt("check", seats=tuple(range(1, args.players + 1))), pack, model, missing)
+        # Each utterance of the recording answers the next seat shown (refused: nothing heard).
+        utterances = iter(list(decide_stream(model, grammar, read_wav(args.wav), margin=alternative_margin(pack.language))))
+
+        def from_file(prompt: Prompt) -> Heard | None:
+            d = next(utterances, None)
+            return None if d is None or d.choice is None else Heard(d.choice, "voice", d.heard)
+
+        args.check_mode = run_check(from_file, show, plan, args.players).mode  # saved by narrator.table.cli
+        return 0
+    from narrator.listening.check import live_check
+
+    dev: int | str | None = int(args.device) if args.device and args.device.isdigit() else args.device
+    # A missing microphone raises MicrophoneError: one line, exit 1.
+    args.check_mode = live_check(args.lang, args.players, show, len(plan), dev).mode  # saved by narrator.table.cli
+    return 0
 
 
 def _known(lang: str) -> bool:

@@ -173,6 +173,7 @@ def open_table_listener(
     device: int | str | None = None,
     keypad_fd: int | None = None,
     extra: Sequence[CancellableListener] = (),
+    seats_by_voice: bool = True,
 ) -> TableListener:
     """Keypad and voice for a game (and `extra` sources: the players' phones). Whatever stops voice
     (no model, no microphone, no vosk) becomes one line in `notes`, and the game goes on with the keypad."""
@@ -193,7 +194,8 @@ def open_table_listener(
         else:
             table._closers.append(vl.close)
             table.voice = vl
-            parts.append(vl)
+            # The voice check picked yes/no only (config voice_mode): seats come from the keypad.
+            parts.append(vl if seats_by_voice else WordsOnly(vl))
     parts.extend(extra)
     if not parts:
         parts.append(_Never())
@@ -227,6 +229,17 @@ def _catalog() -> set[str]:
     from narrator.listening.models import CATALOG
 
     return set(CATALOG)
+
+
+class WordsOnly:
+    """A listener that takes words (yes, no, nobody...) but no seat: the voice check found that
+    this table's seats are not heard reliably (narrator/listening/check.py)."""
+
+    def __init__(self, inner: CancellableListener) -> None:
+        self.inner = inner
+
+    def listen(self, prompt: Prompt, cancel: threading.Event | None = None) -> Heard | None:
+        return self.inner.listen(replace(prompt, seats=()), cancel)
 
 
 class _Never:

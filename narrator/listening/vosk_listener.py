@@ -20,10 +20,10 @@ from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence
 from narrator.errors import NarratorError
 from narrator.listening.audio import BYTES_PER_SECOND, RATE, AudioSource
 from narrator.listening.grammar import MIN_CONFIDENCE, UNK, Grammar, Interpretation, build_grammar, pack_vocabulary
-from narrator.listening.rejection import (DEFAULT_ALTERNATIVE_MARGIN, MAX_ALTERNATIVES, alternative_margin, confusions,
-                                          prompt_rejects,
-                                          reject_words)
-from narrator.listening.vad import SpeechGate
+from narrator.listening.rejection import (DEFAULT_ALTERNATIVE_MARGIN, MAX_ALTERNATIVES, ROOM_WINDOW,
+                                          alternative_margin, confusions, prompt_rejects, reject_words, room_level,
+                                          table_talk)
+from narrator.listening.vad import SpeechGate, rms
 from narrator.packs import VoicePack
 from narrator.ports import Cue, Heard, Prompt, Speaker
 
@@ -146,6 +146,10 @@ class Utterance:
     received: float  # time.monotonic() when that chunk arrived
     finished: float  # time.monotonic() when the recogniser answered
     alternatives: tuple[tuple[str, float], ...] = ()  # (text, score), best first
+    # What the table-talk rules look at (narrator/listening/rejection.py, `table_talk`):
+    started: float = 0.0  # stream time of the first chunk called speech
+    level: float = 0.0  # median RMS of its speech chunks
+    room: float = 0.0  # the room's running speech level before it began (0: not known yet)
 
     @property
     def text(self) -> str:
@@ -172,6 +176,9 @@ class Detector:
     _last_loud: float = 0.0
     _pre: collections.deque[bytes] = field(default_factory=collections.deque)
     speech_chunks: int = 0  # chunks the gate called speech, in this detector's life
+    _history: collections.deque[float] = field(default_factory=collections.deque)  # recent chunk levels
+    _loud_levels: list[float] = field(default_factory=list)
+    _room: float = 0.0
 
     @property
     def in_speech(self) -> bool:
@@ -191,7 +198,11 @@ class Detector:
         loud = self.gate.is_speech(data)
         self.speech_chunks += loud
         duration = len(data) / BYTES_PER_SECOND
+        level = rms(data)
         if self._start is None:
+            self._history.append(level)
+            while len(self._history) * duration > ROOM_WINDOW + 1e-9:
+                self._history.popleft()
             if not loud:
                 self._pre.append(data)
                 while len(self._pre) * duration > self.preroll + 1e-9:
@@ -199,12 +210,15 @@ class Detector:
                 return None
             self._rec = self.new_recognizer()
             self._start = t_end - duration
+            self._loud_levels = []
+            self._room = room_level(list(self._history)[:-1], duration)
             for chunk in self._pre:
                 self._rec.AcceptWaveform(chunk)
             self._pre.clear()
         assert self._rec is not None
         if loud:
             self._last_loud = t_end
+            self._loud_levels.append(level)
         received = time.monotonic()
         self._rec.AcceptWaveform(data)  # Vosk's own endpoint is late or absent: ours decides
         if t_end - self._last_loud >= self.silence or t_end - self._start >= self.max_utterance:
@@ -218,10 +232,14 @@ class Detector:
         return self._close(self._rec.FinalResult(), t_end, time.monotonic())
 
     def _close(self, result: str, t_end: float, received: float) -> Utterance:
+        started = self._start if self._start is not None else t_end
         self._rec = None
         self._start = None
         words, alternatives = parse_result(result)
-        return Utterance(words, self._last_loud, t_end, received, time.monotonic(), alternatives)
+        levels = sorted(self._loud_levels)
+        level = levels[len(levels) // 2] if levels else 0.0
+        return Utterance(words, self._last_loud, t_end, received, time.monotonic(), alternatives,
+                         started=started, level=level, room=self._room)
 
 
 def parse_result(result: str) -> tuple[tuple[tuple[str, float], ...], tuple[tuple[str, float], ...]]:
@@ -310,7 +328,15 @@ def _decision(utt: Utterance, grammar: Grammar, min_confidence: float, margin: f
 
 
 def decide(grammar: Grammar, utt: Utterance, min_confidence: float, margin: float) -> Interpretation:
-    return grammar.decide(utt.words, utt.alternatives, min_confidence, margin)
+    """What an utterance means for the prompt: nothing if it is table talk (see `table_talk`),
+    else what the grammar makes of it."""
+    meaning = grammar.decide(utt.words, utt.alternatives, min_confidence, margin)
+    if meaning.choice is None:
+        return meaning
+    talk = table_talk(utt.speech_end - utt.started, utt.level, utt.room)
+    if talk is not None:
+        return Interpretation(None, meaning.confidence, talk)
+    return meaning
 
 
 @dataclass
@@ -458,6 +484,8 @@ class VoiceListener:
                     self.observer(Recognised(utt.text, meaning.choice, meaning.confidence, utt.latency_ms, meaning.reason))
                 if meaning.choice is not None:
                     return Heard(meaning.choice, source="voice", text=utt.text, confidence=meaning.confidence)
+                if prompt.idle:
+                    continue  # a window only watched for a word (a vote's take-back): no "please repeat"
                 misses += 1
                 self._say_miss(misses)
         finally:

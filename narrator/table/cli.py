@@ -12,6 +12,7 @@ from narrator.table.sound import add_sound_arguments
 
 
 def register(sub: Any) -> None:
+    _save_checked_mode(sub)
     a = sub.add_parser("assist", help="for a human narrator: night ambience and the calls, the day timer")
     a.add_argument("--config", type=Path, metavar="FILE", help="the table's config (roles and turn lengths)")
     a.add_argument("--roles", metavar="SPEC", help='roles to call, e.g. "werewolf,seer,witch" (default: the config\'s)')
@@ -132,3 +133,29 @@ def run_rules(args: argparse.Namespace) -> int:
 
     print(render_rules(load_pack(args.lang or _table_language())), end="")
     return 0
+
+
+def _save_checked_mode(sub: Any) -> None:
+    """`narrator listen --check` (registered by narrator.listening.cli, which knows no config):
+    the mode the check picked goes into the table's config (`voice_mode`), which `narrator play`
+    follows, unless --no-save."""
+    listen = sub.choices.get("listen")
+    if listen is None:
+        return
+    inner = listen.get_default("func")
+
+    def listen_then_save(args: Any) -> int:
+        code = int(inner(args))
+        mode = getattr(args, "check_mode", None)
+        if code == 0 and mode is not None and not args.no_save:
+            from narrator.table.config import config_path, load_config, save_config
+
+            path = config_path()
+            loaded = load_config(path)
+            loaded.config.voice_mode = mode
+            kept = save_config(loaded.config, path, keep_old=bool(loaded.problems))
+            print(f"saved in {path}: voice_mode = {mode}"
+                  + (f" (the old file, which had problems, kept as {kept})" if kept else ""), flush=True)
+        return code
+
+    listen.set_defaults(func=listen_then_save)

@@ -21,7 +21,10 @@ else:  # pragma: no cover
 
 INPUTS = ("keypad", "voice", "both")
 DEAL_MODES = ("program", "cards")
-KEYS = ("players", "roles", "options", "language", "inputs", "deal", "timing", "speech_scale", "names")
+# What the voice check picked (narrator/listening/check.py, `narrator listen --check`): voice for
+# seats and yes/no, voice for yes/no only (seats on the keypad), or the keypad only.
+VOICE_MODES = ("voice", "yes_no", "keypad")
+KEYS = ("players", "roles", "options", "language", "inputs", "deal", "timing", "speech_scale", "names", "voice_mode")
 
 
 def config_path() -> Path:
@@ -52,6 +55,7 @@ class TableConfig:
     timing: dict[str, float] = field(default_factory=dict)  # only the values changed from the defaults
     speech_scale: float = 1.0  # text mode: how long a printed line 'lasts' (tests and demos shorten it)
     names: dict[str, str] = field(default_factory=dict)  # optional: seat number -> the player's name (history)
+    voice_mode: str = "voice"  # what the voice check picked (VOICE_MODES)
 
     def seat_names(self) -> dict[int, str]:
         """The named seats that exist at this table."""
@@ -94,6 +98,8 @@ class TableConfig:
         ]
         if self.speech_scale != 1.0:
             lines.append(f"speech_scale = {self.speech_scale!r}")
+        if self.voice_mode != "voice":
+            lines.append(f"voice_mode = {_toml_value(self.voice_mode)}")
         for name, table in (("roles", self.roles), ("options", self.options), ("timing", self.timing)):
             lines.append("")
             lines.append(f"[{name}]")
@@ -175,7 +181,7 @@ def parse_config(data: Mapping[str, Any], where: str) -> tuple[TableConfig, list
                     bad(f"options.{k}", str(exc))
                     continue
                 cfg.options[k.strip().replace("-", "_")] = v
-    for key, allowed in (("inputs", INPUTS), ("deal", DEAL_MODES)):
+    for key, allowed in (("inputs", INPUTS), ("deal", DEAL_MODES), ("voice_mode", VOICE_MODES)):
         if key in data:
             if data[key] in allowed:
                 setattr(cfg, key, data[key])

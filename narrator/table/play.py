@@ -7,9 +7,10 @@ import random
 import sys
 import time
 from pathlib import Path
+from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, TextIO
 
-from narrator.errors import UsageError
+from narrator.errors import NarratorError, UsageError
 from narrator.flow.script import Setup
 from narrator.flow.timing import Timing
 from narrator.ports import Clock, Display, Listener, Prompt, Speaker
@@ -66,6 +67,18 @@ def scaled(timing: Timing, factor: float) -> Timing:
     return timing.with_values(values)
 
 
+def _voice_check(asker: Any, config: TableConfig) -> str:
+    """The setup's voice check in the room (narrator/listening/check.py); without a model or a
+    microphone, one line and the mode stays as it was."""
+    from narrator.listening.check import live_check
+
+    try:
+        return live_check(config.language, config.players, asker.tell).mode
+    except NarratorError as exc:
+        asker.tell(f"! voice check not possible: {exc}")
+        return config.voice_mode
+
+
 def run_wizard(args: argparse.Namespace, read_line: Callable[[], str | None] | None = None) -> TableConfig:
     """Read the remembered setup (reporting any problem), ask the questions, remember the answers."""
     from narrator.packs import available_languages
@@ -77,6 +90,7 @@ def run_wizard(args: argparse.Namespace, read_line: Callable[[], str | None] | N
     for problem in loaded.problems:
         asker.tell(f"! {problem}")
     wizard = Wizard(asker, loaded.config, available_languages(), advisor=balance_advice)
+    wizard.voice_check = partial(_voice_check, asker)
     config = wizard.run(offer_last=loaded.exists and not loaded.problems)
     try:
         kept = save_config(config, path, keep_old=bool(loaded.problems))
@@ -171,8 +185,10 @@ def play_at_table(args: argparse.Namespace) -> int:
         else:
             # Voice answers when a model is present, unless the table chose the keypad alone.
             rematch: list[bool] = []
-            code = _play_full(args, setup, deal_mode, voice=config is None or config.inputs != "keypad", names=names,
-                              rematch=rematch)
+            # The voice check (`narrator listen --check`) may have picked yes/no only, or the keypad.
+            voice = config is None or (config.inputs != "keypad" and config.voice_mode != "keypad")
+            code = _play_full(args, setup, deal_mode, voice=voice, names=names, rematch=rematch,
+                              seats_by_voice=config is None or config.voice_mode == "voice")
             again = code == 0 and any(rematch)
         if not again:
             return code
@@ -307,10 +323,12 @@ def _names_head(names: dict[int, str] | None) -> dict[str, object]:
 
 
 def _play_full(args: argparse.Namespace, setup: Setup, deal_mode: str = "program", voice: bool = True,
-               names: dict[int, str] | None = None, rematch: list[bool] | None = None) -> int:
+               names: dict[int, str] | None = None, rematch: list[bool] | None = None,
+               seats_by_voice: bool = True) -> int:
     """One game on the full screen; `rematch` gets True when the table asks for another at game over (`*`)."""
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    return _full_screen(args, setup, seed, _journal(args), deal_mode, voice, names=names, rematch=rematch)
+    return _full_screen(args, setup, seed, _journal(args), deal_mode, voice, names=names, rematch=rematch,
+                        seats_by_voice=seats_by_voice)
 
 
 def resume_full(args: argparse.Namespace, path: Path, setup: Setup, seed: int, voice: bool = True) -> int:
@@ -322,7 +340,7 @@ def resume_full(args: argparse.Namespace, path: Path, setup: Setup, seed: int, v
 
 def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, deal_mode: str | None,
                  voice: bool = True, resuming: bool = False, names: dict[int, str] | None = None,
-                 rematch: list[bool] | None = None) -> int:
+                 rematch: list[bool] | None = None, seats_by_voice: bool = True) -> int:
     from narrator.clock import RealClock
     from narrator.flow.run import play_game, resume_from, start_game
     from narrator.flow.sequencer import all_cues
@@ -363,7 +381,7 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
         at_table = phones.table(screen, pack, clock) if phones is not None else None
         extra = [at_table.source()] if at_table is not None else []
         with open_table_listener(pack, speaker, voice_out.busy_until, voice=voice, echo=screen.echo,
-                                 extra=extra) as answers:
+                                 extra=extra, seats_by_voice=seats_by_voice) as answers:
             listener = ScreenListener(answers, screen)
             if phones is not None and at_table is not None:
                 at_table.listener = listener

