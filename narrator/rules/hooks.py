@@ -114,7 +114,7 @@ class Win:
     at_once: bool = False  # the game stops at once, before a dead Captain names a successor (the Angel)
 
 
-# The end check, ONE table in rank order. The base rows are declared in narrator/rules/game.py,
+# The end check, ONE table in rank order. The base rows are declared in narrator/rules/ends.py,
 # a loner's row in its module (`RoleModule.wins`); a new loner only adds its row:
 #
 #   rank  side                   declared in
