@@ -27,7 +27,7 @@ def dawn(self: Game) -> None:
         if seat in dead:
             continue
         if stoppable and (
-            (s.healed and seat == s.saved) or (s.used and any(save(self, seat, cause) for save in self.hooks.SAVES))
+            (s.healed and seat == s.saved) or (s.chosen_tonight and any(save(self, seat, cause) for save in self.hooks.SAVES))
         ):
             continue
         if self.hooks.ABSORBS and any(absorbs(self, seat, cause) for absorbs in self.hooks.ABSORBS):
@@ -78,7 +78,7 @@ def devoured(self: Game) -> list[tuple[int, Cause, bool]]:
     victim = self.pack_victim()
     if victim is not None:
         out.append((victim, _CAUSE_WOLVES, True))
-    if s.used and self.hooks.DEVOURINGS:
+    if s.chosen_tonight and self.hooks.DEVOURINGS:
         for devours in self.hooks.DEVOURINGS:
             out.extend(devours(self))
     return out

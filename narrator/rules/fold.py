@@ -89,7 +89,7 @@ def _started(s: State, e: GameStarted) -> None:
 
 def _night(s: State, e: NightBegan) -> None:
     s.phase, s.night, s.step = _PHASE_NIGHT, e.night, -1
-    s.previous, s.used = s.used, _NONE_USED
+    s.chosen_last_night, s.chosen_tonight = s.chosen_tonight, _NONE_USED
     s.victim, s.healed, s.saved, s.poisoned = None, False, None, None
     s.tie_victim = None
     s.awaiting, s.queue, s.resolving_day = _AWAITING_NOTHING, (), False
@@ -162,7 +162,7 @@ def _succeeded(s: State, e: CaptainSucceeded) -> None:
 
 
 def _vote_opened(s: State, e: VoteOpened) -> None:
-    s.awaiting, s.ballot, s.candidates, s.voters = _AWAITING_VOTE, e.ballot, e.candidates, e.voters
+    s.awaiting, s.ballot, s.candidates, s.ballot_voters = _AWAITING_VOTE, e.ballot, e.candidates, e.voters
     if e.ballot is _BALLOT_CAPTAIN:
         s.elections += 1
         if s.phase is _PHASE_NIGHT:
@@ -173,9 +173,9 @@ def _vote_opened(s: State, e: VoteOpened) -> None:
 
 def _vote_held(s: State) -> None:
     """The day's vote is held: its first, or its second (the Stuttering Judge's), which is then spent."""
-    if s.voted_day == s.day:
+    if s.last_vote_day == s.day:
         s.second_vote_day, s.second_vote_asked = s.day, None
-    s.voted_day = s.day
+    s.last_vote_day = s.day
 
 
 def _votes_cast(s: State, e: VotesCast) -> None:
@@ -183,21 +183,21 @@ def _votes_cast(s: State, e: VotesCast) -> None:
 
 
 def _tie(s: State, e: TieToBreak) -> None:
-    s.awaiting, s.candidates, s.voters = _AWAITING_TIEBREAK, e.tied, ()
+    s.awaiting, s.candidates, s.ballot_voters = _AWAITING_TIEBREAK, e.tied, ()
 
 
 def _elected(s: State, e: CaptainElected) -> None:
-    s.awaiting, s.ballot, s.candidates, s.voters = _AWAITING_NOTHING, None, (), ()
+    s.awaiting, s.ballot, s.candidates, s.ballot_voters = _AWAITING_NOTHING, None, (), ()
     s.captain, s.captain_vacant = e.seat, False
 
 
 def _eliminated(s: State, e: PlayerEliminated) -> None:
-    s.awaiting, s.ballot, s.candidates, s.voters = _AWAITING_NOTHING, None, (), ()
+    s.awaiting, s.ballot, s.candidates, s.ballot_voters = _AWAITING_NOTHING, None, (), ()
     s.phase, s.resolving_day = _PHASE_RESOLVING, True
 
 
 def _nobody(s: State, e: NobodyEliminated) -> None:
-    s.awaiting, s.ballot, s.candidates, s.voters = _AWAITING_NOTHING, None, (), ()
+    s.awaiting, s.ballot, s.candidates, s.ballot_voters = _AWAITING_NOTHING, None, (), ()
     if e.reason == "no_voters":
         # No vote could open (nobody allowed to vote): it counts as held. A second vote held so is
         # spent too: else it was due again at once, for ever (the Judge voted out by the only voter
@@ -230,17 +230,17 @@ def _day(s: State, e: DayBegan) -> None:
     s.phase, s.day, s.resolving_day = _PHASE_DAY, e.day, False
 
 
-_NONE_USED: Mapping[str, tuple[int, ...]] = {}  # shared, never changed: `used` is replaced, not updated
+_NONE_USED: Mapping[str, tuple[int, ...]] = {}  # shared, never changed: `chosen_tonight` is replaced, not updated
 
 
 def _power_used(s: State, e: PowerUsed) -> None:
     power = hooks.POWERS[e.call]
     s.step = step_of(RESET_ORDER if e.reset else power.order)
-    s.used = {**s.used, e.call: e.targets}
+    s.chosen_tonight = {**s.chosen_tonight, e.call: e.targets}
     if power.lasting:
-        s.lasting = {**s.lasting, e.call: (*s.lasting.get(e.call, ()), *e.targets)}
+        s.lasting_choices = {**s.lasting_choices, e.call: (*s.lasting_choices.get(e.call, ()), *e.targets)}
     if e.targets:
-        s.spent = {**s.spent, e.call: (*s.spent.get(e.call, ()), *e.targets)}
+        s.chosen_in_game = {**s.chosen_in_game, e.call: (*s.chosen_in_game.get(e.call, ()), *e.targets)}
 
 
 def _joined(s: State, e: JoinedPack) -> None:
@@ -263,11 +263,11 @@ def _card_taken(s: State, e: CardTaken) -> None:
     # The taken card starts fresh (its model, its infection renewed), but statuses stay (`Power.status`:
     # the charmed stay charmed) and her own status is removed.
     powers = hooks.POWERS
-    s.lasting = {call: tuple(p for p in seats if p != e.servant) if powers[call].status else seats
-                 for call, seats in s.lasting.items() if powers[call].status or powers[call].role is not e.role}
+    s.lasting_choices = {call: tuple(p for p in seats if p != e.servant) if powers[call].status else seats
+                 for call, seats in s.lasting_choices.items() if powers[call].status or powers[call].role is not e.role}
     if e.role is Role.WITCH:
         s.heal_left = s.poison_left = True
-    s.spent = {call: seats for call, seats in s.spent.items() if hooks.POWERS[call].role is not e.role}
+    s.chosen_in_game = {call: seats for call, seats in s.chosen_in_game.items() if hooks.POWERS[call].role is not e.role}
     if e.servant in s.lives_lost:  # a taken Elder card comes with its spare lives
         s.lives_lost = {seat: n for seat, n in s.lives_lost.items() if seat != e.servant}
     if s.captain == e.servant:
@@ -277,7 +277,7 @@ def _notified(s: State, e: Notified) -> None:
 
 
 def _spared(s: State, e: PlayerSpared) -> None:
-    s.awaiting, s.ballot, s.candidates, s.voters = Awaiting.NOTHING, None, (), ()
+    s.awaiting, s.ballot, s.candidates, s.ballot_voters = Awaiting.NOTHING, None, (), ()
     s.phase, s.resolving_day = Phase.RESOLVING, True
     s.spared = (*s.spared, e.seat)
     if e.office_lost:
@@ -306,7 +306,7 @@ def _voters_called(s: State, e: VotersCalled) -> None:
 
 def _voters_designated(s: State, e: VotersDesignated) -> None:
     s.awaiting, s.awaiting_seat, s.queue = Awaiting.NOTHING, None, ()
-    s.day_voters, s.voters_day = e.voters, e.day
+    s.designated_voters, s.designated_voters_day = e.voters, e.day
 
 
 def _ended(s: State, e: GameEnded) -> None:

@@ -274,7 +274,7 @@ class Game:
         """The devoured players the Witch's healing potion may save tonight, in seat order
         (RULES-EXTENSIONS.md "Base roles: what changes", `witch_sees`)."""
         s = self.state
-        if s.options.witch_sees == "pack_victim_only" or not (s.used and self.hooks.DEVOURINGS):
+        if s.options.witch_sees == "pack_victim_only" or not (s.chosen_tonight and self.hooks.DEVOURINGS):
             # Only the pack's victim can be devoured (`devoured()` without the roles' devourings).
             victim = self.pack_victim()
             return () if victim is None else (victim,)
@@ -293,7 +293,7 @@ class Game:
             return False
         if s.phase is _PHASE_NIGHT:
             return s.options.captain_election == "night1_end" and s.night == 1 and s.step < _STEP_ELECTION
-        if s.phase is _PHASE_DAY and s.voted_day < s.day:
+        if s.phase is _PHASE_DAY and s.last_vote_day < s.day:
             return (s.options.captain_election == "day1" and s.elections == 0) or s.captain_vacant
         return False
 
@@ -301,17 +301,17 @@ class Game:
         s = self.state
         if s.phase is not _PHASE_DAY or s.awaiting is not _AWAITING_NOTHING:
             return False
-        return s.voted_day < s.day or self.second_vote_due()
+        return s.last_vote_day < s.day or self.second_vote_due()
 
     def second_vote_due(self) -> bool:
         """Today's first vote is over and a second one was asked for (RULES-EXTENSIONS.md "Day")."""
         s = self.state
-        return s.voted_day == s.day and s.second_vote_day < s.day and s.second_vote_asked is not None
+        return s.last_vote_day == s.day and s.second_vote_day < s.day and s.second_vote_asked is not None
 
     def first_vote_open(self) -> bool:
         """Whether a round of the day's first elimination vote is being voted now."""
         s = self.state
-        return (s.awaiting is _AWAITING_VOTE and s.phase is _PHASE_DAY and s.voted_day == s.day
+        return (s.awaiting is _AWAITING_VOTE and s.phase is _PHASE_DAY and s.last_vote_day == s.day
                 and s.second_vote_day < s.day and s.ballot not in (_BALLOT_CAPTAIN, _BALLOT_CAPTAIN_REVOTE))
 
     def roll_call(self) -> tuple[int, ...]:
@@ -320,7 +320,7 @@ class Game:
         counter-clockwise and clockwise by turns, day by day, so the same seats are not always
         last to speak (docs/rules.md `vote_procedure`)."""
         s = self.state
-        seats = s.voters if s.awaiting is Awaiting.VOTE else self.living()
+        seats = s.ballot_voters if s.awaiting is Awaiting.VOTE else self.living()
         first = 0 if any(due(self) for due in self.hooks.DAY_ZERO) else 1  # public facts only
         return tuple(sorted(seats, reverse=(s.day - first) % 2 == 1))
 

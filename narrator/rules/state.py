@@ -131,21 +131,21 @@ class State:
     healed: bool = False
     saved: int | None = None  # the seat the Witch healed tonight
     poisoned: int | None = None
-    voted_day: int = -1  # the last day with an elimination vote (-1: none yet; Day 0 may have one)
+    last_vote_day: int = -1  # the last day with an elimination vote (-1: none yet; Day 0 may have one)
     awaiting: Awaiting = Awaiting.NOTHING
     awaiting_seat: int | None = None
     queue: tuple[tuple[int, Cause], ...] = ()
     ballot: Ballot | None = None
     candidates: tuple[int, ...] = ()
-    voters: tuple[int, ...] = ()
+    ballot_voters: tuple[int, ...] = ()  # who may vote in the open ballot (`VoteOpened.voters`)
     resolving_day: bool = False
     outcome: Outcome | None = None
     events: int = 0
     # The catalogue's powers (narrator/roles): call -> seats chosen tonight, and last night.
     # Replaced, never changed in place, so a copy may share them.
-    used: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
+    chosen_tonight: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
     spared: tuple[int, ...] = ()  # players spared by their card: alive, they vote no more
-    previous: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
+    chosen_last_night: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
     # Lasting marks a power put on players (Marked): mark -> seats, replaced, never changed in place.
     marks: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
     night_dead: tuple[tuple[int, Cause], ...] = ()  # who died during this night (at dusk), said at dawn
@@ -153,7 +153,7 @@ class State:
     second_vote_day: int = -1  # the day whose second vote was opened (-1: none yet; Day 0 has a first vote too)
     # A lasting power's choices over the whole game (the Piper's charm, the Wild Child's model):
     # call -> seats, in order (`Power.lasting`).
-    lasting: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
+    lasting_choices: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
     # Players who joined the pack after the deal, with why (RULES-EXTENSIONS.md "Pack"); replaced.
     joined: Mapping[int, str] = dataclasses.field(default_factory=dict)
     taken: tuple[int, ...] = ()  # eliminated players whose card the Devoted Servant took
@@ -163,10 +163,11 @@ class State:
     powerless: frozenset[int] = frozenset()
     lives_lost: Mapping[int, int] = dataclasses.field(default_factory=dict)  # seat -> spare lives lost (Elder)
     tie_victim: int | None = None  # eliminated today instead of the tied (the Scapegoat)
-    day_voters: tuple[int, ...] | None = None  # who may vote on day `voters_day` (the Scapegoat's list)
-    voters_day: int = 0
+    # The Scapegoat's list: who may vote on day `designated_voters_day` (None: everyone).
+    designated_voters: tuple[int, ...] | None = None
+    designated_voters_day: int = 0
     # Every choice each call's power has made this game, in order (the Actor's cards taken).
-    spent: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
+    chosen_in_game: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
 
     def copy(self) -> State:
         other = dataclasses.replace(self)

@@ -58,7 +58,7 @@ def open_vote(self: Game) -> None:
     if not self.vote_due():
         raise WrongPhaseError("no vote is due now (one vote a day, after the morning)")
     s = self.state
-    first = s.voted_day < s.day
+    first = s.last_vote_day < s.day
     living = self.living()
     ballot = _BALLOT_ACCUSATION if s.options.vote_procedure == "accusation" else _BALLOT_VOTE
     voters = self._voters()
@@ -87,7 +87,7 @@ def signal_second_vote(self: Game, voter: int) -> None:
     s = self.state
     if not self.sign_taken():
         raise WrongPhaseError(f"seat {voter!r}'s sign: a sign is taken only during the day's first vote")
-    if voter not in s.voters:
+    if voter not in s.ballot_voters:
         raise IllegalActionError(f"seat {voter!r} does not vote in this round, so gives no sign")
     if s.second_vote_asked is None and any(signal(self, voter) for signal in self.hooks.SIGNALS):
         self._emit(SecondVoteAsked(voter))
@@ -100,8 +100,8 @@ def _voters(self: Game) -> tuple[int, ...]:
     voters = s.living
     if s.spared:
         voters = tuple([p for p in voters if p not in s.spared])
-    if s.day_voters is not None and s.voters_day == s.day:
-        allowed = s.day_voters
+    if s.designated_voters is not None and s.designated_voters_day == s.day:
+        allowed = s.designated_voters
         voters = tuple([p for p in voters if p in allowed])
     return voters
 
@@ -124,12 +124,12 @@ def cast_votes(self: Game, votes: Mapping[int, int | None], rng: random.Random |
         for target in votes.values():
             if target is not None:
                 counts[target] += 1
-        valid = set(s.voters).issuperset(votes)
+        valid = set(s.ballot_voters).issuperset(votes)
     except (KeyError, TypeError):  # not a candidate, or an unhashable seat: refused below with its own message
         valid = False
     if not valid:
         self._refuse_votes(votes)
-    if s.used and self.hooks.VOTE_BONUS and ballot in (_BALLOT_VOTE, _BALLOT_ACCUSATION) and s.second_vote_day < s.day:
+    if s.chosen_tonight and self.hooks.VOTE_BONUS and ballot in (_BALLOT_VOTE, _BALLOT_ACCUSATION) and s.second_vote_day < s.day:
         for bonus in self.hooks.VOTE_BONUS:  # the first count of the day (the Raven's mark)
             for seat, extra in bonus(self).items():
                 if seat in counts:
@@ -153,7 +153,7 @@ def _refuse_votes(self: Game, votes: Mapping[int, int | None]) -> None:
     ballot = s.ballot
     assert ballot is not None
     for voter, target in votes.items():
-        if voter not in s.voters:
+        if voter not in s.ballot_voters:
             if not (isinstance(voter, int) and 1 <= voter <= s.players):
                 raise InvalidTargetError(f"voter {voter!r} is not a seat; seats are 1 to {s.players}")
             if not s.alive[voter - 1]:
