@@ -23,20 +23,19 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Any, Callable, Iterable, Mapping, cast
+from typing import Any, Callable
 
 from transitions import Machine
 
 from narrator.ports import JournalError
+from narrator.flow import day_steps as _day_steps, morning as _morning, night_steps as _night_steps
+from narrator.flow.day_steps import minutes_cue as minutes_cue, time_left_cue as time_left_cue
 from narrator.flow.timing import Timing
 from narrator.packs import VoicePack, every_cue
-from narrator.ports import Clock, Cue, Display, Heard, Journal, Listener, Prompt, SlotValue, Speaker
-from narrator.roles import ANNOUNCE, BOARD, CALLS, MORNING, NIGHT_ELECTION_ORDER, OPENING_LINES, PUBLIC, Call, Schedule, night_calls
-from narrator.roles.base import powerless_turn
-from narrator.roles.base import Ask, NightTurn, PanelLine, closed_turn
-from narrator.rules import Awaiting, Ballot, Game, Phase, Side
-from narrator.rules import hooks
-from narrator.rules import events as ev
+from narrator.ports import Clock, Cue, Display, Heard, Journal, Listener, Prompt, Speaker
+from narrator.roles import BOARD, CALLS, NIGHT_ELECTION_ORDER, OPENING_LINES, PUBLIC, Call, Schedule, night_calls
+from narrator.roles.base import PanelLine
+from narrator.rules import Awaiting, Game, Phase
 from narrator.rules.codec import event_to_dict
 
 # ---- the machine, as data ---------------------------------------------------------------
@@ -377,478 +376,48 @@ class Sequencer:
     pause_shift = 0.0
     debate_end: float | None = None  # while the debate runs: when its time is up (before pauses)
 
-    # ---- the night ----------------------------------------------------------------------
-
-    def do_night_falls(self) -> None:
-        self._opening()
-        if self.game.state.phase is not Phase.NIGHT:
-            self.game.begin_night()
-        end = self._line(Cue("night.falls", phase="night.falls"))
-        if not self.fast:
-            self.hold = end
-
     # The night's lines are queued this long before their time, and the speaker starts each at
     # its time on the audio clock: a thread late by less than this changes nothing audible.
     queue_lead = 0.3
     due: float | None = None  # when the first line of this step is due (the last step's hold)
 
-    def _take_due(self) -> float | None:
-        due, self.due = self.due, None
-        return due
-
-    def _line(self, cue: Cue, at: float | None = None) -> float:
-        """Start a line (at clock time `at`, or when the step's first line is due, or now) and
-        return when it will end, without waiting for it (the night's schedule)."""
-        if self.fast:
-            return self.clock.now()
-        self.last_cue = cue
-        due = self._take_due()
-        return self.speaker.say(cue, at if at is not None else due)
-
-    def _night_call(self, call: str, wake: str, turn: NightTurn, finish: Callable[[list[Heard]], None]) -> None:
-        """Wake line, a turn of fixed length, sleep line: the same for every hidden state.
-
-        Every moment of the call is fixed on the clock before it starts: the panel opens when the
-        wake line ends, the turn ends `turn(call)` seconds later whatever is typed, and the sleep
-        line starts `settle` seconds after that. Both lines are queued `queue_lead` ahead with
-        their time, which the speaker keeps to the audio frame (`Speaker.say(cue, at)`). Answers
-        are journaled as they come (during the turn); after the deadline only the same pure work is
-        done for every call (the engine is given the last answers standing, the panel is cleared),
-        and the step's record is written while the sleep line plays (see `_run_step`). A slow disk
-        can move nothing the table hears.
-        """
-        phase = f"night.{call}"
-        wake_at = self.due  # the wake line is queued ahead, to start then (see `_line`)
-        wake_end = self._line(Cue(wake, phase=phase))
-        if not self.fast:
-            if wake_at is not None:
-                self.wait_until(wake_at)  # keys typed before the wake line starts are not its turn's
-            self._too_early(call, wake_end)
-        self.wait_until(wake_end)
-        deadline = wake_end + self.timing.turn(call)
-        answers = self._turn(turn, deadline)
-        finish(answers)
-        if not self.fast:
-            self.display.clear_private()
-            self.clock.sleep_until(deadline + self.timing.settle - self.queue_lead)
-        sleep_end = self._line(Cue(f"{call}.sleep", phase=phase), at=deadline + self.timing.settle)
-        if not self.fast:
-            self.hold = sleep_end + self.timing.gap
-
-    def _too_early(self, call: str, wake_end: float) -> None:
-        """Listen during the wake line: keys typed before the panel opens are not taken (a key
-        typed then may be the previous role's, late); the panel's note says so to every role."""
-        prompt = Prompt(f"night.{call}.early", night=True, deadline=wake_end, number=self.game.state.night, idle=True)
-        while self.listener.listen(prompt) is not None:
-            pass
-
-    def _turn(self, turn: NightTurn, deadline: float) -> list[Heard]:
-        """The role's answers until the deadline; the last ones standing are returned.
-
-        Each accepted input (an answer, or `-` taking the last one back) is journaled at once,
-        then echoed on the panel; refused keys get silent feedback on the panel. On resume the
-        journaled inputs are fed again in order.
-        """
-        answers: list[Heard] = []
-        number = self.game.state.night
-        shown = False
-        kept: list[str] = []
-        while True:
-            prompt = turn.prompt(answers, deadline, number)
-            if self.preloaded:
-                name, heard = self.preloaded.pop(0)
-                if heard is None:
-                    continue  # night turns always run to their deadline: nothing to place
-                if name != prompt.name or not prompt.allows(heard.choice):
-                    raise JournalError(
-                        f"the journal does not match the game at step {self.step} ({self.state}): "
-                        f"it answers {name!r} with {heard.choice!r} where the game asks {prompt.name!r}"
-                    )
-                turn.take(answers, heard)
-                kept.append(str(heard.choice))
-                continue
-            if self.fast:
-                return answers
-            if not shown:
-                self._show_turn(turn, answers)
-                if kept:
-                    # The turn cut off by the stop runs again: its role sees what it had typed.
-                    self.display.feedback("input.kept", {"reason": ", ".join(kept)})
-                if turn.question(answers) is not None:
-                    # The same note whether or not keys came during the wake line: saying it only
-                    # then would tell the woken role that someone (maybe the role before) typed.
-                    self.display.feedback("input.too_early", {})
-                shown = True
-            heard = self.listener.listen(prompt)
-            if heard is None:
-                return answers
-            if not prompt.allows(heard.choice):
-                if heard.choice == "no" and not answers:
-                    self.display.feedback("input.nothing_to_undo", {})  # not "Not possible: -."
-                elif answers and turn.final:
-                    # A final answer (the Seer's look, the Fox's sniff): `-` and any key after it
-                    # get the same one message, never "to change it, press -".
-                    self.display.feedback("input.final", {})
-                elif turn.question(answers) is None:
-                    self.display.feedback("input.change" if answers else "input.nothing", {})
-                else:
-                    self.display.feedback("input.refused", {"reason": heard.text or str(heard.choice)})
-                continue
-            self.journal.append(
-                {"kind": "input", "n": self.step, "prompt": prompt.name, "choice": heard.choice, "source": heard.source}
-            )
-            turn.take(answers, heard)
-            self._show_turn(turn, answers)
-
-    def _show_turn(self, turn: NightTurn, answers: list[Heard]) -> None:
-        (key, slots), *more = turn.panel(answers)
-        self.display.show_private(key, slots, more)
-
-    def _panel(self, key: str, **slots: Any) -> None:
-        if not self.fast:
-            self.display.show_private(key, slots)
-
-    def _night_prompt(self, call: str, deadline: float, seats: Iterable[int] = (), words: Iterable[str] = ()) -> Prompt:
-        return Prompt(f"night.{call}", tuple(seats), tuple(words), night=True, deadline=deadline, number=self.game.state.night)
-
-    def do_call(self, call: Call) -> None:
-        """The one night call every role's declaration drives (narrator/roles/<role>.py)."""
-        tonight = call.run(self.game, self.rng)
-        extra = [line for lines in hooks.PANEL.get(call.name, ()) for line in lines(self.game)]
-        if extra:
-            # Private lines other roles add to this call's panel (the pack's: a Wild Child turned).
-            panel = tonight.turn.panel
-            tonight.turn.panel = lambda answers: [*panel(answers), *cast(list[PanelLine], extra)]
-        turn = tonight.turn
-        holder = self.game.living_holder(call.role)
-        if call.by_holder and holder is not None and not self.game.powered(holder):
-            # Powers lost: the same call, the same questions; the engine ignores the answers.
-            turn = powerless_turn(turn)
-        self._night_call(call.name, tonight.wake, turn, tonight.finish)
-
-    def do_night_election(self) -> None:
-        self.say(Cue("day.dawn", phase="day.captain"))
-        self._election()
-        end = self._line(Cue("night.falls", phase="night.falls"))
-        if not self.fast:
-            self.hold = end
-
-    # ---- the morning and chain reactions ------------------------------------------------
-
     morning_lines: list[PanelLine]  # this day's public morning lines, on the public board
 
-    def do_dawn(self) -> None:
-        self.morning_lines = []
-        self.game.dawn()
-        self.say(Cue("day.dawn", phase="day.morning"))
-        self.wait_until(self.clock.now() + self.timing.suspense)
-        self.narrate()
-        if self.game.outcome is None:
-            # Dawn step 9: the roles' public morning lines (the Raven's mark...), after the deaths;
-            # they stay on the public board for the day.
-            for lines in MORNING:
-                for key, slots in lines(self.game):
-                    self.morning_lines.append((key, slots))
-                    self.say(Cue(key, dict(slots), phase="day.morning"))
+    # ---- the steps, by subject (methods written in their own modules) -------------------
 
-    def do_chain(self) -> None:
-        game = self.game
-        seat = game.state.awaiting_seat
-        assert seat is not None
-        if game.state.awaiting is Awaiting.WINDOW:
-            self._window(seat)
-        elif game.state.awaiting is Awaiting.HUNTER:
-            self.say(Cue("chain.hunter", {"seat": seat}, phase="day.chain"))
-            heard = self.ask(self._day_prompt("day.hunter", game.hunter_targets(), self.timing.chain, risky=True))
-            game.hunter_shoot(None if heard is None else int(heard.choice))
-        elif game.state.awaiting is Awaiting.VOTERS:
-            self.say(Cue("scapegoat.designate", {"seat": seat}, phase="day.chain"))
-            game.designate_voters(self._voters_list())
-        else:
-            self.say(Cue("chain.successor", {"seat": seat}, phase="day.chain"))
-            heard = self.ask(self._day_prompt("day.successor", game.living(), self.timing.chain, risky=True))
-            game.name_successor(None if heard is None else int(heard.choice))
-        self.narrate()
+    # the night (narrator/flow/night_steps.py)
+    do_night_falls = _night_steps.do_night_falls
+    _take_due = _night_steps._take_due
+    _line = _night_steps._line
+    _night_call = _night_steps._night_call
+    _too_early = _night_steps._too_early
+    _turn = _night_steps._turn
+    _show_turn = _night_steps._show_turn
+    _panel = _night_steps._panel
+    _night_prompt = _night_steps._night_prompt
+    do_call = _night_steps.do_call
+    do_night_election = _night_steps.do_night_election
 
-    def _window(self, seat: int) -> None:
-        """Day step 5: before seat's card is shown, the Devoted Servant may step forward: she
-        types her own seat, then `+` (`day.window`, then `day.window.claim`). The claim names
-        its claimer: it stands only if that seat may take the card; a claim from any other seat
-        (or none) gets exactly what no claim gets, the same lines at the same times and the same
-        screen (issue 22 point 1: a bare `+` had the game pick whichever Servant was eligible,
-        naming her to anyone who pressed it). Public, and of fixed length whatever the deal: the
-        window always runs to its end. At dawn (`servant_scope=any_death`) the same, once for
-        each night death in turn; its prompts name the seat (`day.dawn_window.<seat>`)."""
-        game = self.game
-        self.say(Cue("devoted_servant.window", {"seat": seat}, phase="day.chain"))
-        deadline = self.clock.now() + self.timing.chain
-        self._panel("devoted_servant.prompt", seat=seat)
-        name = f"day.dawn_window.{seat}" if game.state.queue else "day.window"
-        seats = tuple(range(1, game.players + 1))  # any seat may be typed: refusing one would tell
-        prompt = Prompt(name, seats, ("repeat", "pause"), deadline=deadline, number=self.day_number())
-        claimer: int | None = None
-        while True:
-            heard = self.ask(prompt)
-            if heard is None or heard.choice == "yes":
-                break
-            claimer = int(heard.choice)  # a seat typed again replaces the last one
-            prompt = replace(prompt, name=f"{name}.claim", words=("yes", "repeat", "pause"))
-        self.wait_until(deadline)
-        if not self.fast:
-            self.display.clear_private()
-        eligible = game.window_taker()
-        taker = claimer if heard is not None and claimer is not None and claimer == eligible else None
-        if taker is None:
-            self.say(Cue("devoted_servant.none", phase="day.chain"))
-        game.take_card(taker)
+    # the morning and chain reactions (narrator/flow/morning.py)
+    do_dawn = _morning.do_dawn
+    do_chain = _morning.do_chain
+    _window = _morning._window
+    _voters_list = _morning._voters_list
+    _note = _morning._note
+    narrate = _morning.narrate
+    _announce_round = _morning._announce_round
 
-    def _voters_list(self) -> tuple[int, ...] | None:
-        """The Scapegoat's list, one seat at a time: a seat adds it, `-` takes back the last one,
-        `+` ends the list (alone: everyone), `0` is nobody; the prompt running out ends it (nothing
-        typed: everyone). The screen shows the list as it grows, with the keys to finish it."""
-        game = self.game
-        chosen: list[int] = []
-        self._note("scapegoat.prompt")
-        while True:
-            seats = tuple(p for p in game.living() if p not in chosen)
-            words = ("yes", "no") if chosen else ("yes", "nobody", "no")
-            heard = self.ask(self._day_prompt("day.scapegoat", seats, self.timing.chain, words))
-            if heard is None or heard.choice == "yes":
-                return tuple(chosen) if chosen else None
-            if heard.choice == "nobody":
-                return ()
-            if heard.choice == "no":
-                if not chosen:
-                    self._note("input.nothing_to_undo")
-                    continue
-                chosen.pop()
-            else:
-                chosen.append(int(heard.choice))
-                if not seats[1:]:
-                    return tuple(chosen)
-            if chosen:
-                self._note("scapegoat.list", seats=", ".join(map(str, chosen)))
-            else:
-                self._note("scapegoat.prompt")
-
-    def _note(self, key: str, **slots: Any) -> None:
-        if not self.fast:
-            self.display.feedback(key, slots)
-
-    def narrate(self) -> None:
-        """Say what the engine's new events mean for the table, in order."""
-        reveal = self.game.options.reveal_role_on_death
-        for event in self.game.events[self.narrated :]:
-            self.narrated += 1
-            for announce in ANNOUNCE:
-                for key, slots in announce(self.game, event):
-                    self.say(Cue(key, dict(slots), phase="day.vote"))
-            if isinstance(event, ev.DawnBroke):
-                if not event.deaths:
-                    self.say(Cue("day.no_deaths", phase="day.morning"))
-                    continue
-                self.say(Cue("day.deaths", phase="day.morning"))
-                for seat in event.deaths:
-                    # A card the Devoted Servant may still take at dawn is shown when its window closes.
-                    if reveal and not self.game.window_at_dawn(seat):
-                        role = self.game.role(seat).value
-                        self.say(Cue("day.death_role", {"seat": seat, "role": role}, phase="day.morning"))
-                    else:
-                        self.say(Cue("day.death", {"seat": seat}, phase="day.morning"))
-            elif isinstance(event, ev.PlayerDied) and event.cause in (ev.Cause.GRIEF, ev.Cause.HUNTER, ev.Cause.VOTE, ev.Cause.ELDER):
-                if event.cause is ev.Cause.GRIEF:
-                    self.say(Cue("chain.grief", {"seat": event.seat}, phase="day.chain"))
-                if reveal and event.seat not in self.game.state.taken:  # a taken card is never shown
-                    self.say(Cue("day.role", {"seat": event.seat, "role": event.role.value}, phase="day.chain"))
-            elif isinstance(event, ev.WindowClosed):  # a dawn window: the card is shown now, unless taken
-                if reveal and event.seat not in self.game.state.taken:
-                    self.say(Cue("day.role", {"seat": event.seat, "role": self.game.role(event.seat).value},
-                                 phase="day.chain"))
-            elif isinstance(event, ev.HunterShot):
-                if event.target is None:
-                    self.say(Cue("chain.hunter_missed", phase="day.chain"))
-                else:
-                    self.say(Cue("chain.hunter_shot", {"seat": event.target}, phase="day.chain"))
-            elif isinstance(event, ev.CaptainSucceeded):
-                if event.successor is None:
-                    self.say(Cue("chain.no_successor", phase="day.chain"))
-                else:
-                    self.say(Cue("chain.new_captain", {"seat": event.successor}, phase="day.chain"))
-            elif isinstance(event, ev.CaptainElected):
-                key = "captain.draw" if event.by_draw else "captain.elected"
-                self.say(Cue(key, {"seat": event.seat}, phase="day.captain"))
-            elif isinstance(event, ev.PlayerEliminated):
-                key = "vote.captain_chose" if event.by_captain else "vote.eliminated"
-                self.say(Cue(key, {"seat": event.seat}, phase="day.vote"))
-            elif isinstance(event, ev.NobodyEliminated):
-                self.say(Cue("vote.none", phase="day.vote"))
-            elif isinstance(event, ev.TieToBreak):
-                self.say(Cue("vote.tie_captain", phase="day.vote"))
-                for seat in event.tied:
-                    self.say(Cue("vote.candidate", {"seat": seat}, phase="day.vote"))
-            elif isinstance(event, ev.VoteOpened):
-                self._announce_round(event)
-
-    def _announce_round(self, event: ev.VoteOpened) -> None:
-        phase = "day.captain" if event.ballot in (Ballot.CAPTAIN, Ballot.CAPTAIN_REVOTE) else "day.vote"
-        opening = {
-            Ballot.CAPTAIN: "captain.election",
-            Ballot.CAPTAIN_REVOTE: "captain.revote",
-            Ballot.VOTE: "vote.start",
-            Ballot.REVOTE: "vote.revote",
-            Ballot.RUNOFF: "vote.runoff",
-            Ballot.ACCUSATION: "vote.accusation",
-            Ballot.BALLOT: "vote.ballot",
-        }[event.ballot]
-        if event.ballot is Ballot.BALLOT:
-            for seat in event.candidates:
-                self.say(Cue("vote.accused", {"seat": seat}, phase=phase))
-            self.say(Cue("vote.defence", {"seconds": int(self.timing.defence)}, phase=phase))
-            self.wait_until(self.clock.now() + self.timing.defence)
-            self.say(Cue(opening, phase=phase))
-            return
-        self.say(Cue(opening, phase=phase))
-        if event.ballot in (Ballot.CAPTAIN_REVOTE, Ballot.REVOTE, Ballot.RUNOFF):
-            key = "captain.candidate" if phase == "day.captain" else "vote.candidate"
-            for seat in event.candidates:
-                self.say(Cue(key, {"seat": seat}, phase=phase))
-
-    # ---- the day ------------------------------------------------------------------------
-
-    def _day_prompt(
-        self, name: str, seats: Iterable[int], seconds: float, words: Iterable[str] = (), risky: bool = False
-    ) -> Prompt:
-        return Prompt(
-            name,
-            tuple(seats),
-            tuple(words) + ("repeat", "pause"),
-            deadline=self.clock.now() + seconds,
-            risky=risky,
-            number=self.day_number(),
-        )
-
-    def day_number(self) -> int:
-        """The day a day prompt belongs to: the morning after night k is day k already."""
-        return max(self.game.state.day, self.game.state.night)
-
-    def do_election(self) -> None:
-        self._opening()
-        self._election()
-
-    def _election(self) -> None:
-        self.game.open_captain_election()
-        self._rounds("day.captain")
-
-    def do_debate(self) -> None:
-        self._opening()
-        t = self.timing
-        self.say(minutes_cue("debate.start", t.debate))
-        end = self.clock.now() + t.debate
-        warnings = [(60.0, "debate.one_minute"), (10.0, "debate.ten_seconds")]
-        pending = [w for w in warnings if w[0] < t.debate]
-        while True:
-            if self.fast and not self.preloaded:
-                return
-            pending = [w for w in pending if end - w[0] > self.clock.now()]
-            stop = end - pending[0][0] if pending else end
-            self.pause_shift = 0.0
-            self.debate_end = end
-            # On the keypad "+" is "ready to vote" and "-" is "not yet": vote now, more time.
-            heard = self.ask(
-                Prompt("day.debate", (), ("more_time", "vote_now", "yes", "no", "repeat", "pause"), deadline=stop,
-                       number=self.day_number())
-            )
-            end += self.pause_shift
-            self.debate_end = None
-            if heard is not None and heard.choice in ("yes", "no"):
-                heard = Heard("vote_now" if heard.choice == "yes" else "more_time", heard.source, heard.text)
-            if heard is None:
-                if not pending:
-                    self.say(Cue("debate.end", phase="day.debate"))
-                    return
-                self.say(Cue(pending.pop(0)[1], phase="day.debate"))
-            elif heard.choice == "vote_now":
-                return
-            elif heard.choice == "more_time":
-                end += t.more_time
-                pending = list(warnings)
-                self.say(minutes_cue("debate.more_time", t.more_time))
-
-    def do_vote(self) -> None:
-        if self.game.second_vote_due():
-            self.say(Cue("stuttering_judge.second_vote", phase="day.vote"))
-        self.game.open_vote()
-        self._rounds("day.vote")
-
-    def _rounds(self, phase: str) -> None:
-        """Every round of an election or a vote, until the engine awaits no more votes."""
-        game = self.game
-        self.narrate()
-        while game.state.awaiting in (Awaiting.VOTE, Awaiting.TIEBREAK) and game.outcome is None:
-            if game.state.awaiting is Awaiting.TIEBREAK:
-                heard = self.ask(self._day_prompt("day.tiebreak", game.state.candidates, self.timing.chain, risky=True))
-                game.break_tie(None if heard is None else int(heard.choice))
-            else:
-                game.cast_votes(self._roll_call(phase), self.rng)
-            self.narrate()
-
-    def _roll_call(self, phase: str) -> dict[int, int | None]:
-        """Each voter in turn, alternating direction every day; no answer abstains."""
-        s = self.game.state
-        voters = list(self.game.roll_call())
-        clockwise = voters == sorted(voters)
-        ballot = s.ballot.value if s.ballot else "vote"
-        self.say(Cue("vote.order_cw" if clockwise else "vote.order_ccw", {"seat": voters[0]}, phase=phase))
-        votes: dict[int, int | None] = {}
-        # The Stuttering Judge's sign (judge_signal=sign_during_vote): during the day's first vote,
-        # `+` ("yes") before a vote is taken from every voter alike, with the same feedback and no
-        # line, and counts only for the Judge (RULES-EXTENSIONS.md "Day", step 3).
-        sign = ("yes",) if self.game.sign_taken() else ()
-        # The second vote's prompts are named apart (`day.second.<ballot>.<voter>`): a script answers them.
-        name = "day.second" if phase == "day.vote" and s.second_vote_day == s.day else phase
-        for voter in voters:
-            self.say(Cue("vote.voter", {"seat": voter}, phase=phase))
-            words = ("nobody", *sign)
-            while True:
-                prompt = self._day_prompt(f"{name}.{ballot}.{voter}", s.candidates, self.timing.vote, words)
-                heard = self.ask(prompt)
-                while heard is not None and heard.choice == "yes":
-                    self.game.signal_second_vote(voter)
-                    words = ("nobody",)
-                    heard = self.ask(replace(prompt, words=tuple(w for w in prompt.words if w != "yes")))
-                if heard is None or heard.source != "voice" or not self._taken_back(voter, heard, prompt.name, phase):
-                    break
-            votes[voter] = None if heard is None or heard.choice == "nobody" else int(heard.choice)
-        return votes
-
-    def _taken_back(self, voter: int, heard: Heard, name: str, phase: str) -> bool:
-        """A vote taken by voice is said back at once (votes are public: this tells nothing
-        hidden), and "no" or `-` within `take_back` seconds of the line's end takes it back: the
-        voter is asked again. A wrong vote then needs two errors: a seat misheard, and nobody
-        saying no. Votes typed on the keypad are not said back (README, "Voice answers and speech models")."""
-        if heard.choice == "nobody":
-            self.say(Cue("vote.said_nobody", {"seat": voter}, phase=phase))
-        else:
-            self.say(Cue("vote.said", {"seat": voter, "other": int(heard.choice)}, phase=phase))
-        window = Prompt(f"{name}.undo", words=("no",), deadline=self.clock.now() + self.timing.take_back,
-                        number=self.day_number(), idle=True)
-        if self.ask(window) is None:
-            return False
-        self.say(Cue("vote.taken_back", {"seat": voter}, phase=phase))
-        return True
-
-    def do_dusk(self) -> None:
-        self.say(Cue("day.dusk", phase="day.dusk"))
-
-    def do_game_over(self) -> None:
-        outcome = self.game.outcome
-        assert outcome is not None
-        if outcome.winner is Side.NOBODY:
-            self.say(Cue("game.over_nobody", phase="game.over"))
-        else:
-            self.say(Cue("game.over", {"side": outcome.winner.value}, phase="game.over"))
-        for seat in range(1, self.game.players + 1):
-            self.say(Cue("day.role", {"seat": seat, "role": self.game.role(seat).value}, phase="game.over"))
+    # the day (narrator/flow/day_steps.py)
+    _day_prompt = _day_steps._day_prompt
+    day_number = _day_steps.day_number
+    do_election = _day_steps.do_election
+    _election = _day_steps._election
+    do_debate = _day_steps.do_debate
+    do_vote = _day_steps.do_vote
+    _rounds = _day_steps._rounds
+    _roll_call = _day_steps._roll_call
+    do_dusk = _day_steps.do_dusk
+    do_game_over = _day_steps.do_game_over
 
     # ---- the public board ---------------------------------------------------------------
 
@@ -882,25 +451,6 @@ class Sequencer:
             for seat, role in cards(self.game).items():
                 revealed.setdefault(seat, role)
         return revealed
-
-
-def minutes_cue(key: str, seconds: float) -> Cue:
-    """A debate line that counts minutes; one minute has a line of its own (no "1 minutes")."""
-    minutes = max(1, round(seconds / 60))
-    if minutes == 1:
-        return Cue(f"{key}_one", phase="day.debate")
-    return Cue(key, {"minutes": minutes}, phase="day.debate")
-
-
-def time_left_cue(seconds: float) -> Cue:
-    """What `*` says during the debate: the time actually left, in minutes, or tens of seconds."""
-    if seconds >= 90:
-        return Cue("debate.left", {"minutes": round(seconds / 60)}, phase="day.debate")
-    if seconds >= 50:
-        return Cue("debate.one_minute", phase="day.debate")
-    if seconds > 10:
-        return Cue("debate.left_seconds", {"count": min(50, 10 * int((seconds + 9) // 10))}, phase="day.debate")
-    return Cue("debate.ten_seconds", phase="day.debate")
 
 
 def all_cues(pack: VoicePack, game: Game, timing: Timing) -> list[Cue]:

@@ -37,7 +37,7 @@ ORDER = 15  # RULES-EXTENSIONS.md "The merged night order": right after the pack
 
 
 def spent(game: Game) -> bool:
-    return bool(game.state.lasting.get("accursed_wolf_father"))
+    return bool(game.state.lasting_choices.get("accursed_wolf_father"))
 
 
 def targets(game: Game, father: int) -> tuple[int, ...]:

@@ -75,19 +75,19 @@ def setup_check(players: int, possible: frozenset[Role], options: Options) -> st
 
 def left(game: Game) -> tuple[int, ...]:
     """The numbers (1..3) of the cards still on the table."""
-    taken = game.state.spent.get("actor", ())
+    taken = game.state.chosen_in_game.get("actor", ())
     return tuple(i for i in range(1, len(game.state.laid) + 1) if i not in taken)
 
 
 def held(game: Game) -> Role | None:
     """The card he holds now: taken at his last call (tonight, or last night by day)."""
-    taken = game.state.used.get("actor", ())
+    taken = game.state.chosen_tonight.get("actor", ())
     return game.state.laid[taken[0] - 1] if taken else None
 
 
 def acting(game: Game, role: Role) -> int | None:
     s = game.state
-    if Role.ACTOR not in s.possible or not s.used.get("actor") or held(game) is not role:
+    if Role.ACTOR not in s.possible or not s.chosen_tonight.get("actor") or held(game) is not role:
         return None
     return s.roles.index(Role.ACTOR) + 1 if Role.ACTOR in s.roles else None
 

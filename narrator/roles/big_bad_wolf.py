@@ -58,7 +58,7 @@ def check(game: Game, wolf: int, chosen: tuple[int, ...]) -> str | None:
 
 def devours(game: Game) -> tuple[tuple[int, Cause, bool], ...]:
     """Dawn step 1: his extra victim, stoppable like any devouring."""
-    chosen = game.state.used.get("big_bad_wolf", ())
+    chosen = game.state.chosen_tonight.get("big_bad_wolf", ())
     return ((chosen[0], Cause.BIG_BAD_WOLF, True),) if chosen else ()
 
 

@@ -40,11 +40,11 @@ CHARMED_ORDER = 21  # then the charmed players, before the Raven
 
 def charmed(game: Game) -> frozenset[int]:
     """Every player the Piper has charmed in this game (alive or dead)."""
-    return frozenset(game.state.lasting.get("pied_piper", ()))
+    return frozenset(game.state.lasting_choices.get("pied_piper", ()))
 
 
 def living_charmed(game: Game) -> tuple[int, ...]:
-    seats = game.state.lasting.get("pied_piper", ())
+    seats = game.state.lasting_choices.get("pied_piper", ())
     return tuple(p for p in game.living() if p in seats)
 
 
@@ -96,7 +96,7 @@ def wins(game: Game) -> tuple[int, ...] | None:
     piper = game.living_holder(Role.PIED_PIPER)
     if piper is None or not powered(game, piper):
         return None
-    done = game.state.lasting.get("pied_piper", ())
+    done = game.state.lasting_choices.get("pied_piper", ())
     if all(p == piper or p in done for p in game.living()):
         return (piper,)
     return None

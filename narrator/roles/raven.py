@@ -36,7 +36,7 @@ def check(game: Game, raven: int, chosen: tuple[int, ...]) -> str | None:
 
 def marked(game: Game) -> int | None:
     """The seat whose mark holds today: marked last night, alive, and the Raven alive if needed."""
-    mark = game.state.used.get("raven", ())
+    mark = game.state.chosen_tonight.get("raven", ())
     if not mark or not game.state.alive[mark[0] - 1]:
         return None
     if game.options.raven_mark_needs_living_raven and game.living_holder(Role.RAVEN) is None:

@@ -32,7 +32,7 @@ def last_protected(game: Game) -> int | None:
     """Whom he protected last night, if he may not choose them again tonight."""
     if game.options.savior_same_target_twice:
         return None
-    last = game.state.previous.get("savior", ())
+    last = game.state.chosen_last_night.get("savior", ())
     return last[0] if last else None
 
 
@@ -51,7 +51,7 @@ def check(game: Game, savior: int, targets: tuple[int, ...]) -> str | None:
 
 def saves(game: Game, seat: int, cause: Cause) -> bool:
     """Dawn step 2: a devoured player the Savior protected tonight lives (not the Little Girl)."""
-    if cause not in DEVOURING or seat not in game.state.used.get("savior", ()):
+    if cause not in DEVOURING or seat not in game.state.chosen_tonight.get("savior", ()):
         return False
     if cause is not Cause.WOLVES and game.options.savior_blocks == "pack_only":
         return False

@@ -59,7 +59,7 @@ def signals(game: Game, voter: int) -> bool:
 def armed(game: Game) -> int | None:
     if game.options.judge_signal != "night_arm":
         return None
-    seats = game.state.used.get("stuttering_judge_arm", ())
+    seats = game.state.chosen_tonight.get("stuttering_judge_arm", ())
     return seats[0] if seats and may_ask(game, seats[0]) else None
 
 

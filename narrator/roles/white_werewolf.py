@@ -56,7 +56,7 @@ def check(game: Game, white: int, chosen: tuple[int, ...]) -> str | None:
 
 def devours(game: Game) -> tuple[tuple[int, Cause, bool], ...]:
     """Dawn step 1: tonight's victim, stoppable unless `white_werewolf_kill_blockable=false`."""
-    victim = game.state.used.get("white_werewolf", ())
+    victim = game.state.chosen_tonight.get("white_werewolf", ())
     if not victim:
         return ()
     return ((victim[0], Cause.WHITE_WEREWOLF, game.options.white_werewolf_kill_blockable),)

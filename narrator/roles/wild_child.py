@@ -42,7 +42,7 @@ def check(game: Game, child: int, chosen: tuple[int, ...]) -> str | None:
 
 
 def model(game: Game) -> int | None:
-    chosen = game.state.lasting.get("wild_child", ())
+    chosen = game.state.lasting_choices.get("wild_child", ())
     return chosen[-1] if chosen else None  # the last: a Devoted Servant's, after a takeover
 
 

@@ -47,7 +47,7 @@ def effect(game: Game, hound: int, chosen: tuple[int, ...]) -> Sequence[Event]:
 
 
 def chose_wolves(game: Game) -> bool:
-    return bool(game.state.lasting.get("wolf_hound"))
+    return bool(game.state.lasting_choices.get("wolf_hound"))
 
 
 def morning(game: Game) -> list[PanelLine]:

@@ -1,4 +1,8 @@
-"""The rules engine: pure, event-sourced, and the only place that knows the rules of the game."""
+"""The rules engine: pure, event-sourced, and the only place that knows the rules of the game.
+
+The engine never imports its role catalogue (narrator/roles): the role modules fill its
+registries (narrator/rules/hooks.py) when they load, and the `narrator` package loads them
+first, whatever module of narrator is imported."""
 
 from narrator.rules.composition import Deal, complete, deal, default_deck, parse_roles, suggest, validate
 from narrator.rules.errors import (
@@ -21,6 +25,3 @@ __all__ = [
     "RulesError", "Side", "Step", "Team", "UnknownRoleError", "WitchView", "WrongPhaseError",
     "complete", "deal", "default_deck", "parse_roles", "suggest", "validate",
 ]
-
-# The role catalogue declares every card's team and copies: loaded with the engine.
-import narrator.roles  # noqa: E402,F401  (pure: cards and calls, no I/O)

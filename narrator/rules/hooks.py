@@ -41,7 +41,7 @@ class Power:
     # How many seats it chooses tonight, when that depends on the game (the Piper: his option, or
     # all that remain); None: `count`. The simulator asks this; `check` enforces it.
     count_of: Callable[[Game, int], int] | None = None
-    # Its choices last the whole game (the Piper's charm): they are kept in `State.lasting[call]`.
+    # Its choices last the whole game (the Piper's charm): they are kept in `State.lasting_choices[call]`.
     lasting: bool = False
     # Its lasting choices are statuses of the chosen players (the Piper's charm): they stay when the
     # Devoted Servant takes the card (the new holder "is shown who is charmed"), and a Servant loses
@@ -114,7 +114,7 @@ class Win:
     at_once: bool = False  # the game stops at once, before a dead Captain names a successor (the Angel)
 
 
-# The end check, ONE table in rank order. The base rows are declared in narrator/rules/game.py,
+# The end check, ONE table in rank order. The base rows are declared in narrator/rules/ends.py,
 # a loner's row in its module (`RoleModule.wins`); a new loner only adds its row:
 #
 #   rank  side                   declared in

@@ -122,8 +122,8 @@ _ALIASES = {
     "girl": "little_girl",
 }
 
-# Filled by the role catalogue (narrator.roles) from the cards when it is loaded; the rules
-# package loads it on import.
+# Filled by the role catalogue (narrator.roles) from the cards when it is loaded; the
+# `narrator` package loads it first, whatever is imported.
 _TEAMS: dict[Role, Team] = {}
 _UNIQUE: set[Role] = set()
 _COPIES: dict[Role, int] = {}  # cards dealt in a fixed number of copies (the Two Sisters: 2)

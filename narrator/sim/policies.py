@@ -105,7 +105,7 @@ class RandomPolicy:
 
     def votes(self, game: Game, rng: random.Random) -> dict[int, int | None]:
         s = game.state
-        return dict.fromkeys(s.voters, pick(rng, s.candidates))
+        return dict.fromkeys(s.ballot_voters, pick(rng, s.candidates))
 
     def tiebreak(self, game: Game, rng: random.Random) -> int:
         return pick(rng, game.state.candidates)
@@ -133,7 +133,7 @@ class RandomVotesPolicy(RandomPolicy):
         n = len(candidates)
         rand = rng.random
         ballot: dict[int, int | None] = {}
-        for voter in s.voters:
+        for voter in s.ballot_voters:
             # Uniform over the other candidates: draw again on oneself (a lone candidate is voted anyway).
             target = candidates[int(rand() * n)]
             while target == voter and n > 1:
@@ -318,7 +318,7 @@ class InformedPolicy(RandomPolicy):
         wolf = _ROLE_WEREWOLF
         p = self.p
         named_seats, cleared = self.named, self.cleared
-        wolves = [v for v in s.voters if roles[v - 1] is wolf]
+        wolves = [v for v in s.ballot_voters if roles[v - 1] is wolf]
         captain_round = s.ballot in (_BALLOT_CAPTAIN, _BALLOT_CAPTAIN_REVOTE)
         campaign = captain_round and rng.random() < p.wolves_campaign
         innocents = [c for c in candidates if roles[c - 1] is not wolf]
@@ -335,7 +335,7 @@ class InformedPolicy(RandomPolicy):
         # The leading candidate so far: the most votes, the first to get them on a tie (as `max` over `counts`).
         leader, most = 0, 0
         first_vote: dict[int, int] = {}
-        for voter in s.voters:
+        for voter in s.ballot_voters:
             if voter in wolves and (campaign or not captain_round):
                 continue
             named = [c for c in named_candidates if c != voter] if named_candidates else named_candidates
@@ -371,7 +371,7 @@ class InformedPolicy(RandomPolicy):
             for w in wolves:
                 ballot[w] = block
         angel = game.living_holder(_ROLE_ANGEL) if _ROLE_ANGEL in s.possible and not captain_round else None
-        if angel is not None and angel in s.voters and angel in candidates and game.team_of(angel) is _TEAM_ANGEL:
+        if angel is not None and angel in s.ballot_voters and angel in candidates and game.team_of(angel) is _TEAM_ANGEL:
             ballot[angel] = angel  # still in his first turn, the Angel wants to be voted out
         return ballot
 
@@ -520,9 +520,9 @@ def play_day(game: Game, rng: random.Random, policy: Policy) -> None:
         settle(game, rng, policy)
     if game.state.outcome is None:
         game.open_vote()
-        if game.sign_taken() and game.state.voters and rng.random() < SIGN_CHANCE:
+        if game.sign_taken() and game.state.ballot_voters and rng.random() < SIGN_CHANCE:
             # Any voter may press the sign's key; it counts only for the Stuttering Judge.
-            game.signal_second_vote(rng.choice(game.state.voters))
+            game.signal_second_vote(rng.choice(game.state.ballot_voters))
         settle(game, rng, policy)
     if game.state.outcome is None and game.second_vote_due():
         game.open_vote()

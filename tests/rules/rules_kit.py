@@ -105,7 +105,7 @@ def night(
 
 def block_vote(game: Game, target: int | None) -> None:
     """Every voter of the open round votes for `target`."""
-    game.cast_votes({voter: target for voter in game.state.voters})
+    game.cast_votes({voter: target for voter in game.state.ballot_voters})
 
 
 def votes(text: str) -> dict[int, int | None]:

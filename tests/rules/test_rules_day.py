@@ -211,7 +211,7 @@ def test_rule_vote_one_vote_a_day() -> None:
 def test_rule_vote_dead_players_neither_vote_nor_are_voted_for() -> None:
     game = day_one(captain_election="never")
     game.open_vote()
-    assert 8 not in game.state.voters and 8 not in game.state.candidates
+    assert 8 not in game.state.ballot_voters and 8 not in game.state.candidates
     refused(game, "cast_votes", votes("8>1"), match="seat 8 is dead; the dead do not vote")
     refused(game, "cast_votes", votes("1>8"), match="seat 8 is dead")
     refused(game, "cast_votes", votes("1>9"), match="seat 9")

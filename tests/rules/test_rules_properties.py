@@ -487,15 +487,15 @@ class Driver:
     def move(self) -> None:
         game, s, alive = self.game, self.game.state, self.checker.alive
         if s.awaiting is Awaiting.VOTE:
-            if game.sign_taken() and s.voters and self.draw(st.integers(0, 3)) == 0:
+            if game.sign_taken() and s.ballot_voters and self.draw(st.integers(0, 3)) == 0:
                 # A voter's sign (the Stuttering Judge's `+`): counts only for a Judge with requests left.
-                game.signal_second_vote(self.draw(st.sampled_from(s.voters)))
+                game.signal_second_vote(self.draw(st.sampled_from(s.ballot_voters)))
             def ballot() -> tuple[Any, ...]:
-                votes = {v: self.draw(st.sampled_from((*s.candidates, None))) for v in s.voters}
+                votes = {v: self.draw(st.sampled_from((*s.candidates, None))) for v in s.ballot_voters}
                 if self.draw(st.integers(0, 4)) == 4:  # now and then one stray vote
                     votes[self.draw(st.integers(1, game.players))] = self.seat()
-                legal = all(v in s.voters and (t is None or t in s.candidates) for v, t in votes.items())
-                legal = legal and set(s.voters) <= alive and set(s.candidates) <= alive
+                legal = all(v in s.ballot_voters and (t is None or t in s.candidates) for v, t in votes.items())
+                legal = legal and set(s.ballot_voters) <= alive and set(s.candidates) <= alive
                 return (legal, "cast_votes", votes, random.Random(self.draw(st.integers(0, 99))))
             self.until_legal(ballot, "cast_votes", {}, random.Random(0))
         elif s.awaiting is Awaiting.TIEBREAK:
@@ -786,7 +786,7 @@ def test_issue22_point10_a_captain_diseased_at_dusk_names_his_successor_at_dawn(
     game.wolves_choose(2)
     game.dawn()
     game.open_captain_election()
-    game.cast_votes({p: 3 for p in game.state.voters})
+    game.cast_votes({p: 3 for p in game.state.ballot_voters})
     game.open_vote()
     game.cast_votes({})
     checker.check()

@@ -1,0 +1,61 @@
+"""The end check's base rows (who wins when); the roles add theirs (hooks.WINS, one table in rank order)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from narrator.rules import hooks
+from narrator.rules.roles import Side
+from narrator.rules.state import _TEAM_VILLAGE, _TEAM_WOLVES
+
+if TYPE_CHECKING:
+    from narrator.rules.game import Game
+
+
+# ---- the end check's base rows (RULES-EXTENSIONS.md "End of the game"; table in hooks.WINS) ----
+
+
+def _nobody_alive(game: Game) -> tuple[int, ...] | None:
+    return None if game.state.living else ()
+
+
+def _lovers_alone(game: Game) -> tuple[int, ...] | None:
+    s = game.state
+    if s.lovers is None or len(s.living) != 2:
+        return None
+    team = game.lovers_alive()
+    return None if team is None else tuple(sorted(team))
+
+
+def _no_pack_alive(game: Game) -> tuple[int, ...] | None:
+    s = game.state
+    roles, pack, joined = s.roles, hooks.PACK, s.joined  # game.is_pack, inlined (every death's end check)
+    for p in s.living:
+        if roles[p - 1] in pack or p in joined:
+            return None
+    team = game.lovers_team() if s.lovers is not None else None
+    return game._side_seats(_TEAM_VILLAGE, team or ())
+
+
+def _only_pack_alive(game: Game) -> tuple[int, ...] | None:
+    s = game.state
+    # Living players outside the pack (game.is_pack, inlined), counted only up to what the row
+    # allows: most end checks stop here, before the Lovers are looked at.
+    allowed = 1 if s.options.wolves_win_at_parity else 0
+    roles, pack, joined = s.roles, hooks.PACK, s.joined
+    others = 0
+    for p in s.living:
+        if roles[p - 1] not in pack and p not in joined:
+            others += 1
+            if others > allowed:
+                return None
+    if s.lovers is not None and game.lovers_alive() is not None:
+        return None  # a living mixed couple: the Lovers may still win
+    team = game.lovers_team() if s.lovers is not None else None
+    return game._side_seats(_TEAM_WOLVES, team or ())
+
+
+hooks.add_win(hooks.Win(1, Side.NOBODY, _nobody_alive))
+hooks.add_win(hooks.Win(3, Side.LOVERS, _lovers_alone))
+hooks.add_win(hooks.Win(7, Side.VILLAGE, _no_pack_alive))
+hooks.add_win(hooks.Win(8, Side.WEREWOLVES, _only_pack_alive))
