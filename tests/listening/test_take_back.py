@@ -48,7 +48,8 @@ def test_the_window_never_says_please_repeat(ko_pack: VoicePack) -> None:
     second as 아니요; the listener returns at the second, with nothing said."""
     import time
 
-    from narrator.listening.audio import RATE, FakeAudioSource
+    from narrator.fakes import FakeAudioSource
+    from narrator.listening.audio import RATE
     from narrator.listening.fake import RecordingSpeaker, ScriptedModel
     from narrator.listening.vosk_listener import VoiceListener, missing_words
 

@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 from narrator.table.config import TableConfig
-from narrator.table.wizard import ScriptedAsker, Wizard, voice_check_question
+from narrator.fakes import ScriptedAsker
+from narrator.table.wizard import Wizard, voice_check_question
 
 
 def wizard(answers: list[str], inputs: str, checks: list[TableConfig]) -> Wizard:
