@@ -100,9 +100,10 @@ def _detail(conn: Any, gid: int, args: argparse.Namespace) -> int:
             w.writerows(seats)
         return 0
     pack = load_pack(args.lang or row.language)
+    told = story(row.events, pack, names)  # the whole story before the first line is printed
     print(f"Game {row.id}: {row.players} players, {row.composition}; {row.status}"
           + (f", journal {row.journal}" if row.journal else ""))
-    for line in story(row.events, pack, names):
+    for line in told:
         print(line)
     return 0
 
