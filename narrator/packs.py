@@ -113,6 +113,11 @@ class VoicePack:
     def role_name(self, role: str) -> str:
         return self.roles.get(role, role)
 
+    def call_name(self, call: str) -> str:
+        """A night call's name for the table: `call.<call>` under [panel], else the role it is named after."""
+        named = self.panel.get(f"call.{call}")
+        return named[0] if named else self.role_name(call)
+
     def _fill(self, template: str, slots: Mapping[str, SlotValue], key: str) -> str:
         values: dict[str, Any] = {}
         for name, value in slots.items():
