@@ -352,7 +352,8 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
             try:
                 if deal_mode is not None:
                     setup = deal_at_table(setup, deal_mode, speaker, listener, screen, clock)
-                head = {"mode": "text", "screen": "full", "voice": voice, "started": _now(),
+                head = {"mode": "text", "screen": "full", "voice": voice,
+                        "no_audio": bool(getattr(args, "no_audio", False)), "started": _now(),
                         "started_at": round(time.time(), 3), "seed": seed,
                         "setup": setup.to_record(), **_names_head(names)}
                 game = play_game(setup, pack, listener, speaker, screen, clock, journal, seed, resume, head)
