@@ -15,9 +15,12 @@ from narrator.errors import UsageError
 
 def register(sub: Any) -> None:
     p = sub.add_parser("history", help="the games played: a list, one game's story (history N), --stats; "
-                                       "history import [JOURNAL ...]")
-    p.add_argument("what", nargs="*", metavar="GAME | import [JOURNAL ...]",
-                   help="a game's number for its story; or 'import' and journals (default: every journal of the games folder)")
+                                       "history import [JOURNAL ...]; history delete N ...; history prune --abandoned")
+    p.add_argument("what", nargs="*", metavar="GAME | import [JOURNAL ...] | delete N ... | prune",
+                   help="a game's number for its story; or 'import' and journals (default: every journal of the games "
+                        "folder); or 'delete' and game numbers; or 'prune --abandoned' (the stopped games)")
+    p.add_argument("--abandoned", action="store_true", help="with prune: remove every game stopped before its end")
+    p.add_argument("--yes", action="store_true", help="with delete or prune: do not ask before removing (for scripts)")
     p.add_argument("--stats", action="store_true", help="win rates by side, composition, players, role and person")
     p.add_argument("--include-headless", action="store_true",
                    help="with --stats: count scripted `play --headless` runs too (left out by default)")
@@ -38,6 +41,10 @@ def run_history(args: argparse.Namespace) -> int:
     try:
         if what and what[0] == "import":
             return _import(conn, [Path(p) for p in what[1:]])
+        if what and what[0] in ("delete", "prune"):
+            return _remove(conn, what, args)
+        if args.abandoned:
+            raise UsageError("--abandoned goes with prune: narrator history prune --abandoned")
         if args.stats:
             return _stats(conn, args)
         if what:
@@ -67,11 +74,19 @@ def _list(conn: Any, args: argparse.Namespace) -> int:
         print("No game in the history yet. Play one, or import journals: narrator history import")
         return 0
     for r in rows:
-        winner = r.winner or "(abandoned)"
-        mark = "  (headless)" if r.source == "headless" else ""
-        print(f"{r.id:>4}  {(r.ended_at or r.started_at or '?')[:16]:16}  {r.players:>2} players  {r.composition}  "
-              f"{r.nights} nights  winner: {winner}{mark}")
+        print(_line(r))
+    if any(r.status != "finished" for r in rows):
+        print("(stopped games are 'abandoned': narrator history prune --abandoned removes them; "
+              "narrator history delete N removes one)")
     return 0
+
+
+def _line(r: Any) -> str:
+    """One game of the list."""
+    winner = r.winner or "(abandoned)"
+    mark = "  (headless)" if r.source == "headless" else ""
+    return (f"{r.id:>4}  {(r.ended_at or r.started_at or '?')[:16]:16}  {r.players:>2} players  {r.composition}  "
+            f"{r.nights} nights  winner: {winner}{mark}")
 
 
 def _detail(conn: Any, gid: int, args: argparse.Namespace) -> int:
@@ -148,6 +163,44 @@ def stats_lines(stats: Any) -> list[str]:
     return lines
 
 
+def _remove(conn: Any, what: list[str], args: argparse.Namespace) -> int:
+    """`history delete N ...` and `history prune --abandoned`: list what goes, ask (unless --yes), remove."""
+    from narrator.history import db
+
+    rows = {r.id: r for r in db.games(conn)}
+    if what[0] == "delete":
+        numbers = what[1:]
+        if not numbers:
+            raise UsageError("history delete: give the numbers of the games to remove, e.g. narrator history delete 3 4")
+        bad = [n for n in numbers if not n.isdigit()]
+        if bad:
+            raise UsageError(f"history delete {bad[0]!r}: give game numbers (see 'narrator history')")
+        unknown = [n for n in numbers if int(n) not in rows]
+        if unknown:
+            raise UsageError(f"history delete: no game number {unknown[0]} in the history; 'narrator history' lists them")
+        ids = sorted({int(n) for n in numbers})
+    else:
+        if len(what) > 1 or not args.abandoned:
+            raise UsageError("history prune: say what to remove: narrator history prune --abandoned")
+        ids = [gid for gid, r in rows.items() if r.status != "finished"]
+        if not ids:
+            print("No abandoned game in the history: nothing to remove.")
+            return 0
+    print(f"{len(ids)} game{'s' * (len(ids) != 1)} to remove:")
+    for gid in ids:
+        print(_line(rows[gid]))
+    if not args.yes:
+        print("Remove them from the history? Type y then Enter (anything else keeps them): ", end="", flush=True)
+        answer = sys.stdin.readline()
+        if answer.strip().lower() not in ("y", "yes"):
+            print("" if answer.endswith("\n") else "\n", end="")
+            print("Nothing removed. (--yes removes without asking.)")
+            return 1
+    removed = db.delete(conn, ids)
+    print(f"Removed {removed} game{'s' * (removed != 1)} from the history.")
+    return 0
+
+
 def _import(conn: Any, paths: Sequence[Path]) -> int:
     from narrator.flow.script import game_journals, games_folder
     from narrator.journal import JournalError, read_journal
@@ -201,12 +254,25 @@ class Recorder:
         self.started = time.monotonic()
         self.names = dict(names or {})
 
-    def journal(self, path: Path | None) -> None:
-        """Record the game of this journal (it holds everything, even for a game stopped half-way)."""
-        from narrator.journal import JournalError, read_journal
-        from narrator.history.record import HistoryError, from_journal
+    def journal(self, path: Path | None, setup: Mapping[str, Any] | None = None) -> None:
+        """Record the game of this journal (it holds everything, even for a game stopped half-way).
 
-        if path is None or not path.exists() or path.stat().st_size == 0:
+        A game stopped during its deal has written nothing yet: with its `setup` (a Setup's
+        record) it is recorded as abandoned before its first night."""
+        from narrator.journal import JournalError, read_journal
+        from narrator.history.record import HistoryError, from_events, from_journal, start_event
+
+        if path is None:
+            return
+        if not path.exists() or path.stat().st_size == 0:
+            if setup is not None:
+                try:
+                    record = from_events(setup, [start_event(setup)], names=self.names, journal=path, mode="text",
+                                         **self._times())
+                except HistoryError as exc:
+                    print(f"narrator: the game was not added to the history: {exc}", file=sys.stderr)
+                    return
+                self._save(record)
             return
         try:
             records, _ = read_journal(path)

@@ -273,7 +273,7 @@ def _play_text(args: argparse.Namespace, setup: Setup, deal_mode: str, listener:
     finally:
         display.clear_private()  # Ctrl-C during a private turn: wipe it before "interrupted"
         journal.close()
-        recorder.journal(path)
+        recorder.journal(path, setup.to_record())  # stopped during the deal: recorded as abandoned
     return 0
 
 
@@ -369,7 +369,7 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
     finally:
         voice_out.close()
         journal.close()
-        recorder.journal(path)
+        recorder.journal(path, setup.to_record())  # stopped during the deal: recorded as abandoned
     outcome = game.outcome
     assert outcome is not None
     print(f"game over: the winner is {outcome.winner.value}; journal: {path}")
