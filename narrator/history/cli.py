@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import functools
 import json
 import sys
 import time
@@ -27,7 +28,7 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--csv", action="store_true", help="print CSV")
     p.add_argument("--db", type=Path, metavar="FILE", help="the history database (default: in the user data folder)")
-    p.add_argument("--lang", metavar="L", help="language of the story (default: the game's)")
+    p.add_argument("--lang", metavar="L", help="language of the story (default: the game's) and of --stats (default: en)")
     p.set_defaults(func=run_history)
 
 
@@ -74,19 +75,31 @@ def _list(conn: Any, args: argparse.Namespace) -> int:
         print("No game in the history yet. Play one, or import journals: narrator history import")
         return 0
     for r in rows:
-        print(_line(r))
+        print(_line(r, args.lang))
     if any(r.status != "finished" for r in rows):
         print("(stopped games are 'abandoned': narrator history prune --abandoned removes them; "
               "narrator history delete N removes one)")
     return 0
 
 
-def _line(r: Any) -> str:
-    """One game of the list."""
-    winner = r.winner or "(abandoned)"
+def _line(r: Any, lang: str | None = None) -> str:
+    """One game of the list: its cards in the game's language (or `lang`)."""
+    pack = _pack(lang or r.language)
+    winner = pack.sides.get(r.winner, r.winner) if r.winner else "(abandoned)"
     mark = "  (headless)" if r.source == "headless" else ""
-    return (f"{r.id:>4}  {(r.ended_at or r.started_at or '?')[:16]:16}  {r.players:>2} players  {r.composition}  "
-            f"{r.nights} nights  winner: {winner}{mark}")
+    return (f"{r.id:>4}  {(r.ended_at or r.started_at or '?')[:16]:16}  {r.players:>2} players  "
+            f"{pack.deck_text(r.composition)}  {r.nights} nights  winner: {winner}{mark}")
+
+
+@functools.lru_cache(maxsize=None)
+def _pack(language: str) -> Any:
+    """The pack of a language (English for a language no pack has any more)."""
+    from narrator.packs import PackError, load_pack
+
+    try:
+        return load_pack(language)
+    except PackError:
+        return load_pack("en")
 
 
 def _detail(conn: Any, gid: int, args: argparse.Namespace) -> int:
@@ -116,7 +129,7 @@ def _detail(conn: Any, gid: int, args: argparse.Namespace) -> int:
         return 0
     pack = load_pack(args.lang or row.language)
     told = story(row.events, pack, names)  # the whole story before the first line is printed
-    print(f"Game {row.id}: {row.players} players, {row.composition}; {row.status}"
+    print(f"Game {row.id}: {row.players} players, {pack.deck_text(row.composition)}; {row.status}"
           + (f", journal {row.journal}" if row.journal else ""))
     for line in told:
         print(line)
@@ -136,30 +149,39 @@ def _stats(conn: Any, args: argparse.Namespace) -> int:
         for r in stats.rows:
             w.writerow([r.section, r.key, r.games, r.wins, f"{r.rate:.4f}"])
         return 0
-    for line in stats_lines(stats):
+    from narrator.packs import load_pack
+
+    for line in stats_lines(stats, load_pack(args.lang or "en")):
         print(line)
     return 0
 
 
-def stats_lines(stats: Any) -> list[str]:
-    """The statistics as a plain table (the README shows one)."""
-    titles = {"side": "wins by side", "composition": "village wins by composition",
-              "players": "village wins by number of players", "role": "wins by role (seats)",
-              "person": "wins by person (seats)"}
-    lines = [f"{stats.games} finished game{'s' * (stats.games != 1)}; average {stats.mean_nights:.1f} nights, "
-             f"{stats.mean_days:.1f} days" + (f", {stats.mean_minutes:.0f} minutes" if stats.mean_minutes is not None else "")]
+def stats_lines(stats: Any, pack: Any = None) -> list[str]:
+    """The statistics as a plain table (the README shows one), in the pack's language: its words,
+    its role and side names (--json and --csv keep the keys)."""
+    if pack is None:
+        from narrator.packs import load_pack
+
+        pack = load_pack("en")
+    names = {"side": lambda key: pack.sides.get(key, key), "composition": pack.deck_text,
+             "role": pack.role_name}
+    lines = [pack.panel_text("stats.summary", {"count": stats.games, "nights": f"{stats.mean_nights:.1f}",
+                                               "days": f"{stats.mean_days:.1f}"})
+             + (pack.panel_text("stats.minutes", {"minutes": f"{stats.mean_minutes:.0f}"})
+                if stats.mean_minutes is not None else "")]
     if stats.headless_left_out:
-        lines.append(f"({stats.headless_left_out} headless run{'s' * (stats.headless_left_out != 1)} left out; "
-                     "--include-headless counts them)")
-    for section, title in titles.items():
+        lines.append(pack.panel_text("stats.headless", {"count": stats.headless_left_out}))
+    for section in ("side", "composition", "players", "role", "person"):
         rows = stats.section(section)
         if not rows:
             continue
-        width = max(len(r.key) for r in rows)
+        name = names.get(section, str)
+        keys = [name(r.key) for r in rows]
+        width = max(len(k) for k in keys)
         lines.append("")
-        lines.append(f"{title}:")
-        for r in rows:
-            lines.append(f"  {r.key:<{width}}  {r.wins:>4} / {r.games:<4} {r.rate:>6.1%}")
+        lines.append(pack.panel_text(f"stats.{section}", {}) + ":")
+        for key, r in zip(keys, rows):
+            lines.append(f"  {key:<{width}}  {r.wins:>4} / {r.games:<4} {r.rate:>6.1%}")
     return lines
 
 
@@ -188,7 +210,7 @@ def _remove(conn: Any, what: list[str], args: argparse.Namespace) -> int:
             return 0
     print(f"{len(ids)} game{'s' * (len(ids) != 1)} to remove:")
     for gid in ids:
-        print(_line(rows[gid]))
+        print(_line(rows[gid], args.lang))
     if not args.yes:
         print("Remove them from the history? Type y then Enter (anything else keeps them): ", end="", flush=True)
         answer = sys.stdin.readline()

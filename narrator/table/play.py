@@ -93,7 +93,13 @@ def balance_advice(config: TableConfig) -> tuple[list[str], list[dict[str, int]]
     except RulesError:
         return [], []
     offers = [{r.value: n for r, n in e.deck.items() if r is not Role.VILLAGER} for e in advice.fair]
-    lines = advice_lines(advice)
+    from narrator.packs import PackError, load_pack
+
+    try:
+        pack = load_pack(config.language)
+    except PackError:
+        pack = None
+    lines = advice_lines(advice, pack)
     numbered = [f"    *{i} {line.strip()}" for i, line in enumerate(lines[-len(offers):], start=1)] if offers else []
     return (lines[: len(lines) - len(offers)] + numbered) if offers else lines, offers
 

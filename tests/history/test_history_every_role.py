@@ -100,7 +100,32 @@ def test_history_shows_a_game_of_every_cause_and_every_win_on_the_command_line(
             assert load_pack(lang).panel_text("history.winner", {"side": winners[gid].value}) in out.out
     assert main(["history", "--stats", "--db", str(path)]) == 0
     out = capsys.readouterr()
-    assert out.err == "" and f"{len(causes)} finished games" in out.out
+    assert out.err == "" and f"Finished games: {len(causes)};" in out.out
     conn = db.connect(path)
     assert compute(conn, include_headless=True).games == len(causes)
     conn.close()
+
+
+@pytest.mark.slow
+def test_the_list_the_story_and_the_statistics_name_every_role_in_the_tables_language(
+        recorded: tuple[Path, dict[int, list[Cause]], dict[int, Side]], capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 23 point 11: no internal key (`white_werewolf`, `devoted_servant=1`) reaches a person."""
+    path, causes, _ = recorded
+    for lang in LANGUAGES:
+        pack = load_pack(lang)
+        assert main(["history", "--stats", "--db", str(path), "--lang", lang]) == 0
+        stats = capsys.readouterr().out
+        assert pack.panel_text("stats.side", {}) in stats and pack.panel_text("stats.role", {}) in stats
+        for role in Role:
+            if f" {role.value} " in stats or INTERNAL.search(stats) or "=" in stats:
+                raise AssertionError(f"{lang}: an internal key in the statistics:\n{stats}")
+        assert pack.role_name("white_werewolf") in stats and pack.sides["abominable_sectarian"] in stats
+        assert main(["history", "--db", str(path), "--lang", lang]) == 0
+        listed = capsys.readouterr().out
+        assert not INTERNAL.search(listed) and "=" not in listed, lang
+        first = min(causes)
+        assert main(["history", str(first), "--db", str(path), "--lang", lang]) == 0
+        header = capsys.readouterr().out.splitlines()[0]
+        assert not INTERNAL.search(header) and "=" not in header, header
+    assert main(["history", "--stats", "--db", str(path), "--lang", "fr"]) == 0
+    assert "victoires par camp:" in capsys.readouterr().out
