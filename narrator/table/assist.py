@@ -276,14 +276,16 @@ class Assistant:
 
 
 def run_assist(language: str, roles: Iterable[Role], timing: Timing, options: Options, keys: KeySource,
-               speaker_factory: Callable[[VoicePack, Clock], Speaker] | None = None, out: TextIO = sys.stdout) -> None:
+               speaker_factory: Callable[[VoicePack, Clock], Speaker] | None = None, out: TextIO = sys.stdout,
+               pace: float = 1.0) -> None:
+    """`pace`: how long a printed line lasts, as a share of the time to say it (the config's speech_scale)."""
     from narrator.clock import RealClock
     from narrator.packs import load_pack
     from narrator.table.text import text_speaker
 
     pack = load_pack(language)
     clock = RealClock()
-    speaker = speaker_factory(pack, clock) if speaker_factory else text_speaker(pack, clock, out)
+    speaker = speaker_factory(pack, clock) if speaker_factory else text_speaker(pack, clock, out, pace)
     out.write(f"narrator assist: you run the game; I call the night. {HELP}\n")
     try:
         Assistant(pack, speaker, clock, keys, roles, timing, options, out, captions=speaker_factory is not None).run()

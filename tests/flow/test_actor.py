@@ -24,11 +24,12 @@ def test_cards_are_laid_before_the_first_call_and_shown_on_the_board() -> None:
     assert [line for b in BOARD for line in b(r.game)] == [
         ("actor.on_table", {"role": "seer"}), ("actor.on_table", {"role": "witch"}), ("actor.on_table", {"role": "hunter"})]
     from narrator.packs import available_languages, load_pack
+    from narrator.ports import Cue
 
     for lang in available_languages():
         pack = load_pack(lang)
         for key, slots in (line for b in BOARD for line in b(r.game)):
-            text = pack.panel_text(key, slots)
+            text = pack.text(Cue(key, dict(slots)))  # as the boards render them
             assert pack.role_name("actor") in text and pack.role_name(str(slots["role"])) in text, (lang, text)
 
 
