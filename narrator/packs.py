@@ -116,6 +116,24 @@ class VoicePack:
     def role_name(self, role: str) -> str:
         return self.roles.get(role, role)
 
+    def deck_text(self, composition: str | Mapping[str, int]) -> str:
+        """A deck for a person: "3 Werewolf, 1 Seer, 8 Villager" in the pack's names, from counts
+        by role key or a composition written `seer=1,villager=8,werewolf=3` (the history's)."""
+        if isinstance(composition, str):
+            counts: dict[str, int] = {}
+            for part in composition.split(","):
+                key, _, n = part.partition("=")
+                if key.strip():
+                    counts[key.strip()] = int(n) if n.strip().isdigit() else 1
+        else:
+            counts = {str(getattr(k, "value", k)): int(v) for k, v in composition.items()}
+        return ", ".join(f"{n} {self.role_name(key)}" for key, n in counts.items())
+
+    def call_name(self, call: str) -> str:
+        """A night call's name for the table: `call.<call>` under [panel], else the role it is named after."""
+        named = self.panel.get(f"call.{call}")
+        return named[0] if named else self.role_name(call)
+
     def _fill(self, template: str, slots: Mapping[str, SlotValue], key: str) -> str:
         values: dict[str, Any] = {}
         for name, value in slots.items():

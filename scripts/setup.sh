@@ -25,4 +25,43 @@ if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
   .venv/bin/python -m pip install -q --upgrade pip
 fi
-.venv/bin/python -m pip install -q -e ".[${extras}]"
+
+# The package is installed again only when something changed: pyproject.toml (dependencies,
+# entry points), or extras not installed yet. The stamp holds pyproject.toml's hash and the
+# extras installed with it; NARRATOR_REINSTALL=1 installs anyway. The source is an editable
+# install: a changed .py file needs nothing.
+stamp=.venv/narrator-installed
+want="$(sha256sum pyproject.toml | cut -d' ' -f1)"
+have="" ; have_extras=""
+if [ -f "$stamp" ]; then
+  have="$(sed -n 1p "$stamp")"
+  have_extras="$(sed -n 2p "$stamp")"
+fi
+# The extras asked for that the stamp does not list yet.
+new=()
+IFS=',' read -r -a asked <<< "$extras"
+for e in "${asked[@]}"; do
+  [ -z "$e" ] || [[ ",${have_extras}," == *",${e},"* ]] || new+=("$e")
+done
+if [ "$have" = "$want" ] && [ ${#new[@]} -eq 0 ] && [ "${NARRATOR_REINSTALL:-0}" != "1" ]; then
+  exit 0
+fi
+all="${have_extras}"
+for e in "${new[@]}"; do all="${all:+${all},}${e}"; done
+if [ -z "$have" ]; then
+  reason="first install"
+elif [ "$have" != "$want" ]; then
+  reason="pyproject.toml changed"
+else
+  reason="extras added: $(IFS=','; echo "${new[*]}")"
+fi
+[ "${NARRATOR_REINSTALL:-0}" = "1" ] && reason="NARRATOR_REINSTALL=1"
+echo "narrator: installing the package (${reason}) ..."
+log=.venv/narrator-install.log
+# pip's and setuptools' own output (the editable-install warnings) goes to the log, shown only on failure.
+if ! .venv/bin/python -m pip install -q -e ".[${all}]" >"$log" 2>&1; then
+  cat "$log" >&2
+  echo "narrator: the install failed (the log above is in $log)" >&2
+  exit 1
+fi
+printf '%s\n%s\n' "$want" "$all" > "$stamp"

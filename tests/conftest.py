@@ -68,7 +68,7 @@ def _user_folders(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
 REALTIME_GROUPS: dict[str, tuple[str, ...]] = {
     # real terminals (tmux, a pty), typed into while the game's turns run on the clock
     "terminal": ("tests/table/test_tmux.py", "tests/table/test_tmux_all_roles.py", "tests/table/test_terminal_stop_start_resume.py",
-                 "tests/table/test_assist.py", "tests/table/test_doctor.py", "tests/listening/test_keypad_terminal.py"),
+                 "tests/table/test_assist.py", "tests/table/test_doctor.py", "tests/table/test_resume_sound.py", "tests/listening/test_keypad_terminal.py"),
     # audio played in real time through ALSA file devices
     "audio": ("tests/speech/test_night_audio_secrecy.py", "tests/speech/test_speech_device.py",
               "tests/speech/test_speech_engines_device.py", "tests/speech/test_speech_cli.py",

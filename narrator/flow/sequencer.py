@@ -223,6 +223,9 @@ class Sequencer:
                 self.say(Cue(key, dict(slots), phase="game.start"))
         if self.game.day_zero_due():
             self.game.open_day_zero()
+            # Day 0 is a day from its first line: the board (its seats, "Day 0") before the debate,
+            # not after the step (issue 23 point 8: the screen kept the night layout, "Night 1").
+            self.display.board(self.public_board())
 
     def awaiting_chain(self) -> bool:
         return self.game.state.awaiting in (Awaiting.HUNTER, Awaiting.SUCCESSOR, Awaiting.VOTERS, Awaiting.WINDOW)

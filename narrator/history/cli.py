@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import functools
 import json
 import sys
 import time
@@ -15,16 +16,19 @@ from narrator.errors import UsageError
 
 def register(sub: Any) -> None:
     p = sub.add_parser("history", help="the games played: a list, one game's story (history N), --stats; "
-                                       "history import [JOURNAL ...]")
-    p.add_argument("what", nargs="*", metavar="GAME | import [JOURNAL ...]",
-                   help="a game's number for its story; or 'import' and journals (default: every journal of the games folder)")
+                                       "history import [JOURNAL ...]; history delete N ...; history prune --abandoned")
+    p.add_argument("what", nargs="*", metavar="GAME | import [JOURNAL ...] | delete N ... | prune",
+                   help="a game's number for its story; or 'import' and journals (default: every journal of the games "
+                        "folder); or 'delete' and game numbers; or 'prune --abandoned' (the stopped games)")
+    p.add_argument("--abandoned", action="store_true", help="with prune: remove every game stopped before its end")
+    p.add_argument("--yes", action="store_true", help="with delete or prune: do not ask before removing (for scripts)")
     p.add_argument("--stats", action="store_true", help="win rates by side, composition, players, role and person")
     p.add_argument("--include-headless", action="store_true",
                    help="with --stats: count scripted `play --headless` runs too (left out by default)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--csv", action="store_true", help="print CSV")
     p.add_argument("--db", type=Path, metavar="FILE", help="the history database (default: in the user data folder)")
-    p.add_argument("--lang", metavar="L", help="language of the story (default: the game's)")
+    p.add_argument("--lang", metavar="L", help="language of the story (default: the game's) and of --stats (default: en)")
     p.set_defaults(func=run_history)
 
 
@@ -38,6 +42,10 @@ def run_history(args: argparse.Namespace) -> int:
     try:
         if what and what[0] == "import":
             return _import(conn, [Path(p) for p in what[1:]])
+        if what and what[0] in ("delete", "prune"):
+            return _remove(conn, what, args)
+        if args.abandoned:
+            raise UsageError("--abandoned goes with prune: narrator history prune --abandoned")
         if args.stats:
             return _stats(conn, args)
         if what:
@@ -67,11 +75,31 @@ def _list(conn: Any, args: argparse.Namespace) -> int:
         print("No game in the history yet. Play one, or import journals: narrator history import")
         return 0
     for r in rows:
-        winner = r.winner or "(abandoned)"
-        mark = "  (headless)" if r.source == "headless" else ""
-        print(f"{r.id:>4}  {(r.ended_at or r.started_at or '?')[:16]:16}  {r.players:>2} players  {r.composition}  "
-              f"{r.nights} nights  winner: {winner}{mark}")
+        print(_line(r, args.lang))
+    if any(r.status != "finished" for r in rows):
+        print("(stopped games are 'abandoned': narrator history prune --abandoned removes them; "
+              "narrator history delete N removes one)")
     return 0
+
+
+def _line(r: Any, lang: str | None = None) -> str:
+    """One game of the list: its cards in the game's language (or `lang`)."""
+    pack = _pack(lang or r.language)
+    winner = pack.sides.get(r.winner, r.winner) if r.winner else "(abandoned)"
+    mark = "  (headless)" if r.source == "headless" else ""
+    return (f"{r.id:>4}  {(r.ended_at or r.started_at or '?')[:16]:16}  {r.players:>2} players  "
+            f"{pack.deck_text(r.composition)}  {r.nights} nights  winner: {winner}{mark}")
+
+
+@functools.lru_cache(maxsize=None)
+def _pack(language: str) -> Any:
+    """The pack of a language (English for a language no pack has any more)."""
+    from narrator.packs import PackError, load_pack
+
+    try:
+        return load_pack(language)
+    except PackError:
+        return load_pack("en")
 
 
 def _detail(conn: Any, gid: int, args: argparse.Namespace) -> int:
@@ -100,9 +128,10 @@ def _detail(conn: Any, gid: int, args: argparse.Namespace) -> int:
             w.writerows(seats)
         return 0
     pack = load_pack(args.lang or row.language)
-    print(f"Game {row.id}: {row.players} players, {row.composition}; {row.status}"
+    told = story(row.events, pack, names)  # the whole story before the first line is printed
+    print(f"Game {row.id}: {row.players} players, {pack.deck_text(row.composition)}; {row.status}"
           + (f", journal {row.journal}" if row.journal else ""))
-    for line in story(row.events, pack, names):
+    for line in told:
         print(line)
     return 0
 
@@ -120,31 +149,78 @@ def _stats(conn: Any, args: argparse.Namespace) -> int:
         for r in stats.rows:
             w.writerow([r.section, r.key, r.games, r.wins, f"{r.rate:.4f}"])
         return 0
-    for line in stats_lines(stats):
+    from narrator.packs import load_pack
+
+    for line in stats_lines(stats, load_pack(args.lang or "en")):
         print(line)
     return 0
 
 
-def stats_lines(stats: Any) -> list[str]:
-    """The statistics as a plain table (docs/history.md shows one)."""
-    titles = {"side": "wins by side", "composition": "village wins by composition",
-              "players": "village wins by number of players", "role": "wins by role (seats)",
-              "person": "wins by person (seats)"}
-    lines = [f"{stats.games} finished game{'s' * (stats.games != 1)}; average {stats.mean_nights:.1f} nights, "
-             f"{stats.mean_days:.1f} days" + (f", {stats.mean_minutes:.0f} minutes" if stats.mean_minutes is not None else "")]
+def stats_lines(stats: Any, pack: Any = None) -> list[str]:
+    """The statistics as a plain table (docs/history.md shows one), in the pack's language: its words,
+    its role and side names (--json and --csv keep the keys)."""
+    if pack is None:
+        from narrator.packs import load_pack
+
+        pack = load_pack("en")
+    names = {"side": lambda key: pack.sides.get(key, key), "composition": pack.deck_text,
+             "role": pack.role_name}
+    lines = [pack.panel_text("stats.summary", {"count": stats.games, "nights": f"{stats.mean_nights:.1f}",
+                                               "days": f"{stats.mean_days:.1f}"})
+             + (pack.panel_text("stats.minutes", {"minutes": f"{stats.mean_minutes:.0f}"})
+                if stats.mean_minutes is not None else "")]
     if stats.headless_left_out:
-        lines.append(f"({stats.headless_left_out} headless run{'s' * (stats.headless_left_out != 1)} left out; "
-                     "--include-headless counts them)")
-    for section, title in titles.items():
+        lines.append(pack.panel_text("stats.headless", {"count": stats.headless_left_out}))
+    for section in ("side", "composition", "players", "role", "person"):
         rows = stats.section(section)
         if not rows:
             continue
-        width = max(len(r.key) for r in rows)
+        name = names.get(section, str)
+        keys = [name(r.key) for r in rows]
+        width = max(len(k) for k in keys)
         lines.append("")
-        lines.append(f"{title}:")
-        for r in rows:
-            lines.append(f"  {r.key:<{width}}  {r.wins:>4} / {r.games:<4} {r.rate:>6.1%}")
+        lines.append(pack.panel_text(f"stats.{section}", {}) + ":")
+        for key, r in zip(keys, rows):
+            lines.append(f"  {key:<{width}}  {r.wins:>4} / {r.games:<4} {r.rate:>6.1%}")
     return lines
+
+
+def _remove(conn: Any, what: list[str], args: argparse.Namespace) -> int:
+    """`history delete N ...` and `history prune --abandoned`: list what goes, ask (unless --yes), remove."""
+    from narrator.history import db
+
+    rows = {r.id: r for r in db.games(conn)}
+    if what[0] == "delete":
+        numbers = what[1:]
+        if not numbers:
+            raise UsageError("history delete: give the numbers of the games to remove, e.g. narrator history delete 3 4")
+        bad = [n for n in numbers if not n.isdigit()]
+        if bad:
+            raise UsageError(f"history delete {bad[0]!r}: give game numbers (see 'narrator history')")
+        unknown = [n for n in numbers if int(n) not in rows]
+        if unknown:
+            raise UsageError(f"history delete: no game number {unknown[0]} in the history; 'narrator history' lists them")
+        ids = sorted({int(n) for n in numbers})
+    else:
+        if len(what) > 1 or not args.abandoned:
+            raise UsageError("history prune: say what to remove: narrator history prune --abandoned")
+        ids = [gid for gid, r in rows.items() if r.status != "finished"]
+        if not ids:
+            print("No abandoned game in the history: nothing to remove.")
+            return 0
+    print(f"{len(ids)} game{'s' * (len(ids) != 1)} to remove:")
+    for gid in ids:
+        print(_line(rows[gid], args.lang))
+    if not args.yes:
+        print("Remove them from the history? Type y then Enter (anything else keeps them): ", end="", flush=True)
+        answer = sys.stdin.readline()
+        if answer.strip().lower() not in ("y", "yes"):
+            print("" if answer.endswith("\n") else "\n", end="")
+            print("Nothing removed. (--yes removes without asking.)")
+            return 1
+    removed = db.delete(conn, ids)
+    print(f"Removed {removed} game{'s' * (removed != 1)} from the history.")
+    return 0
 
 
 def _import(conn: Any, paths: Sequence[Path]) -> int:
@@ -200,12 +276,25 @@ class Recorder:
         self.started = time.monotonic()
         self.names = dict(names or {})
 
-    def journal(self, path: Path | None) -> None:
-        """Record the game of this journal (it holds everything, even for a game stopped half-way)."""
-        from narrator.journal import JournalError, read_journal
-        from narrator.history.record import HistoryError, from_journal
+    def journal(self, path: Path | None, setup: Mapping[str, Any] | None = None) -> None:
+        """Record the game of this journal (it holds everything, even for a game stopped half-way).
 
-        if path is None or not path.exists() or path.stat().st_size == 0:
+        A game stopped during its deal has written nothing yet: with its `setup` (a Setup's
+        record) it is recorded as abandoned before its first night."""
+        from narrator.journal import JournalError, read_journal
+        from narrator.history.record import HistoryError, from_events, from_journal, start_event
+
+        if path is None:
+            return
+        if not path.exists() or path.stat().st_size == 0:
+            if setup is not None:
+                try:
+                    record = from_events(setup, [start_event(setup)], names=self.names, journal=path, mode="text",
+                                         **self._times())
+                except HistoryError as exc:
+                    print(f"narrator: the game was not added to the history: {exc}", file=sys.stderr)
+                    return
+                self._save(record)
             return
         try:
             records, _ = read_journal(path)

@@ -200,3 +200,15 @@ def game(conn: sqlite3.Connection, gid: int) -> GameRow | None:
 
 def rows(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
     yield from conn.execute(sql, args)
+
+
+def delete(conn: sqlite3.Connection, ids: list[int]) -> int:
+    """Remove these games (their seats, deaths, votes and Captains go with them); returns how many were removed."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        removed = sum(conn.execute("DELETE FROM games WHERE id = ?", (gid,)).rowcount for gid in ids)
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return removed

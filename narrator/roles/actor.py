@@ -120,7 +120,8 @@ def opening(game: Game) -> list[PanelLine]:
 
 
 def board(game: Game) -> list[PanelLine]:
-    return [("actor.card", {"role": game.state.laid[i - 1].value}) for i in left(game)]
+    """All day on the public board: each card still on the table, saying it is the Actor's."""
+    return [("actor.on_table", {"role": game.state.laid[i - 1].value}) for i in left(game)]
 
 
 def morning(game: Game) -> list[PanelLine]:
@@ -161,7 +162,7 @@ MODULE = RoleModule(
     Card(Role.ACTOR, Team.VILLAGE, box="characters"),
     (Call("actor", ORDER, Schedule.EVERY_NIGHT, Role.ACTOR, run, turn=20.0,
           lines=("actor.prompt", "actor.card_left", "actor.no_cards", "echo.actor_card", "echo.actor_nobody",
-                 "actor.cards", "actor.card", "actor.used")),),
+                 "actor.cards", "actor.card", "actor.used", "actor.on_table")),),
     powers=(Power("actor", Role.ACTOR, ORDER, check, targets, seats=False),),
     morning=morning,
     opening=opening,

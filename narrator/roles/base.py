@@ -194,6 +194,13 @@ class Call:
     # False for a call where other players wake, not the role's holder (the charmed players):
     # a powerless holder does not change that call's panel.
     by_holder: bool = True
+    # The wake line's key on a night (public facts only: the options and the night number); None:
+    # `<name>.wake`. The call's `run` wakes with it, and so does `narrator assist` (no game there).
+    wake_line: Callable[[Options, int], str] | None = None
+
+    def wake(self, options: Options, night: int) -> str:
+        """The key of the line that wakes this call on night `night`."""
+        return self.wake_line(options, night) if self.wake_line is not None else f"{self.name}.wake"
 
     @property
     def condition(self) -> str | None:

@@ -84,7 +84,9 @@ def run(game: Game, rng: random.Random) -> CallTurn:
         if not powered:
             shown.append(("power.none", {}))
             return
-        shown.append(("fox.yes" if found else "fox.no", {"seat": centre}))
+        # The seats sniffed, by number: the centre and his living neighbours.
+        seats = ", ".join(str(s) for s in group(game, centre))
+        shown.append(("fox.yes" if found else "fox.no", {"seat": centre, "seats": seats}))
         if not game.powered(fox):
             shown.append(("fox.power_lost", {}))
 

@@ -8,17 +8,22 @@ from typing import TYPE_CHECKING
 
 from narrator.ports import Heard
 from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
+from narrator.rules.options import Options
 from narrator.rules.roles import Role, Team
 
 if TYPE_CHECKING:
     from narrator.rules.game import Game
 
 
+def wake_line(options: Options, night: int) -> str:
+    """The first night the pack meets (and kills, if `first_night_kill`); later nights it wakes."""
+    if night == 1:
+        return "werewolves.wake_first" if options.first_night_kill else "werewolves.wake_meet"
+    return "werewolves.wake"
+
+
 def run(game: Game, rng: random.Random) -> CallTurn:
-    if game.state.night == 1:
-        wake = "werewolves.wake_first" if game.options.first_night_kill else "werewolves.wake_meet"
-    else:
-        wake = "werewolves.wake"
+    wake = wake_line(game.options, game.state.night)
     if not game.living_wolves():
         return CallTurn(wake, closed_turn("werewolves"))
     targets = game.wolf_targets()
@@ -42,6 +47,6 @@ def run(game: Game, rng: random.Random) -> CallTurn:
 
 MODULE = RoleModule(
     Card(Role.WEREWOLF, Team.WOLVES, pack=True, unique=False),
-    (Call("werewolves", 14, Schedule.EVERY_NIGHT, Role.WEREWOLF, run, always=True, turn=40.0,
+    (Call("werewolves", 14, Schedule.EVERY_NIGHT, Role.WEREWOLF, run, always=True, turn=40.0, wake_line=wake_line,
           lines=("werewolves.wake_first", "werewolves.wake_meet", "werewolves.prompt", "echo.victim", "echo.victim_nobody")),),
 )

@@ -12,8 +12,9 @@ from typing import Any
 from narrator.argtypes import integer
 from narrator.errors import UsageError
 from narrator.reference import option_help
-from narrator.rules import Options, Side, complete, default_deck, parse_roles
+from narrator.rules import Options, Role, Side, complete, default_deck, parse_roles, suggest
 from narrator.rules.composition import describe, validate
+from narrator.rules.composition import describe as _describe
 from narrator.sim.policies import POLICIES, InformedParams
 from narrator.sim.runner import SimConfig, simulate, wilson
 
@@ -156,18 +157,30 @@ def run_balance(args: argparse.Namespace) -> int:
 AGAIN = "ask again, or give more --budget: the games played are kept"
 
 
-def advice_lines(advice: Any, again: str = AGAIN) -> list[str]:
-    """The advisor's answer as plain lines (the command line and the wizard print the same, but for
-    `again`: how to get more of an answer cut short, in the words of the place that asked)."""
-    from narrator.sim.balance import FAIR, LIMIT, NEAR, changes
+def advice_lines(advice: Any, again: str = AGAIN, pack: Any = None) -> list[str]:
+    """The advisor's answer as plain lines (the command line and the wizard print the same), the
+    roles named in the pack's language (English by default), never by their keys."""
+    from narrator.packs import load_pack
+    from narrator.sim.balance import FAIR, LIMIT, NEAR
+
+    pack = pack or load_pack("en")
+
+    def changes(a: Any, b: Any) -> str:
+        """`-1 Werewolf, +1 Witch`: what turns deck a into deck b."""
+        roles = sorted((set(a) | set(b)) - {Role.VILLAGER}, key=lambda r: r.value)
+        parts = [f"{b.get(r, 0) - a.get(r, 0):+d} {pack.role_name(r.value)}" for r in roles if b.get(r, 0) != a.get(r, 0)]
+        return ", ".join(parts) or "none"
+
+    def named(deck: Any) -> str:
+        return str(pack.deck_text(dict(sorted(((r.value, n) for r, n in deck.items())))))
 
     chosen = advice.chosen
     lo, hi = chosen.interval
-    lines = [f"{advice.players} players, {describe(chosen.deck)}:"]
+    lines = [f"{advice.players} players, {named(chosen.deck)}:"]
     if chosen.games:
         lines.append(f"  the village wins {chosen.rate:.0%} of games with informed players "
                      f"(95% interval {lo:.0%}–{hi:.0%}, {chosen.games:,} games)")
-    elif describe(chosen.deck) in advice.failed:
+    elif _describe(chosen.deck) in advice.failed:
         lines.append("  no estimate: the simulator failed on this composition (a bug; please report it)")
     else:
         lines.append("  no estimate yet (no game could be played in the time given)")
@@ -177,7 +190,8 @@ def advice_lines(advice: Any, again: str = AGAIN) -> list[str]:
     # Notes first: the wizard numbers the last lines, the fair compositions, to take one with *N.
     others = [name for name in advice.failed if name != describe(chosen.deck)]
     if others:
-        lines.append(f"  left out, the simulator failed on them (a bug; please report it): {'; '.join(others)}")
+        lines.append("  left out, the simulator failed on them (a bug; please report it): "
+                     + "; ".join(pack.deck_text(name) for name in others))
     if advice.unweighed:
         lines.append(f"  {advice.unweighed} composition(s) {advice.searched} card(s) away were not weighed in the "
                      f"time given ({again})")
@@ -190,7 +204,7 @@ def advice_lines(advice: Any, again: str = AGAIN) -> list[str]:
         lines.append("  nearest fair compositions:")
         for e in advice.fair:
             elo, ehi = e.interval
-            lines.append(f"    {describe(e.deck)}: {e.rate:.0%} ({elo:.0%}–{ehi:.0%}); change {changes(chosen.deck, e.deck)}")
+            lines.append(f"    {named(e.deck)}: {e.rate:.0%} ({elo:.0%}–{ehi:.0%}); change {changes(chosen.deck, e.deck)}")
     elif advice.searched == NEAR:
         lines.append("  no fair composition found near this one with the roles owned")
     return lines

@@ -2,7 +2,7 @@
 
 The program calls the night in order with the fixed turn lengths and keeps the day's timer with
 spoken warnings; it tracks no roles and no deaths. Keys: Enter or + next, - back, / pause,
-* repeat.
+* repeat; c calls a call made only when due (asked before it: Enter skips it).
 """
 
 from __future__ import annotations
@@ -15,50 +15,77 @@ from narrator.flow.sequencer import minutes_cue, time_left_cue
 from narrator.flow.timing import Timing
 from narrator.packs import VoicePack
 from narrator.ports import Clock, Cue, Speaker
+from narrator.roles import NIGHT_ELECTION_ORDER, Call, Schedule, night_calls
 from narrator.rules import Options, Role
 from narrator.table.keys import KeySource
 
 KEYS = {"\n": "next", "+": "next", "n": "next", "-": "back", "b": "back", "/": "pause", "p": "pause",
-        "*": "repeat", "r": "repeat", "q": "quit"}
+        "*": "repeat", "r": "repeat", "q": "quit", "c": "call"}
 HELP = "Enter/+ next   - back   / pause   * repeat   q quit"
 
 
 @dataclass(frozen=True)
 class Step:
-    """One line, then a wait: seconds (a turn), None (until Enter), or the debate timer."""
+    """One line, then a wait: seconds (a turn), None (until Enter), or the debate timer.
+
+    `call`: the night call whose line it is (its name is shown in the table's language);
+    `optional`: a call made only after a public fact the assistant does not track (the Devoted
+    Servant's new card): the narrator says whether it is due before it is made."""
 
     cue: Cue
     wait: float | None
     label: str
     night: int
     debate: bool = False
+    call: str | None = None
+    optional: bool = False
 
     @property
     def when(self) -> str:
         """"night 2" for the night's calls, "day 2" for the day after it."""
         return f"{'day' if self.cue.phase.startswith('day.') else 'night'} {self.night}"
 
+    def text(self, pack: VoicePack) -> str:
+        """The step's label, the call's name in the table's language."""
+        return f"{pack.call_name(self.call)}: {self.label}" if self.call else self.label
+
+
+def calls_tonight(night: int, possible: Iterable[Role], options: Options) -> list[Call]:
+    """The catalogue's night calls made on night `night` when these roles are possible, in the
+    merged night order (as the sequencer makes them: `narrator.flow.sequencer.Sequencer._call_due`),
+    the public fact of a `due` call left to the narrator (see `Step.optional`)."""
+    roles = set(possible)
+    made: list[Call] = []
+    for call in night_calls():
+        if call.schedule is Schedule.AFTER:
+            if any(c.name == call.after for c in made):
+                made.append(call)
+            continue
+        if not call.always and call.role not in roles:
+            continue
+        if call.nights is not None and not call.nights(options, night):
+            continue
+        if call.schedule is Schedule.FIRST_NIGHT and night != 1:
+            continue
+        made.append(call)
+    return made
+
 
 def night_steps(night: int, possible: Iterable[Role], timing: Timing, options: Options) -> list[Step]:
-    """The calls of one night in the order the sequencer uses, every possible role every night."""
-    roles = set(possible)
-    calls: list[tuple[str, str]] = []
-    if night == 1 and Role.THIEF in roles:
-        calls.append(("thief", "thief.wake"))
-    if night == 1 and Role.CUPID in roles:
-        calls += [("cupid", "cupid.wake"), ("lovers", "lovers.wake")]
-    if Role.SEER in roles:
-        calls.append(("seer", "seer.wake"))
-    if night == 1:
-        calls.append(("werewolves", "werewolves.wake_first" if options.first_night_kill else "werewolves.wake_meet"))
-    else:
-        calls.append(("werewolves", "werewolves.wake"))
-    if Role.WITCH in roles:
-        calls.append(("witch", "witch.wake"))
+    """The calls of one night in the order the sequencer uses, each with its wake line and turn."""
     steps = [Step(Cue("night.falls", phase="night.falls"), timing.gap, "night falls", night)]
-    for call, wake in calls:
-        steps.append(Step(Cue(wake, phase=f"night.{call}"), timing.turn(call), f"{call}: awake", night))
-        steps.append(Step(Cue(f"{call}.sleep", phase=f"night.{call}"), timing.gap, f"{call}: asleep", night))
+    election = night == 1 and options.captain_election == "night1_end"
+    for call in calls_tonight(night, possible, options):
+        if election and call.order > NIGHT_ELECTION_ORDER:
+            election = False
+            steps.append(Step(Cue("day.dawn", phase="day.captain"), None, "Captain election: run it, then Enter", night))
+            steps.append(Step(Cue("night.falls", phase="night.falls"), timing.gap, "night falls", night))
+        phase = f"night.{call.name}"
+        optional = call.due is not None
+        steps.append(Step(Cue(call.wake(options, night), phase=phase), timing.turn(call.name), "awake", night,
+                          call=call.name, optional=optional))
+        steps.append(Step(Cue(f"{call.name}.sleep", phase=phase), timing.gap, "asleep", night, call=call.name,
+                          optional=optional))
     steps.append(Step(Cue("day.dawn", phase="day.morning"), None, "morning: announce the deaths, then Enter", night))
     steps.append(Step(minutes_cue("debate.start", timing.debate), timing.debate, "debate", night, True))
     steps.append(Step(Cue("vote.start", phase="day.vote"), None, "vote: run it, then Enter", night))
@@ -107,11 +134,29 @@ class Assistant:
                     return
                 self.steps += night_steps(night, self.possible, self.timing, self.options)
             step = self.steps[i]
-            self.show(f"[{step.when}] {step.label}")
+            if step.optional and step.cue.key != f"{step.call}.sleep":
+                asked = self.ask_due(step)
+                if asked == "quit":
+                    return
+                if asked == "skip":
+                    i += 2  # its wake and sleep lines
+                    continue
+            self.show(f"[{step.when}] {step.text(self.pack)}")
             result = self.play(step)
             if result == "quit":
                 return
             i = max(0, i - 1) if result == "back" else i + 1
+
+    def ask_due(self, step: Step) -> str:
+        """Whether a call made only after a public fact is due tonight: c calls it, Enter skips it."""
+        self.show(f"[{step.when}] {self.pack.call_name(step.call or '')}: called only when due tonight; "
+                  "c to call it, Enter to skip it")
+        while True:
+            command = self.key(None)
+            if command in ("call", "quit"):
+                return command
+            if command == "next":
+                return "skip"
 
     def show(self, text: str) -> None:
         if self.out is not None:
@@ -174,7 +219,7 @@ class Assistant:
             if command in ("back", "quit"):
                 return command
             if command == "repeat":
-                self.show(f"[{step.when}] * {step.label}: said again")
+                self.show(f"[{step.when}] * {step.text(self.pack)}: said again")
                 end = self.say(step.cue)
                 deadline = None if step.wait is None else end + step.wait
             elif command == "pause":
@@ -231,14 +276,16 @@ class Assistant:
 
 
 def run_assist(language: str, roles: Iterable[Role], timing: Timing, options: Options, keys: KeySource,
-               speaker_factory: Callable[[VoicePack, Clock], Speaker] | None = None, out: TextIO = sys.stdout) -> None:
+               speaker_factory: Callable[[VoicePack, Clock], Speaker] | None = None, out: TextIO = sys.stdout,
+               pace: float = 1.0) -> None:
+    """`pace`: how long a printed line lasts, as a share of the time to say it (the config's speech_scale)."""
     from narrator.clock import RealClock
     from narrator.packs import load_pack
     from narrator.table.text import text_speaker
 
     pack = load_pack(language)
     clock = RealClock()
-    speaker = speaker_factory(pack, clock) if speaker_factory else text_speaker(pack, clock, out)
+    speaker = speaker_factory(pack, clock) if speaker_factory else text_speaker(pack, clock, out, pace)
     out.write(f"narrator assist: you run the game; I call the night. {HELP}\n")
     try:
         Assistant(pack, speaker, clock, keys, roles, timing, options, out, captions=speaker_factory is not None).run()

@@ -93,7 +93,8 @@ def run_assist(args: argparse.Namespace) -> int:
         return open_table_speaker(pack, clock, args, pace or 1.0)
 
     with TerminalKeys() as keys:
-        assist(args.lang or config.language, roles, timing, options, keys, None if args.text else aloud)
+        assist(args.lang or config.language, roles, timing, options, keys, None if args.text else aloud,
+               pace=config.speech_scale * (pace or 1.0))
     return 0
 
 

@@ -112,20 +112,26 @@ def balance_advice(config: TableConfig) -> tuple[list[str], list[dict[str, int]]
         advice = advise(config.players, config.composition(), config.rule_options())
     except RulesError:
         return [], []
-    return wizard_advice(advice)
+    from narrator.packs import PackError, load_pack
+
+    try:
+        pack = load_pack(config.language)
+    except PackError:
+        pack = None
+    return wizard_advice(advice, pack)
 
 
 # The wizard has no --budget: its roles question asks the advisor again after every change.
 WIZARD_AGAIN = "change a role and back to ask again: the games played are kept"
 
 
-def wizard_advice(advice: Any) -> tuple[list[str], list[dict[str, int]]]:
+def wizard_advice(advice: Any, pack: Any = None) -> tuple[list[str], list[dict[str, int]]]:
     """The advisor's answer as the wizard shows it: the fair compositions numbered *1, *2..."""
     from narrator.rules import Role
     from narrator.sim.cli import advice_lines
 
     offers = [{r.value: n for r, n in e.deck.items() if r is not Role.VILLAGER} for e in advice.fair]
-    lines = advice_lines(advice, again=WIZARD_AGAIN)
+    lines = advice_lines(advice, again=WIZARD_AGAIN, pack=pack)
     numbered = [f"    *{i} {line.strip()}" for i, line in enumerate(lines[-len(offers):], start=1)] if offers else []
     return (lines[: len(lines) - len(offers)] + numbered) if offers else lines, offers
 
@@ -309,7 +315,7 @@ def _play_text(args: argparse.Namespace, setup: Setup, deal_mode: str, listener:
     finally:
         display.clear_private()  # Ctrl-C during a private turn: wipe it before "interrupted"
         journal.close()
-        recorder.journal(path)
+        recorder.journal(path, setup.to_record())  # stopped during the deal: recorded as abandoned
     return 0
 
 
@@ -404,7 +410,8 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
                 on_phones = phones is not None and deal_mode == "program" and len(phones.hub.joined()) == setup.players
                 if deal_mode is not None and not on_phones:
                     setup = deal_at_table(setup, deal_mode, speaker, listener, screen, clock)
-                head = {"mode": "text", "screen": "full", "voice": voice, "started": _now(),
+                head = {"mode": "text", "screen": "full", "voice": voice,
+                        "no_audio": bool(getattr(args, "no_audio", False)), "started": _now(),
                         "started_at": round(time.time(), 3), "seed": seed,
                         "setup": setup.to_record(), **_names_head(names)}
                 if at_table is not None:
@@ -428,7 +435,7 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
             phones.close()
         voice_out.close()
         journal.close()
-        recorder.journal(path)
+        recorder.journal(path, setup.to_record())  # stopped during the deal: recorded as abandoned
     outcome = game.outcome
     assert outcome is not None
     if phones is not None:

@@ -46,6 +46,8 @@ def register(sub: Any) -> None:
     from narrator.table.sound import add_sound_arguments
 
     add_sound_arguments(r)
+    r.add_argument("--audio", action="store_true",
+                   help="speak aloud, even if the game was played with --no-audio (by default it resumes as it was played)")
     r.set_defaults(func=run_resume)
 
     g = sub.add_parser("graph", help="print the game's state machine as a mermaid diagram")
@@ -114,6 +116,11 @@ def run_resume(args: argparse.Namespace) -> int:
         screen = args.screen or head.get("screen", "text")
         if screen == "full":
             from narrator.table.play import resume_full
+
+            if args.audio and args.no_audio:
+                raise UsageError("--audio and --no-audio contradict each other; keep one")
+            if head.get("no_audio") and not args.audio:
+                args.no_audio = True  # the sound choice the game was played with
 
             return resume_full(args, path, setup, seed, voice=bool(head.get("voice", True)))
         return _resume_text(path, setup, seed)

@@ -194,7 +194,7 @@ class ScreenDisplay:
     def _day(self) -> RenderableType:
         s = self.state
         key = PHASES.get(self.phase)
-        day = max(s.get("day", 0), s.get("night", 0), 1)
+        day = max(s.get("day", 0), s.get("night", 0))  # 0: the Angel's Day 0, before the first night
         phase = self.pack.panel_text(key, {"role": "captain"}) if key else self.pack.panel_text("board.day", {"count": day})
         header = Table.grid(expand=True)
         header.add_column(ratio=1)

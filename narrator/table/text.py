@@ -68,7 +68,8 @@ class TextDisplay:
         if state.get("phase") == "night":
             when = p.panel_text("board.night", {"count": int(state.get("night") or 0)})
         else:
-            when = p.panel_text("board.day", {"count": max(int(state.get("day") or 0), int(state.get("night") or 0), 1)})
+            # Day 0: the Angel's, before the first night (the history calls it so too).
+            when = p.panel_text("board.day", {"count": max(int(state.get("day") or 0), int(state.get("night") or 0))})
         parts = [f"[{when}]", f"{p.panel_text('board.alive', {})}: {' '.join(map(str, alive))}"]
         if captain:
             parts.append(f"{p.role_name('captain')}: {captain}")

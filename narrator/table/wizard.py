@@ -11,7 +11,7 @@ from typing import Callable, Iterable, Mapping, Protocol, TextIO, TypeVar
 
 from narrator.errors import UsageError
 from narrator.flow.timing import Timing
-from narrator.roles import card, night_calls, wizard_roles
+from narrator.roles import night_calls, wizard_roles
 from narrator.rules import Role, RulesError
 from narrator.rules.composition import RECOMMENDED
 from narrator.rules.options import CHOICES, NUMBERS, TEXTS, Options
@@ -32,10 +32,10 @@ def option_menu(deck: Mapping[Role, int]) -> tuple[str, ...]:
 
 
 def timing_menu(deck: Iterable[Role]) -> tuple[str, ...]:
-    """The turns the wizard lists: the base box's calls always, an expansion's calls when their
-    role is in the deck (in the night's order), then the day's times."""
+    """The turns the wizard lists: the calls of the roles in the deck (the Werewolves' always), in
+    the night's order, then the day's times."""
     cards = set(deck)
-    calls = [c.name for c in night_calls() if card(c.role).box == "base" or c.role in cards]
+    calls = [c.name for c in night_calls() if c.always or c.role in cards]
     return (*calls, "debate", "vote", "defence")
 
 
@@ -260,7 +260,8 @@ class Wizard:
         while True:
             t = self.config.timings()
             menu = timing_menu(self.config.composition())
-            listing = ", ".join(f"{i} {name} {_seconds(t, name):g}s" for i, name in enumerate(menu, start=1))
+            listing = ", ".join(f"{i} {self.pack.call_name(name)} {_seconds(t, name):g}s"  # a call by its name
+                                for i, name in enumerate(menu, start=1))
             self.io.tell(f"Turn lengths: {listing}")
             change = self._ask("Enter = keep; a number, * and seconds (e.g. 4*30):", self._parse_timing)
             if change is None:

@@ -20,8 +20,17 @@ def test_cards_are_laid_before_the_first_call_and_shown_on_the_board() -> None:
     assert k[first: first + 4] == ["actor.cards", "actor.card", "actor.card", "actor.card"]
     assert first < k.index("night.falls")
     assert said(r)[first + 1: first + 4] == ["The Seer card.", "The Witch card.", "The Hunter card."]
+    # All day on the board, each card says it is the Actor's (issue 23 point 9: bare "The Witch card." lines).
     assert [line for b in BOARD for line in b(r.game)] == [
-        ("actor.card", {"role": "seer"}), ("actor.card", {"role": "witch"}), ("actor.card", {"role": "hunter"})]
+        ("actor.on_table", {"role": "seer"}), ("actor.on_table", {"role": "witch"}), ("actor.on_table", {"role": "hunter"})]
+    from narrator.packs import available_languages, load_pack
+    from narrator.ports import Cue
+
+    for lang in available_languages():
+        pack = load_pack(lang)
+        for key, slots in (line for b in BOARD for line in b(r.game)):
+            text = pack.text(Cue(key, dict(slots)))  # as the boards render them
+            assert pack.role_name("actor") in text and pack.role_name(str(slots["role"])) in text, (lang, text)
 
 
 def test_actor_call_opens_every_night_its_panel_lists_the_cards_and_echoes_the_choice() -> None:

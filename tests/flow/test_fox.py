@@ -45,8 +45,8 @@ def test_called_every_night_after_the_seer() -> None:
 def test_yes_then_no_then_power_gone() -> None:
     r = play(SETUP, script(1, 7, 1, None))
     panels = fox_panels(r)
-    assert "Yes: there is a Werewolf among seat 1 and their neighbours." in panels[0][-1]
-    assert "No: there is no Werewolf among seat 7 and their neighbours." in panels[1][-1]
+    assert "Yes: there is a Werewolf among seats 1, 2, 8 (seat 1 and their neighbours)." in panels[0][-1]
+    assert "No: there is no Werewolf among seats 6, 7, 8 (seat 7 and their neighbours)." in panels[1][-1]
     assert "You have lost your sense of smell: your power is gone." in panels[1][-1]
     # Night 3: the same prompt, his answer taken, and only "no effect" shown.
     third = "\n".join(panels[2])

@@ -86,7 +86,7 @@ def test_leftover2_headless_runs_are_marked_and_left_out_of_the_stats(tmp_path: 
     everything = json.loads(narrator("history", "--stats", "--json", "--include-headless").stdout)
     assert everything["games"] == 3
     text = narrator("history", "--stats").stdout
-    assert text.splitlines()[0].startswith("1 finished game")
+    assert text.splitlines()[0].startswith("Finished games: 1;")
     assert "headless" in text  # says that headless runs were left out, and how to count them
     listed = narrator("history").stdout
     assert listed.count("(headless)") == 2  # the list shows every game, the headless ones marked

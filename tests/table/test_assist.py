@@ -161,7 +161,7 @@ def test_no_audio_shows_each_line_a_countdown_and_the_day() -> None:
     assert f"0:{int(TIMING.turn('cupid')):02d} left" in text  # the turn counts down
     assert "0:01 left" in text
     assert "[day 1] debate" in text and "[night 1] debate" not in text
-    assert "[night 1] cupid: awake" in text
+    assert "[night 1] Cupid: awake" in text
     assert "[debate] * time left" in text and "  » 2 minutes left." in text
 
 
@@ -182,7 +182,7 @@ def test_assist_no_audio_in_a_real_terminal(tmp_path: Any) -> None:
 
         t.wait(lambda s: re.search(r"Seer, wake up.*\n\s+\d:\d\d left", s) is not None)
         t.send("*")
-        t.wait("seer: awake: said again")
+        t.wait("Seer: awake: said again")
         t.send("q")
         assert t.exit_code() == 0
     finally:

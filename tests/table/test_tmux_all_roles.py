@@ -136,3 +136,79 @@ def test_a_full_game_with_every_role_in_text_mode(tmp_path: Path, deck: dict[Rol
         assert t.exit_code() == 0, t.screen()
     finally:
         t.close()
+    after_the_game(tmp_path, deck)
+
+
+# A key a person must never read: a role, side or call key of two words or more (`white_werewolf`).
+INTERNAL = re.compile(r"\b(" + "|".join(sorted({k for k in [*(r.value for r in Role), *(c.name for c in night_calls())]
+                                                 if "_" in k}, key=len, reverse=True)) + r")\b")
+
+
+def command(tmp_path: Path, *args: str) -> str:
+    """`narrator ARGS` in the terminal, to its end: what it wrote (it must exit 0)."""
+    t = tmux.narrator(tmp_path, *args)
+    try:
+        code = t.exit_code()
+        out = t.output()
+        assert code == 0 and "Traceback" not in out, out
+        return out
+    finally:
+        t.close()
+
+
+def label(screen: str) -> str:
+    """Assist's last step label in its output ("[night 1] Seer: awake")."""
+    labels = [ln for ln in screen.splitlines() if ln.startswith("[")]
+    return labels[-1] if labels else ""
+
+
+def after_the_game(tmp_path: Path, deck: dict[Role, int]) -> None:
+    """Issue 23, "What must be shown": the game just played in `history N` and `history --stats`, and
+    `assist` with the same roles: no traceback, every call of the roles made, every name in the
+    table's language (and in French)."""
+    from narrator.rules import Options
+    from narrator.table.assist import calls_tonight
+
+    for lang in ("en", "fr"):
+        pack = load_pack(lang)
+        story = command(tmp_path, "history", "1", "--lang", lang)
+        assert "Game 1:" in story and pack.panel_text("history.night", {"count": 1}) in story, story
+        assert not INTERNAL.search(story) and "=" not in story, story
+        stats = command(tmp_path, "history", "--stats", "--lang", lang)
+        assert pack.panel_text("stats.role", {}) in stats and not INTERNAL.search(stats) and "=" not in stats, stats
+        for role in deck:
+            assert pack.role_name(role.value) in stats, (lang, role, stats)
+    pack = load_pack("en")
+    t = tmux.narrator(tmp_path, "assist", "--config", str(tmp_path / "config.toml"), "--text")
+    skip = "c to call it, Enter to skip it"
+    waits = ("morning: announce the deaths, then Enter", "] debate", "vote: run it, then Enter")
+    try:
+        # Two nights and the day between: a call made only when due is skipped (Enter), and so are
+        # the day's steps; the second morning ends the test. Read from the program's output, not
+        # the screen: a long label wraps there.
+        import time
+
+        end = time.monotonic() + GAME
+        answered = ""
+        while True:
+            out = t.output()
+            last = label(out)
+            if "[day 2] morning" in last:
+                break
+            due = last.endswith(skip) or any(w in last for w in waits)
+            if due and last != answered:
+                t.send("Enter")
+                answered = last
+            assert time.monotonic() < end, f"assist did not reach the second morning; it wrote:\n{out[-3000:]}"
+            time.sleep(0.1)
+        t.send("q")
+        assert t.exit_code() == 0
+        out = t.output()
+    finally:
+        t.close()
+    assert "Traceback" not in out and not INTERNAL.search(out), out
+    called = [*calls_tonight(1, deck, Options()), *calls_tonight(2, deck, Options())]
+    assert {c.role for c in called} >= {r for r in deck if any(c.due is None for c in MODULES[r].calls)}
+    for call in called:
+        name = pack.call_name(call.name)
+        assert f"{name}: awake" in out or (call.due is not None and f"{name}: called only when due" in out), (call.name, out)

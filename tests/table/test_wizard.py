@@ -36,7 +36,7 @@ def test_a_whole_setup_on_the_keypad() -> None:
     # 30 s; physical cards.
     vote = str(option_menu({Role.WEREWOLF: 2, Role.SEER: 1, Role.LITTLE_GIRL: 1, Role.WITCH: 1, Role.HUNTER: 1})
                .index("vote_procedure") + 1)
-    config, _ = run(["10", "3+", "4+", "", vote, vote, "", "2", "3", "4*30", "", "2"])
+    config, _ = run(["10", "3+", "4+", "", vote, vote, "", "2", "3", "1*30", "", "2"])
     assert config.players == 10
     assert config.composition() == {Role.WEREWOLF: 2, Role.SEER: 1, Role.LITTLE_GIRL: 1, Role.WITCH: 1, Role.HUNTER: 1,
                                     Role.VILLAGER: 4}
@@ -77,7 +77,7 @@ def test_bad_role_changes_and_removing_the_last_werewolf_are_refused() -> None:
 
 
 def test_bad_turn_lengths_are_asked_again() -> None:
-    config, asker = run(["", "", "", "", "", "4*abc", "99*3", "4*0", "5*45", "", ""])
+    config, asker = run(["", "", "", "", "", "4*abc", "99*3", "4*0", "2*45", "", ""])
     told = [t for t in asker.told if t.startswith("! ")]
     assert "'abc' is not a number of seconds" in told[0]
     assert "'99' is not a turn" in told[1]
@@ -278,3 +278,11 @@ def test_issue23_point12_the_wizards_advice_cites_no_flag_it_does_not_have() -> 
     assert offers == [] and any("were not weighed" in line for line in lines)
     assert not any("--budget" in line for line in lines)
     assert any("--budget" in line for line in advice_lines(cut_short))  # the command line keeps it
+
+
+def test_issue23_point11_the_turn_lengths_name_the_calls_of_the_deck_in_the_tables_language() -> None:
+    config = TableConfig(players=10, roles={"werewolf": 2, "white_werewolf": 1, "seer": 1}, language="fr")
+    _, asker = run(["", "", "", "", "", "", ""], config)
+    turns = next(t for t in asker.told if t.startswith("Turn lengths:"))
+    assert turns.startswith("Turn lengths: 1 Voyante 20s, 2 Loups-Garous 40s, 3 Loup-Garou Blanc 20s, 4 debate"), turns
+    assert "white_werewolf" not in turns and "Sorcière" not in turns and "Voleur" not in turns

@@ -1,0 +1,85 @@
+"""`./play` installs the package only when something changed, quietly, with one line when it does
+(issue 23 point 16: it reinstalled at every start, 2 s and setuptools' warnings before the first
+question). Run on a copy of the scripts with a stand-in Python and dpkg: nothing is installed."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+FAKE_PYTHON = """#!/usr/bin/env bash
+echo "$*" >> "$(dirname "$0")/../../calls.log"
+echo "WARNING: BuildBackendWarning: Editable installation (pip's own noise)" >&2
+"""
+FAKE_NARRATOR = """#!/usr/bin/env bash
+echo "narrator $*"
+"""
+INSTALLED = """#!/usr/bin/env bash
+printf 'install ok installed'
+"""
+
+
+def table(tmp_path: Path) -> Path:
+    root = tmp_path / "narrator"
+    (root / "scripts").mkdir(parents=True)
+    shutil.copy(REPO / "play", root / "play")
+    shutil.copy(REPO / "scripts" / "setup.sh", root / "scripts" / "setup.sh")
+    shutil.copy(REPO / "pyproject.toml", root / "pyproject.toml")
+    for path, text in ((root / ".venv" / "bin" / "python", FAKE_PYTHON), (root / ".venv" / "bin" / "narrator", FAKE_NARRATOR),
+                       (tmp_path / "bin" / "dpkg-query", INSTALLED)):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        path.chmod(0o755)
+    return root
+
+
+def run(root: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    path = f"{root.parent / 'bin'}{os.pathsep}{os.environ['PATH']}"
+    return subprocess.run(["bash", str(root / "play"), *args], capture_output=True, text=True, cwd=root,
+                          env={**os.environ, "PATH": path, **(env or {})}, timeout=60)
+
+
+def installs(root: Path) -> list[str]:
+    log = root / "calls.log"
+    return [c for c in log.read_text().splitlines() if "install" in c and "-e" in c] if log.exists() else []
+
+
+def test_play_installs_once_then_starts_at_once(tmp_path: Path) -> None:
+    root = table(tmp_path)
+    first = run(root, "--text")
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.splitlines() == ["narrator: installing the package (first install) ...", "narrator play --text"]
+    assert first.stderr == "", "pip's and setuptools' output stays in the log"
+    assert installs(root) == ["-m pip install -q -e .[voice]"]
+
+    again = run(root, "--text")
+    assert again.stdout.splitlines() == ["narrator play --text"] and again.stderr == ""
+    assert len(installs(root)) == 1, "nothing changed: no install"
+
+
+def test_play_installs_again_when_pyproject_changes_or_extras_are_added(tmp_path: Path) -> None:
+    root = table(tmp_path)
+    run(root)
+    (root / "pyproject.toml").write_text((root / "pyproject.toml").read_text() + "\n# a new dependency\n")
+    changed = run(root)
+    assert changed.stdout.splitlines()[0] == "narrator: installing the package (pyproject.toml changed) ..."
+    assert len(installs(root)) == 2
+    added = subprocess.run(["bash", str(root / "scripts" / "setup.sh"), "dev,voice"], capture_output=True, text=True,
+                           env={**os.environ, "PATH": f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}"})
+    assert added.stdout.splitlines() == ["narrator: installing the package (extras added: dev) ..."]
+    assert installs(root)[-1] == "-m pip install -q -e .[voice,dev]"
+    assert run(root).stdout.splitlines() == ["narrator play"], "voice is installed: no install"
+    forced = run(root, env={"NARRATOR_REINSTALL": "1"})
+    assert forced.stdout.splitlines()[0] == "narrator: installing the package (NARRATOR_REINSTALL=1) ..."
+
+
+def test_a_failed_install_shows_pips_output_and_stops(tmp_path: Path) -> None:
+    root = table(tmp_path)
+    (root / ".venv" / "bin" / "python").write_text(FAKE_PYTHON + "echo 'ERROR: no such package' >&2; exit 1\n")
+    failed = run(root)
+    assert failed.returncode == 1 and "ERROR: no such package" in failed.stderr and "narrator play" not in failed.stdout
+    assert not (root / ".venv" / "narrator-installed").exists(), "a failed install is tried again next time"
