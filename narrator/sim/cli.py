@@ -157,7 +157,7 @@ def run_balance(args: argparse.Namespace) -> int:
 AGAIN = "ask again, or give more --budget: the games played are kept"
 
 
-def advice_lines(advice: Any, again: str = AGAIN, pack: Any = None) -> list[str]:
+def advice_lines(advice: Any, pack: Any = None, again: str = AGAIN) -> list[str]:
     """The advisor's answer as plain lines (the command line and the wizard print the same), the
     roles named in the pack's language (English by default), never by their keys."""
     from narrator.packs import load_pack

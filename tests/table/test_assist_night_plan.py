@@ -17,7 +17,7 @@ from narrator.packs import available_languages, load_pack
 from narrator.roles import night_calls
 from narrator.rules import Options, Role
 from narrator.table.assist import Assistant, night_steps
-from narrator.table.keys import ScriptedKeys
+from narrator.fakes import ScriptedKeys
 from tests.all_roles import compositions, script_toml, seats, setup_toml
 
 # Rule options that change which calls are made, and when (the rest keep their defaults).
