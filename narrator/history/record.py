@@ -57,9 +57,10 @@ class Seat:
     name: str | None = None
 
 
-@dataclass
-class GameRecord:
-    uid: str  # the same game imported twice keeps one row
+@dataclass(frozen=True, kw_only=True)
+class GameSummary:
+    """What the history says of a game in one line: the fields a game's record and its database row share."""
+
     status: str  # "finished" or "abandoned"
     players: int
     language: str
@@ -69,22 +70,25 @@ class GameRecord:
     nights: int
     days: int
     winner: str | None
-    seats: list[Seat]
-    deaths: list[Death]
-    votes: list[Vote]
     events: list[dict[str, Any]]
     started_at: str | None = None
     ended_at: str | None = None
     duration_s: float | None = None
     journal: str | None = None
+    source: str = "table"  # "headless" for a scripted run (`play --headless`), "table" for a game played at a table
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameRecord(GameSummary):
+    """A game as it is written: its summary, and its seats, deaths, votes and Captains."""
+
+    uid: str  # the same game imported twice keeps one row
+    seats: list[Seat]
+    deaths: list[Death]
+    votes: list[Vote]
     seed: int | None = None
     mode: str | None = None
     captains: list[int] = field(default_factory=list)
-
-    @property
-    def source(self) -> str:
-        """"headless" for a scripted run (`play --headless`), "table" for a game played at a table."""
-        return "headless" if self.mode == "headless" else "table"
 
 
 def start_event(setup: Mapping[str, Any]) -> GameStarted:
@@ -175,6 +179,7 @@ def from_events(
         journal=str(journal) if journal else None,
         seed=seed,
         mode=mode,
+        source="headless" if mode == "headless" else "table",
         captains=captains,
     )
 
