@@ -106,6 +106,37 @@ def start_event(setup: Mapping[str, Any]) -> GameStarted:
     return started
 
 
+@dataclass
+class _Walk:
+    """What a game's events tell, in their order: its deaths, votes and Captains, how many nights and days."""
+
+    deaths: list[Death] = field(default_factory=list)
+    votes: list[Vote] = field(default_factory=list)
+    captains: list[int] = field(default_factory=list)
+    nights: int = 0
+    days: int = 0
+
+
+def _walk(events: Sequence[Event]) -> _Walk:
+    walk = _Walk()
+    phase, number, rounds = "night", 0, 0
+    for event in events:
+        if isinstance(event, NightBegan):
+            phase, number, walk.nights = "night", event.night, event.night
+        elif isinstance(event, DayBegan):
+            phase, number, walk.days = "day", event.day, event.day
+        elif isinstance(event, PlayerDied):
+            walk.deaths.append(Death(event.seat, event.role.value, event.cause.value, phase, number))
+        elif isinstance(event, VotesCast):
+            rounds += 1
+            walk.votes += [Vote(phase, number, event.ballot.value, rounds, v, t) for v, t in event.votes]
+        elif isinstance(event, CaptainElected):
+            walk.captains.append(event.seat)
+        elif isinstance(event, CaptainSucceeded) and event.successor is not None:
+            walk.captains.append(event.successor)
+    return walk
+
+
 def from_events(
     setup: Mapping[str, Any],
     events: Sequence[Event],
@@ -125,26 +156,7 @@ def from_events(
         raise HistoryError(f"the game's events do not replay: {exc}") from None
     started = game.events[0]
     assert isinstance(started, GameStarted)
-    phase, number = "night", 0
-    deaths: list[Death] = []
-    votes: list[Vote] = []
-    captains: list[int] = []
-    rounds = 0
-    nights = days = 0
-    for event in game.events:
-        if isinstance(event, NightBegan):
-            phase, number, nights = "night", event.night, event.night
-        elif isinstance(event, DayBegan):
-            phase, number, days = "day", event.day, event.day
-        elif isinstance(event, PlayerDied):
-            deaths.append(Death(event.seat, event.role.value, event.cause.value, phase, number))
-        elif isinstance(event, VotesCast):
-            rounds += 1
-            votes += [Vote(phase, number, event.ballot.value, rounds, v, t) for v, t in event.votes]
-        elif isinstance(event, CaptainElected):
-            captains.append(event.seat)
-        elif isinstance(event, CaptainSucceeded) and event.successor is not None:
-            captains.append(event.successor)
+    walk = _walk(game.events)
     outcome = game.outcome
     winners = set(outcome.winners) if outcome else set()
     names = names or {}
@@ -166,12 +178,12 @@ def from_events(
         composition=describe(deck),
         options=started.options.to_dict(),
         timing=dict(setup.get("timing", {})),
-        nights=nights,
-        days=days,
+        nights=walk.nights,
+        days=walk.days,
         winner=outcome.winner.value if outcome else None,
         seats=seats,
-        deaths=deaths,
-        votes=votes,
+        deaths=walk.deaths,
+        votes=walk.votes,
         events=plain,
         started_at=started_at,
         ended_at=ended_at,
@@ -180,7 +192,7 @@ def from_events(
         seed=seed,
         mode=mode,
         source="headless" if mode == "headless" else "table",
-        captains=captains,
+        captains=walk.captains,
     )
 
 
