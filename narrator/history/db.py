@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from narrator.history.record import GameRecord, HistoryError
+from narrator.history.record import GameRecord, GameSummary, HistoryError
 
 # Each migration takes the schema from version i to i+1; never edit one that has shipped: add another.
 MIGRATIONS: tuple[str, ...] = (
@@ -155,46 +155,33 @@ def save(conn: sqlite3.Connection, game: GameRecord) -> int:
     return gid
 
 
-@dataclass(frozen=True)
-class GameRow:
+@dataclass(frozen=True, kw_only=True)
+class GameRow(GameSummary):
+    """A game as the database gives it back: its summary and its number."""
+
     id: int
-    status: str
-    started_at: str | None
-    ended_at: str | None
-    duration_s: float | None
-    players: int
-    language: str
-    composition: str
-    options: dict[str, Any]
-    timing: dict[str, Any]
-    nights: int
-    days: int
-    winner: str | None
-    journal: str | None
-    events: list[dict[str, Any]]
-    source: str = "table"
 
     def to_json(self) -> dict[str, Any]:
-        out = dict(self.__dict__)
-        del out["events"]
-        return out
+        return {name: getattr(self, name) for name in _COLUMNS if name != "events"}
 
 
-_COLUMNS = ("id, status, started_at, ended_at, duration_s, players, language, composition, options, timing, nights, days, "
-            "winner, journal, events, source")
+# The columns a GameRow is read from, in the order `history --json` prints them.
+_COLUMNS = ("id", "status", "started_at", "ended_at", "duration_s", "players", "language", "composition", "options",
+            "timing", "nights", "days", "winner", "journal", "events", "source")
+_SELECT = f"SELECT {', '.join(_COLUMNS)} FROM games"
+_JSON_COLUMNS = frozenset({"options", "timing", "events"})
 
 
 def _row(r: tuple[Any, ...]) -> GameRow:
-    return GameRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], json.loads(r[8]), json.loads(r[9]), r[10], r[11],
-                   r[12], r[13], json.loads(r[14]), r[15])
+    return GameRow(**{name: json.loads(value) if name in _JSON_COLUMNS else value for name, value in zip(_COLUMNS, r)})
 
 
 def games(conn: sqlite3.Connection) -> list[GameRow]:
-    return [_row(r) for r in conn.execute(f"SELECT {_COLUMNS} FROM games ORDER BY COALESCE(ended_at, started_at), id")]
+    return [_row(r) for r in conn.execute(f"{_SELECT} ORDER BY COALESCE(ended_at, started_at), id")]
 
 
 def game(conn: sqlite3.Connection, gid: int) -> GameRow | None:
-    r = conn.execute(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (gid,)).fetchone()
+    r = conn.execute(f"{_SELECT} WHERE id = ?", (gid,)).fetchone()
     return _row(r) if r else None
 
 

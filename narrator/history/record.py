@@ -57,9 +57,10 @@ class Seat:
     name: str | None = None
 
 
-@dataclass
-class GameRecord:
-    uid: str  # the same game imported twice keeps one row
+@dataclass(frozen=True, kw_only=True)
+class GameSummary:
+    """What the history says of a game in one line: the fields a game's record and its database row share."""
+
     status: str  # "finished" or "abandoned"
     players: int
     language: str
@@ -69,22 +70,25 @@ class GameRecord:
     nights: int
     days: int
     winner: str | None
-    seats: list[Seat]
-    deaths: list[Death]
-    votes: list[Vote]
     events: list[dict[str, Any]]
     started_at: str | None = None
     ended_at: str | None = None
     duration_s: float | None = None
     journal: str | None = None
+    source: str = "table"  # "headless" for a scripted run (`play --headless`), "table" for a game played at a table
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameRecord(GameSummary):
+    """A game as it is written: its summary, and its seats, deaths, votes and Captains."""
+
+    uid: str  # the same game imported twice keeps one row
+    seats: list[Seat]
+    deaths: list[Death]
+    votes: list[Vote]
     seed: int | None = None
     mode: str | None = None
     captains: list[int] = field(default_factory=list)
-
-    @property
-    def source(self) -> str:
-        """"headless" for a scripted run (`play --headless`), "table" for a game played at a table."""
-        return "headless" if self.mode == "headless" else "table"
 
 
 def start_event(setup: Mapping[str, Any]) -> GameStarted:
@@ -100,6 +104,37 @@ def start_event(setup: Mapping[str, Any]) -> GameStarted:
     started = game.events[0]
     assert isinstance(started, GameStarted)
     return started
+
+
+@dataclass
+class _Walk:
+    """What a game's events tell, in their order: its deaths, votes and Captains, how many nights and days."""
+
+    deaths: list[Death] = field(default_factory=list)
+    votes: list[Vote] = field(default_factory=list)
+    captains: list[int] = field(default_factory=list)
+    nights: int = 0
+    days: int = 0
+
+
+def _walk(events: Sequence[Event]) -> _Walk:
+    walk = _Walk()
+    phase, number, rounds = "night", 0, 0
+    for event in events:
+        if isinstance(event, NightBegan):
+            phase, number, walk.nights = "night", event.night, event.night
+        elif isinstance(event, DayBegan):
+            phase, number, walk.days = "day", event.day, event.day
+        elif isinstance(event, PlayerDied):
+            walk.deaths.append(Death(event.seat, event.role.value, event.cause.value, phase, number))
+        elif isinstance(event, VotesCast):
+            rounds += 1
+            walk.votes += [Vote(phase, number, event.ballot.value, rounds, v, t) for v, t in event.votes]
+        elif isinstance(event, CaptainElected):
+            walk.captains.append(event.seat)
+        elif isinstance(event, CaptainSucceeded) and event.successor is not None:
+            walk.captains.append(event.successor)
+    return walk
 
 
 def from_events(
@@ -121,26 +156,7 @@ def from_events(
         raise HistoryError(f"the game's events do not replay: {exc}") from None
     started = game.events[0]
     assert isinstance(started, GameStarted)
-    phase, number = "night", 0
-    deaths: list[Death] = []
-    votes: list[Vote] = []
-    captains: list[int] = []
-    rounds = 0
-    nights = days = 0
-    for event in game.events:
-        if isinstance(event, NightBegan):
-            phase, number, nights = "night", event.night, event.night
-        elif isinstance(event, DayBegan):
-            phase, number, days = "day", event.day, event.day
-        elif isinstance(event, PlayerDied):
-            deaths.append(Death(event.seat, event.role.value, event.cause.value, phase, number))
-        elif isinstance(event, VotesCast):
-            rounds += 1
-            votes += [Vote(phase, number, event.ballot.value, rounds, v, t) for v, t in event.votes]
-        elif isinstance(event, CaptainElected):
-            captains.append(event.seat)
-        elif isinstance(event, CaptainSucceeded) and event.successor is not None:
-            captains.append(event.successor)
+    walk = _walk(game.events)
     outcome = game.outcome
     winners = set(outcome.winners) if outcome else set()
     names = names or {}
@@ -162,12 +178,12 @@ def from_events(
         composition=describe(deck),
         options=started.options.to_dict(),
         timing=dict(setup.get("timing", {})),
-        nights=nights,
-        days=days,
+        nights=walk.nights,
+        days=walk.days,
         winner=outcome.winner.value if outcome else None,
         seats=seats,
-        deaths=deaths,
-        votes=votes,
+        deaths=walk.deaths,
+        votes=walk.votes,
         events=plain,
         started_at=started_at,
         ended_at=ended_at,
@@ -175,7 +191,8 @@ def from_events(
         journal=str(journal) if journal else None,
         seed=seed,
         mode=mode,
-        captains=captains,
+        source="headless" if mode == "headless" else "table",
+        captains=walk.captains,
     )
 
 
