@@ -28,7 +28,7 @@ _TEAM_SIDE = {Team.VILLAGE: Side.VILLAGE, Team.WOLVES: Side.WEREWOLVES,
 
 def pending_keys(pack: VoicePack) -> list[str]:
     """Texts of roles and options the packs describe but the engine does not play yet (the rest of
-    RULES-EXTENSIONS.md's catalogue, the Pyromaniac for good): shown apart, under `pending`."""
+    docs/rules-spec.md's roles, the Pyromaniac for good): shown apart, under `pending`."""
     required = set(required_keys())
     return [k for k in pack.rules if k not in required and k.startswith(("role.", "option.", "value."))]
 

@@ -1,4 +1,4 @@
-"""The layering of ARCHITECTURE.md, read from the imports of the package (every import, at the top
+"""The layering of docs/architecture.md#the-layers, read from the imports of the package (every import, at the top
 of a module or inside a function): entry points -> adapters -> sequencer (only ports) -> rules
 engine and role catalogue (pure). An arrow never runs back up; production code never imports a fake.
 """

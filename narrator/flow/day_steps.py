@@ -111,7 +111,7 @@ def _roll_call(self: Sequencer, phase: str) -> dict[int, int | None]:
     votes: dict[int, int | None] = {}
     # The Stuttering Judge's sign (judge_signal=sign_during_vote): during the day's first vote,
     # `+` ("yes") before a vote is taken from every voter alike, with the same feedback and no
-    # line, and counts only for the Judge (RULES-EXTENSIONS.md "Day", step 3).
+    # line, and counts only for the Judge (docs/rules-spec.md#day, step 3).
     sign = ("yes",) if self.game.sign_taken() else ()
     # The second vote's prompts are named apart (`day.second.<ballot>.<voter>`): a script answers them.
     name = "day.second" if phase == "day.vote" and s.second_vote_day == s.day else phase

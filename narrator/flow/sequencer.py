@@ -92,7 +92,7 @@ def _night_transitions() -> list[dict[str, Any]]:
 
 # After the night's states, the day, top to bottom. `advance` takes the first that holds.
 DAY_TRANSITIONS: tuple[dict[str, Any], ...] = (
-    # The opening (RULES-EXTENSIONS.md "Opening"): a Day 0 when a role asks for it (the Angel).
+    # The opening (docs/rules-spec.md#opening): a Day 0 when a role asks for it (the Angel).
     {"trigger": "advance", "source": "setup", "dest": "election", "conditions": "day_zero_election_due"},
     {"trigger": "advance", "source": "setup", "dest": "debate", "conditions": "day_zero_due"},
     {"trigger": "advance", "source": "setup", "dest": "night_falls"},
@@ -195,7 +195,8 @@ class Sequencer:
     # ---- conditions (public facts only) -------------------------------------------------
 
     def _call_due(self, call: Call) -> bool:
-        """A call is made on its nights when its role is possible (RULES.md: dealt or not, alive or not)."""
+        """A call is made on its nights when its role is possible (docs/rules-spec.md#terms: dealt or not, alive or
+        not)."""
         if not call.always and call.role not in self.game.state.possible:
             return False
         if call.due is not None and not call.due(self.game):

@@ -6,5 +6,5 @@ Heavy modules (vosk, sounddevice, numpy) are imported inside functions, never at
 
 from __future__ import annotations
 
-# Seats a keypad or a grammar can ever name (RULES.md: 4 to 30 players).
+# Seats a keypad or a grammar can ever name (docs/rules-spec.md#players: 4 to 30 players).
 MAX_SEAT = 30

@@ -5,7 +5,7 @@ table, `NIGHT_ORDER_TABLE`), the cards' teams and copies (composition), the wiza
 `simulate`'s role names and the state machine `narrator graph` draws. Modules are found by name:
 adding a role adds a module here and never edits this file or the sequencer.
 
-The night order (RULES-EXTENSIONS.md "The merged night order"; `narrator graph` draws it):
+The night order (docs/rules-spec.md#night-order; `narrator graph` draws it):
 
     order  call             nights                   role possible?   module
     1      thief            first night              thief            thief.py

@@ -1,5 +1,5 @@
 """The Abominable Sectarian (l'Abominable Sectaire, Personnages): never called; plays alone
-(RULES-EXTENSIONS.md `abominable_sectarian`).
+(docs/rules-spec.md#role-abominable_sectarian).
 
 - Before the game every seat is put in group A or B (`sectarian_groups`: one letter a seat in seat
   order; not given, the first half of the seats is group A and the rest group B). The groups are
@@ -59,7 +59,7 @@ def board(game: Game) -> list[PanelLine]:
 
 
 def powered(game: Game, seat: int) -> bool:
-    """Whether his goal holds (RULES-EXTENSIONS.md "Powers lost"): lost with his power
+    """Whether his goal holds (docs/rules-spec.md#powers-lost): lost with his power
     (`Game.powered`), and lost when he is infected (a pack member: the Accursed Wolf-Father's
     infection) unless `sectarian_infected=keeps_goal`."""
     if not game.powered(seat):

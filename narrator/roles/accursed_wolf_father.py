@@ -1,6 +1,6 @@
 """The Accursed Wolf-Father (l'Infect Père des Loups, Personnages): a pack card who devours with
 the pack; every night, alone right after it, he may once a game infect the pack's victim instead
-(RULES-EXTENSIONS.md `accursed_wolf_father`).
+(docs/rules-spec.md#role-accursed_wolf_father).
 
 - Infected, the victim is not devoured (so the Witch is not shown him): he joins the pack at once
   and secretly (event JoinedPack), keeps his card and its night power, wakes with the pack from
@@ -33,7 +33,7 @@ from narrator.rules.roles import Role, Team
 if TYPE_CHECKING:
     from narrator.rules.game import Game
 
-ORDER = 15  # RULES-EXTENSIONS.md "The merged night order": right after the pack
+ORDER = 15  # docs/rules-spec.md#night-order: right after the pack
 
 
 def spent(game: Game) -> bool:

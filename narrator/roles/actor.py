@@ -1,5 +1,5 @@
 """The Actor (le Comédien, Personnages): three character cards lie face up on the table; every
-night he may take one and holds its power until his next call (RULES-EXTENSIONS.md `actor`).
+night he may take one and holds its power until his next call (docs/rules-spec.md#role-actor).
 
 - The cards (`actor_cards`): the first three of the list that are played by this narrator, not a
   Werewolf card, not a Villager, and not a possible role of the table (so never in the dealt
@@ -34,7 +34,7 @@ from narrator.rules.roles import Role, Team
 if TYPE_CHECKING:
     from narrator.rules.game import Game
 
-ORDER = 2  # RULES-EXTENSIONS.md "The merged night order": right after the Thief
+ORDER = 2  # docs/rules-spec.md#night-order: right after the Thief
 CARDS = 3
 DEFAULT = ACTOR_CARDS
 NEVER = frozenset({Role.VILLAGER, Role.ACTOR})

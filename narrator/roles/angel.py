@@ -1,5 +1,5 @@
 """The Angel (l'Ange, Personnages): never called; wins alone if the village or the pack kills him
-in the first turn (RULES-EXTENSIONS.md `angel`).
+in the first turn (docs/rules-spec.md#role-angel).
 
 - When the Angel is a possible role the game opens with a Day 0 (`angel_opening=day_first`):
   Captain election (with `captain_election=day1`), debate and an elimination vote before Night 1;
@@ -25,7 +25,7 @@ from narrator.rules.roles import Role, Side, Team
 if TYPE_CHECKING:
     from narrator.rules.game import Game
 
-# Deaths that are a devouring (RULES-EXTENSIONS.md "Terms": the pack, the Big Bad Wolf, the White Werewolf).
+# Deaths that are a devouring (docs/rules-spec.md#terms: the pack, the Big Bad Wolf, the White Werewolf).
 DEVOURED = frozenset(c for c in Cause if c.value in ("wolves", "big_bad_wolf", "white_werewolf"))
 
 

@@ -41,7 +41,7 @@ class Card:
     box: str = "base"  # the box the card comes in: one of BOXES
     copies: int = 0  # dealt in exactly this many copies when in the deck (the Two Sisters: 2); 0: any
     extra_card: bool = True  # may be one of the Thief's extra cards (not a double-faced card)
-    # Against the Elder's revenge (RULES-EXTENSIONS.md "Powers lost"), which strikes the living
+    # Against the Elder's revenge (docs/rules-spec.md#powers-lost), which strikes the living
     # village-team players: True keeps the power whatever the team; a string names a boolean
     # option that, when true, takes the power after all whatever the team (the Pied Piper:
     # keeps_power="piper_elder_revenge"); False: the team decides.
@@ -121,7 +121,7 @@ def closed_turn(call: str) -> NightTurn:
 
 
 def powerless_turn(turn: NightTurn) -> NightTurn:
-    """The turn of a living role whose power is lost (RULES-EXTENSIONS.md "Powers lost"): the same
+    """The turn of a living role whose power is lost (docs/rules-spec.md#powers-lost): the same
     questions and deadline, the answers taken and echoed as usual and handed to the engine, which
     ignores them; the private panel says the power is lost. The wake and sleep lines and the
     turn's length are the call's own, so nothing audible changes (Secrecy)."""
@@ -174,7 +174,7 @@ class CallTurn:
 @dataclass(frozen=True)
 class Call:
     """A night call: its name (the state and the line keys `<name>.wake`, `<name>.sleep`), its
-    place in the merged night order (RULES-EXTENSIONS.md), its schedule, the role whose being
+    place in the merged night order (docs/rules-spec.md#night-order), its schedule, the role whose being
     possible makes it, and the function that builds tonight's turn from the game."""
 
     name: str
@@ -251,8 +251,8 @@ class RoleModule:
     reaction: Callable[[Game, int, Cause], Reaction | None] | None = None  # dawn step 6 (hooks.REACTIONS)
     tie_victim: Callable[[Game, bool], int | None] | None = None  # day step 4 (hooks.TIE_VICTIM)
     designates_voters: Callable[[Game, int, Cause], bool] | None = None  # hooks.DESIGNATES_VOTERS
-    # Personnages (issue 12): public lines said before the first call (RULES-EXTENSIONS.md
-    # "Opening"); public-board lines; a Day 0; loners' wins; the team a seat holds now; a tie it
+    # Personnages (issue 12): public lines said before the first call (docs/rules-spec.md#opening); public-board lines;
+    # a Day 0; loners' wins; the team a seat holds now; a tie it
     # settles; the role a seat acts now (see narrator/rules/hooks.py).
     opening: Callable[[Game], list[PanelLine]] | None = None
     board: Callable[[Game], list[PanelLine]] | None = None

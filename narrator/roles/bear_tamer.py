@@ -1,4 +1,4 @@
-"""The Bear Tamer (le Montreur d'Ours, Personnages): never called (RULES-EXTENSIONS.md `bear_tamer`).
+"""The Bear Tamer (le Montreur d'Ours, Personnages): never called (docs/rules-spec.md#role-bear_tamer).
 
 - Every morning (dawn step 9, from Day 1, if the game goes on), while he is alive and powered,
   the narrator growls if at least one of his two nearest living neighbours is a pack member.

@@ -1,5 +1,5 @@
 """The Big Bad Wolf (le Grand Méchant Loup, Personnages): a pack card who devours with the pack;
-every night, alone after it, he devours a second victim (RULES-EXTENSIONS.md `big_bad_wolf`).
+every night, alone after it, he devours a second victim (docs/rules-spec.md#role-big_bad_wolf).
 
 - The extra victim is a living player who is neither a pack member nor the pack's victim; it is a
   devouring (Cause.BIG_BAD_WOLF): the Savior stops it (unless `savior_blocks=pack_only`), and
@@ -25,7 +25,7 @@ from narrator.rules.roles import Role, Team
 if TYPE_CHECKING:
     from narrator.rules.game import Game
 
-ORDER = 17  # RULES-EXTENSIONS.md "The merged night order": after the pack (and the White Werewolf)
+ORDER = 17  # docs/rules-spec.md#night-order: after the pack (and the White Werewolf)
 
 
 def power_lost(game: Game, wolf: int) -> bool:

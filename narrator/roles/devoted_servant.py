@@ -1,6 +1,5 @@
 """The Devoted Servant (la Servante Dévouée, Personnages): when the village eliminates a player,
-before his card is shown, she may reveal herself and take his card (RULES-EXTENSIONS.md
-`devoted_servant`).
+before his card is shown, she may reveal herself and take his card (docs/rules-spec.md#role-devoted_servant).
 
 - The window opens after every elimination by the day's vote whenever the role is possible, dealt
   or not (a public line, a fixed length: `Sequencer._window`). A living, powered Servant who is
@@ -35,7 +34,7 @@ from narrator.rules.roles import Role, Team
 if TYPE_CHECKING:
     from narrator.rules.game import Game
 
-RESET_ORDER = 3  # RULES-EXTENSIONS.md "The merged night order": the night after a takeover, early
+RESET_ORDER = 3  # docs/rules-spec.md#night-order: the night after a takeover, early
 
 
 def opens(game: Game, seat: int) -> bool:

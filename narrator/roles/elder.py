@@ -1,4 +1,4 @@
-"""The Elder (l'Ancien, Nouvelle Lune): never called (RULES-EXTENSIONS.md `elder`).
+"""The Elder (l'Ancien, Nouvelle Lune): never called (docs/rules-spec.md#role-elder).
 
 - Lives against devouring (`elder_lives`, default 2): a devouring that is not saved (Witch,
   Savior) costs a life; while he has more than one he survives and nothing is said (dawn step 2).
@@ -74,7 +74,7 @@ def reaction(game: Game, seat: int, cause: Cause) -> Reaction | None:
     return Reaction(events, deaths)
 
 
-# Night deaths: said at dawn without their cause (RULES.md "Dawn"), so a revenge they bring is
+# Night deaths: said at dawn without their cause (docs/rules-spec.md "Dawn"), so a revenge they bring is
 # never said in public (issue 22 point 3): the line would tell the table that the dead player
 # was the Elder and how he died (the Witch's poison). The powerless learn it on their own panel.
 HIDDEN_CAUSES = frozenset({Cause.POISON, Cause.DISEASE, *DEVOURING})

@@ -1,5 +1,5 @@
 """The Fox (le Renard, Personnages): called every night after the Seer (row 13); he may sniff a
-living player, himself allowed, or nobody (RULES-EXTENSIONS.md `fox`).
+living player, himself allowed, or nobody (docs/rules-spec.md#role-fox).
 
 - The group is the chosen player and his nearest living neighbour on each side (fewer when fewer
   than three live). The answer, on his panel only: yes if a pack member is in the group, no
@@ -25,7 +25,7 @@ from narrator.rules.roles import Role, Team
 if TYPE_CHECKING:
     from narrator.rules.game import Game
 
-ORDER = 13  # RULES-EXTENSIONS.md "The merged night order": after the Seer, before the pack
+ORDER = 13  # docs/rules-spec.md#night-order: after the Seer, before the pack
 
 
 def group(game: Game, centre: int) -> tuple[int, ...]:

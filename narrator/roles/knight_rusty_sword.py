@@ -1,5 +1,5 @@
 """The Knight with the Rusty Sword (le Chevalier à l'Épée Rouillée, Personnages): never called
-(RULES-EXTENSIONS.md `knight_rusty_sword`).
+(docs/rules-spec.md#role-knight_rusty_sword).
 
 - Devoured and killed while powered (not saved, not infected), he diseases one Werewolf: when the
   dawn's chain reactions are done (dawn step 7), the first living candidate to his left, scanning

@@ -1,5 +1,5 @@
 """The Pied Piper (le Joueur de Flûte, Nouvelle Lune): a loner who charms the village, and the
-charmed players' call (RULES-EXTENSIONS.md `pied_piper`).
+charmed players' call (docs/rules-spec.md#role-pied_piper).
 
 - Every night (row 20) he charms exactly `piper_charms_per_night` living players who are not yet
   charmed, never himself; all of them if fewer remain. When the turn ends, what he chose so far
@@ -34,7 +34,7 @@ from narrator.rules.roles import Role, Side, Team
 if TYPE_CHECKING:
     from narrator.rules.game import Game
 
-ORDER = 20  # RULES-EXTENSIONS.md "The merged night order": after the Witch
+ORDER = 20  # docs/rules-spec.md#night-order: after the Witch
 CHARMED_ORDER = 21  # then the charmed players, before the Raven
 
 
@@ -152,7 +152,7 @@ def run_charmed(game: Game, rng: random.Random) -> CallTurn:
 
 
 MODULE = RoleModule(
-    # The Elder's revenge spares him unless `piper_elder_revenge` (RULES-EXTENSIONS.md `elder`).
+    # The Elder's revenge spares him unless `piper_elder_revenge` (docs/rules-spec.md#role-elder).
     Card(Role.PIED_PIPER, Team.PIED_PIPER, box="new_moon", keeps_power="piper_elder_revenge"),
     (
         Call("pied_piper", ORDER, Schedule.EVERY_NIGHT, Role.PIED_PIPER, run, turn=25.0,

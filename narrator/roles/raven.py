@@ -1,5 +1,5 @@
 """The Raven (le Corbeau, Le Village): every night, last, marks one living player (himself
-allowed) or nobody (RULES-EXTENSIONS.md `raven`).
+allowed) or nobody (docs/rules-spec.md#role-raven).
 
 - In the morning, if the game goes on and the marked player lives, the mark is said aloud
   (dawn step 9). The marked player has `raven_mark_votes` extra votes against him in the first
@@ -23,7 +23,7 @@ from narrator.rules.roles import Role, Team
 if TYPE_CHECKING:
     from narrator.rules.game import Game
 
-ORDER = 22  # RULES-EXTENSIONS.md "The merged night order": the last call of the night
+ORDER = 22  # docs/rules-spec.md#night-order: the last call of the night
 
 
 def targets(game: Game, raven: int) -> tuple[int, ...]:

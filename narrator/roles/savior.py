@@ -1,5 +1,5 @@
 """The Savior (le Salvateur, Nouvelle Lune): every night, before the Seer, protects one living
-player, himself allowed, from being devoured that night (RULES-EXTENSIONS.md `savior`).
+player, himself allowed, from being devoured that night (docs/rules-spec.md#role-savior).
 
 - Not the same player two nights running (`savior_same_target_twice`); an unanswered night
   protects nobody and frees last night's player.
@@ -25,7 +25,7 @@ from narrator.rules.roles import Role, Team
 if TYPE_CHECKING:
     from narrator.rules.game import Game
 
-ORDER = 11  # RULES-EXTENSIONS.md "The merged night order": before the Seer
+ORDER = 11  # docs/rules-spec.md#night-order: before the Seer
 
 
 def last_protected(game: Game) -> int | None:

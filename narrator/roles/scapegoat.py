@@ -1,4 +1,4 @@
-"""The Scapegoat (le Bouc Émissaire, Nouvelle Lune): never called (RULES-EXTENSIONS.md `scapegoat`).
+"""The Scapegoat (le Bouc Émissaire, Nouvelle Lune): never called (docs/rules-spec.md#role-scapegoat).
 
 - When an elimination vote ends in a tie, the living, powered Scapegoat is eliminated instead of
   the tied players, whether or not he is among them; no revote (day step 4). With

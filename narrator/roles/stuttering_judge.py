@@ -1,6 +1,6 @@
 """The Stuttering Judge (le Juge Bègue, Personnages): once per game (`judge_second_votes`) he makes
-the village hold a second elimination vote at once, without debate (RULES-EXTENSIONS.md
-`stuttering_judge`; Day steps 3 and 6).
+the village hold a second elimination vote at once, without debate (docs/rules-spec.md#role-stuttering_judge; Day steps
+3 and 6).
 
 - Night 1 (row 7): he wakes and his panel shows his sign. No input; the call is made whether he is
   dealt or not, alive or not.
@@ -33,7 +33,7 @@ from narrator.rules.roles import Role, Team
 if TYPE_CHECKING:
     from narrator.rules.game import Game
 
-ORDER = 7  # RULES-EXTENSIONS.md "The merged night order": Night 1, after the Lovers
+ORDER = 7  # docs/rules-spec.md#night-order: Night 1, after the Lovers
 ARM_ORDER = 23  # the last call of the night, only with judge_signal=night_arm
 
 

@@ -1,5 +1,5 @@
 """The Three Brothers (les Trois Frères, Personnages): three cards, dealt together; they wake
-together to know each other, then consult in silence (RULES-EXTENSIONS.md `three_brothers`).
+together to know each other, then consult in silence (docs/rules-spec.md#role-siblings).
 
 Called right after the Two Sisters (row 9), on the same nights (`siblings_wake`: Night 1, then
 every other night by default), dealt or not, alive or dead; no input; the panel shows the
@@ -18,7 +18,7 @@ from narrator.rules.roles import Role, Team
 if TYPE_CHECKING:
     from narrator.rules.game import Game
 
-ORDER = 9  # RULES-EXTENSIONS.md "The merged night order": right after the Two Sisters
+ORDER = 9  # docs/rules-spec.md#night-order: right after the Two Sisters
 
 
 def run(game: Game, rng: random.Random) -> CallTurn:

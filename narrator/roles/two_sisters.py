@@ -1,5 +1,5 @@
 """The Two Sisters (les Deux Sœurs, Personnages): two cards, dealt together; they wake together
-to know each other, then consult in silence (RULES-EXTENSIONS.md `two_sisters`).
+to know each other, then consult in silence (docs/rules-spec.md#role-siblings).
 
 - Called on Night 1 (row 8), then as `siblings_wake` says: `every_other_night` (Nights 1, 3, 5...,
   the default), `first_night_only` or `every_night`. The schedule reads only the options and the
@@ -23,7 +23,7 @@ from narrator.rules.roles import Role, Team
 if TYPE_CHECKING:
     from narrator.rules.game import Game
 
-ORDER = 8  # RULES-EXTENSIONS.md "The merged night order": after the Stuttering Judge's first night
+ORDER = 8  # docs/rules-spec.md#night-order: after the Stuttering Judge's first night
 
 
 def siblings_night(options: Options, night: int) -> bool:

@@ -1,5 +1,4 @@
-"""The Village Idiot (l'Idiot du Village, Nouvelle Lune): never called (RULES-EXTENSIONS.md
-`village_idiot`).
+"""The Village Idiot (l'Idiot du Village, Nouvelle Lune): never called (docs/rules-spec.md#role-village_idiot).
 
 - When an elimination vote designates him and his card is still hidden, his card is shown and he
   is spared: that vote eliminates nobody, and from then on he does not vote (day step 5).

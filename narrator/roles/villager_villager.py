@@ -1,5 +1,5 @@
 """The Villager-Villager (le Villageois-Villageois, Personnages): a Villager on both faces of his
-card, never called, no power (RULES-EXTENSIONS.md `villager_villager`).
+card, never called, no power (docs/rules-spec.md#role-villager_villager).
 
 - Public by design: his card shows a Villager on both faces, so the village knows he is
   innocent. Before the first call the narrator says his seat (the Opening), and the public board

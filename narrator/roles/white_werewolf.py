@@ -1,5 +1,5 @@
 """The White Werewolf (le Loup-Garou Blanc, Le Village): a pack member who plays alone
-(RULES-EXTENSIONS.md `white_werewolf`).
+(docs/rules-spec.md#role-white_werewolf).
 
 - Every night he wakes with the pack (row 14, the Werewolves' call: his card is a pack card) and
   counts as a Werewolf for every rule: the pack cannot choose him, the Seer in `team` mode sees a
@@ -31,7 +31,7 @@ from narrator.rules.roles import Role, Side, Team
 if TYPE_CHECKING:
     from narrator.rules.game import Game
 
-ORDER = 16  # RULES-EXTENSIONS.md "The merged night order": right after the pack
+ORDER = 16  # docs/rules-spec.md#night-order: right after the pack
 
 
 def his_night(options: Options, night: int) -> bool:

@@ -1,5 +1,5 @@
 """The Wild Child (l'Enfant Sauvage, Personnages): on the first night chooses a model among the
-other living players (RULES-EXTENSIONS.md `wild_child`).
+other living players (docs/rules-spec.md#role-wild_child).
 
 - While the model lives he is a villager. When the model dies (any cause, day or night) he joins
   the pack at once (event JoinedPack) and wakes with it from its next call; the pack's panel tells
@@ -26,7 +26,7 @@ from narrator.rules.roles import Role, Team
 if TYPE_CHECKING:
     from narrator.rules.game import Game
 
-ORDER = 10  # RULES-EXTENSIONS.md "The merged night order": first night, after the siblings
+ORDER = 10  # docs/rules-spec.md#night-order: first night, after the siblings
 
 
 def targets(game: Game, child: int) -> tuple[int, ...]:

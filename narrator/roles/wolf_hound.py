@@ -1,5 +1,5 @@
 """The Wolf-Hound (le Chien-Loup, Personnages): on the first night chooses his side for good
-(RULES-EXTENSIONS.md `wolf_hound`): the village (a plain Villager) or the Werewolves: he joins
+(docs/rules-spec.md#role-wolf_hound): the village (a plain Villager) or the Werewolves: he joins
 the pack that very night (event JoinedPack) and wakes with it at its call, later that night.
 
 - He answers 1 (village) or 2 (Werewolves). No answer: `wolf_hound_timeout` (`villager`, or
@@ -26,7 +26,7 @@ from narrator.rules.roles import Role, Team
 if TYPE_CHECKING:
     from narrator.rules.game import Game
 
-ORDER = 4  # RULES-EXTENSIONS.md "The merged night order": first night, before Cupid
+ORDER = 4  # docs/rules-spec.md#night-order: first night, before Cupid
 VILLAGE, WOLVES = 1, 2  # the keys he answers with
 
 

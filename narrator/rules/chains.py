@@ -70,7 +70,7 @@ def name_successor(self: Game, successor: int | None) -> None:
 
 
 def _resolve(self: Game, queue: list[tuple[int, Cause]]) -> None:
-    """Process deaths in order (RULES-EXTENSIONS.md "Dawn" step 6): grief; the roles' chain
+    """Process deaths in order (docs/rules-spec.md#dawn step 6): grief; the roles' chain
     reactions (`hooks.REACTIONS`: the Elder's revenge, the Idiot dying with him); the Hunter's
     shot; the Scapegoat's list; then the Captain; then the end. (The roles' reactions come
     before the Hunter's shot of the same death: no card has both, so the order is the rules'.)"""

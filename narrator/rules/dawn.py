@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 
 def dawn(self: Game) -> None:
-    """End the night (RULES-EXTENSIONS.md "Dawn"): 1. the devoured (the pack's victim, and the
+    """End the night (docs/rules-spec.md#dawn): 1. the devoured (the pack's victim, and the
     roles' devourings `hooks.DEVOURINGS`); 2. each saved by the Witch's potion or a role's
     protection (`hooks.SAVES`) if the devouring can be stopped, else absorbed by a spare life
     (`hooks.ABSORBS`: the Elder), else dead; 3. the poisoned; then the deaths in seat order,

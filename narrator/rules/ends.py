@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from narrator.rules.game import Game
 
 
-# ---- the end check's base rows (RULES-EXTENSIONS.md "End of the game"; table in hooks.WINS) ----
+# ---- the end check's base rows (docs/rules-spec.md#end; table in hooks.WINS) ----
 
 
 def _nobody_alive(game: Game) -> tuple[int, ...] | None:

@@ -42,7 +42,7 @@ class Cause(str, Enum):
     BIG_BAD_WOLF = "big_bad_wolf"  # devoured by the Big Bad Wolf's extra victim
 
 
-# "Devoured" (RULES-EXTENSIONS.md "Terms used below"): the only deaths the Savior stops, the
+# "Devoured" (docs/rules-spec.md#terms): the only deaths the Savior stops, the
 # Witch heals and the Elder's extra life absorbs; the Hunter devoured fires under wolves_or_vote.
 DEVOURING: frozenset[Cause] = frozenset({Cause.WOLVES, Cause.WHITE_WEREWOLF, Cause.BIG_BAD_WOLF})
 
@@ -216,7 +216,7 @@ class PowerUsed:
 @event
 class PlayerSpared:
     """The village designated a player whose card spares him (the Village Idiot): his card is
-    shown, he lives, and from now on he does not vote (RULES-EXTENSIONS.md "Day", step 5)."""
+    shown, he lives, and from now on he does not vote (docs/rules-spec.md#day, step 5)."""
 
     seat: int
     role: Role
@@ -225,7 +225,7 @@ class PlayerSpared:
 
 @dataclass(frozen=True, slots=True)
 class PowerLost:
-    """A player's power is lost for good (RULES-EXTENSIONS.md "Powers lost"): he keeps his card,
+    """A player's power is lost for good (docs/rules-spec.md#powers-lost): he keeps his card,
     team and calls, but his power does nothing from now on."""
 
     seat: int
@@ -259,8 +259,8 @@ class SecondVoteDue:
 
 @dataclass(frozen=True, slots=True)
 class Notified:
-    """Players designated in the night who must be told so (RULES-EXTENSIONS.md "Telling a player
-    he was designated"): the charmed, the infected. How they are told is `designation_notice`
+    """Players designated in the night who must be told so (docs/rules-spec.md#designation): the charmed, the infected.
+    How they are told is `designation_notice`
     (narrator/roles/designation.py shows it on the chooser's panel); the engine only records it."""
 
     seats: tuple[int, ...]
@@ -269,7 +269,7 @@ class Notified:
 
 @dataclass(frozen=True, slots=True)
 class PowerIgnored:
-    """A powerless role answered its call (RULES-EXTENSIONS.md "Powers lost"): the answer is
+    """A powerless role answered its call (docs/rules-spec.md#powers-lost): the answer is
     accepted and does nothing; the night moves past that call (`step`)."""
 
     call: str
@@ -295,7 +295,7 @@ class LifeLost:
 
 @dataclass(frozen=True, slots=True)
 class JoinedPack:
-    """A player becomes a pack member, secretly (RULES-EXTENSIONS.md "Pack"): `reason` is
+    """A player becomes a pack member, secretly (docs/rules-spec.md#terms): `reason` is
     `infected`, `wild_child` (his model died) or `wolf_hound` (he chose the wolves)."""
 
     seat: int
@@ -324,7 +324,7 @@ class WindowClosed:
 @dataclass(frozen=True, slots=True)
 class TieVictim:
     """An elimination vote ended in a tie among `tied`: a card settles it by eliminating `seat`
-    instead (the Scapegoat, RULES-EXTENSIONS.md "Day" step 4)."""
+    instead (the Scapegoat, docs/rules-spec.md#day step 4)."""
 
     seat: int
     tied: tuple[int, ...]

@@ -108,7 +108,7 @@ class Game:
         if seated:
             raise CompositionError(
                 f"extra cards {_names(deal.extra)}: the {seated[0].value} card is always dealt to a seat, "
-                "never left in the centre (RULES-EXTENSIONS.md)"
+                "never left in the centre (docs/rules-spec.md)"
             )
         if _ROLE_THIEF not in deal.seats and deal.extra:
             raise CompositionError(f"extra cards {_names(deal.extra)} are dealt only with a Thief at the table")
@@ -187,14 +187,14 @@ class Game:
         return None
 
     def is_pack(self, seat: int) -> bool:
-        """Whether the player wakes with the pack and counts as a Werewolf (RULES-EXTENSIONS.md
-        "Pack"): his card is a pack card (Werewolf, White Werewolf...), or he joined the pack since
+        """Whether the player wakes with the pack and counts as a Werewolf (docs/rules-spec.md#terms): his card is a
+        pack card (Werewolf, White Werewolf...), or he joined the pack since
         (infected, a Wild Child or a Wolf-Hound turned: `JoinedPack`)."""
         s = self.state
         return s.roles[seat - 1] in hooks.PACK or seat in s.joined
 
     def powered(self, seat: int) -> bool:
-        """Whether this seat's power still works (RULES-EXTENSIONS.md "Powers lost"): a powerless
+        """Whether this seat's power still works (docs/rules-spec.md#powers-lost): a powerless
         role keeps its card, team and calls, and its answers change nothing."""
         return seat not in self.state.powerless
 
@@ -218,7 +218,7 @@ class Game:
         return self.state.roles[seat - 1].team
 
     def day_zero_due(self) -> bool:
-        """Whether the game opens with a Day 0 (RULES-EXTENSIONS.md "Opening"): public facts only."""
+        """Whether the game opens with a Day 0 (docs/rules-spec.md#opening): public facts only."""
         return self.state.phase is _PHASE_SETUP and any(due(self) for due in self.hooks.DAY_ZERO)
 
     def living_wolves(self) -> tuple[int, ...]:
@@ -272,7 +272,7 @@ class Game:
 
     def witch_healable(self) -> tuple[int, ...]:
         """The devoured players the Witch's healing potion may save tonight, in seat order
-        (RULES-EXTENSIONS.md "Base roles: what changes", `witch_sees`)."""
+        (docs/rules-spec.md#role-base, `witch_sees`)."""
         s = self.state
         if s.options.witch_sees == "pack_victim_only" or not (s.chosen_tonight and self.hooks.DEVOURINGS):
             # Only the pack's victim can be devoured (`devoured()` without the roles' devourings).
@@ -304,7 +304,7 @@ class Game:
         return s.last_vote_day < s.day or self.second_vote_due()
 
     def second_vote_due(self) -> bool:
-        """Today's first vote is over and a second one was asked for (RULES-EXTENSIONS.md "Day")."""
+        """Today's first vote is over and a second one was asked for (docs/rules-spec.md#day)."""
         s = self.state
         return s.last_vote_day == s.day and s.second_vote_day < s.day and s.second_vote_asked is not None
 
@@ -326,7 +326,7 @@ class Game:
 
     def lovers_team(self) -> tuple[int, int] | None:
         """The Lovers when they form a team of their own: mixed (one pack member and one not, or
-        a village player and the Pied Piper, RULES-EXTENSIONS.md), or both wolves with the option."""
+        a village player and the Pied Piper, docs/rules-spec.md), or both wolves with the option."""
         lovers = self.state.lovers
         if lovers is None:
             return None
@@ -340,7 +340,7 @@ class Game:
         return None
 
     def check_outcome(self) -> Outcome | None:
-        """The end check (RULES-EXTENSIONS.md "End of the game"): the first row of the table
+        """The end check (docs/rules-spec.md#end): the first row of the table
         `hooks.WINS` that holds, among the rows of this game's possible roles."""
         for win in self.wins:
             winners = win.check(self)

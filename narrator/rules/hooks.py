@@ -1,6 +1,6 @@
 """Where role modules plug into the engine: filled by the catalogue (narrator/roles) on load.
 
-The engine calls these at fixed points of its algorithms (RULES-EXTENSIONS.md "Dawn"); a role
+The engine calls these at fixed points of its algorithms (docs/rules-spec.md#dawn); a role
 module declares them and never edits the engine. Every hook is pure: it reads the game, and
 the engine emits the events.
 """
@@ -45,11 +45,11 @@ class Power:
     lasting: bool = False
     # Its lasting choices are statuses of the chosen players (the Piper's charm): they stay when the
     # Devoted Servant takes the card (the new holder "is shown who is charmed"), and a Servant loses
-    # her own when she takes any card (RULES-EXTENSIONS.md "Devoted Servant", consequences). Other
+    # her own when she takes any card (docs/rules-spec.md#role-devoted_servant). Other
     # lasting choices (a model, a once-a-game infection) belong to the card: a taken card starts fresh.
     status: bool = False
-    # The players it designates must be told (RULES-EXTENSIONS.md "Telling a player he was
-    # designated"): the engine emits `Notified(targets, call)` after it (narrator/roles/designation.py).
+    # The players it designates must be told (docs/rules-spec.md#designation): the engine emits `Notified(targets,
+    # call)` after it (narrator/roles/designation.py).
     notifies: bool = False
     seats: bool = True  # the choices are seats (checked as living players); False: numbers `check` reads
     # Events that follow the choice at once (a player joins the pack...), emitted after PowerUsed.
@@ -73,7 +73,7 @@ SPARES: list[Callable[[Game, int], bool]] = []
 SPARED_CAPTAIN_NAMES_SUCCESSOR: list[Callable[[Game], bool]] = []
 # Day, elimination vote step 2: votes added to the first count of the day (seat -> votes).
 VOTE_BONUS: list[Callable[[Game], Mapping[int, int]]] = []
-# Dusk (RULES-EXTENSIONS.md `knight_rusty_sword`): seats that die as the night begins, silently;
+# Dusk (docs/rules-spec.md#role-knight_rusty_sword): seats that die as the night begins, silently;
 # their deaths are announced at dawn with the others, and their chain reactions resolved then.
 DUSK_DEATHS: list[Callable[[Game], tuple[int, ...]]] = []
 # Dawn step 4: seats that die at dawn whatever protects them (the disease with `next_dawn`).
@@ -95,14 +95,14 @@ SECOND_VOTE_STANDS: list[Callable[[Game, int], bool]] = []
 # Dawn step 1: devourings of the night besides the pack's victim (the White Werewolf's, the Big Bad Wolf's):
 # (seat, cause, stoppable: whether the Savior and the Witch can stop it).
 DEVOURINGS: list[Callable[[Game], tuple[tuple[int, Cause, bool], ...]]] = []
-# Roles whose holders wake with the pack and count as Werewolves (RULES-EXTENSIONS.md "Pack"):
+# Roles whose holders wake with the pack and count as Werewolves (docs/rules-spec.md#terms):
 # the cards with `pack=True`.
 PACK: set[Role] = set()
 
 
 @dataclass(frozen=True)
 class Win:
-    """One row of the end check (RULES-EXTENSIONS.md "End of the game"; first match wins).
+    """One row of the end check (docs/rules-spec.md#end; first match wins).
 
     `rank` is the row's number in that list; `check` returns the winning seats, or None when the
     row does not hold. `role`: the row is checked only in games where this role is possible."""

@@ -160,7 +160,7 @@ def use_power(self: Game, call: str, targets: Sequence[int], reset: bool = False
     """A catalogue role's night call answered (narrator/roles/<role>.py): its choice of seats.
 
     `reset`: answered in the `devoted_servant_reset` call, the night after a takeover, by the
-    Devoted Servant for the first-night power of the card she took (RULES-EXTENSIONS.md)."""
+    Devoted Servant for the first-night power of the card she took (docs/rules-spec.md)."""
     power = hooks.POWERS.get(call)
     if power is None:
         raise RulesError(f"unknown night call {call!r}")

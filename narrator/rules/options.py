@@ -1,4 +1,4 @@
-"""The rule options of RULES.md, their defaults, and how to read them from text."""
+"""The rule options of docs/rules.md#rule-options, their defaults, and how to read them from text."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "vote_procedure": ("plurality", "runoff", "accusation"),
     "savior_blocks": ("all_devouring", "pack_only"),
     "idiot_captain_office": ("lost", "successor"),
-    # The Witch in the extensions: which devoured players she is shown (RULES-EXTENSIONS.md).
+    # The Witch in the extensions: which devoured players she is shown (docs/rules-spec.md).
     "witch_sees": ("all_devoured", "pack_victim_only"),
     # The Pied Piper, the White Werewolf, and telling a designated player.
     "piper_infected": ("powerless", "keeps_power"),
@@ -52,7 +52,7 @@ def _groups(text: str) -> str | None:
     return "give one letter A or B a seat, in seat order, e.g. AAAABBBB"
 
 
-# The Actor's default cards (RULES-EXTENSIONS.md `actor`), some of them played by later roles.
+# The Actor's default cards (docs/rules-spec.md#role-actor), some of them played by later roles.
 ACTOR_CARDS = ("seer", "witch", "hunter", "little_girl", "savior", "elder", "scapegoat", "village_idiot", "fox",
                "bear_tamer", "stuttering_judge", "knight_rusty_sword", "raven")
 
@@ -72,7 +72,7 @@ TEXTS: dict[str, Callable[[str], str | None]] = {"sectarian_groups": _groups, "a
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """Every option key of RULES.md with its default (the French 2009 rules)."""
+    """Every option key of docs/rules.md#rule-options with its default (the French 2009 rules)."""
 
     seer_sees: str = "role"
     witch_sees_victim_after_heal: bool = False
@@ -88,7 +88,7 @@ class Options:
     reveal_role_on_death: bool = True
     vote_procedure: str = "plurality"
     wolves_win_at_parity: bool = False
-    # The Savior (RULES-EXTENSIONS.md, narrator/roles/savior.py).
+    # The Savior (docs/rules-spec.md, narrator/roles/savior.py).
     savior_same_target_twice: bool = False
     savior_protects_little_girl: bool = False
     savior_blocks: str = "all_devouring"

@@ -10,25 +10,25 @@ class Team(str, Enum):
 
     VILLAGE = "village"
     WOLVES = "wolves"
-    # Loners (RULES-EXTENSIONS.md "Terms used below"): each wins alone.
+    # Loners (docs/rules-spec.md#terms): each wins alone.
     PIED_PIPER = "pied_piper"
     WHITE_WEREWOLF = "white_werewolf"
-    # Loners (RULES-EXTENSIONS.md "Terms"): each wins alone.
+    # Loners (docs/rules-spec.md#terms): each wins alone.
     ANGEL = "angel"
     ABOMINABLE_SECTARIAN = "abominable_sectarian"
 
 
 class Side(str, Enum):
-    """Who won a game: the four outcomes of RULES.md, and the loners of RULES-EXTENSIONS.md."""
+    """Who won a game: the four outcomes of docs/rules-spec.md#end, and the loners of docs/rules-spec.md#end."""
 
     VILLAGE = "village"
     WEREWOLVES = "werewolves"
     LOVERS = "lovers"
     NOBODY = "nobody"
-    # Loners, each alone (RULES-EXTENSIONS.md "End of the game").
+    # Loners, each alone (docs/rules-spec.md#end).
     PIED_PIPER = "pied_piper"
     WHITE_WEREWOLF = "white_werewolf"
-    # Loners (RULES-EXTENSIONS.md "End of the game").
+    # Loners (docs/rules-spec.md#end).
     ANGEL = "angel"
     ABOMINABLE_SECTARIAN = "abominable_sectarian"
 
@@ -108,7 +108,7 @@ class Role(str, Enum):
             raise UnknownRoleError(f"unknown role {text!r}; known roles: {known}") from None
 
 
-# Roles of RULES-EXTENSIONS.md this narrator will not play, and why.
+# Roles of docs/rules-spec.md this narrator will not play, and why.
 _NOT_PLAYED = {
     "pyromaniac": "the Pyromaniac is not played: his power burns one of Le Village's building cards, "
                   "which the narrator does not have",

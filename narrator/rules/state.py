@@ -23,7 +23,7 @@ class Phase(str, Enum):
 
 class Step(IntEnum):
     """Order of the night's actions; each may happen once a night, in this order, or be skipped.
-    The values are ten times the rows of the merged night order (RULES-EXTENSIONS.md); a power
+    The values are ten times the rows of the merged night order (docs/rules-spec.md#night-order); a power
     of the catalogue takes its place from its call's order (`step_of`)."""
 
     THIEF = 10
@@ -154,12 +154,12 @@ class State:
     # A lasting power's choices over the whole game (the Piper's charm, the Wild Child's model):
     # call -> seats, in order (`Power.lasting`).
     lasting_choices: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
-    # Players who joined the pack after the deal, with why (RULES-EXTENSIONS.md "Pack"); replaced.
+    # Players who joined the pack after the deal, with why (docs/rules-spec.md#terms); replaced.
     joined: Mapping[int, str] = dataclasses.field(default_factory=dict)
     taken: tuple[int, ...] = ()  # eliminated players whose card the Devoted Servant took
     took_day: int = 0  # the day of the last takeover (its reset call is the next night)
     resigned: bool = False  # the Captain gave up the office (a Servant's takeover): a successor is due
-    # Seats whose power is lost for the rest of the game (RULES-EXTENSIONS.md "Powers lost").
+    # Seats whose power is lost for the rest of the game (docs/rules-spec.md#powers-lost).
     powerless: frozenset[int] = frozenset()
     lives_lost: Mapping[int, int] = dataclasses.field(default_factory=dict)  # seat -> spare lives lost (Elder)
     tie_victim: int | None = None  # eliminated today instead of the tied (the Scapegoat)

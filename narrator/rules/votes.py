@@ -95,7 +95,7 @@ def signal_second_vote(self: Game, voter: int) -> None:
 
 def _voters(self: Game) -> tuple[int, ...]:
     """Who votes for an elimination: the living, minus the players spared by their card,
-    and only those the Scapegoat named for today (RULES-EXTENSIONS.md "Day" step 1)."""
+    and only those the Scapegoat named for today (docs/rules-spec.md#day step 1)."""
     s = self.state
     voters = s.living
     if s.spared:

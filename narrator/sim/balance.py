@@ -103,7 +103,7 @@ def key(players: int, deck: Mapping[Role, int], options: Options, params: Inform
     return Keys(players, options, params)(deck)
 
 
-# The options of RULES.md, which every key digests. An option added since (a role's, from the
+# The options of docs/rules.md#rule-options, which every key digests. An option added since (a role's, from the
 # catalogue) enters the key only when it is not at its default, so the shipped table stays valid.
 KEYED_ALWAYS = frozenset({
     "seer_sees", "witch_sees_victim_after_heal", "hunter_shoots_on", "thief_extra_cards", "captain_election",

@@ -95,7 +95,7 @@ def play(config: dict[str, Any], deal: Deal, seed: int) -> HeadlessResult:
 
 
 def public_calls_from(result: HeadlessResult) -> int:
-    """The first night a public event creates a call (RULES-EXTENSIONS.md Secrecy 2): the night
+    """The first night a public event creates a call (docs/rules-spec.md#secrecy point 2): the night
     after a Devoted Servant's takeover has her reset call. Nights are compared before it."""
     day = 0
     for e in result.game.events:

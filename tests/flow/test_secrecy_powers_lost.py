@@ -1,4 +1,4 @@
-"""Differential secrecy for the Elder's revenge (RULES-EXTENSIONS.md "Secrecy" 5): the calls of
+"""Differential secrecy for the Elder's revenge (docs/rules-spec.md#secrecy point 5): the calls of
 powerless roles say the same lines at the same offsets as when their powers work, whether they
 answer early, late or never; the Elder and the Scapegoat, who have no call, change no night line
 whether dealt or not."""

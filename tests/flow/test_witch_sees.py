@@ -1,5 +1,5 @@
-"""The Witch shown every devoured player of the night (`witch_sees`, RULES-EXTENSIONS.md "Base
-roles: what changes"): her panel lists them and asks which one she saves; the Big Bad Wolf's
+"""The Witch shown every devoured player of the night (`witch_sees`, docs/rules-spec.md#role-base): her panel lists them
+and asks which one she saves; the Big Bad Wolf's
 victim can be healed; with `pack_victim_only` the panel is as before. The public lines and their
 timing do not depend on how many were devoured."""
 

@@ -33,7 +33,7 @@ Format (blank lines and `#` comments are ignored):
     night 1                           # the expected events, one a line (see `render`)
     ...
 
-The expected events are written by hand from RULES.md; the runner never writes them.
+The expected events are written by hand from docs/rules-spec.md; the runner never writes them.
 """
 
 from __future__ import annotations

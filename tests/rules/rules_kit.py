@@ -9,7 +9,7 @@ import pytest
 from narrator.rules import Deal, Game, Options, Role, RulesError
 from narrator.rules.options import ACTOR_CARDS
 
-# Every option key of RULES.md with all its values, the default first.
+# Every option key of docs/rules.md#rule-options with all its values, the default first.
 OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "seer_sees": ("role", "team"),
     "witch_sees_victim_after_heal": (False, True),

@@ -1,4 +1,4 @@
-"""RULES.md "Seats and players" and "Composition": the suggestion, validation and the deal."""
+"""docs/rules-spec.md#players and #composition: the suggestion, validation and the deal."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md "The morning: resolving deaths": night deaths, chain reactions, the Captain's successor."""
+"""docs/rules-spec.md#dawn: night deaths, chain reactions, the Captain's successor."""
 
 from __future__ import annotations
 

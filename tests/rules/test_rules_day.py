@@ -1,4 +1,4 @@
-"""RULES.md "Captain" and "The day": the election, the three vote procedures, the Captain's powers."""
+"""docs/rules-spec.md#captain and #day: the election, the three vote procedures, the Captain's powers."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md "End of the game": the four outcomes, their options, and who wins with each."""
+"""docs/rules-spec.md#end: the four outcomes, their options, and who wins with each."""
 
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ def test_the_end_check_is_one_table_in_the_order_of_the_rules() -> None:
     ranks = [(w.rank, w.side) for w in hooks.WINS]
     assert ranks == sorted(ranks, key=lambda r: r[0])
     order = [side for _, side in ranks]
-    # RULES-EXTENSIONS.md "End of the game": nobody, (angel), lovers, Piper, White Werewolf,
+    # docs/rules-spec.md#end: nobody, (angel), lovers, Piper, White Werewolf,
     # (sectarian), village, werewolves.
     for before, after in [(Side.NOBODY, Side.LOVERS), (Side.LOVERS, Side.PIED_PIPER),
                           (Side.PIED_PIPER, Side.WHITE_WEREWOLF), (Side.WHITE_WEREWOLF, Side.VILLAGE),

@@ -1,4 +1,4 @@
-"""RULES.md "Roles" and "The night": each night action, its order, and its refusals."""
+"""docs/rules-spec.md#role-base and #night: each night action, its order, and its refusals."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Powers lost (RULES-EXTENSIONS.md): the Elder's revenge, and the cards that keep their power."""
+"""Powers lost (docs/rules-spec.md#powers-lost): the Elder's revenge, and the cards that keep their power."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Property-based tests: invariants of RULES.md over random legal games (Hypothesis)."""
+"""Property-based tests: invariants of docs/rules-spec.md over random legal games (Hypothesis)."""
 
 from __future__ import annotations
 
@@ -58,13 +58,13 @@ def setups(draw: st.DrawFn, max_players: int = 12) -> Setup:
 # ---- the win conditions, recomputed apart from the engine -------------------------------
 
 
-# Written apart from the catalogue: the pack cards and the loners (RULES-EXTENSIONS.md).
+# Written apart from the catalogue: the pack cards and the loners (docs/rules-spec.md#terms).
 PACK = (Role.WEREWOLF, Role.WHITE_WEREWOLF, Role.BIG_BAD_WOLF, Role.ACCURSED_WOLF_FATHER)
 LONERS = (Role.PIED_PIPER, Role.WHITE_WEREWOLF)
 
 
 def in_pack(game: Game, joined: set[int], seat: int) -> bool:
-    """A pack member (RULES-EXTENSIONS.md "Pack"): a pack card, or joined since (the checker's own count)."""
+    """A pack member (docs/rules-spec.md#terms): a pack card, or joined since (the checker's own count)."""
     return game.state.roles[seat - 1] in PACK or seat in joined
 
 
@@ -92,7 +92,7 @@ def groups(game: Game) -> str:
 def win_conditions(game: Game, alive: set[int], charmed: set[int] | None = None,
                    angel: int | None = None, joined: set[int] = set()) -> dict[Side, tuple[int, ...]]:
     """Every outcome that holds on these living players, with the seats that win with it, in
-    the order of RULES-EXTENSIONS.md "End of the game" (the first one wins; `angel`: the seat of
+    the order of docs/rules-spec.md#end (the first one wins; `angel`: the seat of
     an Angel killed as his card says, followed by the Checker; `joined`: who joined the pack)."""
     roles = game.state.roles
     if not alive:
@@ -171,7 +171,7 @@ class Checker:
     taken: set[int] = field(default_factory=set)
     taken_by: set[int] = field(default_factory=set)
     living_before: int = 0
-    powerless: set[int] = field(default_factory=set)  # RULES-EXTENSIONS.md "Powers lost"
+    powerless: set[int] = field(default_factory=set)  # docs/rules-spec.md#powers-lost
     lives_lost: dict[int, int] = field(default_factory=dict)
     absorbed: int | None = None
     revenge_due: bool = False
@@ -305,7 +305,7 @@ class Checker:
             assert not self.lovers or e.servant not in self.lovers, "a Servant in love took a card"
             self.taken.add(e.seat)
             self.taken_by.add(e.servant)
-            self.charmed.discard(e.servant)  # her own charm is removed (RULES-EXTENSIONS.md "Consequences")
+            self.charmed.discard(e.servant)  # her own charm is removed (docs/rules-spec.md#role-devoted_servant)
             self.heals.pop(e.servant, None)  # her new card starts fresh (potions renewed)
             self.poisons.pop(e.servant, None)
             if e.role is Role.WILD_CHILD:
@@ -360,7 +360,7 @@ class Checker:
                 self.hunter_due = True
             causes = {"vote_poison_shot": {ev.Cause.VOTE, ev.Cause.POISON, ev.Cause.HUNTER},
                       "vote_only": {ev.Cause.VOTE}, "none": set()}[game.options.elder_revenge_causes]
-            # A taken Elder card left with the Servant: no revenge (RULES-EXTENSIONS.md "Consequences").
+            # A taken Elder card left with the Servant: no revenge (docs/rules-spec.md#role-devoted_servant).
             elder = e.role is Role.ELDER or game.acts_as(e.seat, Role.ELDER)  # or the Actor with his card
             if elder and e.cause in causes and e.seat not in self.powerless and e.seat not in self.taken:
                 self.revenge_due = True
@@ -376,7 +376,7 @@ class Checker:
             assert set(e.seats) >= village, f"the revenge spared village players: {sorted(village - set(e.seats))}"
             self.powerless |= set(e.seats)
         elif isinstance(e, ev.PowerLost):
-            # The Fox's miss (RULES-EXTENSIONS.md "Fox"): his power is lost for good, like the Elder's revenge;
+            # The Fox's miss (docs/rules-spec.md#role-fox): his power is lost for good, like the Elder's revenge;
             # or an infected Piper or Actor with `piper_infected` / `actor_infected` = powerless.
             if e.reason == "infected":
                 option = {Role.PIED_PIPER: game.options.piper_infected, Role.ACTOR: game.options.actor_infected}.get(e.role)
@@ -421,7 +421,7 @@ class Checker:
 
 
 def _powerless_do_nothing(self: Checker, e: ev.Event) -> None:
-    """A powerless role's power does nothing (RULES-EXTENSIONS.md "Powers lost"): no potion, no
+    """A powerless role's power does nothing (docs/rules-spec.md#powers-lost): no potion, no
     sight, no night power, no shot, no pardon, no tie taken, no list; the answer is ignored."""
     lost = self.powerless
     if isinstance(e, ev.WitchActed):
@@ -730,7 +730,7 @@ def test_every_game_ends_within_n_nights_with_block_votes(setup: Setup) -> None:
 
 
 def test_the_checker_follows_the_foxs_miss() -> None:
-    """The model knows a Fox loses his power on a miss (RULES-EXTENSIONS.md "Fox"): his next answer
+    """The model knows a Fox loses his power on a miss (docs/rules-spec.md#role-fox): his next answer
     is ignored (PowerIgnored), and that is legal (the seed 1351...748 of the stateful test found it)."""
     game = new_game("villager werewolf seer villager fox villager villager villager", captain_election="never")
     checker = Checker(game)

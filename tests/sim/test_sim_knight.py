@@ -1,6 +1,6 @@
 """The simulator plays the Knight with the Rusty Sword's disease to the end: a diseased wolf who
 dies at dusk (`knight_disease_timing = next_dusk`) can leave the Seer alone for one night, with
-nobody to look at, until the end is checked at dawn (RULES-EXTENSIONS.md). It crashed there
+nobody to look at, until the end is checked at dawn (docs/rules-spec.md). It crashed there
 (an empty choice), and the balance advisor had to leave such decks out."""
 
 from __future__ import annotations
