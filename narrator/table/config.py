@@ -21,7 +21,7 @@ else:  # pragma: no cover
 
 INPUTS = ("keypad", "voice", "both")
 DEAL_MODES = ("program", "cards")
-KEYS = ("players", "roles", "options", "language", "inputs", "deal", "timing", "speech_scale", "names")
+KEYS = ("players", "roles", "options", "language", "inputs", "deal", "phones", "timing", "speech_scale", "names")
 
 
 def config_path() -> Path:
@@ -49,6 +49,7 @@ class TableConfig:
     language: str = "en"
     inputs: str = "keypad"
     deal: str = "program"
+    phones: bool = False  # every player's phone as their private card and panel (docs/phones.md)
     timing: dict[str, float] = field(default_factory=dict)  # only the values changed from the defaults
     speech_scale: float = 1.0  # text mode: how long a printed line 'lasts' (tests and demos shorten it)
     names: dict[str, str] = field(default_factory=dict)  # optional: seat number -> the player's name (history)
@@ -81,6 +82,7 @@ class TableConfig:
         return (
             f"{self.players} players ({roles}); {changed}; language {self.language}; "
             f"input {self.inputs}; {'the program deals' if self.deal == 'program' else 'physical cards'}"
+            + ("; phones" if self.phones else "")
         )
 
     def to_toml(self) -> str:
@@ -92,6 +94,8 @@ class TableConfig:
             f"inputs = {_toml_value(self.inputs)}",
             f"deal = {_toml_value(self.deal)}",
         ]
+        if self.phones:
+            lines.append("phones = true")
         if self.speech_scale != 1.0:
             lines.append(f"speech_scale = {self.speech_scale!r}")
         for name, table in (("roles", self.roles), ("options", self.options), ("timing", self.timing)):
@@ -181,6 +185,11 @@ def parse_config(data: Mapping[str, Any], where: str) -> tuple[TableConfig, list
                 setattr(cfg, key, data[key])
             else:
                 bad(key, f"{data[key]!r}; choose one of: {', '.join(allowed)}")
+    if "phones" in data:
+        if isinstance(data["phones"], bool):
+            cfg.phones = data["phones"]
+        else:
+            bad("phones", f"{data['phones']!r}; write phones = true or phones = false")
     if "language" in data:
         from narrator.packs import available_languages
 

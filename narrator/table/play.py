@@ -66,7 +66,8 @@ def scaled(timing: Timing, factor: float) -> Timing:
     return timing.with_values(values)
 
 
-def run_wizard(args: argparse.Namespace, read_line: Callable[[], str | None] | None = None) -> TableConfig:
+def run_wizard(args: argparse.Namespace, read_line: Callable[[], str | None] | None = None,
+               ask_phones: bool = True) -> TableConfig:
     """Read the remembered setup (reporting any problem), ask the questions, remember the answers."""
     from narrator.packs import available_languages
     from narrator.table.wizard import LineAsker, Wizard
@@ -76,7 +77,7 @@ def run_wizard(args: argparse.Namespace, read_line: Callable[[], str | None] | N
     asker = LineAsker(sys.stdin, sys.stdout, read_line)
     for problem in loaded.problems:
         asker.tell(f"! {problem}")
-    wizard = Wizard(asker, loaded.config, available_languages(), advisor=balance_advice)
+    wizard = Wizard(asker, loaded.config, available_languages(), advisor=balance_advice, ask_phones=ask_phones)
     config = wizard.run(offer_last=loaded.exists and not loaded.problems)
     try:
         kept = save_config(config, path, keep_old=bool(loaded.problems))
@@ -151,7 +152,9 @@ def play_at_table(args: argparse.Namespace) -> int:
 
             setup = replace(setup, timing=scaled(setup.timing, args.pace), speech_scale=setup.speech_scale * args.pace)
     else:
-        config = run_wizard(args, lines.read_line)
+        config = run_wizard(args, lines.read_line, ask_phones=screen == "full")
+        if config.phones and screen == "full":
+            args.phones = True  # the setup's answer, as `--phones` (docs/phones.md)
         setup = setup_from_config(config, args.seed, args.pace)
         names = config.seat_names()
     if given or args.again:  # the wizard warned already
@@ -159,6 +162,8 @@ def play_at_table(args: argparse.Namespace) -> int:
 
         warn_players(setup.players, sys.stdout)
     deal_mode = config.deal if config is not None else "program"
+    if screen == "text" and config is not None and config.phones:
+        print("Note: the text screen has no private panel; the phones need the full screen.")
     if screen == "text" and config is not None and config.inputs != "keypad":
         print(f"Note: the text screen reads typed answers only; answers by {config.inputs} need the full screen.")
     from narrator.packs import load_pack
