@@ -7,7 +7,7 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, TextIO
+from typing import TYPE_CHECKING, Any, Callable, Collection, TextIO
 
 from narrator.errors import UsageError
 from narrator.flow.script import Setup
@@ -246,15 +246,17 @@ def check_sound(args: argparse.Namespace, read_line: Callable[[], str | None], v
     raise UsageError("no sound for the game; run 'narrator doctor', or play with --no-audio or --text")
 
 
-def deal_at_table(setup: Setup, mode: str, speaker: Speaker, listener: Listener, display: Display, clock: Clock) -> Setup:
-    """Mode a: the program's deal, shown seat by seat. Mode b: the deal learnt from the physical cards."""
+def deal_at_table(setup: Setup, mode: str, speaker: Speaker, listener: Listener, display: Display, clock: Clock,
+                  on_phones: Collection[int] = ()) -> Setup:
+    """Mode a: the program's deal, shown seat by seat (but for the seats `on_phones`, whose card is on
+    their phone). Mode b: the deal learnt from the physical cards."""
     from dataclasses import replace
 
     from narrator.rules.composition import deck_of
     from narrator.table.deal import deal_on_screen, roll_call
 
     if mode == "program":
-        deal_on_screen(setup.deal, display, listener, setup.options)
+        deal_on_screen(setup.deal, display, listener, setup.options, on_phones)
         return setup
     extra = setup.deal.extra if setup.options.thief_extra_cards == "from_deck" else ()
     deck = deck_of(setup.deal.seats, extra)
@@ -387,10 +389,11 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
                     pass
             screen.start()
             try:
-                # With every seat's phone joined, the cards are on the phones: no deal on the screen.
-                on_phones = phones is not None and deal_mode == "program" and len(phones.hub.joined()) == setup.players
-                if deal_mode is not None and not on_phones:
-                    setup = deal_at_table(setup, deal_mode, speaker, listener, screen, clock)
+                # A mixed table: the seats whose phone has joined hold their card there; the screen deals
+                # the others (every seat joined: no deal on the screen).
+                on_phones = phones.hub.joined() if phones is not None else ()
+                if deal_mode is not None:
+                    setup = deal_at_table(setup, deal_mode, speaker, listener, screen, clock, on_phones)
                 head = {"mode": "text", "screen": "full", "voice": voice, "started": _now(),
                         "started_at": round(time.time(), 3), "seed": seed,
                         "setup": setup.to_record(), **_names_head(names)}
