@@ -98,6 +98,8 @@ class PhoneTable:
     # ---- Listener ------------------------------------------------------------------------
 
     def listen(self, prompt: Prompt) -> Heard | None:
+        if prompt.name == "game.pause" and not self.night:
+            return self._pause(prompt)
         self._phase(prompt)
         seats = self.route(prompt)
         if self.night:
@@ -115,6 +117,21 @@ class PhoneTable:
             for seat in seats:
                 self._panel(seat, [title], self._choices(prompt))
         return self._wait(prompt, seats)
+
+    def _pause(self, prompt: Prompt) -> Heard | None:
+        """The game paused by day (a public moment): a seat whose new phone asks to take over is
+        named on the screen; its number typed on the keypad confirms the move (docs/phones.md).
+        Never at night: nobody looks up or types a seat then."""
+        asked = self.phones.moves_asked()
+        for seat in asked:
+            self.display.feedback("phones.move_asked", {"seat": seat})
+        heard = self.listener.listen(prompt)
+        if (heard is not None and isinstance(heard.choice, int) and not isinstance(heard.choice, bool)
+                and heard.choice in asked):
+            self.phones.allow_move(heard.choice)
+            self.display.feedback("phones.move_allowed", {"seat": heard.choice})
+            return None  # the pause goes on
+        return heard
 
     def source(self) -> PhoneSource:
         """The phones as one more source of answers beside the keypad and the voice (for the

@@ -96,4 +96,4 @@ def test_refused_connections_are_closed_with_their_code(served: tuple[PhoneHub, 
         await ws.close()
 
     run(phone(base, hub, 4, "device-four", then=second))
-    assert hub.moves_asked == [4]
+    assert hub.moves_asked() == (4,)

@@ -60,3 +60,42 @@ def test_a_tap_from_a_seat_not_asked_answers_nothing() -> None:
     clean = play_phones(BASIC, SCRIPT, FakePhones(8))
     noisy = play_phones(BASIC, SCRIPT, FakePhones(8), before_tap=strays)
     assert inputs(noisy.journal) == inputs(clean.journal)
+
+
+class _Keys:
+    """The laptop's keypad: answers in order, then nothing."""
+
+    def __init__(self, answers: list[Any]) -> None:
+        self.answers = answers
+
+    def listen(self, prompt: Any) -> Any:
+        return self.answers.pop(0) if self.answers else None
+
+
+def test_issue27_the_laptop_confirms_a_move_at_a_pause_by_day_never_at_night() -> None:
+    from narrator.clock import VirtualClock
+    from narrator.fakes import Timeline, TimelineDisplay
+    from narrator.packs import load_pack
+    from narrator.phones.table import PhoneTable
+    from narrator.ports import Heard, Prompt
+
+    pack = load_pack("en")
+    timeline = Timeline(VirtualClock())
+    phones = FakePhones(8, moves=[4])
+    keys = _Keys([Heard(3, "keypad", "3"), Heard(4, "keypad", "4"), Heard("pause", "keypad", "/")])
+    table = PhoneTable(phones, TimelineDisplay(pack, timeline), keys, pack, timeline.clock)
+    pause = Prompt("game.pause", words=("pause",))
+    # By day, at the pause: the screen names the seat asking; another seat's number confirms nothing.
+    assert table.listen(pause) == Heard(3, "keypad", "3") and phones.allowed == []
+    assert table.listen(pause) is None and phones.allowed == [4] and phones.moves_asked() == ()
+    assert table.listen(pause) == Heard("pause", "keypad", "/")
+    notes = [e["text"] for e in timeline.entries if e.get("action") == "feedback"]
+    assert notes == [pack.panel_text("phones.move_asked", {"seat": 4})] * 2 + [
+        pack.panel_text("phones.move_allowed", {"seat": 4})]
+    # At night the move waits: no line on the screen, a typed seat confirms nothing.
+    night = Timeline(VirtualClock())
+    phones = FakePhones(8, moves=[4])
+    table = PhoneTable(phones, TimelineDisplay(pack, night), _Keys([Heard(4, "keypad", "4")]), pack, night.clock)
+    table.night = True
+    assert table.listen(pause) == Heard(4, "keypad", "4") and phones.allowed == [] and phones.moves_asked() == (4,)
+    assert [e for e in night.entries if e.get("action") == "feedback"] == []
