@@ -85,6 +85,8 @@ class VoicePack:
     # voice to use (default: the one `narrator voices fetch` installs for the language).
     engine: str = "espeak"
     piper_voice: str = ""
+    # The phone page's own words (docs/phones.md): its buttons, status lines and rest screens.
+    phone: Mapping[str, str] = field(default_factory=dict)
 
     def number_words(self, n: int) -> tuple[str, ...]:
         """Every way a player may say seat `n` (the spoken one first); () if the pack has none."""
@@ -169,6 +171,7 @@ def load_pack(language: str, root: Path | None = None) -> VoicePack:
             seat_forms=_variants(data.get("listening", {}).get("seat", "{seat}"), f"{path} [listening] seat"),
             engine=str(meta.get("engine", "espeak")),
             piper_voice=str(meta.get("piper_voice", "")),
+            phone={str(k): str(v) for k, v in data.get("phone", {}).items()},
         )
     except KeyError as exc:
         raise PackError(f"voice pack {path} has no {exc.args[0]!r} section or key") from None
@@ -224,6 +227,7 @@ def check_pack(pack: VoicePack, reference: VoicePack) -> list[str]:
     problems += _names_problems(f"{name} [sides]", reference.sides, pack.sides)
     problems += _names_problems(f"{name} [words]", reference.words, pack.words)
     problems += _names_problems(f"{name} [rules]", reference.rules, pack.rules)
+    problems += _names_problems(f"{name} [phone]", reference.phone, pack.phone)
     problems += _rules_problems(name, pack)
     missing_numbers = [n for n in SEAT_NUMBERS if not pack.numbers.get(n, "").strip()]
     if missing_numbers:

@@ -26,11 +26,25 @@ from narrator.ports import Clock, Display, Heard, Listener, PanelLines, Prompt, 
 from narrator.roles import night_calls
 from narrator.rules.game import Game
 
-# The phone's own words (the panel lines themselves come from the voice pack).
-WORD_LABELS = {"nobody": "Nobody", "yes": "Yes", "no": "Change (-)"}
-REST = {"night": "Eyes closed. Sleep.", "day": "Day. Listen to the narrator."}
-VOTE = "Your turn to vote"
-SHOT = "Choose a seat"
+# The phone's own words, in English: a voice pack's [phone] block says them in the table's language
+# (`phone_labels`); the panel lines themselves come from the pack's [panel].
+LABELS = {"title": "Narrator", "connecting": "Connecting…", "connected": "Connected", "reconnecting": "Reconnecting…",
+          "dropped": "A message that did not open was dropped.", "hold": "Press and hold to see your card",
+          "seat": "Seat {seat}", "sent": "Sent: {choice}",
+          "refused_link": "This link is not one of this game's, or the game is over.",
+          "refused_taken": "This seat already has a phone. Ask the laptop to confirm the move (at a pause, by day), "
+                           "then reload this page.",
+          "refused_other": "This seat is open on another page.", "night": "Eyes closed. Sleep.",
+          "day": "Day. Listen to the narrator.", "vote": "Your turn to vote", "shot": "Choose a seat",
+          "nobody": "Nobody", "yes": "Yes", "change": "Change (-)"}
+_WORDS = {"nobody": "nobody", "yes": "yes", "no": "change"}  # a prompt's word -> its button's label
+
+
+def phone_labels(pack: VoicePack) -> dict[str, str]:
+    """The phone's words in the pack's language (English for any the pack lacks)."""
+    return {key: pack.phone.get(key) or text for key, text in LABELS.items()}
+
+
 _CALLS = {call.name: call for call in night_calls()}
 _VOTER = re.compile(r"^day\.(?:vote|second|election|captain)\.[a-z_]+\.(\d+)$")
 # With a test's `hold`: how long (real seconds) to wait for a phone's tap before giving up.
@@ -59,6 +73,7 @@ class PhoneTable:
         self.lines: list[str] = []
         self.note = ""
         self.asked: tuple[int, ...] = ()  # seats a day question is put to
+        self.labels = phone_labels(pack)
 
     def attach(self, game: Game) -> None:
         """The game's deal is known: every phone gets its card."""
@@ -113,7 +128,7 @@ class PhoneTable:
                 if seat not in seats:
                     self._rest(seat)
             self.asked = seats
-            title = VOTE if _VOTER.match(prompt.name) else SHOT
+            title = self.labels["vote" if _VOTER.match(prompt.name) else "shot"]
             for seat in seats:
                 self._panel(seat, [title], self._choices(prompt))
         return self._wait(prompt, seats)
@@ -236,7 +251,7 @@ class PhoneTable:
 
     def _choices(self, prompt: Prompt) -> list[list[Any]]:
         choices: list[list[Any]] = [[seat, str(seat)] for seat in prompt.seats]
-        choices += [[word, WORD_LABELS[word]] for word in prompt.words if word in WORD_LABELS]
+        choices += [[word, self.labels[_WORDS[word]]] for word in prompt.words if word in _WORDS]
         return choices
 
     def _card(self, seat: int) -> str:
@@ -244,7 +259,7 @@ class PhoneTable:
         return self.pack.role_name(self.game.role(seat).value)
 
     def _rest(self, seat: int) -> None:
-        self._set(seat, {"mode": "rest", "lines": [REST["night" if self.night else "day"]], "choices": [],
+        self._set(seat, {"mode": "rest", "lines": [self.labels["night" if self.night else "day"]], "choices": [],
                          "note": ""})
 
     def _panel(self, seat: int, lines: list[str], choices: Any) -> None:

@@ -99,3 +99,29 @@ def test_issue27_the_laptop_confirms_a_move_at_a_pause_by_day_never_at_night() -
     table.night = True
     assert table.listen(pause) == Heard(4, "keypad", "4") and phones.allowed == [] and phones.moves_asked() == (4,)
     assert [e for e in night.entries if e.get("action") == "feedback"] == []
+
+
+def test_issue27_the_phones_words_are_in_the_tables_language() -> None:
+    from narrator.packs import load_pack
+
+    phones = FakePhones(8)
+    play_phones(BASIC, SCRIPT, phones, language="fr")
+    fr = load_pack("fr").phone
+    lines = {line for _, view, _ in phones.sent for line in view.get("lines", [])}
+    buttons = {label for _, view, _ in phones.sent for _, label in view.get("choices", [])}
+    assert {fr["night"], fr["day"], fr["vote"]} <= lines
+    assert fr["nobody"] in buttons
+    english = {"Eyes closed. Sleep.", "Day. Listen to the narrator.", "Your turn to vote", "Nobody", "Change (-)"}
+    assert not english & (lines | buttons)
+
+
+def test_issue27_every_pack_has_the_phones_words_in_a_block_of_its_own() -> None:
+    from narrator.packs import available_languages, load_pack
+    from narrator.phones.table import LABELS, phone_labels
+
+    assert set(available_languages()) >= {"en", "fr", "es", "it", "ko"}
+    for lang in ("en", "fr", "es", "it", "ko"):
+        pack = load_pack(lang)
+        assert set(pack.phone) == set(LABELS), lang
+        assert phone_labels(pack) == dict(pack.phone)
+    assert dict(load_pack("en").phone) == LABELS
