@@ -36,7 +36,8 @@ LABELS = {"title": "Narrator", "connecting": "Connecting…", "connected": "Conn
                            "then reload this page.",
           "refused_other": "This seat is open on another page.", "night": "Eyes closed. Sleep.",
           "day": "Day. Listen to the narrator.", "vote": "Your turn to vote", "shot": "Choose a seat",
-          "nobody": "Nobody", "yes": "Yes", "change": "Change (-)"}
+          "nobody": "Nobody", "yes": "Yes", "change": "Change (-)",
+          "window": "A card may be taken now.", "claim": "I take the card"}
 _WORDS = {"nobody": "nobody", "yes": "yes", "no": "change"}  # a prompt's word -> its button's label
 
 
@@ -46,6 +47,9 @@ def phone_labels(pack: VoicePack) -> dict[str, str]:
 
 
 _CALLS = {call.name: call for call in night_calls()}
+# The Devoted Servant's window (docs/rules.md): every living seat's phone shows the same one button,
+# which claims for that seat; the keypad's `+` that follows is the phone's too.
+_WINDOW = re.compile(r"^day\.(?:window|dawn_window\.\d+)$")
 _VOTER = re.compile(r"^day\.(?:vote|second|election|captain)\.[a-z_]+\.(\d+)$")
 # With a test's `hold`: how long (real seconds) to wait for a phone's tap before giving up.
 HOLD_LIMIT = 60.0
@@ -74,6 +78,7 @@ class PhoneTable:
         self.note = ""
         self.asked: tuple[int, ...] = ()  # seats a day question is put to
         self.labels = phone_labels(pack)
+        self.claimer: int | None = None  # the seat whose phone just claimed at the Servant's window
 
     def attach(self, game: Game) -> None:
         """The game's deal is known: every phone gets its card."""
@@ -115,6 +120,10 @@ class PhoneTable:
     def listen(self, prompt: Prompt) -> Heard | None:
         if prompt.name == "game.pause" and not self.night:
             return self._pause(prompt)
+        claimer, self.claimer = self.claimer, None
+        if claimer is not None and prompt.name.endswith(".claim") and _WINDOW.match(prompt.name[:-6]):
+            # The claim came from that seat's own phone: it stands as typed seat then `+`.
+            return Heard("yes", "phone", f"yes (phone {claimer})")
         self._phase(prompt)
         seats = self.route(prompt)
         if self.night:
@@ -128,9 +137,13 @@ class PhoneTable:
                 if seat not in seats:
                     self._rest(seat)
             self.asked = seats
-            title = self.labels["vote" if _VOTER.match(prompt.name) else "shot"]
-            for seat in seats:
-                self._panel(seat, [title], self._choices(prompt))
+            if _WINDOW.match(prompt.name):
+                for seat in seats:
+                    self._panel(seat, [self.labels["window"]], [[seat, self.labels["claim"]]])
+            else:
+                title = self.labels["vote" if _VOTER.match(prompt.name) else "shot"]
+                for seat in seats:
+                    self._panel(seat, [title], self._choices(prompt))
         return self._wait(prompt, seats)
 
     def _pause(self, prompt: Prompt) -> Heard | None:
@@ -161,6 +174,10 @@ class PhoneTable:
             if answer is None:
                 return None
             if answer.seat in seats and answer.view == self.ids.get(answer.seat) and prompt.allows(answer.choice):
+                if _WINDOW.match(prompt.name):
+                    if answer.choice != answer.seat:
+                        continue  # a phone claims for its own seat only
+                    self.claimer = answer.seat
                 return Heard(answer.choice, "phone", f"{answer.choice} (phone {answer.seat})")
             # a tap on a view that is not open any more, or not this prompt's: nothing
 
@@ -245,6 +262,8 @@ class PhoneTable:
         voter = _VOTER.match(prompt.name)
         if voter is not None:
             return (int(voter.group(1)),)
+        if _WINDOW.match(prompt.name):
+            return tuple(game.living())
         if prompt.name in ("day.hunter", "day.successor") and game.state.awaiting_seat is not None:
             return (game.state.awaiting_seat,)
         return ()

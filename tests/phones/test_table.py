@@ -125,3 +125,35 @@ def test_issue27_every_pack_has_the_phones_words_in_a_block_of_its_own() -> None
         assert set(pack.phone) == set(LABELS), lang
         assert phone_labels(pack) == dict(pack.phone)
     assert dict(load_pack("en").phone) == LABELS
+
+
+SERVANT = {"players": 8, "roles": {1: "seer", 2: "werewolf", 3: "hunter", 4: "devoted_servant", 5: "werewolf"},
+           "options": {"captain_election": "never"}}
+SERVANT_SCRIPT = {"nights": [{"werewolves": 8}, {"werewolves": 7}],
+                  "days": [{"eliminate": 3, "window": 4}, {"eliminate": 2}, {"eliminate": 5}]}
+
+
+def test_issue27_the_servants_claim_comes_from_her_own_phone_only() -> None:
+    from narrator.rules import events as ev
+
+    phones = FakePhones(8)
+    forged: list[int] = []
+
+    def before_tap(prompt: Any, fake: FakePhones) -> None:
+        if prompt.name == "day.window" and not forged:
+            forged.append(6)
+            fake.tap(6, 4)  # seat 6's phone claims for seat 4: refused (a phone claims for its own seat only)
+
+    taps: list[tuple[int, Any]] = []
+    r = play_phones(SERVANT, SERVANT_SCRIPT, phones, taps=taps, before_tap=before_tap)
+    assert (4, 4) in taps and forged == [6]
+    assert any(isinstance(e, ev.CardTaken) and e.servant == 4 for e in r.game.events)
+    claims = [e for e in r.journal.records() if e.get("kind") == "input" and str(e.get("prompt", "")).startswith("day.window")]
+    # The first day's window: seat then `+`, both from seat 4's phone (the later windows run out).
+    assert [(e["prompt"], e["choice"], e["source"]) for e in claims][:2] == [("day.window", 4, "phone"),
+                                                                             ("day.window.claim", "yes", "phone")]
+    assert all(e["choice"] is None for e in claims[2:])
+    # The window's panel: every living seat's phone, the same words, one button for its own seat.
+    window = [(seat, v) for seat, v, _ in phones.sent if v.get("lines") == ["A card may be taken now."]]
+    assert {seat for seat, _ in window} == {1, 2, 3, 4, 5, 6, 7}  # seat 8 died the first night
+    assert all(v["choices"] == [[seat, "I take the card"]] for seat, v in window)
