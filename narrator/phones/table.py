@@ -144,7 +144,13 @@ class PhoneTable:
                 title = self.labels["vote" if _VOTER.match(prompt.name) else "shot"]
                 for seat in seats:
                     self._panel(seat, [title], self._choices(prompt))
-        return self._wait(prompt, seats)
+        heard = self._wait(prompt, seats)
+        if _VOTER.match(prompt.name) and seats and seats[0] in self.phones.joined():
+            # The Stuttering Judge's sign (`+` before a vote) from a voter with a phone: from that
+            # phone only; a `+` typed on the keypad meanwhile is someone else's and counts for nothing.
+            while heard is not None and heard.choice == "yes" and heard.source != "phone":
+                heard = self._wait(prompt, seats)
+        return heard
 
     def _pause(self, prompt: Prompt) -> Heard | None:
         """The game paused by day (a public moment): a seat whose new phone asks to take over is

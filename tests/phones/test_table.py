@@ -157,3 +157,32 @@ def test_issue27_the_servants_claim_comes_from_her_own_phone_only() -> None:
     window = [(seat, v) for seat, v, _ in phones.sent if v.get("lines") == ["A card may be taken now."]]
     assert {seat for seat, _ in window} == {1, 2, 3, 4, 5, 6, 7}  # seat 8 died the first night
     assert all(v["choices"] == [[seat, "I take the card"]] for seat, v in window)
+
+
+def test_issue27_the_judges_sign_comes_only_from_the_voters_own_phone() -> None:
+    from narrator.clock import VirtualClock
+    from narrator.fakes import Timeline, TimelineDisplay
+    from narrator.flow.run import start_game
+    from narrator.flow.script import parse_setup
+    from narrator.packs import load_pack
+    from narrator.phones.table import PhoneTable
+    from narrator.ports import Heard, Prompt
+
+    pack = load_pack("en")
+    timeline = Timeline(VirtualClock())
+    prompt = Prompt("day.vote.vote.3", (1, 2, 4), ("nobody", "yes"))
+    # Seat 3 has a phone: a `+` typed on the keypad during its vote is not its sign; its vote still counts.
+    phones = FakePhones(8)
+    keys = _Keys([Heard("yes", "keypad", "+"), Heard(2, "keypad", "2")])
+    table = PhoneTable(phones, TimelineDisplay(pack, timeline), keys, pack, timeline.clock)
+    table.attach(start_game(parse_setup({**BASIC, "language": "en"}, "SETUP")))
+    assert table.listen(prompt) == Heard(2, "keypad", "2")
+    # Its own phone's `+` is its sign.
+    phones.tap(3, "yes")
+    assert table.listen(prompt) == Heard("yes", "phone", "yes (phone 3)")
+    # A seat without a phone signs on the keypad, as before.
+    phones = FakePhones(2)  # seats 1 and 2 only
+    table = PhoneTable(phones, TimelineDisplay(pack, timeline), _Keys([Heard("yes", "keypad", "+")]), pack,
+                       timeline.clock)
+    table.attach(start_game(parse_setup({**BASIC, "language": "en"}, "SETUP")))
+    assert table.listen(prompt) == Heard("yes", "keypad", "+")
