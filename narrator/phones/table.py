@@ -24,6 +24,7 @@ from narrator.packs import VoicePack
 from narrator.phones.port import SeatChannels
 from narrator.ports import Clock, Display, Heard, Listener, PanelLines, Prompt, SlotValue
 from narrator.roles import night_calls
+from narrator.roles.designation import LINES as NOTICE_LINES
 from narrator.rules.game import Game
 
 # The phone's own words, in English: a voice pack's [phone] block says them in the table's language
@@ -37,7 +38,9 @@ LABELS = {"title": "Narrator", "connecting": "Connecting…", "connected": "Conn
           "refused_other": "This seat is open on another page.", "night": "Eyes closed. Sleep.",
           "day": "Day. Listen to the narrator.", "vote": "Your turn to vote", "shot": "Choose a seat",
           "nobody": "Nobody", "yes": "Yes", "change": "Change (-)",
-          "window": "A card may be taken now.", "claim": "I take the card"}
+          "window": "A card may be taken now.", "claim": "I take the card",
+          "charmed": "You are charmed by the Pied Piper.",
+          "infected": "You were infected: you are a Werewolf now, and keep your card's power."}
 _WORDS = {"nobody": "nobody", "yes": "yes", "no": "change"}  # a prompt's word -> its button's label
 
 
@@ -79,6 +82,11 @@ class PhoneTable:
         self.asked: tuple[int, ...] = ()  # seats a day question is put to
         self.labels = phone_labels(pack)
         self.claimer: int | None = None  # the seat whose phone just claimed at the Servant's window
+        # A charm or an infection told on the designated seat's own phone, under its card (docs/rules.md):
+        # `pending` while the chooser's turn may still change it, `notices` once the turn is over.
+        self.call = ""
+        self.pending: dict[int, str] = {}
+        self.notices: dict[int, str] = {}
 
     def attach(self, game: Game) -> None:
         """The game's deal is known: every phone gets its card."""
@@ -93,6 +101,7 @@ class PhoneTable:
         self._beats()
 
     def show_private(self, key: str, slots: Mapping[str, SlotValue], more: PanelLines = ()) -> None:
+        more = self._designated(more)
         self.display.show_private(key, slots, more)
         self.lines = [self.pack.panel_text(k, s) for k, s in ((key, slots), *more)]
         self._beats()
@@ -102,10 +111,16 @@ class PhoneTable:
     def clear_private(self) -> None:
         self.display.clear_private()
         self._beats()
+        told, self.pending = self.pending, {}
+        self.notices.update(told)
         self.lines, self.note = [], ""
         awake, self.awake = self.awake, ()
         for seat in awake:
             self._rest(seat)
+        for seat in told:  # its card now holds the notice (sent on the night's next beat, like any view)
+            view = self.views.get(seat)
+            if view is not None:
+                self._set(seat, {k: v for k, v in view.items() if k not in ("id", "seat", "card", "night")})
 
     def feedback(self, key: str, slots: Mapping[str, SlotValue]) -> None:
         self.display.feedback(key, slots)
@@ -125,6 +140,8 @@ class PhoneTable:
             # The claim came from that seat's own phone: it stands as typed seat then `+`.
             return Heard("yes", "phone", f"yes (phone {claimer})")
         self._phase(prompt)
+        if prompt.night and prompt.name.startswith("night."):
+            self.call = prompt.name.split(".")[1]
         seats = self.route(prompt)
         if self.night:
             if prompt.name.endswith(".early") or not self.awake:
@@ -151,6 +168,20 @@ class PhoneTable:
             while heard is not None and heard.choice == "yes" and heard.source != "phone":
                 heard = self._wait(prompt, seats)
         return heard
+
+    def _designated(self, more: PanelLines) -> PanelLines:
+        """The chooser's notice lines ("tap seat 5 on the shoulder"): a designated seat with a phone
+        is told on that phone instead (under its card, once the turn is over), so its line goes."""
+        joined = set(self.phones.joined())
+        kept: list[Any] = []
+        self.pending = {}
+        for line in more:
+            seat = line[1].get("seat")
+            if line[0] in NOTICE_LINES and isinstance(seat, int) and seat in joined:
+                self.pending[seat] = "charmed" if self.call == "pied_piper" else "infected"
+                continue
+            kept.append(line)
+        return tuple(kept)
 
     def _pause(self, prompt: Prompt) -> Heard | None:
         """The game paused by day (a public moment): a seat whose new phone asks to take over is
@@ -281,7 +312,9 @@ class PhoneTable:
 
     def _card(self, seat: int) -> str:
         assert self.game is not None
-        return self.pack.role_name(self.game.role(seat).value)
+        card = self.pack.role_name(self.game.role(seat).value)
+        notice = self.notices.get(seat)
+        return card if notice is None else f"{card}. {self.labels[notice]}"
 
     def _rest(self, seat: int) -> None:
         self._set(seat, {"mode": "rest", "lines": [self.labels["night" if self.night else "day"]], "choices": [],

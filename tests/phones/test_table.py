@@ -186,3 +186,32 @@ def test_issue27_the_judges_sign_comes_only_from_the_voters_own_phone() -> None:
                        timeline.clock)
     table.attach(start_game(parse_setup({**BASIC, "language": "en"}, "SETUP")))
     assert table.listen(prompt) == Heard("yes", "keypad", "+")
+
+
+PIPER = {"players": 8, "roles": {1: "seer", 2: "werewolf", 3: "werewolf", 4: "witch", 8: "pied_piper"},
+         "options": {"captain_election": "never"}}
+PIPER_SCRIPT = {"nights": [{"pied_piper": [5, 6], "werewolves": 7}, {"pied_piper": [1, 4], "werewolves": 6}],
+                "days": [{"eliminate": 0}, {"eliminate": 2}, {"eliminate": 3}]}
+
+
+def test_issue27_a_charm_is_told_on_the_charmed_seats_own_phone_under_its_card() -> None:
+    phones = FakePhones(8)
+    r = play_phones(PIPER, PIPER_SCRIPT, phones)
+    screen = [e.get("text") or "" for e in r.timeline.entries if e["kind"] == "private"]
+    assert not any("on the shoulder" in t for t in screen)  # no tap: the phones tell
+    charmed = "You are charmed by the Pied Piper."
+    told = {seat for seat, view, _ in phones.sent if charmed in view.get("card", "")}
+    assert told == {1, 4, 5, 6}
+    # Not before the Piper's turn is over: never while his panel (which may take a charm back) is open.
+    first = next(i for i, (seat, view, _) in enumerate(phones.sent) if charmed in view.get("card", ""))
+    piper_panel = [i for i, (seat, view, _) in enumerate(phones.sent) if seat == 8 and view.get("mode") == "panel"]
+    assert piper_panel and first > piper_panel[0]
+    assert phones.views[5]["card"] == f"Villager. {charmed}"
+
+
+def test_issue27_without_a_phone_the_charmed_seat_is_still_tapped() -> None:
+    phones = FakePhones(4)  # seats 1 to 4 have a phone; 5 and 6 do not
+    r = play_phones(PIPER, PIPER_SCRIPT, phones)
+    screen = [e.get("text") or "" for e in r.timeline.entries if e["kind"] == "private"]
+    assert any("tap seat 5 on the shoulder" in t for t in screen)
+    assert {seat for seat, view, _ in phones.sent if "charmed" in view.get("card", "")} == {1, 4}
