@@ -215,3 +215,16 @@ def test_issue27_without_a_phone_the_charmed_seat_is_still_tapped() -> None:
     screen = [e.get("text") or "" for e in r.timeline.entries if e["kind"] == "private"]
     assert any("tap seat 5 on the shoulder" in t for t in screen)
     assert {seat for seat, view, _ in phones.sent if "charmed" in view.get("card", "")} == {1, 4}
+
+
+def test_issue27_an_infection_is_told_on_the_infected_seats_own_phone() -> None:
+    setup = {"players": 8, "roles": {1: "seer", 2: "werewolf", 3: "accursed_wolf_father", 4: "witch"},
+             "options": {"captain_election": "never"}}
+    script = {"nights": [{"werewolves": 6, "accursed_wolf_father": 1}, {"werewolves": 7}],
+              "days": [{"eliminate": 2}, {"eliminate": 3}, {"eliminate": 6}, {"eliminate": 7}]}
+    phones = FakePhones(8)
+    r = play_phones(setup, script, phones)
+    screen = [e.get("text") or "" for e in r.timeline.entries if e["kind"] == "private"]
+    assert not any("tap seat 6" in t for t in screen)
+    infected = "You were infected: you are a Werewolf now, and keep your card's power."
+    assert {seat for seat, view, _ in phones.sent if infected in view.get("card", "")} == {6}
