@@ -134,6 +134,8 @@ class FakePhones:
     sent: list[tuple[int, dict[str, Any], float | None]] = field(default_factory=list)
     is_night: bool = False
     taps: "queue.Queue[PhoneAnswer]" = field(default_factory=queue.Queue)
+    moves: list[int] = field(default_factory=list)  # seats where a second device asks to take over
+    allowed: list[int] = field(default_factory=list)  # the moves the laptop confirmed
 
     def joined(self) -> tuple[int, ...]:
         return tuple(range(1, self.players + 1))
@@ -164,6 +166,13 @@ class FakePhones:
         with self.taps.mutex:
             self.taps.queue.appendleft(answer)
         return True
+
+    def moves_asked(self) -> tuple[int, ...]:
+        return tuple(self.moves)
+
+    def allow_move(self, seat: int) -> None:
+        self.moves.remove(seat)
+        self.allowed.append(seat)
 
     def tap(self, seat: int, choice: Any) -> None:
         """The seat's player taps `choice` on the view their phone holds now."""

@@ -88,6 +88,8 @@ class VoicePack:
     # Entries still marked UNTRANSLATED (a pack made by `narrator voices new`), as "[section] key";
     # they load without the mark, in English, so a pack half done still plays.
     untranslated: tuple[str, ...] = ()
+    # The phone page's own words (docs/phones.md): its buttons, status lines and rest screens.
+    phone: Mapping[str, str] = field(default_factory=dict)
 
     def number_words(self, n: int) -> tuple[str, ...]:
         """Every way a player may say seat `n` (the spoken one first); () if the pack has none."""
@@ -226,6 +228,7 @@ def load_pack(language: str, root: Path | None = None) -> VoicePack:
             engine=str(meta.get("engine", "espeak")),
             piper_voice=str(meta.get("piper_voice", "")),
             untranslated=untranslated,
+            phone={str(k): str(v) for k, v in data.get("phone", {}).items()},
         )
     except KeyError as exc:
         raise PackError(f"voice pack {path} has no {exc.args[0]!r} section or key") from None
@@ -281,6 +284,7 @@ def check_pack(pack: VoicePack, reference: VoicePack) -> list[str]:
     problems += _names_problems(f"{name} [sides]", reference.sides, pack.sides)
     problems += _names_problems(f"{name} [words]", reference.words, pack.words)
     problems += _names_problems(f"{name} [rules]", reference.rules, pack.rules)
+    problems += _names_problems(f"{name} [phone]", reference.phone, pack.phone)
     problems += _rules_problems(name, pack)
     problems += [f"{name} {entry}: untranslated (still marked {UNTRANSLATED.strip()!r})" for entry in pack.untranslated]
     missing_numbers = [n for n in SEAT_NUMBERS if not pack.numbers.get(n, "").strip()]

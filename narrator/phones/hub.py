@@ -80,7 +80,7 @@ class PhoneHub:
         self.on_frame: Callable[[Frame], None] | None = None
         self.on_join: Callable[[], None] | None = None  # a seat took a (new) device: save the links
         self.refusals: list[str] = []  # one line each, for the laptop's screen and the tests
-        self.moves_asked: list[int] = []  # seats where a second device asked to take over
+        self.moves: list[int] = []  # seats where a second device asked to take over (not yet confirmed)
         self.inbox: queue.Queue[PhoneAnswer] = queue.Queue()
         self.lock = threading.RLock()
         self.is_night = False
@@ -103,6 +103,12 @@ class PhoneHub:
         """The laptop confirms that seat's phone may change (a new device may take it over)."""
         with self.lock:
             self.seats[seat].move = True
+            if seat in self.moves:
+                self.moves.remove(seat)
+
+    def moves_asked(self) -> tuple[int, ...]:
+        with self.lock:
+            return tuple(self.moves)
 
     def close(self) -> None:
         """The game is over: every token dies, every phone is disconnected."""
@@ -151,8 +157,8 @@ class PhoneHub:
                 raise self._refuse(f"seat {seat}: a first message that is not a hello")
             s = self.seats[seat]
             if s.device is not None and device != s.device and not s.move:
-                if seat not in self.moves_asked:
-                    self.moves_asked.append(seat)
+                if seat not in self.moves:
+                    self.moves.append(seat)
                 raise self._refuse(f"seat {seat} already has a phone; a second device is refused until the "
                                    "laptop confirms the move", taken=True)
             old = s.conn

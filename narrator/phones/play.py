@@ -12,7 +12,7 @@ from narrator.packs import VoicePack
 from narrator.phones.hub import PhoneHub, load_links, save_links
 from narrator.phones.qr import terminal
 from narrator.phones.server import PhoneServer
-from narrator.phones.table import PhoneTable
+from narrator.phones.table import PhoneTable, phone_labels
 from narrator.ports import Clock, Display, Heard, Listener, Prompt
 
 BEAT = 0.25  # seconds between the night's frames to every phone
@@ -91,6 +91,7 @@ class TablePhones:
         """The game's display and listener with the phones (the server keeps the night's schedule);
         the table's own listener may be set later (`PhoneTable.listener`): its keypad listens for
         the phones too (`PhoneTable.source`)."""
+        self.server.set_labels(phone_labels(pack), pack.language)  # the page in the table's language
         return PhoneTable(self.hub, display, listener or _NotYet(), pack, clock, beat=None)
 
     def close(self) -> None:

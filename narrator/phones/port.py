@@ -52,3 +52,11 @@ class SeatChannels(Protocol):
     def wait(self, timeout: float) -> bool:
         """Block up to `timeout` seconds (real time) for a tap; whether one is there."""
         ...
+
+    def moves_asked(self) -> tuple[int, ...]:
+        """Seats where a second device asks to take over (refused until the laptop confirms)."""
+        ...
+
+    def allow_move(self, seat: int) -> None:
+        """The laptop confirms: a new device may take that seat over."""
+        ...

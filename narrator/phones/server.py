@@ -8,15 +8,17 @@ CDN, nothing from the internet. The server runs in a thread of its own; `PhoneHu
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 import threading
 from importlib import resources
-from typing import Any
+from typing import Any, Mapping
 
 from aiohttp import WSMsgType, web
 
 from narrator.phones.crypto import Refused
 from narrator.phones.hub import CLOSE_REFUSED, PhoneHub
+from narrator.phones.table import LABELS
 
 STATIC = ("phone.js", "nacl-fast.min.js", "phone.css", "tweetnacl-LICENSE.txt")  # and phone.html at /p/TOKEN
 _TYPES = {"js": "text/javascript", "css": "text/css", "txt": "text/plain", "html": "text/html"}
@@ -72,7 +74,16 @@ class PhoneServer:
         self.runner: web.AppRunner | None = None
         self.base = ""
         self.beating: asyncio.Task[None] | None = None
-        self.page = _static("phone.html")
+        self.page = b""
+        self.set_labels(LABELS, "en")
+
+    def set_labels(self, labels: Mapping[str, str], language: str) -> None:
+        """The page's own words in the table's language (`phone_labels`), put in the page itself."""
+        data = json.dumps(dict(labels), ensure_ascii=True).replace("<", "\\u003c").replace(">", "\\u003e")
+        page = _static("phone.html").decode("utf-8")
+        page = (page.replace("__LANG__", html.escape(language)).replace("__TITLE__", html.escape(labels["title"]))
+                .replace("__LABELS__", data))
+        self.page = page.encode("utf-8")
 
     def start(self) -> str:
         self.thread.start()

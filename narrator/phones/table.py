@@ -24,14 +24,35 @@ from narrator.packs import VoicePack
 from narrator.phones.port import SeatChannels
 from narrator.ports import Clock, Display, Heard, Listener, PanelLines, Prompt, SlotValue
 from narrator.roles import night_calls
+from narrator.roles.designation import LINES as NOTICE_LINES
 from narrator.rules.game import Game
 
-# The phone's own words (the panel lines themselves come from the voice pack).
-WORD_LABELS = {"nobody": "Nobody", "yes": "Yes", "no": "Change (-)"}
-REST = {"night": "Eyes closed. Sleep.", "day": "Day. Listen to the narrator."}
-VOTE = "Your turn to vote"
-SHOT = "Choose a seat"
+# The phone's own words, in English: a voice pack's [phone] block says them in the table's language
+# (`phone_labels`); the panel lines themselves come from the pack's [panel].
+LABELS = {"title": "Narrator", "connecting": "Connecting…", "connected": "Connected", "reconnecting": "Reconnecting…",
+          "dropped": "A message that did not open was dropped.", "hold": "Press and hold to see your card",
+          "seat": "Seat {seat}", "sent": "Sent: {choice}",
+          "refused_link": "This link is not one of this game's, or the game is over.",
+          "refused_taken": "This seat already has a phone. Ask the laptop to confirm the move (at a pause, by day), "
+                           "then reload this page.",
+          "refused_other": "This seat is open on another page.", "night": "Eyes closed. Sleep.",
+          "day": "Day. Listen to the narrator.", "vote": "Your turn to vote", "shot": "Choose a seat",
+          "nobody": "Nobody", "yes": "Yes", "change": "Change (-)",
+          "window": "A card may be taken now.", "claim": "I take the card",
+          "charmed": "You are charmed by the Pied Piper.",
+          "infected": "You were infected: you are a Werewolf now, and keep your card's power."}
+_WORDS = {"nobody": "nobody", "yes": "yes", "no": "change"}  # a prompt's word -> its button's label
+
+
+def phone_labels(pack: VoicePack) -> dict[str, str]:
+    """The phone's words in the pack's language (English for any the pack lacks)."""
+    return {key: pack.phone.get(key) or text for key, text in LABELS.items()}
+
+
 _CALLS = {call.name: call for call in night_calls()}
+# The Devoted Servant's window (docs/rules.md): every living seat's phone shows the same one button,
+# which claims for that seat; the keypad's `+` that follows is the phone's too.
+_WINDOW = re.compile(r"^day\.(?:window|dawn_window\.\d+)$")
 _VOTER = re.compile(r"^day\.(?:vote|second|election|captain)\.[a-z_]+\.(\d+)$")
 # With a test's `hold`: how long (real seconds) to wait for a phone's tap before giving up.
 HOLD_LIMIT = 60.0
@@ -59,6 +80,13 @@ class PhoneTable:
         self.lines: list[str] = []
         self.note = ""
         self.asked: tuple[int, ...] = ()  # seats a day question is put to
+        self.labels = phone_labels(pack)
+        self.claimer: int | None = None  # the seat whose phone just claimed at the Servant's window
+        # A charm or an infection told on the designated seat's own phone, under its card (docs/rules.md):
+        # `pending` while the chooser's turn may still change it, `notices` once the turn is over.
+        self.call = ""
+        self.pending: dict[int, str] = {}
+        self.notices: dict[int, str] = {}
 
     def attach(self, game: Game) -> None:
         """The game's deal is known: every phone gets its card."""
@@ -73,6 +101,7 @@ class PhoneTable:
         self._beats()
 
     def show_private(self, key: str, slots: Mapping[str, SlotValue], more: PanelLines = ()) -> None:
+        more = self._designated(more)
         self.display.show_private(key, slots, more)
         self.lines = [self.pack.panel_text(k, s) for k, s in ((key, slots), *more)]
         self._beats()
@@ -82,10 +111,16 @@ class PhoneTable:
     def clear_private(self) -> None:
         self.display.clear_private()
         self._beats()
+        told, self.pending = self.pending, {}
+        self.notices.update(told)
         self.lines, self.note = [], ""
         awake, self.awake = self.awake, ()
         for seat in awake:
             self._rest(seat)
+        for seat in told:  # its card now holds the notice (sent on the night's next beat, like any view)
+            view = self.views.get(seat)
+            if view is not None:
+                self._set(seat, {k: v for k, v in view.items() if k not in ("id", "seat", "card", "night")})
 
     def feedback(self, key: str, slots: Mapping[str, SlotValue]) -> None:
         self.display.feedback(key, slots)
@@ -98,7 +133,15 @@ class PhoneTable:
     # ---- Listener ------------------------------------------------------------------------
 
     def listen(self, prompt: Prompt) -> Heard | None:
+        if prompt.name == "game.pause" and not self.night:
+            return self._pause(prompt)
+        claimer, self.claimer = self.claimer, None
+        if claimer is not None and prompt.name.endswith(".claim") and _WINDOW.match(prompt.name[:-6]):
+            # The claim came from that seat's own phone: it stands as typed seat then `+`.
+            return Heard("yes", "phone", f"yes (phone {claimer})")
         self._phase(prompt)
+        if prompt.night and prompt.name.startswith("night."):
+            self.call = prompt.name.split(".")[1]
         seats = self.route(prompt)
         if self.night:
             if prompt.name.endswith(".early") or not self.awake:
@@ -111,10 +154,49 @@ class PhoneTable:
                 if seat not in seats:
                     self._rest(seat)
             self.asked = seats
-            title = VOTE if _VOTER.match(prompt.name) else SHOT
-            for seat in seats:
-                self._panel(seat, [title], self._choices(prompt))
-        return self._wait(prompt, seats)
+            if _WINDOW.match(prompt.name):
+                for seat in seats:
+                    self._panel(seat, [self.labels["window"]], [[seat, self.labels["claim"]]])
+            else:
+                title = self.labels["vote" if _VOTER.match(prompt.name) else "shot"]
+                for seat in seats:
+                    self._panel(seat, [title], self._choices(prompt))
+        heard = self._wait(prompt, seats)
+        if _VOTER.match(prompt.name) and seats and seats[0] in self.phones.joined():
+            # The Stuttering Judge's sign (`+` before a vote) from a voter with a phone: from that
+            # phone only; a `+` typed on the keypad meanwhile is someone else's and counts for nothing.
+            while heard is not None and heard.choice == "yes" and heard.source != "phone":
+                heard = self._wait(prompt, seats)
+        return heard
+
+    def _designated(self, more: PanelLines) -> PanelLines:
+        """The chooser's notice lines ("tap seat 5 on the shoulder"): a designated seat with a phone
+        is told on that phone instead (under its card, once the turn is over), so its line goes."""
+        joined = set(self.phones.joined())
+        kept: list[Any] = []
+        self.pending = {}
+        for line in more:
+            seat = line[1].get("seat")
+            if line[0] in NOTICE_LINES and isinstance(seat, int) and seat in joined:
+                self.pending[seat] = "charmed" if self.call == "pied_piper" else "infected"
+                continue
+            kept.append(line)
+        return tuple(kept)
+
+    def _pause(self, prompt: Prompt) -> Heard | None:
+        """The game paused by day (a public moment): a seat whose new phone asks to take over is
+        named on the screen; its number typed on the keypad confirms the move (docs/phones.md).
+        Never at night: nobody looks up or types a seat then."""
+        asked = self.phones.moves_asked()
+        for seat in asked:
+            self.display.feedback("phones.move_asked", {"seat": seat})
+        heard = self.listener.listen(prompt)
+        if (heard is not None and isinstance(heard.choice, int) and not isinstance(heard.choice, bool)
+                and heard.choice in asked):
+            self.phones.allow_move(heard.choice)
+            self.display.feedback("phones.move_allowed", {"seat": heard.choice})
+            return None  # the pause goes on
+        return heard
 
     def source(self) -> PhoneSource:
         """The phones as one more source of answers beside the keypad and the voice (for the
@@ -129,6 +211,10 @@ class PhoneTable:
             if answer is None:
                 return None
             if answer.seat in seats and answer.view == self.ids.get(answer.seat) and prompt.allows(answer.choice):
+                if _WINDOW.match(prompt.name):
+                    if answer.choice != answer.seat:
+                        continue  # a phone claims for its own seat only
+                    self.claimer = answer.seat
                 return Heard(answer.choice, "phone", f"{answer.choice} (phone {answer.seat})")
             # a tap on a view that is not open any more, or not this prompt's: nothing
 
@@ -213,21 +299,25 @@ class PhoneTable:
         voter = _VOTER.match(prompt.name)
         if voter is not None:
             return (int(voter.group(1)),)
+        if _WINDOW.match(prompt.name):
+            return tuple(game.living())
         if prompt.name in ("day.hunter", "day.successor") and game.state.awaiting_seat is not None:
             return (game.state.awaiting_seat,)
         return ()
 
     def _choices(self, prompt: Prompt) -> list[list[Any]]:
         choices: list[list[Any]] = [[seat, str(seat)] for seat in prompt.seats]
-        choices += [[word, WORD_LABELS[word]] for word in prompt.words if word in WORD_LABELS]
+        choices += [[word, self.labels[_WORDS[word]]] for word in prompt.words if word in _WORDS]
         return choices
 
     def _card(self, seat: int) -> str:
         assert self.game is not None
-        return self.pack.role_name(self.game.role(seat).value)
+        card = self.pack.role_name(self.game.role(seat).value)
+        notice = self.notices.get(seat)
+        return card if notice is None else f"{card}. {self.labels[notice]}"
 
     def _rest(self, seat: int) -> None:
-        self._set(seat, {"mode": "rest", "lines": [REST["night" if self.night else "day"]], "choices": [],
+        self._set(seat, {"mode": "rest", "lines": [self.labels["night" if self.night else "day"]], "choices": [],
                          "note": ""})
 
     def _panel(self, seat: int, lines: list[str], choices: Any) -> None:

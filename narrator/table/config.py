@@ -24,7 +24,7 @@ DEAL_MODES = ("program", "cards")
 # What the voice check picked (narrator/listening/check.py, `narrator listen --check`): voice for
 # seats and yes/no, voice for yes/no only (seats on the keypad), or the keypad only.
 VOICE_MODES = ("voice", "yes_no", "keypad")
-KEYS = ("players", "roles", "options", "language", "inputs", "deal", "timing", "speech_scale", "names", "voice_mode")
+KEYS = ("players", "roles", "options", "language", "inputs", "deal", "timing", "speech_scale", "names", "voice_mode", "phones")
 
 
 def config_path() -> Path:
@@ -52,6 +52,7 @@ class TableConfig:
     language: str = "en"
     inputs: str = "keypad"
     deal: str = "program"
+    phones: bool = False  # every player's phone as their private card and panel (docs/phones.md)
     timing: dict[str, float] = field(default_factory=dict)  # only the values changed from the defaults
     speech_scale: float = 1.0  # text mode: how long a printed line 'lasts' (tests and demos shorten it)
     names: dict[str, str] = field(default_factory=dict)  # optional: seat number -> the player's name (history)
@@ -85,6 +86,7 @@ class TableConfig:
         return (
             f"{self.players} players ({roles}); {changed}; language {self.language}; "
             f"input {self.inputs}; {'the program deals' if self.deal == 'program' else 'physical cards'}"
+            + ("; phones" if self.phones else "")
         )
 
     def to_toml(self) -> str:
@@ -96,6 +98,8 @@ class TableConfig:
             f"inputs = {_toml_value(self.inputs)}",
             f"deal = {_toml_value(self.deal)}",
         ]
+        if self.phones:
+            lines.append("phones = true")
         if self.speech_scale != 1.0:
             lines.append(f"speech_scale = {self.speech_scale!r}")
         if self.voice_mode != "voice":
@@ -187,6 +191,11 @@ def parse_config(data: Mapping[str, Any], where: str) -> tuple[TableConfig, list
                 setattr(cfg, key, data[key])
             else:
                 bad(key, f"{data[key]!r}; choose one of: {', '.join(allowed)}")
+    if "phones" in data:
+        if isinstance(data["phones"], bool):
+            cfg.phones = data["phones"]
+        else:
+            bad("phones", f"{data['phones']!r}; write phones = true or phones = false")
     if "language" in data:
         from narrator.packs import available_languages
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Collection, Mapping
 
 from narrator.errors import NarratorError, UsageError
 from narrator.flow.timing import Timing
@@ -19,21 +19,25 @@ def reminder(role: Role, options: Options) -> str:
     return f"reminder.{role.value}"
 
 
-def deal_on_screen(deal: Deal, display: Display, listener: Listener, options: Options | None = None) -> None:
+def deal_on_screen(deal: Deal, display: Display, listener: Listener, options: Options | None = None,
+                   on_phones: Collection[int] = ()) -> None:
     """Seat by seat: the seat presses its number, sees its card, presses Enter to hide it.
 
     Only the seat whose turn it is can open the panel: any other number is refused, so a
-    neighbour's slip never shows a card that is not theirs.
+    neighbour's slip never shows a card that is not theirs. The seats in `on_phones` hold their
+    card on their own phone (docs/phones.md): the screen skips them.
     """
     try:
-        _deal(deal, display, listener, options or Options())
+        _deal(deal, display, listener, options or Options(), frozenset(on_phones))
     except NarratorError as exc:
         display.clear_private()  # never leave a card on the screen, whatever stopped the deal
         raise UsageError(f"the deal stopped: {exc}; start again with 'narrator play'") from None
 
 
-def _deal(deal: Deal, display: Display, listener: Listener, options: Options) -> None:
+def _deal(deal: Deal, display: Display, listener: Listener, options: Options, on_phones: frozenset[int]) -> None:
     for seat in range(1, len(deal.seats) + 1):
+        if seat in on_phones:
+            continue
         display.show_private("deal.next", {"seat": seat})
         while True:
             heard = listener.listen(Prompt("deal.seat", (seat,)))

@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 from functools import partial
-from typing import TYPE_CHECKING, Any, Callable, TextIO
+from typing import TYPE_CHECKING, Any, Callable, Collection, TextIO
 
 from narrator.errors import NarratorError, UsageError
 from narrator.flow.script import Setup
@@ -79,7 +79,8 @@ def _voice_check(asker: Any, config: TableConfig) -> str:
         return config.voice_mode
 
 
-def run_wizard(args: argparse.Namespace, read_line: Callable[[], str | None] | None = None) -> TableConfig:
+def run_wizard(args: argparse.Namespace, read_line: Callable[[], str | None] | None = None,
+               ask_phones: bool = True) -> TableConfig:
     """Read the remembered setup (reporting any problem), ask the questions, remember the answers."""
     from narrator.packs import available_languages
     from narrator.table.wizard import LineAsker, Wizard
@@ -89,7 +90,7 @@ def run_wizard(args: argparse.Namespace, read_line: Callable[[], str | None] | N
     asker = LineAsker(sys.stdin, sys.stdout, read_line)
     for problem in loaded.problems:
         asker.tell(f"! {problem}")
-    wizard = Wizard(asker, loaded.config, available_languages(), advisor=balance_advice)
+    wizard = Wizard(asker, loaded.config, available_languages(), advisor=balance_advice, ask_phones=ask_phones)
     wizard.voice_check = partial(_voice_check, asker)
     config = wizard.run(offer_last=loaded.exists and not loaded.problems)
     try:
@@ -171,7 +172,9 @@ def play_at_table(args: argparse.Namespace) -> int:
 
             setup = replace(setup, timing=scaled(setup.timing, args.pace), speech_scale=setup.speech_scale * args.pace)
     else:
-        config = run_wizard(args, lines.read_line)
+        config = run_wizard(args, lines.read_line, ask_phones=screen == "full")
+        if config.phones and screen == "full":
+            args.phones = True  # the setup's answer, as `--phones` (docs/phones.md)
         setup = setup_from_config(config, args.seed, args.pace)
         names = config.seat_names()
     if given or args.again:  # the wizard warned already
@@ -179,6 +182,8 @@ def play_at_table(args: argparse.Namespace) -> int:
 
         warn_players(setup.players, sys.stdout)
     deal_mode = config.deal if config is not None else "program"
+    if screen == "text" and config is not None and config.phones:
+        print("Note: the text screen has no private panel; the phones need the full screen.")
     if screen == "text" and config is not None and config.inputs != "keypad":
         print(f"Note: the text screen reads typed answers only; answers by {config.inputs} need the full screen.")
     from narrator.packs import load_pack
@@ -263,15 +268,17 @@ def check_sound(args: argparse.Namespace, read_line: Callable[[], str | None], v
     raise UsageError("no sound for the game; run 'narrator doctor', or play with --no-audio or --text")
 
 
-def deal_at_table(setup: Setup, mode: str, speaker: Speaker, listener: Listener, display: Display, clock: Clock) -> Setup:
-    """Mode a: the program's deal, shown seat by seat. Mode b: the deal learnt from the physical cards."""
+def deal_at_table(setup: Setup, mode: str, speaker: Speaker, listener: Listener, display: Display, clock: Clock,
+                  on_phones: Collection[int] = ()) -> Setup:
+    """Mode a: the program's deal, shown seat by seat (but for the seats `on_phones`, whose card is on
+    their phone). Mode b: the deal learnt from the physical cards."""
     from dataclasses import replace
 
     from narrator.rules.composition import deck_of
     from narrator.table.deal import deal_on_screen, roll_call
 
     if mode == "program":
-        deal_on_screen(setup.deal, display, listener, setup.options)
+        deal_on_screen(setup.deal, display, listener, setup.options, on_phones)
         return setup
     extra = setup.deal.extra if setup.options.thief_extra_cards == "from_deck" else ()
     deck = deck_of(setup.deal.seats, extra)
@@ -406,10 +413,11 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
                     pass
             screen.start()
             try:
-                # With every seat's phone joined, the cards are on the phones: no deal on the screen.
-                on_phones = phones is not None and deal_mode == "program" and len(phones.hub.joined()) == setup.players
-                if deal_mode is not None and not on_phones:
-                    setup = deal_at_table(setup, deal_mode, speaker, listener, screen, clock)
+                # A mixed table: the seats whose phone has joined hold their card there; the screen deals
+                # the others (every seat joined: no deal on the screen).
+                on_phones = phones.hub.joined() if phones is not None else ()
+                if deal_mode is not None:
+                    setup = deal_at_table(setup, deal_mode, speaker, listener, screen, clock, on_phones)
                 head = {"mode": "text", "screen": "full", "voice": voice,
                         "no_audio": bool(getattr(args, "no_audio", False)), "started": _now(),
                         "started_at": round(time.time(), 3), "seed": seed,

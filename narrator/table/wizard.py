@@ -93,13 +93,16 @@ class Wizard:
     voice_check: Callable[[TableConfig], str] | None = None
 
     def __init__(self, asker: Asker, config: TableConfig, languages: list[str], pack: VoicePack | None = None,
-                 advisor: Callable[[TableConfig], tuple[list[str], list[dict[str, int]]]] | None = None) -> None:
+                 advisor: Callable[[TableConfig], tuple[list[str], list[dict[str, int]]]] | None = None,
+                 ask_phones: bool = True) -> None:
         self.io = asker
         self.config = with_defaults(config)
         self.languages = languages or ["en"]
         self.pack = pack if pack is not None else _pack(self.config.language, self.languages)
         # The balance advisor: lines to show and the fair compositions offered (their special roles).
         self.advisor = advisor
+        # The phones question: only where phones can be played (the full screen; the text screen has no panel).
+        self.ask_phones = ask_phones
 
     # ---- the questions ------------------------------------------------------------------
 
@@ -117,6 +120,8 @@ class Wizard:
             self.timing()
             self.deal()
             self.names()
+            if self.ask_phones:
+                self.phones()
         except EOFError:
             raise UsageError("setup stopped: the input ended before the last question") from None
         self.io.tell(f"Ready: {self.config.describe(_pack(self.config.language, self.languages))}.")
@@ -324,6 +329,23 @@ class Wizard:
             if name:
                 names[str(seat)] = name[:40]
         self.config.names = names
+
+    def phones(self) -> None:
+        """Optional: every player's phone as their private card and panel (docs/phones.md), like `--phones`."""
+        current = "yes" if self.config.phones else "no"
+
+        def parse(answer: str) -> bool:
+            text = answer.strip()
+            choices = {"": self.config.phones, "0": False, "1": True}
+            if text not in choices:
+                raise Invalid(f"{text!r}: press Enter to keep {current}, 0 for no, 1 for yes")
+            return choices[text]
+
+        try:
+            self.config.phones = self._ask(
+                f"Play with phones (each player's phone as their card and panel)? 0 = no, 1 = yes [{current}]:", parse)
+        except EOFError:
+            return  # the input ended at this optional question: nothing changes
 
     def _ask(self, question: str, parse: Callable[[str], T]) -> T:
         while True:

@@ -57,10 +57,10 @@ def phone_players(script: Script, phones: FakePhones, table: PhoneTable, taps: l
 def play_phones(setup: dict[str, Any], script: dict[str, Any], phones: SeatChannels | None = None,
                 journal: Journal | None = None, resume: Resume | None = None, seed: int = 0,
                 taps: list[tuple[int, Any]] | None = None,
-                before_tap: Callable[[Prompt, FakePhones], None] | None = None) -> PhoneGame:
-    s = parse_setup({"language": "en", **setup, "timing": dict(FAST)}, "SETUP")
+                before_tap: Callable[[Prompt, FakePhones], None] | None = None, language: str = "en") -> PhoneGame:
+    s = parse_setup({"language": language, **setup, "timing": dict(FAST)}, "SETUP")
     sc = parse_script(script, s.players, "SCRIPT")
-    pack = load_pack("en")
+    pack = load_pack(language)
     clock = VirtualClock()
     timeline = Timeline(clock)
     fake = phones if phones is not None else FakePhones(s.players)

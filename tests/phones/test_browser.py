@@ -4,6 +4,7 @@ through the page's DOM; the laptop's server on 127.0.0.1. Slow: one browser, few
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +58,8 @@ def test_a_whole_game_on_every_seats_phone_in_chromium(players: int, tmp_path: P
                 return False
             for seat in table.route(prompt):
                 button = f'#choices button[data-choice="{heard.choice}"]'
+                if players == 8 and prompt.name == "night.seer" and "drop" not in seen:
+                    seen["drop"] = drop_network(seat)
                 browser.wait(seat, lambda d: d.find_elements(By.CSS_SELECTOR, button))
                 if prompt.night and "night" not in seen["shots"]:
                     seen["shots"].add("night")
@@ -70,6 +73,24 @@ def test_a_whole_game_on_every_seats_phone_in_chromium(players: int, tmp_path: P
                 browser.tab(seat).find_element(By.CSS_SELECTOR, button).click()
                 return True
             return False
+
+        def drop_network(seat: int) -> list[str]:
+            """The seer's phone off the network for 5 s mid-turn (issue 27 point 5): DevTools' offline
+            emulation, and its socket stopped at the laptop; it comes back by itself."""
+            tab = browser.tab(seat)
+            tab.execute_cdp_cmd("Network.enable", {})
+            tab.execute_cdp_cmd("Network.emulateNetworkConditions",
+                                {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+            conn = hub.seats[seat].conn
+            assert conn is not None
+            conn.close(1012, "the network dropped")
+            browser.wait(seat, lambda d: d.find_element(By.ID, "status").text == "Reconnecting…")
+            time.sleep(5.0)  # the drop itself (not a bound on anything)
+            statuses = [browser.text(seat, "status")]
+            tab.execute_cdp_cmd("Network.emulateNetworkConditions",
+                                {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+            browser.wait(seat, lambda d: d.find_element(By.ID, "status").text == "Connected")
+            return statuses
 
         def keypad(prompt: Prompt) -> Heard | None:
             return None if table.route(prompt) else script.answer(prompt)
@@ -103,3 +124,7 @@ def test_a_whole_game_on_every_seats_phone_in_chromium(players: int, tmp_path: P
     assert sum(1 for name, _ in phone if name.startswith("day.vote")) >= players
     assert seen["asleep"] and all(text == "Eyes closed. Sleep." for text in seen["asleep"])
     assert not hub.refusals, hub.refusals
+    if players == 8:
+        # The 5 s drop: still off the network at its end, then back; its answer counted, once.
+        assert seen["drop"] == ["Reconnecting…"]
+        assert [c for name, c in phone if name == "night.seer"] == [2]

@@ -83,10 +83,11 @@ def test_a_second_device_is_refused_until_the_laptop_confirms_the_move() -> None
     second = MemoryPhone(hub, 4, device="another-phone")
     with pytest.raises(Refused) as refused:
         second.connect()
-    assert refused.value.code == CLOSE_TAKEN and hub.moves_asked == [4] and second.conn.texts == []
+    assert refused.value.code == CLOSE_TAKEN and hub.moves_asked() == (4,) and second.conn.texts == []
     phones[4].tap(3)  # the seat's own phone still answers
     assert hub.take() is not None
     hub.allow_move(4)
+    assert hub.moves_asked() == ()
     second.connect()
     assert second.view()["seat"] == 4
     assert phones[4].conn.closed is not None and phones[4].conn.closed[0] == CLOSE_REPLACED

@@ -15,10 +15,14 @@ from narrator.phones.hub import CLOSE_REFUSED, CLOSE_TAKEN, PhoneHub
 from narrator.phones.server import PhoneServer
 
 
+_servers: list[PhoneServer] = []  # the fixture's server, for a test that changes its page's words
+
+
 @pytest.fixture
 def served() -> Iterator[tuple[PhoneHub, str]]:
     hub = PhoneHub(8)
     server = PhoneServer(hub)
+    _servers[:] = [server]
     base = server.start()
     try:
         yield hub, base
@@ -96,4 +100,23 @@ def test_refused_connections_are_closed_with_their_code(served: tuple[PhoneHub, 
         await ws.close()
 
     run(phone(base, hub, 4, "device-four", then=second))
-    assert hub.moves_asked == [4]
+    assert hub.moves_asked() == (4,)
+
+
+def test_issue27_the_page_speaks_the_tables_language(served: tuple[PhoneHub, str]) -> None:
+    from narrator.packs import load_pack
+    from narrator.phones.table import phone_labels
+
+    hub, base = served
+    link = hub.link(1, base).split("#")[0]
+    assert '<html lang="en">' in run(fetch(link))[1]
+    server_page = run(fetch(link))[1]
+    assert '"hold": "Press and hold to see your card"' in server_page
+    for srv in _servers:
+        srv.set_labels(phone_labels(load_pack("fr")), "fr")
+    page = run(fetch(link))[1]
+    assert '<html lang="fr">' in page and '"hold": "Appuie longuement pour voir ta carte"' in page
+    assert "<title>Narrateur</title>" in page and "Press and hold" not in page
+    # The page's script takes every word it shows from those labels.
+    script = run(fetch(f"{base}/static/phone.js"))[1]
+    assert "Press and hold" not in script and "Reconnecting" not in script and "Seat " not in script

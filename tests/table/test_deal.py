@@ -145,3 +145,34 @@ def test_issue23_point15_the_judges_reminder_follows_his_signal_option() -> None
         shown[signal] = next(e["text"] for e in timeline.entries if e.get("key") == "deal.card").split("\n")[1]
     assert shown["sign_during_vote"] == "Once a game, press + before your vote: a second vote follows the same day."
     assert shown["night_arm"] == "Once a game, at night: + asks for a second vote the next day, - does not."
+
+
+
+def test_issue27_a_mixed_table_the_screen_deals_only_the_seats_without_a_phone() -> None:
+    from narrator.flow.script import Setup
+    from narrator.flow.timing import Timing
+    from narrator.headless import TimelineSpeaker
+    from narrator.table.play import deal_at_table
+
+    d = a_deal(players=8, seed=5)
+    pack = load_pack("en")
+    timeline = Timeline(VirtualClock())
+    display = TimelineDisplay(pack, timeline)
+    setup = Setup(8, "en", d, None, Options(), Timing())
+    # Seats 2, 5 and 7 hold their card on their phone: the screen calls only 1, 3, 4, 6, 8; a phone
+    # seat's number typed at the screen is refused.
+    keys = [Heard(2, "keypad", "2")] + [h for seat in (1, 3, 4, 6, 8)
+                                          for h in (Heard(seat, "keypad", str(seat)), Heard("enter", "keypad", ""))]
+    listener = Keys(keys)
+    deal_at_table(setup, "program", TimelineSpeaker(pack, timeline), listener, display, timeline.clock, (2, 5, 7))
+    assert not listener.answers and not listener.closed
+    called = [e["text"] for e in timeline.entries if e.get("key") == "deal.next"]
+    assert called == [pack.panel_text("deal.next", {"seat": s}) for s in (1, 3, 4, 6, 8)]
+    shown = [e["text"] for e in timeline.entries if e.get("key") == "deal.card"]
+    assert [t.split(":")[0] for t in shown] == [f"Seat {s}" for s in (1, 3, 4, 6, 8)]
+    assert [e["text"] for e in timeline.entries if e.get("action") == "feedback"] == ["Not possible: 2. Choose again."]
+    # Every seat on a phone: nothing on the screen at all.
+    quiet = Timeline(VirtualClock())
+    deal_at_table(setup, "program", TimelineSpeaker(pack, quiet), Keys([]), TimelineDisplay(pack, quiet), quiet.clock,
+                  range(1, 9))
+    assert [e for e in quiet.entries if e["kind"] == "private"] == []

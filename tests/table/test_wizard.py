@@ -286,3 +286,26 @@ def test_issue23_point11_the_turn_lengths_name_the_calls_of_the_deck_in_the_tabl
     turns = next(t for t in asker.told if t.startswith("Turn lengths:"))
     assert turns.startswith("Turn lengths: 1 Voyante 20s, 2 Loups-Garous 40s, 3 Loup-Garou Blanc 20s, 4 debate"), turns
     assert "white_werewolf" not in turns and "Sorcière" not in turns and "Voleur" not in turns
+
+
+def test_issue27_the_wizard_asks_about_phones_and_remembers_the_answer(tmp_path: Path) -> None:
+    # Enter at every question, Enter at the seat names, then a bad answer and 1 at the phones question.
+    config, asker = run([*ALL_ENTER, "", "maybe", "1"])
+    assert config.phones is True
+    assert any("Play with phones" in q for q in asker.questions)
+    assert any("'maybe': press Enter to keep no, 0 for no, 1 for yes" in t for t in asker.told)
+    assert config.describe().endswith("; phones")
+    save_config(config, tmp_path / "config.toml")
+    assert load_config(tmp_path / "config.toml").config.phones is True
+    # Enter keeps the remembered answer; 0 turns it off.
+    assert run([*ALL_ENTER, "", ""], config)[0].phones is True
+    assert run([*ALL_ENTER, "", "0"], config)[0].phones is False
+
+
+def test_issue27_no_phones_question_where_phones_cannot_play_and_a_bad_value_is_named(tmp_path: Path) -> None:
+    asker = ScriptedAsker(list(ALL_ENTER) + [""])
+    Wizard(asker, TableConfig(), ["en"], ask_phones=False).run()
+    assert not any("phones" in q for q in asker.questions)
+    (tmp_path / "config.toml").write_text("phones = 'yes'\n")
+    assert load_config(tmp_path / "config.toml").problems == [
+        f"config file {str(tmp_path / 'config.toml')!r}: phones: 'yes'; write phones = true or phones = false"]

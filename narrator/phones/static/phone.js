@@ -4,9 +4,9 @@
 (function () {
   "use strict";
   var FRAME = 2048;
-  var REFUSED = {4401: "This link is not one of this game's, or the game is over.",
-                 4409: "This seat already has a phone. Ask the laptop to move it to this one.",
-                 4410: "This seat is open on another page."};
+  // The page's words in the table's language (the voice pack's [phone] block, put in the page by the laptop).
+  var L = JSON.parse(document.getElementById("labels").textContent);
+  var REFUSED = {4401: L.refused_link, 4409: L.refused_taken, 4410: L.refused_other};
   var token = location.pathname.split("/").pop();
   var key = fromB64(location.hash.slice(1).replace(/-/g, "+").replace(/_/g, "/"));
   var device = localStorage.getItem("narrator-device");
@@ -47,7 +47,7 @@
 
   function render(v) {
     view = v;
-    $("seat").textContent = "Seat " + v.seat;
+    $("seat").textContent = L.seat.replace("{seat}", String(v.seat));
     var lines = $("lines"); lines.textContent = "";
     v.lines.forEach(function (line) { var d = document.createElement("div"); d.textContent = line; lines.appendChild(d); });
     var choices = $("choices"); choices.textContent = "";
@@ -65,13 +65,13 @@
   }
   function answer(c) {
     var message = {t: "answer", v: view.id, choice: c[0]};
-    $("echo").textContent = "Sent: " + c[1];
+    $("echo").textContent = L.sent.replace("{choice}", c[1]);
     if (view.night) { pending = message; } else { send(message); }  // at night: on the next beat only
   }
 
   var card = $("card");
   function showCard(e) { if (e) { e.preventDefault(); } if (view) { card.textContent = view.card; card.className = "shown"; } }
-  function hideCard() { card.textContent = "Press and hold to see your card"; card.className = ""; }
+  function hideCard() { card.textContent = L.hold; card.className = ""; }
   ["mousedown", "touchstart", "pointerdown"].forEach(function (n) { card.addEventListener(n, showCard); });
   ["mouseup", "mouseleave", "touchend", "touchcancel", "pointerup", "pointercancel", "blur"].forEach(function (n) { card.addEventListener(n, hideCard); });
   window.addEventListener("blur", hideCard);
@@ -84,11 +84,11 @@
       if (challenge === null) {
         challenge = JSON.parse(e.data).c;
         ws.send(seal({t: "hello", device: device}));
-        $("status").textContent = "Connected";
+        $("status").textContent = L.connected;
         return;
       }
       var message = unseal(e.data);
-      if (!message) { $("status").textContent = "A message that did not open was dropped."; return; }
+      if (!message) { $("status").textContent = L.dropped; return; }
       if (message.t === "view") {
         if (message.view.night) {  // the night's schedule: one message back for every one received
           send(pending || {t: "idle"}); pending = null;
@@ -98,9 +98,11 @@
     };
     ws.onclose = function (e) {
       if (REFUSED[e.code]) { stopped = true; $("status").textContent = REFUSED[e.code]; return; }
-      $("status").textContent = "Reconnecting…";
+      $("status").textContent = L.reconnecting;
       if (!stopped) { setTimeout(connect, 500); }
     };
   }
+  $("status").textContent = L.connecting;
+  hideCard();
   connect();
 })();
