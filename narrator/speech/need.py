@@ -1,0 +1,95 @@
+"""Lines rendered in the order of need, never late (issue 25, point 3; docs/voice.md).
+
+A game knows when each line can first be said. Every line the first night can say (the setup's,
+the night's, the dawn's) is needed before the first line: line lengths set the night's schedule,
+so none of them may be missing once the game speaks. The lines of the day's debate, vote and
+Sheriff election are first said after the first night: they render in the background while the
+night plays. If one is still not ready when it is due (a very slow machine), the narrator says so
+and waits openly, at that public moment, instead of speaking late; a night line is never waited for.
+
+`NeedSpeaker` wraps any `Speaker`; `ReadyLines` is the render queue behind it: `RenderPool`
+(worker processes, `PoolLines`) at the table, a fake slow synth on a virtual clock in tests.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable, Protocol
+
+from narrator.packs import VoicePack
+from narrator.ports import Cue, Speaker
+
+FIRST = 0.0  # needed before the game's first line
+LATER = 1.0  # first said after the first night: rendered while it plays
+# Keys first said in the day, after the first night (the debate, the vote, the Sheriff's election).
+LATER_PREFIXES = ("debate.", "vote.", "captain.")
+WAIT_KEY = "game.voices_wait"  # "One moment: the narrator is still preparing its voice."
+
+
+def need_of(key: str) -> float:
+    """The soonest a line with this key can be said: FIRST (before the first line) or LATER."""
+    return LATER if key.startswith(LATER_PREFIXES) and key != WAIT_KEY else FIRST
+
+
+def is_public(cue: Cue) -> bool:
+    """Whether the table is awake when this cue is said: the only moments the narrator may wait openly."""
+    return not cue.phase.startswith("night.")
+
+
+class ReadyLines(Protocol):
+    """A render queue: lines planned with the moment they are needed, rendered soonest-needed first."""
+
+    def plan(self, lines: Iterable[tuple[str, float]]) -> None: ...
+
+    def ready(self, text: str) -> bool: ...
+
+    def wait(self, texts: Iterable[str]) -> None:
+        """Block until every line is rendered (most urgent first)."""
+        ...
+
+
+def texts_of_cue(pack: VoicePack, cue: Cue) -> list[str]:
+    """Every variant's text of a cue (variants take turns: any of them may be said)."""
+    return [pack.text(cue, v) for v in range(len(pack.lines.get(cue.key, ("",))))]
+
+
+class NeedSpeaker:
+    """A `Speaker` whose lines render in the order of need: `prepare` waits only for the first
+    night's lines; `say` never speaks a line that is not ready, and waits openly for one only at a
+    public moment (after saying `WAIT_KEY`)."""
+
+    def __init__(self, inner: Speaker, pack: VoicePack, lines: ReadyLines,
+                 texts: Callable[[Cue], list[str]] | None = None) -> None:
+        self.inner = inner
+        self.pack = pack
+        self.lines = lines
+        self.texts = texts or (lambda cue: texts_of_cue(pack, cue))
+        self.waits: list[Cue] = []  # the cues the narrator waited for, openly
+        self.late: list[Cue] = []  # cues said before they were ready: must stay empty
+
+    def prepare(self, cues: Iterable[Cue]) -> None:
+        first: list[str] = list(self.texts(Cue(WAIT_KEY)))
+        planned: dict[str, float] = dict.fromkeys(first, FIRST)
+        for cue in cues:
+            need = need_of(cue.key)
+            for text in self.texts(cue):
+                if planned.get(text, LATER + 1) > need:
+                    planned[text] = need
+                if need == FIRST:
+                    first.append(text)
+        self.lines.plan(planned.items())
+        self.lines.wait(dict.fromkeys(first))
+
+    def say(self, cue: Cue, at: float | None = None) -> float:
+        texts = self.texts(cue)
+        if not all(self.lines.ready(t) for t in texts):
+            if is_public(cue):
+                self.waits.append(cue)
+                said = self.inner.say(Cue(WAIT_KEY, phase=cue.phase))
+                self.lines.wait(texts)
+                at = said  # the moment has moved: said once it is ready, after the wait's own line
+            else:  # pragma: no cover - prepare waited for every line the night can say
+                self.late.append(cue)
+        return self.inner.say(cue, at)
+
+    def close(self) -> None:
+        self.inner.close()
