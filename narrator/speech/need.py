@@ -13,10 +13,14 @@ and waits openly, at that public moment, instead of speaking late; a night line 
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Protocol
+from typing import TYPE_CHECKING, Callable, Iterable, Protocol
 
 from narrator.packs import VoicePack
 from narrator.ports import Cue, Speaker
+
+if TYPE_CHECKING:
+    from narrator.speech.pool import RenderPool
+    from narrator.speech.render import VoiceSettings
 
 FIRST = 0.0  # needed before the game's first line
 LATER = 1.0  # first said after the first night: rendered while it plays
@@ -92,4 +96,46 @@ class NeedSpeaker:
         return self.inner.say(cue, at)
 
     def close(self) -> None:
-        self.inner.close()
+        try:
+            self.inner.close()
+        finally:
+            close = getattr(self.lines, "close", None)
+            if close is not None:
+                close()
+
+
+class PoolLines:
+    """`ReadyLines` on the render workers (narrator/speech/pool.py), for one voice."""
+
+    def __init__(self, pool: "RenderPool", settings: "VoiceSettings") -> None:
+        self.pool = pool
+        self.settings = settings
+
+    def plan(self, lines: Iterable[tuple[str, float]]) -> None:
+        self.pool.plan(lines, self.settings)
+
+    def ready(self, text: str) -> bool:
+        return self.pool.ready(text, self.settings)
+
+    def wait(self, texts: Iterable[str]) -> None:
+        self.pool.wait(texts, self.settings)
+
+    def close(self) -> None:
+        self.pool.close()
+
+
+def in_order_of_need(speaker: Speaker) -> Speaker:
+    """The table's speaker with its engine's lines rendered in the order of need by worker processes;
+    unchanged when there is nothing to render that way (no audio, a recorded pack, another engine)."""
+    from narrator.speech.render import POOLED_ENGINES
+    from narrator.speech.speaker import AudioSpeaker
+
+    if not isinstance(speaker, AudioSpeaker) or speaker.recorded is not None:
+        return speaker
+    engine = speaker.renderer.synth.engine
+    if engine not in POOLED_ENGINES:
+        return speaker
+    from narrator.speech.pool import RenderPool
+
+    pool = RenderPool(engine, speaker.renderer.root)
+    return NeedSpeaker(speaker, speaker.pack, PoolLines(pool, speaker.settings))

@@ -84,3 +84,31 @@ def test_the_first_line_comes_once_the_first_nights_lines_are_rendered() -> None
     first_said = min(e["t"] for e in entries if e["kind"] == "say")
     assert first_said == pytest.approx(max(slow.done_at[t] for t in first), abs=1e-3)
     assert first_said < max(slow.done_at.values())
+
+
+def test_the_render_workers_take_the_first_nights_lines_first(tmp_path: Path) -> None:
+    """Real espeak-ng workers (narrator/speech/pool.py) behind the same speaker: `prepare` returns with
+    every first-night line in the cache, sent to the workers before any line of the day."""
+    from narrator.fakes import EstimatedSpeaker
+    from narrator.ports import Cue
+    from narrator.speech.need import PoolLines
+    from narrator.speech.pool import RenderPool
+    from narrator.speech.render import ENGINE, VoiceSettings
+
+    pack = load_pack("en")
+    settings = VoiceSettings(pack.voice, pack.rate, pack.volume)
+    pool = RenderPool(ENGINE, tmp_path, jobs=1, batch=1)
+    lines = PoolLines(pool, settings)
+    speaker = NeedSpeaker(EstimatedSpeaker(pack, VirtualClock()), pack, lines)
+    day = [Cue("vote.start"), Cue("debate.end"), Cue("captain.election")]
+    night = [Cue("game.welcome"), Cue("night.falls"), Cue("seer.wake")]
+    try:
+        speaker.prepare([*day, *night])  # the day's given first: the need decides, not the order
+        first = [t for c in [Cue(WAIT_KEY), *night] for t in texts_of_cue(pack, c)]
+        assert all(pool.path(t, settings).is_file() for t in first)
+        sent = [text for text, _ in pool.sent]
+        assert set(sent[: len(first)]) == set(first)
+        speaker.say(Cue("vote.start", phase="day.vote"))  # waits for its line if the workers are behind
+        assert all(lines.ready(t) for t in texts_of_cue(pack, Cue("vote.start")))
+    finally:
+        speaker.close()
