@@ -114,6 +114,46 @@ def start_bench(engine: str) -> dict[str, float]:
     return {"lines": len(texts_of(pack, cues)), "start_s": elapsed, "cpu_s": cpu, "load": os.getloadavg()[0]}
 
 
+def need_bench(engine: str) -> dict[str, float]:
+    """The same, in the order of need (narrator/speech/need.py, what `narrator play` does): the
+    setup known → the first line at hand once the first night's lines are rendered; the day's go on
+    rendering behind it (their count and the time they took are reported too)."""
+    import random
+
+    from narrator.flow.run import start_game
+    from narrator.flow.script import Setup
+    from narrator.flow.sequencer import all_cues
+    from narrator.flow.timing import Timing
+    from narrator.packs import load_pack
+    from narrator.rules import Options, complete, deal, parse_roles
+    from narrator.speech.estimated import EstimatedSpeaker
+    from narrator.clock import RealClock
+    from narrator.speech.need import FIRST, NeedSpeaker, PoolLines, need_of, texts_of_cue
+    from narrator.speech.pool import RenderPool
+    from narrator.speech.render import cache_root
+    from narrator.speech.speaker import make_engine
+
+    t0, c0 = time.perf_counter(), cpu_s()
+    pack = load_pack("en")
+    options = Options()
+    deck = complete(12, parse_roles(ROLES_8), options)
+    setup = Setup(12, "en", deal(12, deck, random.Random(1), options), None, options, Timing())
+    synth, settings = make_engine(pack, engine)
+    synth.close()
+    pool = RenderPool(synth.engine, cache_root() / "tts")
+    speaker = NeedSpeaker(EstimatedSpeaker(pack, RealClock()), pack, PoolLines(pool, settings))
+    cues = all_cues(pack, start_game(setup), setup.timing)
+    speaker.prepare(cues)
+    first_s, first_cpu = time.perf_counter() - t0, cpu_s() - c0
+    first = {t for c in cues if need_of(c.key) == FIRST for t in texts_of_cue(pack, c)}
+    every = {t for c in cues for t in texts_of_cue(pack, c)}
+    pool.wait(every, settings, priority=1.0)
+    all_s = time.perf_counter() - t0
+    pool.close()
+    return {"first_lines": len(first), "lines": len(every), "start_s": first_s, "cpu_s": first_cpu, "all_s": all_s,
+            "load": os.getloadavg()[0]}
+
+
 LINES_CODE = """
 import sys
 from narrator.packs import every_cue, load_pack, texts_of
@@ -231,6 +271,7 @@ def main() -> None:
     parser.add_argument("--baseline", metavar="REF", help="measure REF's code side by side (e.g. main)")
     parser.add_argument("--instructions", type=int, default=0, metavar="N", help="callgrind: instructions per line over N lines")
     parser.add_argument("--no-latency", action="store_true", help="skip cue -> first sample")
+    parser.add_argument("--need", action="store_true", help="only setup -> first line in the order of need")
     parser.add_argument("--child")
     parser.add_argument("--arg", type=int, default=0)
     parser.add_argument("--engine", default="espeak")
@@ -240,6 +281,17 @@ def main() -> None:
         return
     if args.child == "start":
         print(json.dumps(start_bench(args.engine)))
+        return
+    if args.child == "need":
+        print(json.dumps(need_bench(args.engine)))
+        return
+    if args.need:  # setup -> first line in the order of need (issue 25 point 3), cold cache
+        for engine in ("espeak", "piper") if args.piper else ("espeak",):
+            with tempfile.TemporaryDirectory() as cache:
+                st = child("need", 0, cache, engine)
+                print(f"[{engine}] setup -> first line in the order of need, 12 players, 8 roles, cold cache: "
+                      f"{st['start_s']:.2f} s wall, {st['cpu_s']:.2f} s CPU ({st['first_lines']:.0f} first-night lines of "
+                      f"{st['lines']:.0f}; all rendered at {st['all_s']:.1f} s)   load {st['load']:.1f}")
         return
     if args.child == "latency":
         print(json.dumps(latency_bench(args.arg, args.engine)))

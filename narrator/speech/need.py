@@ -2,8 +2,8 @@
 
 A game knows when each line can first be said. Every line the first night can say (the setup's,
 the night's, the dawn's) is needed before the first line: line lengths set the night's schedule,
-so none of them may be missing once the game speaks. The lines of the day's debate, vote and
-Sheriff election are first said after the first night: they render in the background while the
+so none of them may be missing once the game speaks. The lines of the day (the dawn, the deaths,
+the Sheriff's election, the debate, the vote) are first said after the first night: they render in the background while the
 night plays. If one is still not ready when it is due (a very slow machine), the narrator says so
 and waits openly, at that public moment, instead of speaking late; a night line is never waited for.
 
@@ -24,8 +24,9 @@ if TYPE_CHECKING:
 
 FIRST = 0.0  # needed before the game's first line
 LATER = 1.0  # first said after the first night: rendered while it plays
-# Keys first said in the day, after the first night (the debate, the vote, the Sheriff's election).
-LATER_PREFIXES = ("debate.", "vote.", "captain.")
+# Keys first said in the day, after the first night: the dawn and its deaths, the chain of deaths,
+# the Sheriff's election, the debate, the vote, the game's end (every one said at a day.* or game.over phase).
+LATER_PREFIXES = ("day.", "chain.", "captain.", "debate.", "vote.", "game.over")
 WAIT_KEY = "game.voices_wait"  # "One moment: the narrator is still preparing its voice."
 
 
