@@ -108,9 +108,10 @@ class NeedSpeaker:
 class PoolLines:
     """`ReadyLines` on the render workers (narrator/speech/pool.py), for one voice."""
 
-    def __init__(self, pool: "RenderPool", settings: "VoiceSettings") -> None:
+    def __init__(self, pool: "RenderPool", settings: "VoiceSettings", label: str | None = None) -> None:
         self.pool = pool
         self.settings = settings
+        self.label = label  # the first wait (before the game's screen) shows a progress bar with it
 
     def plan(self, lines: Iterable[tuple[str, float]]) -> None:
         self.pool.plan(lines, self.settings)
@@ -119,7 +120,28 @@ class PoolLines:
         return self.pool.ready(text, self.settings)
 
     def wait(self, texts: Iterable[str]) -> None:
-        self.pool.wait(texts, self.settings)
+        import sys
+
+        texts = list(texts)
+        label, self.label = self.label, None
+        todo = [t for t in texts if not self.pool.ready(t, self.settings)]
+        if not todo or label is None or not sys.stderr.isatty():
+            self.pool.wait(texts, self.settings)
+            return
+        from narrator.speech.render import progress_bar
+
+        with progress_bar(label) as step:
+            done = [0]
+
+            def on_done(n: int) -> None:
+                done[0] += n
+                step(min(done[0], len(todo)), len(todo))
+
+            self.pool.on_done = on_done
+            try:
+                self.pool.wait(texts, self.settings)
+            finally:
+                self.pool.on_done = None
 
     def close(self) -> None:
         self.pool.close()
@@ -139,4 +161,5 @@ def in_order_of_need(speaker: Speaker) -> Speaker:
     from narrator.speech.pool import RenderPool
 
     pool = RenderPool(engine, speaker.renderer.root)
-    return NeedSpeaker(speaker, speaker.pack, PoolLines(pool, speaker.settings))
+    label = f"rendering {speaker.pack.name} voice lines for the first night"
+    return NeedSpeaker(speaker, speaker.pack, PoolLines(pool, speaker.settings, label))
