@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 FIRST = 0.0  # needed before the game's first line
 LATER = 1.0  # first said after the first night: rendered while it plays
+UNLIKELY = 2.0  # a line of a role not in this game: rendered last (every line the pack has is)
 # Keys first said in the day, after the first night: the dawn and its deaths, the chain of deaths,
 # the Sheriff's election, the debate, the vote, the game's end (every one said at a day.* or game.over phase).
 LATER_PREFIXES = ("day.", "chain.", "captain.", "debate.", "vote.", "game.over")
@@ -33,6 +34,23 @@ WAIT_KEY = "game.voices_wait"  # "One moment: the narrator is still preparing it
 def need_of(key: str) -> float:
     """The soonest a line with this key can be said: FIRST (before the first line) or LATER."""
     return LATER if key.startswith(LATER_PREFIXES) and key != WAIT_KEY else FIRST
+
+
+def role_of_key(pack: VoicePack, key: str) -> str | None:
+    """The role whose line this is ("seer.wake": seer; "devoted_servant_reset.call": devoted_servant), if any."""
+    prefix = key.split(".", 1)[0]
+    matches = [r for r in pack.roles if prefix == r or prefix.startswith(r + "_")]
+    return max(matches, key=len) if matches else None
+
+
+def roles_not_in_play(pack: VoicePack, cues: list[Cue]) -> set[str]:
+    """The pack's roles no cue names: the game's lines name every role in play (its role slots)."""
+    from narrator.packs import ROLE_SLOTS
+
+    named = {str(v) for cue in cues for k, v in cue.slots.items() if k in ROLE_SLOTS}
+    if not named:
+        return set()
+    return {r for r in pack.roles if r not in named}
 
 
 def is_public(cue: Cue) -> bool:
@@ -72,12 +90,16 @@ class NeedSpeaker:
         self.late: list[Cue] = []  # cues said before they were ready: must stay empty
 
     def prepare(self, cues: Iterable[Cue]) -> None:
+        cues = list(cues)
         first: list[str] = list(self.texts(Cue(WAIT_KEY)))
         planned: dict[str, float] = dict.fromkeys(first, FIRST)
+        absent = roles_not_in_play(self.pack, cues)
         for cue in cues:
             need = need_of(cue.key)
+            if need == FIRST and role_of_key(self.pack, cue.key) in absent:
+                need = UNLIKELY
             for text in self.texts(cue):
-                if planned.get(text, LATER + 1) > need:
+                if planned.get(text, float("inf")) > need:
                     planned[text] = need
                 if need == FIRST:
                     first.append(text)

@@ -19,7 +19,8 @@ from narrator.headless import Timeline, TimelineSpeaker, run_game
 from narrator.packs import load_pack
 from narrator.rules import Deal, Options, Role
 from narrator.flow.run import start_game
-from narrator.speech.need import FIRST, WAIT_KEY, NeedSpeaker, need_of, texts_of_cue
+from narrator.ports import Cue
+from narrator.speech.need import FIRST, WAIT_KEY, NeedSpeaker, need_of, role_of_key, roles_not_in_play, texts_of_cue
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "flow"))
 from flow_helpers import nights  # noqa: E402
@@ -75,15 +76,20 @@ def test_the_first_line_comes_once_the_first_nights_lines_are_rendered() -> None
     entries, slow, _ = _play(cost=0.01)
     pack = load_pack("en")
     cues = all_cues(pack, start_game(_setup()), _setup().timing)
-    first = {t for c in cues if need_of(c.key) == FIRST for t in texts_of_cue(pack, c)}
-    later = {t for c in cues for t in texts_of_cue(pack, c)} - first
-    assert later, "the day's lines render in the background"
-    # Rendered soonest-needed first: every first-night line before any day line.
-    assert set(slow.order[: len(slow.order) - len(later)]) >= first - {t for t in later}
-    assert set(slow.order[-len(later):]) == later
+    absent = roles_not_in_play(pack, cues)
+    assert "seer" not in absent and "devoted_servant" in absent
+    first = {t for c in [Cue(WAIT_KEY), *cues] if need_of(c.key) == FIRST and role_of_key(pack, c.key) not in absent
+             for t in texts_of_cue(pack, c)}
+    day = {t for c in cues if need_of(c.key) != FIRST for t in texts_of_cue(pack, c)} - first
+    unlikely = {t for c in cues for t in texts_of_cue(pack, c)} - first - day
     first_said = min(e["t"] for e in entries if e["kind"] == "say")
+    # Every first-night line before the first line, and nothing else held it back.
     assert first_said == pytest.approx(max(slow.done_at[t] for t in first), abs=1e-3)
-    assert first_said < max(slow.done_at.values())
+    assert slow.order[: len(first)] and set(slow.order[: len(first)]) == first
+    # The day's lines next, while the night plays; the lines of roles not in the game last.
+    assert set(slow.order[len(first): len(first) + len(day)]) == day
+    assert set(slow.order[len(first) + len(day):]) == unlikely
+    assert all(slow.done_at[t] > first_said for t in day)
 
 
 def test_the_render_workers_take_the_first_nights_lines_first(tmp_path: Path) -> None:
