@@ -13,7 +13,8 @@ then the first line's file at hand). The machine is shared: every figure carries
 (1 min) at its end. With --instructions N, valgrind's callgrind counts the instructions of N lines
 rendered one after another in one process (this checkout: the workers' synchronous espeak-ng
 and levelling; REF: its in-process engine), less a run of no lines, per line: a figure the load
-does not move.
+does not move. With --need (and --piper), only setup → first line in the order of need
+(narrator/speech/need.py): the first night's lines before the first line, the rest behind it.
 
 There is no sound card here, so playback goes through the ALSA file device of the tests (a real
 sounddevice stream and a real callback; the device is paced to the wall clock by the player).
@@ -128,7 +129,7 @@ def need_bench(engine: str) -> dict[str, float]:
     from narrator.rules import Options, complete, deal, parse_roles
     from narrator.speech.estimated import EstimatedSpeaker
     from narrator.clock import RealClock
-    from narrator.speech.need import FIRST, NeedSpeaker, PoolLines, need_of, texts_of_cue
+    from narrator.speech.need import FIRST, NeedSpeaker, PoolLines, need_of, role_of_key, roles_not_in_play, texts_of_cue
     from narrator.speech.pool import RenderPool
     from narrator.speech.render import cache_root
     from narrator.speech.speaker import make_engine
@@ -145,7 +146,9 @@ def need_bench(engine: str) -> dict[str, float]:
     cues = all_cues(pack, start_game(setup), setup.timing)
     speaker.prepare(cues)
     first_s, first_cpu = time.perf_counter() - t0, cpu_s() - c0
-    first = {t for c in cues if need_of(c.key) == FIRST for t in texts_of_cue(pack, c)}
+    absent = roles_not_in_play(pack, cues)
+    first = {t for c in cues if need_of(c.key) == FIRST and role_of_key(pack, c.key) not in absent
+             for t in texts_of_cue(pack, c)}
     every = {t for c in cues for t in texts_of_cue(pack, c)}
     pool.wait(every, settings, priority=1.0)
     all_s = time.perf_counter() - t0
