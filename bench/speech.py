@@ -13,7 +13,8 @@ then the first line's file at hand). The machine is shared: every figure carries
 (1 min) at its end. With --instructions N, valgrind's callgrind counts the instructions of N lines
 rendered one after another in one process (this checkout: the workers' synchronous espeak-ng
 and levelling; REF: its in-process engine), less a run of no lines, per line: a figure the load
-does not move.
+does not move. With --need (and --piper), only setup → first line in the order of need
+(narrator/speech/need.py): the first night's lines before the first line, the rest behind it.
 
 There is no sound card here, so playback goes through the ALSA file device of the tests (a real
 sounddevice stream and a real callback; the device is paced to the wall clock by the player).
@@ -112,6 +113,48 @@ def start_bench(engine: str) -> dict[str, float]:
     from narrator.packs import texts_of
 
     return {"lines": len(texts_of(pack, cues)), "start_s": elapsed, "cpu_s": cpu, "load": os.getloadavg()[0]}
+
+
+def need_bench(engine: str) -> dict[str, float]:
+    """The same, in the order of need (narrator/speech/need.py, what `narrator play` does): the
+    setup known → the first line at hand once the first night's lines are rendered; the day's go on
+    rendering behind it (their count and the time they took are reported too)."""
+    import random
+
+    from narrator.flow.run import start_game
+    from narrator.flow.script import Setup
+    from narrator.flow.sequencer import all_cues
+    from narrator.flow.timing import Timing
+    from narrator.packs import load_pack
+    from narrator.rules import Options, complete, deal, parse_roles
+    from narrator.speech.estimated import EstimatedSpeaker
+    from narrator.clock import RealClock
+    from narrator.speech.need import FIRST, NeedSpeaker, PoolLines, need_of, role_of_key, roles_not_in_play, texts_of_cue
+    from narrator.speech.pool import RenderPool
+    from narrator.speech.render import cache_root
+    from narrator.speech.speaker import make_engine
+
+    t0, c0 = time.perf_counter(), cpu_s()
+    pack = load_pack("en")
+    options = Options()
+    deck = complete(12, parse_roles(ROLES_8), options)
+    setup = Setup(12, "en", deal(12, deck, random.Random(1), options), None, options, Timing())
+    synth, settings = make_engine(pack, engine)
+    synth.close()
+    pool = RenderPool(synth.engine, cache_root() / "tts")
+    speaker = NeedSpeaker(EstimatedSpeaker(pack, RealClock()), pack, PoolLines(pool, settings))
+    cues = all_cues(pack, start_game(setup), setup.timing)
+    speaker.prepare(cues)
+    first_s, first_cpu = time.perf_counter() - t0, cpu_s() - c0
+    absent = roles_not_in_play(pack, cues)
+    first = {t for c in cues if need_of(c.key) == FIRST and role_of_key(pack, c.key) not in absent
+             for t in texts_of_cue(pack, c)}
+    every = {t for c in cues for t in texts_of_cue(pack, c)}
+    pool.wait(every, settings, priority=1.0)
+    all_s = time.perf_counter() - t0
+    pool.close()
+    return {"first_lines": len(first), "lines": len(every), "start_s": first_s, "cpu_s": first_cpu, "all_s": all_s,
+            "load": os.getloadavg()[0]}
 
 
 LINES_CODE = """
@@ -231,6 +274,7 @@ def main() -> None:
     parser.add_argument("--baseline", metavar="REF", help="measure REF's code side by side (e.g. main)")
     parser.add_argument("--instructions", type=int, default=0, metavar="N", help="callgrind: instructions per line over N lines")
     parser.add_argument("--no-latency", action="store_true", help="skip cue -> first sample")
+    parser.add_argument("--need", action="store_true", help="only setup -> first line in the order of need")
     parser.add_argument("--child")
     parser.add_argument("--arg", type=int, default=0)
     parser.add_argument("--engine", default="espeak")
@@ -240,6 +284,17 @@ def main() -> None:
         return
     if args.child == "start":
         print(json.dumps(start_bench(args.engine)))
+        return
+    if args.child == "need":
+        print(json.dumps(need_bench(args.engine)))
+        return
+    if args.need:  # setup -> first line in the order of need (issue 25 point 3), cold cache
+        for engine in ("espeak", "piper") if args.piper else ("espeak",):
+            with tempfile.TemporaryDirectory() as cache:
+                st = child("need", 0, cache, engine)
+                print(f"[{engine}] setup -> first line in the order of need, 12 players, 8 roles, cold cache: "
+                      f"{st['start_s']:.2f} s wall, {st['cpu_s']:.2f} s CPU ({st['first_lines']:.0f} first-night lines of "
+                      f"{st['lines']:.0f}; all rendered at {st['all_s']:.1f} s)   load {st['load']:.1f}")
         return
     if args.child == "latency":
         print(json.dumps(latency_bench(args.arg, args.engine)))

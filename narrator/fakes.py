@@ -180,3 +180,42 @@ class FakePhones:
         self.taps.put(PhoneAnswer(seat, int(view.get("id", 0)), choice))
 
 
+
+
+# ---- a slow synthesiser on a virtual clock (issue 25: lines rendered in the order of need) -----
+
+
+class SlowLines:
+    """A render queue on a virtual clock: `jobs` workers, each line taking `cost` seconds, the
+    soonest-needed first; `wait` sleeps the clock until the lines are done. `warm` lines are in
+    the cache already. `said_late` lists lines asked for with `ready` False: what a table would hear late."""
+
+    def __init__(self, clock: VirtualClock, cost: float, jobs: int = 1, warm: bool = False) -> None:
+        self.clock = clock
+        self.cost = cost
+        self.jobs = jobs
+        self.warm = warm
+        self.done_at: dict[str, float] = {}
+        self.order: list[str] = []
+        self._free = [clock.now()] * jobs
+
+    def plan(self, lines: Any) -> None:
+        for text, _ in sorted(lines, key=lambda line: line[1]):
+            if text in self.done_at:
+                continue
+            if self.warm:
+                self.done_at[text] = float("-inf")
+                continue
+            i = min(range(self.jobs), key=lambda j: self._free[j])
+            self._free[i] = max(self._free[i], self.clock.now()) + self.cost
+            self.done_at[text] = self._free[i]
+            self.order.append(text)
+
+    def ready(self, text: str) -> bool:
+        return self.done_at.get(text, float("inf")) <= self.clock.now()
+
+    def wait(self, texts: Any) -> None:
+        for text in texts:
+            if text not in self.done_at:
+                self.plan([(text, 0.0)])
+            self.clock.sleep_until(self.done_at[text])

@@ -463,5 +463,9 @@ def all_cues(pack: VoicePack, game: Game, timing: Timing) -> list[Cue]:
     most = max(1, round(timing.debate / 60), round(timing.more_time / 60))
     # Every whole minute up to the longest debate: `*` tells the minutes left.
     minutes = list(range(1, most + 2))
+    from narrator.rules.options import NUMBERS
+
     return every_cue(pack, game.players, roles,
-                     {"minutes": minutes, "seconds": [int(timing.defence)], "count": [20, 30, 40, 50]})
+                     {"minutes": minutes, "seconds": [int(timing.defence)],
+                      # seconds left in a debate, and the Raven's extra votes (raven.votes)
+                      "count": sorted({20, 30, 40, 50, *NUMBERS["raven_mark_votes"]})})

@@ -326,6 +326,13 @@ def _play_text(args: argparse.Namespace, setup: Setup, deal_mode: str, listener:
     return 0
 
 
+def _in_order_of_need(speaker: Speaker) -> Speaker:
+    """The first night's lines before the first line, the day's while the night plays (issue 25 point 3)."""
+    from narrator.speech.need import in_order_of_need
+
+    return in_order_of_need(speaker)
+
+
 def _now() -> str:
     return time.strftime("%Y-%m-%d %H:%M")
 
@@ -365,7 +372,7 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
 
     pack = load_pack(setup.language)
     clock = RealClock()
-    voice_out = SpeakingTracker(open_table_speaker(pack, clock, args, setup.speech_scale))  # no device: stop here
+    voice_out = SpeakingTracker(_in_order_of_need(open_table_speaker(pack, clock, args, setup.speech_scale)))  # no device: stop here
     try:
         stopped = path.stat().st_mtime if resuming else 0.0  # when the game stopped: its journal's last write
         journal = FileJournal.reopen(path) if resuming else FileJournal.create(path)
