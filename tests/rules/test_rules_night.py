@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from narrator.rules import Role, Team
+from narrator.rules import Game, Role, Team
 from rules_kit import block_vote, new_game, night, refused
 
 # seat: 1 2 wolves, 3 seer, 4 witch, 5 hunter, 6 cupid, 7 little girl, 8 villager
@@ -12,18 +12,22 @@ TABLE = "werewolf werewolf seer witch hunter cupid little_girl villager"
 THIEF_TABLE = "werewolf werewolf seer thief villager villager villager villager"
 
 
-def test_rule_thief_keeps_his_card() -> None:
+def thief_choosing(choice: int) -> Game:
+    """The Thief's table with two Villagers set aside, once he has made `choice` (0 keeps his card)."""
     game = new_game(THIEF_TABLE, "villager villager")
     game.begin_night()
-    game.thief_choose(0)
+    game.thief_choose(choice)
+    return game
+
+
+def test_rule_thief_keeps_his_card() -> None:
+    game = thief_choosing(0)
     assert game.role(4) is Role.THIEF
     assert game.state.extra == [Role.VILLAGER, Role.VILLAGER]
 
 
 def test_rule_thief_swaps_for_an_extra_card() -> None:
-    game = new_game(THIEF_TABLE, "villager villager")
-    game.begin_night()
-    game.thief_choose(2)
+    game = thief_choosing(2)
     assert game.role(4) is Role.VILLAGER
     assert game.state.extra == [Role.VILLAGER, Role.THIEF]
 
