@@ -396,7 +396,8 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
     phones: TablePhones | None = None
     try:
         phones = _phones(args, setup, path, resuming)  # None without --phones (a resumed game: its links file)
-        # Render every line before the screen takes over, with the speaker's progress bar.
+        # The first night's lines before the screen takes over (with the progress bar); the rest render
+        # behind the game, in the order of need (narrator/speech/need.py).
         voice_out.prepare(all_cues(pack, start_game(setup), setup.timing))
         at_table = phones.table(screen, pack, clock) if phones is not None else None
         extra = [at_table.source()] if at_table is not None else []
