@@ -34,7 +34,10 @@ def test_rendered_lines_are_whole_and_about_as_long_as_estimated(lang: str, tmp_
             # The estimate counts words, and Polish, Portuguese, Dutch and Russian words are longer than
             # English ones: over every line at 18 seats the longest ran 1.87 (pl), 1.76 (pt), 1.74 (nl),
             # 1.70 (ru), 1.52 (de), 1.28 (zh), 1.19 (ja) times the estimate; a sample of English 1.4.
-            assert 0.7 <= seconds / estimated_duration(text, pack.rate) <= 2.0, (lang, text, seconds)
+            # The shortest: Japanese "むらえ ようこそ。ゲームを はじめます。" at 0.69 (the estimate gives each
+            # full-width stop a pause, the last one too, which the WAV does not end with); a truncated line
+            # is cut by half or more.
+            assert 0.6 <= seconds / estimated_duration(text, pack.rate) <= 2.0, (lang, text, seconds)
     finally:
         synth.close()
 
