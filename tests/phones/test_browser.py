@@ -70,9 +70,20 @@ def test_a_whole_game_on_every_seats_phone_in_chromium(players: int, tmp_path: P
                 if prompt.name.startswith("day.vote") and "vote" not in seen["shots"]:
                     seen["shots"].add("vote")
                     browser.screenshot(seat, shots / "vote.png")
-                browser.tab(seat).find_element(By.CSS_SELECTOR, button).click()
+                browser.wait(seat, lambda d: clicked(d, button))
                 return True
             return False
+
+        def clicked(driver: Any, button: str) -> bool:
+            """Click the answer's button; False (and again) when the page redrew its panel between
+            the find and the click: a stale button is detached, so the click did not reach the page."""
+            from selenium.common.exceptions import StaleElementReferenceException
+
+            try:
+                driver.find_element(By.CSS_SELECTOR, button).click()
+            except StaleElementReferenceException:
+                return False
+            return True
 
         def drop_network(seat: int) -> list[str]:
             """The seer's phone off the network for 5 s mid-turn (issue 27 point 5): DevTools' offline

@@ -127,6 +127,15 @@ def test_piper_lines_render_in_the_workers_at_the_common_loudness(tmp_path: Path
     assert abs(measure(audio, rate) - settings.target_lufs) < 0.5
 
 
+def _ctrl_c_as_in_a_terminal() -> None:
+    """In the child before it starts: Ctrl-C does what it does in a terminal. A process started in
+    the background by a non-interactive shell (a CI runner's `cmd &`) inherits SIGINT ignored, and
+    Python then installs no KeyboardInterrupt handler: the render ran to its end and exited 0."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_stops_a_render_in_one_line_and_leaves_no_half_line(tmp_path: Path) -> None:
     """Ctrl-C reaches the workers too (one process group): they leave the stopping to the asking
     process, which says "interrupted" once; no worker prints a traceback, no temporary file stays."""
@@ -136,7 +145,7 @@ def test_ctrl_c_stops_a_render_in_one_line_and_leaves_no_half_line(tmp_path: Pat
     env = dict(os.environ, NARRATOR_CACHE=str(tmp_path))
     proc = subprocess.Popen([sys.executable, "-m", "narrator", "voices", "render", "--players", "18", "--jobs", "2"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=_ctrl_c_as_in_a_terminal)
     try:
         while len(list(tmp_path.glob("tts/*/*.wav"))) < 20 and proc.poll() is None:
             time.sleep(0.05)  # until the workers are rendering
