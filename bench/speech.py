@@ -32,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from typing import Any
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,27 +84,34 @@ def render_bench(players: int, engine: str, limit: int = 0) -> dict[str, float]:
 ROLES_8 = "werewolf=3,seer=1,witch=1,hunter=1,cupid=1,little_girl=1,thief=1"  # with villagers: 8 roles
 
 
-def start_bench(engine: str) -> dict[str, float]:
-    """Setup known → the first line of a 12-player game with 8 roles at hand, cold cache: the engine
-    started, every line the game can say rendered (what a game waits for before its first line)."""
-    import random
-
-    from narrator.flow.run import start_game
+def game_of_12(engine: str) -> tuple[Any, Any, Any, Any]:
+    """The benches' game: 12 players, 8 roles (ROLES_8), seed 1, English; its pack, setup and engine."""
     from narrator.flow.script import Setup
-    from narrator.flow.sequencer import all_cues
     from narrator.flow.timing import Timing
     from narrator.packs import load_pack
-    from narrator.ports import Cue
     from narrator.rules import Options, complete, deal, parse_roles
-    from narrator.speech.render import Renderer
-    from narrator.speech.speaker import LineSource, make_engine
+    from narrator.speech.speaker import make_engine
 
-    t0, c0 = time.perf_counter(), cpu_s()
     pack = load_pack("en")
     options = Options()
     deck = complete(12, parse_roles(ROLES_8), options)
     setup = Setup(12, "en", deal(12, deck, random.Random(1), options), None, options, Timing())
     synth, settings = make_engine(pack, engine)
+    return pack, setup, synth, settings
+
+
+def start_bench(engine: str) -> dict[str, float]:
+    """Setup known → the first line of a 12-player game with 8 roles at hand, cold cache: the engine
+    started, every line the game can say rendered (what a game waits for before its first line)."""
+
+    from narrator.flow.run import start_game
+    from narrator.flow.sequencer import all_cues
+    from narrator.ports import Cue
+    from narrator.speech.render import Renderer
+    from narrator.speech.speaker import LineSource
+
+    t0, c0 = time.perf_counter(), cpu_s()
+    pack, setup, synth, settings = game_of_12(engine)
     source = LineSource(pack, Renderer(synth), settings)
     cues = all_cues(pack, start_game(setup), setup.timing)
     source.prepare(cues)
@@ -119,27 +127,17 @@ def need_bench(engine: str) -> dict[str, float]:
     """The same, in the order of need (narrator/speech/need.py, what `narrator play` does): the
     setup known → the first line at hand once the first night's lines are rendered; the day's go on
     rendering behind it (their count and the time they took are reported too)."""
-    import random
 
     from narrator.flow.run import start_game
-    from narrator.flow.script import Setup
     from narrator.flow.sequencer import all_cues
-    from narrator.flow.timing import Timing
-    from narrator.packs import load_pack
-    from narrator.rules import Options, complete, deal, parse_roles
     from narrator.speech.estimated import EstimatedSpeaker
     from narrator.clock import RealClock
     from narrator.speech.need import FIRST, NeedSpeaker, PoolLines, need_of, role_of_key, roles_not_in_play, texts_of_cue
     from narrator.speech.pool import RenderPool
     from narrator.speech.render import cache_root
-    from narrator.speech.speaker import make_engine
 
     t0, c0 = time.perf_counter(), cpu_s()
-    pack = load_pack("en")
-    options = Options()
-    deck = complete(12, parse_roles(ROLES_8), options)
-    setup = Setup(12, "en", deal(12, deck, random.Random(1), options), None, options, Timing())
-    synth, settings = make_engine(pack, engine)
+    pack, setup, synth, settings = game_of_12(engine)
     synth.close()
     pool = RenderPool(synth.engine, cache_root() / "tts")
     speaker = NeedSpeaker(EstimatedSpeaker(pack, RealClock()), pack, PoolLines(pool, settings))
