@@ -1,12 +1,29 @@
 """The root of every error the narrator raises on purpose."""
 
+from __future__ import annotations
+
 
 class NarratorError(Exception):
     """Base of every deliberate error: a user's mistake or a refused action.
 
     The command line turns these into one clear line and a non-zero exit;
     anything else is a bug and keeps its traceback.
+
+    The message is an English template with named slots, filled from `slots`:
+    `UsageError("no seat {seat}", seat=7)`. `str(exc)` is the English text; the command line
+    prints it in the table's language with `narrator.i18n.message_of` (see docs/languages.md).
     """
+
+    def __init__(self, template: object = "", /, **slots: object) -> None:
+        self.template = str(template)
+        self.slots: dict[str, object] = dict(slots)
+        text = self.template
+        if slots:
+            try:
+                text = self.template.format(**slots)
+            except (KeyError, IndexError, ValueError):
+                text = f"{self.template} {slots!r}"
+        super().__init__(text)
 
 
 class UsageError(NarratorError):

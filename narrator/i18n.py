@@ -1,0 +1,93 @@
+"""The words the program prints (questions, screens, errors, reports), in the table's language.
+
+Every text the program prints for a person is written in English in the code, as a template with
+named slots (`str.format` syntax), and goes through `tr`:
+
+    tr("Seat {seat} is not at the table.", seat=7)
+
+`tr` looks the English template up in the current language's catalogue,
+`voices/<lang>/messages.toml` (a `[messages]` table: the English template as the key, the
+translation as the value, the same slots), and fills the slots. A template missing from the
+catalogue is printed in English; `narrator voices check` names every one.
+
+The language is chosen once, at the edge: the command line sets it from `--lang`, the config or
+the setup's language question (`set_language`). The rules engine never calls `tr`: its errors
+carry their English template and slots (`NarratorError`), and the command line translates them
+when it prints them (`message_of`).
+
+The spoken lines are not here: they live in each pack's `pack.toml`.
+"""
+
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+from functools import lru_cache
+from typing import Iterator
+
+from narrator.packs import UNTRANSLATED, packs_root
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+REFERENCE = "en"
+_language = REFERENCE
+
+
+def set_language(language: str) -> None:
+    """The language every later `tr` prints in (an unknown language prints English)."""
+    global _language
+    _language = language or REFERENCE
+
+
+def current_language() -> str:
+    return _language
+
+
+@contextmanager
+def language(lang: str) -> Iterator[None]:
+    """`tr` prints in `lang` inside the block, and in the language before it after."""
+    before = _language
+    set_language(lang)
+    try:
+        yield
+    finally:
+        set_language(before)
+
+
+@lru_cache(maxsize=None)
+def catalogue(lang: str) -> dict[str, str]:
+    """The translations of `lang`: English template -> translated template (untranslated ones left out)."""
+    if lang == REFERENCE:
+        return {}
+    path = packs_root() / lang / "messages.toml"
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return {}  # `narrator voices check` reports a catalogue it cannot read; printing goes on in English
+    table = data.get("messages", {})
+    if not isinstance(table, dict):
+        return {}
+    return {str(k): str(v) for k, v in table.items() if isinstance(v, str) and not v.startswith(UNTRANSLATED)}
+
+
+def tr(template: str, /, **slots: object) -> str:
+    """`template` (English, with {named} slots) in the current language, its slots filled."""
+    text = catalogue(_language).get(template, template) if _language != REFERENCE else template
+    if not slots:
+        return text
+    try:
+        return text.format(**slots)
+    except (KeyError, IndexError, ValueError):  # a translation with a broken slot: the English is right
+        return template.format(**slots)
+
+
+def message_of(exc: BaseException) -> str:
+    """An error's text in the current language: its template translated, or its text as it is."""
+    template = getattr(exc, "template", None)
+    slots = getattr(exc, "slots", None)
+    if isinstance(template, str) and isinstance(slots, dict):
+        return tr(template, **slots)
+    return str(exc)
