@@ -82,7 +82,7 @@ opts = Options()
 config = SimConfig(12, complete(12, suggest(12), opts), opts, "random-votes", int(sys.argv[2]))
 print("ready", flush=True)
 i = 0
-while True:
+while sys.stdin.readline():  # one line from the test for each game it lets the writer play and save
     game = play_one(config, i)
     print("saving", i, flush=True)
     db.save(conn, from_events({"language": "en", "n": i}, game.events))
@@ -93,14 +93,20 @@ while True:
 
 @pytest.mark.slow
 def test_sigkill_while_writing_leaves_a_valid_database_with_whole_games_only(tmp_path: Path) -> None:
-    """The writer says when it starts each save; it is killed the moment it starts one (no timing: the
-    kill lands inside that transaction or just after it), after 1, 2, ... 6 games it has reported saved."""
+    """The writer says when it starts each save; it is killed the moment it starts one, after 1, 2, ... 6
+    games it has reported saved. No timing: the writer plays a game only when the test hands it a line, and
+    it is handed exactly one more game than it may finish, so the kill lands inside that last transaction or
+    just after it, never in a later one (a loaded machine once let the writer save two more games before the
+    kill landed, when it played on freely)."""
     path = tmp_path / "history.sqlite3"
     saved_before = 0
     for attempt in range(6):
         child = subprocess.Popen([sys.executable, "-c", WRITER, str(path), str(attempt)], cwd=REPO,
-                                 stdout=subprocess.PIPE, text=True)
-        assert child.stdout is not None and child.stdout.readline().strip() == "ready"
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert child.stdin is not None and child.stdout is not None
+        child.stdin.write("play\n" * (attempt + 2))  # games 0..attempt saved whole, game attempt+1 killed
+        child.stdin.flush()
+        assert child.stdout.readline().strip() == "ready"
         saved = 0
         for line in child.stdout:
             if line.split() == ["saving", str(attempt + 1)]:
