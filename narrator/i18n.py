@@ -84,10 +84,24 @@ def tr(template: str, /, **slots: object) -> str:
         return template.format(**slots)
 
 
+def marked(template: str, /) -> str:
+    """`template` as it is: marks an English template that is chosen here and translated later
+    (with `tr`, or as an error's template), so that `python -m narrator.messages` collects it."""
+    return template
+
+
 def message_of(exc: BaseException) -> str:
-    """An error's text in the current language: its template translated, or its text as it is."""
+    """An error's text in the current language: its template translated, or its text as it is.
+
+    A slot that holds another templated error (`UsageError("the setup cannot be played: {exc}",
+    exc=rules_error)`) is translated too.
+    """
     template = getattr(exc, "template", None)
     slots = getattr(exc, "slots", None)
     if isinstance(template, str) and isinstance(slots, dict):
-        return tr(template, **slots)
+        return tr(template, **{k: message_of(v) if _templated(v) else v for k, v in slots.items()})
     return str(exc)
+
+
+def _templated(value: object) -> bool:
+    return isinstance(value, BaseException) and isinstance(getattr(value, "template", None), str)

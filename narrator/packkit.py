@@ -38,7 +38,7 @@ def _marked(value: Any) -> str:
         return _toml_string(UNTRANSLATED + value)
     if isinstance(value, list) and all(isinstance(x, str) for x in value):
         return "[" + ", ".join(_toml_string(UNTRANSLATED + x) for x in value) + "]"
-    raise UsageError(f"the {REFERENCE_LANGUAGE} pack has a value that is not a text: {value!r}")
+    raise UsageError("the {REFERENCE_LANGUAGE} pack has a value that is not a text: {value!r}", REFERENCE_LANGUAGE=REFERENCE_LANGUAGE, value=value)
 
 
 def new_pack_text(reference: str, lang: str) -> str:
@@ -81,22 +81,20 @@ def new_pack_text(reference: str, lang: str) -> str:
 def create_pack(lang: str, root: Path | None = None) -> Path:
     """Write `root/lang/pack.toml` (root: where the packs are); refuse a bad tag or an existing pack."""
     if not LANG_TAG.fullmatch(lang):
-        raise UsageError(f"language {lang!r} is not a language tag: give two or three lower-case letters "
-                         "(ISO 639-1 where there is one), optionally with a region, e.g. de, nl, pt-br")
+        raise UsageError("language {lang!r} is not a language tag: give two or three lower-case letters (ISO 639-1 where there is one), optionally with a region, e.g. de, nl, pt-br", lang=lang)
     base = root or packs_root()
     reference = base / REFERENCE_LANGUAGE / "pack.toml"
     if not reference.is_file():
-        raise UsageError(f"no {REFERENCE_LANGUAGE} pack at {reference} to copy from; set NARRATOR_VOICES to the voices folder")
+        raise UsageError("no {REFERENCE_LANGUAGE} pack at {reference} to copy from; set NARRATOR_VOICES to the voices folder", REFERENCE_LANGUAGE=REFERENCE_LANGUAGE, reference=reference)
     target = base / lang / "pack.toml"
     if target.exists():
-        raise UsageError(f"a {lang} pack already exists at {target}; edit it, or remove it first to start again")
+        raise UsageError("a {lang} pack already exists at {target}; edit it, or remove it first to start again", lang=lang, target=target)
     text = new_pack_text(reference.read_text(encoding="utf-8"), lang)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise UsageError(f"cannot write {target}: {exc.strerror or exc}; set NARRATOR_VOICES to a folder you can write "
-                         "(holding a copy of the en pack)") from None
+        raise UsageError("cannot write {target}: {value}; set NARRATOR_VOICES to a folder you can write (holding a copy of the en pack)", target=target, value=exc.strerror or exc) from None
     return target
 
 
@@ -146,13 +144,13 @@ def fill_pack(lang: str, root: Path | None = None) -> tuple[Path, int]:
     path = base / lang / "pack.toml"
     reference = base / REFERENCE_LANGUAGE / "pack.toml"
     if not path.is_file():
-        raise UsageError(f"no {lang} pack at {path}; start one with 'narrator voices new {lang}'")
+        raise UsageError("no {lang} pack at {path}; start one with 'narrator voices new {lang}'", lang=lang, path=path)
     if lang == REFERENCE_LANGUAGE:
-        raise UsageError(f"the {REFERENCE_LANGUAGE} pack is the reference: add keys to it by hand")
+        raise UsageError("the {REFERENCE_LANGUAGE} pack is the reference: add keys to it by hand", REFERENCE_LANGUAGE=REFERENCE_LANGUAGE)
     try:
         text, added = fill_missing_text(path.read_text(encoding="utf-8"), reference.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
-        raise UsageError(f"{path} or {reference} is not valid TOML: {exc}") from None
+        raise UsageError("{path} or {reference} is not valid TOML: {exc}", path=path, reference=reference, exc=exc) from None
     if added:
         path.write_text(text, encoding="utf-8")
     return path, added

@@ -56,7 +56,7 @@ def slots_of(template: str) -> frozenset[str]:
     try:
         return frozenset(name for _, name, _, _ in string.Formatter().parse(template) if name)
     except ValueError as exc:
-        raise PackError(f"line {template!r} has a broken slot: {exc}") from None
+        raise PackError("line {template!r} has a broken slot: {exc}", template=template, exc=exc) from None
 
 
 @dataclass(frozen=True)
@@ -102,7 +102,7 @@ class VoicePack:
     def template(self, key: str, variant: int = 0) -> str:
         variants = self.lines.get(key)
         if variants is None:
-            raise PackError(f"the {self.language} pack ({self.path}) has no line {key!r}; add it under [lines]")
+            raise PackError("the {language} pack ({path}) has no line {key!r}; add it under [lines]", language=self.language, path=self.path, key=key)
         return variants[variant % len(variants)]
 
     def text(self, cue: Cue, variant: int = 0) -> str:
@@ -112,7 +112,7 @@ class VoicePack:
     def panel_text(self, key: str, slots: Mapping[str, SlotValue]) -> str:
         variants = self.panel.get(key)
         if variants is None:
-            raise PackError(f"the {self.language} pack ({self.path}) has no panel line {key!r}; add it under [panel]")
+            raise PackError("the {language} pack ({path}) has no panel line {key!r}; add it under [panel]", language=self.language, path=self.path, key=key)
         return self._fill(variants[0], slots, key)
 
     def role_name(self, role: str) -> str:
@@ -150,7 +150,7 @@ class VoicePack:
         try:
             return template.format(**values)
         except (KeyError, IndexError) as exc:
-            raise PackError(f"line {key!r} of the {self.language} pack needs slot {exc}; the cue gave {dict(slots)}") from None
+            raise PackError("line {key!r} of the {language} pack needs slot {exc}; the cue gave {dict}", key=key, language=self.language, exc=exc, dict=dict(slots)) from None
 
 
 def _variants(raw: Any, where: str) -> tuple[str, ...]:
@@ -158,7 +158,7 @@ def _variants(raw: Any, where: str) -> tuple[str, ...]:
         return (raw,)
     if isinstance(raw, list) and raw and all(isinstance(x, str) for x in raw):
         return tuple(raw)
-    raise PackError(f"{where} must be a string or a list of strings, not {raw!r}")
+    raise PackError("{where} must be a string or a list of strings, not {raw!r}", where=where, raw=raw)
 
 
 # The mark `narrator voices new` puts before every English text it copies into a new pack; the
@@ -200,11 +200,11 @@ def load_pack(language: str, root: Path | None = None) -> VoicePack:
     path = base / language / "pack.toml"
     if not path.is_file():
         have = ", ".join(available_languages(base)) or "none"
-        raise PackError(f"no voice pack for language {language!r} at {path}; packs here: {have}")
+        raise PackError("no voice pack for language {language!r} at {path}; packs here: {have}", language=language, path=path, have=have)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise PackError(f"voice pack {path} cannot be read: {exc}") from None
+        raise PackError("voice pack {path} cannot be read: {exc}", path=path, exc=exc) from None
     data, untranslated = _strip_marks(data)
     try:
         meta = data["pack"]
@@ -231,9 +231,9 @@ def load_pack(language: str, root: Path | None = None) -> VoicePack:
             phone={str(k): str(v) for k, v in data.get("phone", {}).items()},
         )
     except KeyError as exc:
-        raise PackError(f"voice pack {path} has no {exc.args[0]!r} section or key") from None
+        raise PackError("voice pack {path} has no {args!r} section or key", path=path, args=exc.args[0]) from None
     except (TypeError, ValueError) as exc:
-        raise PackError(f"voice pack {path} has a bad value: {exc}") from None
+        raise PackError("voice pack {path} has a bad value: {exc}", path=path, exc=exc) from None
 
 
 REFERENCE_LANGUAGE = "en"

@@ -18,7 +18,7 @@ def start_game(setup: Setup) -> Game:
     try:
         return Game.start(setup.deal, setup.options, setup.possible)
     except RulesError as exc:
-        raise UsageError(f"the setup cannot be played: {exc}") from None
+        raise UsageError("the setup cannot be played: {exc}", exc=exc) from None
 
 
 def play_game(
@@ -56,6 +56,5 @@ def resume_from(records: list[dict[str, Any]], path: Path | None = None) -> Resu
                 resume.steps[int(record["n"])] = list(record["events"])
         except (KeyError, TypeError, ValueError) as exc:
             where = f"journal {path}" if path is not None else "the journal"
-            raise JournalError(f"{where} has a broken {kind} record at line {line} ({type(exc).__name__}: {exc}); "
-                               "it was left as it is") from None
+            raise JournalError("{where} has a broken {kind} record at line {line} ({error_type}: {exc}); it was left as it is", where=where, kind=kind, line=line, error_type=type(exc).__name__, exc=exc) from None
     return resume

@@ -154,17 +154,17 @@ class Options:
             if f.name in CHOICES:
                 if value not in CHOICES[f.name]:
                     allowed = ", ".join(CHOICES[f.name])
-                    raise OptionError(f"option {f.name} cannot be {value!r}; choose one of: {allowed}")
+                    raise OptionError("option {name} cannot be {value!r}; choose one of: {allowed}", name=f.name, value=value, allowed=allowed)
             elif f.name in TEXTS:
                 problem = TEXTS[f.name](value) if isinstance(value, str) else "give a text"
                 if problem is not None:
-                    raise OptionError(f"option {f.name} cannot be {value!r}; {problem}")
+                    raise OptionError("option {name} cannot be {value!r}; {problem}", name=f.name, value=value, problem=problem)
             elif f.name in NUMBERS:
                 span = NUMBERS[f.name]
                 if isinstance(value, bool) or not isinstance(value, int) or value not in span:
-                    raise OptionError(f"option {f.name} cannot be {value!r}; give a whole number from {span[0]} to {span[-1]}")
+                    raise OptionError("option {name} cannot be {value!r}; give a whole number from {span} to {span2}", name=f.name, value=value, span=span[0], span2=span[-1])
             elif not isinstance(value, bool):
-                raise OptionError(f"option {f.name} takes true or false, not {value!r}")
+                raise OptionError("option {name} takes true or false, not {value!r}", name=f.name, value=value)
 
     @property
     def captain_double_vote(self) -> bool:
@@ -184,7 +184,7 @@ class Options:
         for key, raw in values.items():
             name = key.strip().replace("-", "_")
             if name not in known:
-                raise OptionError(f"unknown option {key!r}; known options: {', '.join(sorted(known))}")
+                raise OptionError("unknown option {key!r}; known options: {known}", key=key, known=', '.join(sorted(known)))
             changes[name] = _coerce(name, raw)
         return dataclasses.replace(self, **changes)
 
@@ -195,7 +195,7 @@ class Options:
         for pair in pairs:
             key, sep, value = pair.partition("=")
             if not sep or not key.strip():
-                raise OptionError(f"option {pair!r} is not KEY=VALUE, e.g. vote_procedure=runoff")
+                raise OptionError("option {pair!r} is not KEY=VALUE, e.g. vote_procedure=runoff", pair=pair)
             values[key.strip()] = value.strip()
         return cls().with_values(values)
 
@@ -219,4 +219,4 @@ def _coerce(name: str, raw: Any) -> Any:
             return True
         if low in ("false", "no", "0", "off"):
             return False
-    raise OptionError(f"option {name} takes true or false, not {raw!r}")
+    raise OptionError("option {name} takes true or false, not {raw!r}", name=name, raw=raw)

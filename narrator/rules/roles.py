@@ -100,12 +100,12 @@ class Role(str, Enum):
         key = text.strip().lower().replace("-", "_").replace(" ", "_")
         key = _ALIASES.get(key, key)
         if key in _NOT_PLAYED:
-            raise UnknownRoleError(f"{text!r}: {_NOT_PLAYED[key]} (see narrator rules)")
+            raise UnknownRoleError("{text!r}: {NOT_PLAYED} (see narrator rules)", text=text, NOT_PLAYED=_NOT_PLAYED[key])
         try:
             return cls(key)
         except ValueError:
             known = ", ".join(r.value for r in cls)
-            raise UnknownRoleError(f"unknown role {text!r}; known roles: {known}") from None
+            raise UnknownRoleError("unknown role {text!r}; known roles: {known}", text=text, known=known) from None
 
 
 # Roles of docs/rules-spec.md this narrator will not play, and why.

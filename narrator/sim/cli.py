@@ -44,12 +44,12 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     options = Options.parse(args.option)
     if args.games < 1:
-        raise UsageError(f"--games {args.games}: play at least one game")
+        raise UsageError("--games {games}: play at least one game", games=args.games)
     deck = complete(args.players, parse_roles(args.roles) if args.roles else default_deck(args.players), options)
     warnings = validate(args.players, deck, options)
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     if args.param and args.policy != "informed":
-        raise UsageError(f"--param {args.param[0]!r}: parameters are for --policy informed")
+        raise UsageError("--param {param!r}: parameters are for --policy informed", param=args.param[0])
     params = InformedParams.parse(args.param) if args.policy == "informed" else None
     config = SimConfig(args.players, deck, options, args.policy, args.seed, params)
     if args.json:
@@ -140,7 +140,7 @@ def run_balance(args: argparse.Namespace) -> int:
     if args.players is None:
         raise UsageError("balance needs --players N (or --precompute)")
     if args.budget is not None and not 0 < args.budget <= 600:
-        raise UsageError(f"--budget {args.budget!r}: give seconds above 0, at most 600")
+        raise UsageError("--budget {budget!r}: give seconds above 0, at most 600", budget=args.budget)
     options = Options.parse(args.option)
     deck = complete(args.players, parse_roles(args.roles) if args.roles else default_deck(args.players), options)
     owned = [Role.parse(name) for name in args.owns.split(",") if name.strip()] if args.owns else list(SPECIALS)
