@@ -59,6 +59,7 @@ def build_parser(translate: bool = True) -> argparse.ArgumentParser:
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
     _describe(sub)
+    _every_command_takes_lang(parser)
     if translate:
         _translate(parser, _help_slots())
     return parser
@@ -74,6 +75,16 @@ def _describe(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
         for action in parser._actions:
             if isinstance(action, argparse._SubParsersAction):
                 _describe(action)
+
+
+def _every_command_takes_lang(parser: argparse.ArgumentParser) -> None:
+    """`narrator COMMAND --lang L` for every command: one that has no `--lang` of its own takes it
+    for its printed lines (as `narrator --lang L COMMAND`); left out unless given, so that it never
+    hides the global one."""
+    for p in _parsers(parser):
+        if p is not parser and "--lang" not in p._option_string_actions:
+            p.add_argument("--lang", dest="print_language", default=argparse.SUPPRESS, metavar="L",
+                           help="language of every printed line: {languages} (default: $NARRATOR_LANG, else en)")
 
 
 def _help_slots() -> dict[str, str]:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from narrator.errors import UsageError
+from narrator.messages import fill_catalogue
 from narrator.packs import REFERENCE_LANGUAGE, TEXT_SECTIONS, UNTRANSLATED, packs_root
 
 if sys.version_info >= (3, 11):
@@ -93,6 +94,7 @@ def create_pack(lang: str, root: Path | None = None) -> Path:
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
+        fill_catalogue(lang, base)  # the printed words too: messages.toml, every message marked untranslated
     except OSError as exc:
         raise UsageError("cannot write {target}: {value}; set NARRATOR_VOICES to a folder you can write (holding a copy of the en pack)", target=target, value=exc.strerror or exc) from None
     return target
@@ -153,4 +155,5 @@ def fill_pack(lang: str, root: Path | None = None) -> tuple[Path, int]:
         raise UsageError("{path} or {reference} is not valid TOML: {exc}", path=path, reference=reference, exc=exc) from None
     if added:
         path.write_text(text, encoding="utf-8")
-    return path, added
+    _, messages = fill_catalogue(lang, base)
+    return path, added + messages

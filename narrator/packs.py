@@ -327,6 +327,8 @@ def check_packs(root: Path | None = None, languages: list[str] | None = None) ->
     Shared by `narrator voices check` and the tests. The English pack is the reference for keys
     and slots, since the sequencer is written against it.
     """
+    from narrator.messages import catalogue_problems  # the printed words' catalogue, messages.toml
+
     base = root or packs_root()
     langs = languages if languages is not None else available_languages(base)
     problems: list[str] = []
@@ -343,6 +345,7 @@ def check_packs(root: Path | None = None, languages: list[str] | None = None) ->
             problems.append(str(exc))
             continue
         problems += check_pack(pack, reference)
+        problems += catalogue_problems(lang, base)
     return problems
 
 
