@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from narrator.errors import UsageError
+from narrator.i18n import marked
 from narrator.flow.timing import Timing
 from narrator.ports import Heard, Prompt
 from narrator.rules import Deal, Game, Options, Role, RulesError
@@ -63,16 +64,28 @@ def _timing_scalars(t: Timing) -> dict[str, float]:
     }
 
 
+# A whole sentence for each file and each way it fails, so each language words it its own way.
+_UNREADABLE = {
+    ("setup", "missing"): marked("setup file {path!r} does not exist"),
+    ("setup", "unreadable"): marked("setup file {path!r} cannot be read: {exc}"),
+    ("setup", "toml"): marked("setup file {path!r} is not valid TOML: {exc}"),
+    ("script", "missing"): marked("script file {path!r} does not exist"),
+    ("script", "unreadable"): marked("script file {path!r} cannot be read: {exc}"),
+    ("script", "toml"): marked("script file {path!r} is not valid TOML: {exc}"),
+}
+
+
 def read_toml(path: Path, what: str) -> dict[str, Any]:
+    """The TOML file `path`, a "setup" or a "script" file."""
     try:
         data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
         return data
     except FileNotFoundError:
-        raise UsageError("{what} file {path!r} does not exist", what=what, path=str(path)) from None
+        raise UsageError(_UNREADABLE[what, "missing"], path=str(path)) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError("{what} file {path!r} cannot be read: {exc}", what=what, path=str(path), exc=exc) from None
+        raise UsageError(_UNREADABLE[what, "unreadable"], path=str(path), exc=exc) from None
     except tomllib.TOMLDecodeError as exc:
-        raise UsageError("{what} file {path!r} is not valid TOML: {exc}", what=what, path=str(path), exc=exc) from None
+        raise UsageError(_UNREADABLE[what, "toml"], path=str(path), exc=exc) from None
 
 
 def _check_keys(data: Mapping[str, Any], allowed: set[str], where: str) -> None:

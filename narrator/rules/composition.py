@@ -115,9 +115,11 @@ def complete(players: int, named: Composition, options: Options) -> dict[Role, i
     size = deck_size(players, deck, options)
     specials = sum(n for role, n in deck.items() if role is not Role.VILLAGER)
     if specials > size:
-        raise CompositionError(
-            "{specials} role cards ({describe}) do not fit {players} players{value}; remove some roles or add players", specials=specials, describe=describe(deck), players=players, value=' (+2 cards for the Thief)' if size > players else ''
-        )
+        if size > players:
+            raise CompositionError("{specials} role cards ({describe}) do not fit {players} players (+2 cards for the Thief); "
+                                   "remove some roles or add players", specials=specials, describe=describe(deck), players=players)
+        raise CompositionError("{specials} role cards ({describe}) do not fit {players} players; remove some roles or add players",
+                               specials=specials, describe=describe(deck), players=players)
     named_villagers = deck.get(Role.VILLAGER, 0)
     if named_villagers and specials + named_villagers > size:
         raise CompositionError("{describe} is {specials} cards; {players} players take {size}", describe=describe(deck), specials=specials + named_villagers, players=players, size=size)
@@ -173,8 +175,10 @@ def _validate(players: int, deck: Composition, options: Options) -> list[str]:
     # Big Bad Wolf, the Accursed Wolf-Father). The White Werewolf plays alone: alone, he is no pack.
     wolves = sum(n for role, n in deck.items() if role in hooks.PACK and role.team is Team.WOLVES)
     if wolves < 1:
-        alone = " (the White Werewolf plays alone: he is no pack)" if deck.get(Role.WHITE_WEREWOLF) else ""
-        raise CompositionError("the deck {describe} has no Werewolf{alone}; add werewolf=1 or more", describe=describe(deck), alone=alone)
+        if deck.get(Role.WHITE_WEREWOLF):
+            raise CompositionError("the deck {describe} has no Werewolf (the White Werewolf plays alone: he is no pack); "
+                                   "add werewolf=1 or more", describe=describe(deck))
+        raise CompositionError("the deck {describe} has no Werewolf; add werewolf=1 or more", describe=describe(deck))
     if total - sum(n for role, n in deck.items() if role in hooks.PACK) < 1:
         raise CompositionError("the deck {describe} has only Werewolves; add at least one other role", describe=describe(deck))
     warnings: list[str] = []

@@ -119,7 +119,7 @@ class Game:
         for check in chosen_hooks.SETUP_CHECKS:
             problem = check(players, chosen, opts)
             if problem is not None:
-                raise CompositionError(problem)
+                raise problem
         laid = tuple(card for lay in chosen_hooks.LAID for card in lay(chosen, opts)) if chosen_hooks.LAID else ()
         return cls(GameStarted(players, tuple(deal.seats), tuple(deal.extra), chosen | frozenset(laid) if laid else chosen,
                                opts, laid))
