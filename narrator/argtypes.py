@@ -10,8 +10,7 @@ from __future__ import annotations
 import math
 from typing import Callable
 
-from narrator.errors import UsageError
-from narrator.i18n import marked
+from narrator.errors import UsageError, marked
 
 
 def _refuse(flag: str, text: str, problem: str, lo: float | None, hi: float | None, above: bool) -> UsageError:

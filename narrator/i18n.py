@@ -25,7 +25,10 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import Iterator
 
+from narrator.errors import marked
 from narrator.packs import UNTRANSLATED, packs_root
+
+__all__ = ["catalogue", "current_language", "language", "marked", "message_of", "set_language", "tr"]
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -82,12 +85,6 @@ def tr(template: str, /, **slots: object) -> str:
         return text.format(**slots)
     except (KeyError, IndexError, ValueError):  # a translation with a broken slot: the English is right
         return template.format(**slots)
-
-
-def marked(template: str, /) -> str:
-    """`template` as it is: marks an English template that is chosen here and translated later
-    (with `tr`, or as an error's template), so that `python -m narrator.messages` collects it."""
-    return template
 
 
 def message_of(exc: BaseException) -> str:

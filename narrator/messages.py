@@ -1,5 +1,6 @@
 """The English catalogue of the program's printed words, `voices/en/messages.toml`, and the checks
-of each language's catalogue (`narrator voices check`, `voices new`, `voices fill`).
+of each language's catalogue (`voices new`, `voices fill`; `narrator voices check`
+checks them in narrator/packs.py).
 
 The catalogue is generated, never edited by hand: `python -m narrator.messages` rewrites it from
 the source (see docs/languages.md). It holds every template the program can print:
@@ -24,14 +25,14 @@ import sys
 from pathlib import Path
 from typing import Iterable
 
-from narrator.packs import UNTRANSLATED, PackError, packs_root, slots_of
+from narrator.packs import MESSAGES, UNTRANSLATED, packs_root, read_catalogue
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
     import tomli as tomllib
 
-FILE = "messages.toml"
+FILE = MESSAGES
 SOURCE = Path(__file__).resolve().parent  # the narrator package
 _WORD = re.compile(r"[A-Za-z]{2,}")
 
@@ -115,67 +116,7 @@ def render_english() -> str:
     return "\n".join(lines) + "\n"
 
 
-# ---- the catalogue of a language: read, check, start, fill --------------------------------------
-
-def read_catalogue(path: Path) -> dict[str, str]:
-    """The [messages] table of a catalogue file, as written (untranslated marks kept)."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise PackError("message catalogue {path} cannot be read: {exc}", path=path, exc=exc) from None
-    table = data.get("messages", {})
-    if not isinstance(table, dict) or not all(isinstance(v, str) for v in table.values()):
-        raise PackError("message catalogue {path} must have a [messages] table of texts", path=path)
-    return {str(k): v for k, v in table.items()}
-
-
-_PERCENT = re.compile(r"%\([a-z_]+\)[a-z]|%[a-z]")
-
-
-def _format_slots(template: str) -> frozenset[str]:
-    """The {slots} of a template, and its %-slots when it is one of argparse's ("%(prog)s", "%s")."""
-    if "{" not in template and "%" in template:
-        return frozenset(_PERCENT.findall(template))
-    return slots_of(template)
-
-
-def catalogue_problems(lang: str, root: Path | None = None) -> list[str]:
-    """Untranslated, missing and slot-broken messages of `lang`'s catalogue, one line each.
-
-    The lines read like the pack check's ("de (PATH) [messages]: missing key '...'"), so
-    `narrator voices check` counts them in its summary. A language without a catalogue file has
-    nothing to report here (`narrator voices fill LANG` starts one); English is the reference.
-    """
-    base = root or packs_root()
-    reference_path = base / "en" / FILE
-    path = base / lang / FILE
-    if lang == "en" or not reference_path.is_file() or not path.is_file():
-        return []
-    where = f"{lang} ({path}) [messages]"
-    try:
-        reference = read_catalogue(reference_path)
-        mine = read_catalogue(path)
-    except PackError as exc:
-        return [f"{where}: {exc}"]
-    problems: list[str] = []
-    for key in reference:
-        if key not in mine:
-            problems.append(f"{where}: missing key {key!r}")
-            continue
-        text = mine[key]
-        if text.startswith(UNTRANSLATED):
-            problems.append(f"{where} {key!r}: untranslated (still marked {UNTRANSLATED.strip()!r})")
-            continue
-        try:
-            want, have = _format_slots(key), _format_slots(text)
-        except PackError as exc:
-            problems.append(f"{where}: key {key!r}: {exc}")
-            continue
-        if want != have:
-            problems.append(f"{where}: key {key!r}: slots {{{', '.join(sorted(have))}}}, expected {sorted(want) or 'no slots'}")
-    problems += [f"{where}: key {k!r} is not in the en catalogue (stale: remove it)" for k in mine if k not in reference]
-    return problems
-
+# ---- the catalogue of a language: started and filled (checked by narrator.packs.check_packs) -----
 
 def _marked_entry(key: str) -> str:
     return f"{toml_string(key)} = {toml_string(UNTRANSLATED + key)}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import os
+import re
 import string
 import sys
 from dataclasses import dataclass, field
@@ -150,7 +151,7 @@ class VoicePack:
         try:
             return template.format(**values)
         except (KeyError, IndexError) as exc:
-            raise PackError("line {key!r} of the {language} pack needs slot {exc}; the cue gave {dict}", key=key, language=self.language, exc=exc, dict=dict(slots)) from None
+            raise PackError("line {key!r} of the {language} pack needs slot {exc}; the cue gave {given}", key=key, language=self.language, exc=exc, given=dict(slots)) from None
 
 
 def _variants(raw: Any, where: str) -> tuple[str, ...]:
@@ -327,8 +328,6 @@ def check_packs(root: Path | None = None, languages: list[str] | None = None) ->
     Shared by `narrator voices check` and the tests. The English pack is the reference for keys
     and slots, since the sequencer is written against it.
     """
-    from narrator.messages import catalogue_problems  # the printed words' catalogue, messages.toml
-
     base = root or packs_root()
     langs = languages if languages is not None else available_languages(base)
     problems: list[str] = []
@@ -465,3 +464,66 @@ def required_keys() -> list[str]:
 
 def missing_keys(pack: VoicePack) -> list[str]:
     return [key for key in required_keys() if not pack.rules.get(key, "").strip()]
+
+
+# ---- the printed words' catalogues, voices/<lang>/messages.toml (narrator/i18n.py, narrator/messages.py)
+
+MESSAGES = "messages.toml"
+_PERCENT = re.compile(r"%\([a-z_]+\)[a-z]|%[a-z]")
+
+
+def read_catalogue(path: Path) -> dict[str, str]:
+    """The [messages] table of a catalogue file, as written (untranslated marks kept)."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise PackError("message catalogue {path} cannot be read: {exc}", path=path, exc=exc) from None
+    table = data.get("messages", {})
+    if not isinstance(table, dict) or not all(isinstance(v, str) for v in table.values()):
+        raise PackError("message catalogue {path} must have a [messages] table of texts", path=path)
+    return {str(k): v for k, v in table.items()}
+
+
+def _format_slots(template: str) -> frozenset[str]:
+    """The {slots} of a template, and its %-slots when it is one of argparse's ("%(prog)s", "%s")."""
+    if "{" not in template and "%" in template:
+        return frozenset(_PERCENT.findall(template))
+    return slots_of(template)
+
+
+def catalogue_problems(lang: str, root: Path | None = None) -> list[str]:
+    """Untranslated, missing and slot-broken messages of `lang`'s catalogue, one line each.
+
+    The lines read like the pack check's ("de (PATH) [messages]: missing key '...'"), so
+    `narrator voices check` counts them in its summary. A language without a catalogue file has
+    nothing to report here (`narrator voices fill LANG` starts one); English is the reference.
+    """
+    base = root or packs_root()
+    reference_path = base / REFERENCE_LANGUAGE / MESSAGES
+    path = base / lang / MESSAGES
+    if lang == REFERENCE_LANGUAGE or not reference_path.is_file() or not path.is_file():
+        return []
+    where = f"{lang} ({path}) [messages]"
+    try:
+        reference = read_catalogue(reference_path)
+        mine = read_catalogue(path)
+    except PackError as exc:
+        return [f"{where}: {exc}"]
+    problems: list[str] = []
+    for key in reference:
+        if key not in mine:
+            problems.append(f"{where}: missing key {key!r}")
+            continue
+        text = mine[key]
+        if text.startswith(UNTRANSLATED):
+            problems.append(f"{where} {key!r}: untranslated (still marked {UNTRANSLATED.strip()!r})")
+            continue
+        try:
+            want, have = _format_slots(key), _format_slots(text)
+        except PackError as exc:
+            problems.append(f"{where}: key {key!r}: {exc}")
+            continue
+        if want != have:
+            problems.append(f"{where}: key {key!r}: slots {{{', '.join(sorted(have))}}}, expected {sorted(want) or 'no slots'}")
+    problems += [f"{where}: key {k!r} is not in the en catalogue (stale: remove it)" for k in mine if k not in reference]
+    return problems

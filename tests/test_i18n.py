@@ -47,8 +47,8 @@ def test_an_error_keeps_its_template_and_prints_translated_at_the_edge(packs: Pa
 # ---- the command line: the language chosen, errors and help pages in it (narrator/cli.py) ----
 
 from narrator.cli import chosen_language, main  # noqa: E402
-from narrator.messages import catalogue_problems, english_catalogue, fill_catalogue, render_english  # noqa: E402
-from narrator.packs import UNTRANSLATED, check_packs, packs_root, summary, load_pack  # noqa: E402
+from narrator.messages import english_catalogue, fill_catalogue, render_english  # noqa: E402
+from narrator.packs import UNTRANSLATED, catalogue_problems, check_packs, load_pack, packs_root, summary  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -9,8 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-from narrator.errors import UsageError
-from narrator.i18n import marked
+from narrator.errors import UsageError, marked
 from narrator.flow.timing import Timing
 from narrator.ports import Heard, Prompt
 from narrator.rules import Deal, Game, Options, Role, RulesError
@@ -128,7 +127,7 @@ def parse_setup(data: Mapping[str, Any], where: str) -> Setup:
     if Role.THIEF in seats:
         extra = tuple(_role(v, f"{where} extra") for v in (extra_raw or ["villager", "villager"]))
         if len(extra) != 2:
-            raise UsageError("{where}: extra must name the Thief's two cards, got {n_extra}", where=where, n_extra=len(extra))
+            raise UsageError("{where}: extra must name the Thief's two cards, got {count}", where=where, count=len(extra))
     elif extra_raw:
         raise UsageError("{where}: extra cards are for a Thief, and no seat holds the Thief", where=where)
     else:
@@ -355,7 +354,7 @@ def parse_script(data: Mapping[str, Any], players: int, where: str) -> Script:
         if "late" in night:
             late = night["late"]
             if not isinstance(late, list) or any(r not in LATE_ROLES for r in late):
-                raise UsageError("{at}: late = {late!r}; list roles among {LATE_ROLES}", at=at, late=late, LATE_ROLES=', '.join(sorted(LATE_ROLES)))
+                raise UsageError("{at}: late = {late!r}; list roles among {late_roles}", at=at, late=late, late_roles=', '.join(sorted(LATE_ROLES)))
             out["late"] = list(late)
         nights.append(out)
     days: list[dict[str, Any]] = []

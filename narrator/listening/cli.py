@@ -281,7 +281,7 @@ def probe_wav(wav: Path) -> tuple[int, int, int, int]:
     try:
         size = wav.stat().st_size
     except OSError as exc:
-        raise UsageError("--wav {wav!r}: cannot be read ({value})", wav=str(wav), value=exc.strerror or exc) from None
+        raise UsageError("--wav {wav!r}: cannot be read ({reason})", wav=str(wav), reason=exc.strerror or exc) from None
     if size == 0:
         raise UsageError("--wav {wav!r} is an empty file (0 bytes), not a WAV recording", wav=str(wav))
     with wav.open("rb") as f:

@@ -66,7 +66,7 @@ def info(lang: str) -> ModelInfo:
     try:
         return CATALOG[lang]
     except KeyError:
-        raise ModelError("no known speech model for language {lang!r}; known: {CATALOG}", lang=lang, CATALOG=', '.join(CATALOG)) from None
+        raise ModelError("no known speech model for language {lang!r}; known: {known}", lang=lang, known=', '.join(CATALOG)) from None
 
 
 # --- where models live ------------------------------------------------------------------------
@@ -336,8 +336,10 @@ def remove(lang: str) -> Path:
     target = user_models_dir() / lang
     if not target.is_dir():
         elsewhere = find_model(lang)
-        where = f"; the one in use is {elsewhere}, remove it by hand if you mean it" if elsewhere else ""
-        raise ModelError("no {lang} model in {user_models_dir}{where}", lang=lang, user_models_dir=user_models_dir(), where=where)
+        if elsewhere:
+            raise ModelError("no {lang} model in {folder}; the one in use is {elsewhere}, remove it by hand if you mean it",
+                             lang=lang, folder=user_models_dir(), elsewhere=elsewhere)
+        raise ModelError("no {lang} model in {folder}", lang=lang, folder=user_models_dir())
     trash = target.with_name(f".removing-{lang}-{os.getpid()}")
     os.replace(target, trash)  # gone from the search path at once, even if the delete is slow
     shutil.rmtree(trash)

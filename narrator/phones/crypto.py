@@ -68,7 +68,7 @@ def seal(key: bytes, message: Mapping[str, Any]) -> str:
 def unseal(key: bytes, text: str) -> dict[str, Any]:
     """The message inside `text`; `Refused` when it is not one sealed with `key` (tampered, forged)."""
     if len(text) != SEALED_CHARS:
-        raise Refused("a message of {n_text} characters, not {SEALED_CHARS}", n_text=len(text), SEALED_CHARS=SEALED_CHARS)
+        raise Refused("a message of {n_text} characters, not {expected}", n_text=len(text), expected=SEALED_CHARS)
     try:
         raw = base64.b64decode(text, validate=True)
         plain = nacl.secret.SecretBox(key).decrypt(raw)

@@ -73,7 +73,7 @@ def default_deck(players: int) -> dict[Role, int]:
 def check_players(players: int) -> None:
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise CompositionError(
-            "{players!r} players is out of range; the game takes {MIN_PLAYERS} to {MAX_PLAYERS} players", players=players, MIN_PLAYERS=MIN_PLAYERS, MAX_PLAYERS=MAX_PLAYERS
+            "{players!r} players is out of range; the game takes {min_players} to {max_players} players", players=players, min_players=MIN_PLAYERS, max_players=MAX_PLAYERS
         )
 
 

@@ -103,7 +103,7 @@ class Game:
         # The announced possible roles always include the cards really in play.
         chosen = frozenset(possible or ()) | frozenset(deal.seats) | frozenset(deal.extra)
         if _ROLE_THIEF in deal.seats and len(deal.extra) != 2:
-            raise RulesError("a Thief needs two extra cards, got {n_extra}", n_extra=len(deal.extra))
+            raise RulesError("a Thief needs two extra cards, got {count}", count=len(deal.extra))
         seated = [r for r in deal.extra if r.seated or r.copies]
         if seated:
             raise CompositionError(

@@ -141,7 +141,7 @@ def witch_act(self: Game, heal: bool, poison: int | None, saved: int | None = No
             victim = self.pack_victim()
             saved = victim if victim in healable else healable[0]
         elif saved not in healable:
-            raise InvalidTargetError("heal seat {saved!r}: not devoured tonight (devoured: {map}); she heals one of them", saved=saved, map=' '.join(map(str, healable)))
+            raise InvalidTargetError("heal seat {saved!r}: not devoured tonight (devoured: {healable}); she heals one of them", saved=saved, healable=' '.join(map(str, healable)))
     else:
         saved = None
     if poison is not None:

@@ -162,7 +162,7 @@ class Options:
             elif f.name in NUMBERS:
                 span = NUMBERS[f.name]
                 if isinstance(value, bool) or not isinstance(value, int) or value not in span:
-                    raise OptionError("option {name} cannot be {value!r}; give a whole number from {span} to {span2}", name=f.name, value=value, span=span[0], span2=span[-1])
+                    raise OptionError("option {name} cannot be {value!r}; give a whole number from {low} to {high}", name=f.name, value=value, low=span[0], high=span[-1])
             elif not isinstance(value, bool):
                 raise OptionError("option {name} takes true or false, not {value!r}", name=f.name, value=value)
 

@@ -100,7 +100,7 @@ class Role(str, Enum):
         key = text.strip().lower().replace("-", "_").replace(" ", "_")
         key = _ALIASES.get(key, key)
         if key in _NOT_PLAYED:
-            raise UnknownRoleError("{text!r}: {NOT_PLAYED} (see narrator rules)", text=text, NOT_PLAYED=_NOT_PLAYED[key])
+            raise UnknownRoleError("{text!r}: {why} (see narrator rules)", text=text, why=_NOT_PLAYED[key])
         try:
             return cls(key)
         except ValueError:

@@ -162,7 +162,7 @@ def _check_slot_value(pack: VoicePack, name: str, value: SlotValue) -> None:
 
     if name in SEAT_SLOTS:
         if not isinstance(value, int) or value not in SEAT_NUMBERS:
-            raise UsageError("--slot {name}={value}: give a seat from {SEAT_NUMBERS} to {SEAT_NUMBERS2}", name=name, value=value, SEAT_NUMBERS=SEAT_NUMBERS[0], SEAT_NUMBERS2=SEAT_NUMBERS[-1])
+            raise UsageError("--slot {name}={value}: give a seat from {first} to {last}", name=name, value=value, first=SEAT_NUMBERS[0], last=SEAT_NUMBERS[-1])
     elif name in ROLE_SLOTS:
         if str(value) not in pack.roles:
             raise UsageError("--slot {name}={value}: not a role; one of: {roles}", name=name, value=value, roles=', '.join(pack.roles))
@@ -244,7 +244,7 @@ def _installed_voices() -> tuple[set[str], str]:
 def _packs() -> list[VoicePack]:
     langs = available_languages()
     if not langs:
-        raise UsageError("no voice packs under {packs_root}; set NARRATOR_VOICES or reinstall narrator", packs_root=packs_root())
+        raise UsageError("no voice packs under {folder}; set NARRATOR_VOICES or reinstall narrator", folder=packs_root())
     return [load_pack(lang) for lang in langs]
 
 

@@ -89,7 +89,7 @@ def info(lang: str) -> PiperVoiceInfo:
     try:
         return CATALOG[lang]
     except KeyError:
-        raise VoiceStoreError("no Piper voice known for language {lang!r}; known: {CATALOG}", lang=lang, CATALOG=', '.join(CATALOG)) from None
+        raise VoiceStoreError("no Piper voice known for language {lang!r}; known: {known}", lang=lang, known=', '.join(CATALOG)) from None
 
 
 @dataclass(frozen=True)
@@ -187,7 +187,7 @@ def fetch(lang: str, progress: Progress | None = None, url_base: str | None = No
     try:
         root.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise SpeechError("the voices folder {root} cannot be made ({value}); set NARRATOR_DATA to a folder you can write", root=root, value=exc.strerror or exc) from None
+        raise SpeechError("the voices folder {root} cannot be made ({reason}); set NARRATOR_DATA to a folder you can write", root=root, reason=exc.strerror or exc) from None
     notes: list[str] = []
     pins = read_pins()
     work = Path(tempfile.mkdtemp(prefix=f".fetch-{voice.name}-", dir=root))
@@ -254,7 +254,7 @@ def load_voice(name: str, threads: int | None = None) -> Any:
     found = find_voice(name)
     if found is None:
         lang = name.split("_", 1)[0]
-        raise SpeechError("Piper voice {name!r} is not installed; {missing_voice_hint}", name=name, missing_voice_hint=missing_voice_hint(lang))
+        raise SpeechError("Piper voice {name!r} is not installed; {hint}", name=name, hint=missing_voice_hint(lang))
     from piper import PiperVoice
 
     try:

@@ -310,7 +310,7 @@ def import_folder(pack: VoicePack, source: Path, name: str, target: float) -> tu
     try:
         final.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise SpeechError("the recorded voices folder {parent} cannot be made ({value}); set NARRATOR_DATA to a folder you can write", parent=final.parent, value=exc.strerror or exc) from None
+        raise SpeechError("the recorded voices folder {parent} cannot be made ({reason}); set NARRATOR_DATA to a folder you can write", parent=final.parent, reason=exc.strerror or exc) from None
     work = Path(tempfile.mkdtemp(prefix=f".import-{name}-", dir=final.parent))
     try:
         if final.is_dir():

@@ -221,10 +221,10 @@ def make_engine(pack: VoicePack, engine: str | None = None) -> tuple[Synth, Voic
                 raise SpeechError(missing_voice_hint(pack.language))
             voice = found.name
         elif voice not in piper.voices():
-            raise SpeechError("the {language} pack ({path}) asks for Piper voice {voice!r}, which is not installed; {missing_voice_hint}", language=pack.language, path=pack.path, voice=voice, missing_voice_hint=missing_voice_hint(pack.language))
+            raise SpeechError("the {language} pack ({path}) asks for Piper voice {voice!r}, which is not installed; {hint}", language=pack.language, path=pack.path, voice=voice, hint=missing_voice_hint(pack.language))
         return piper, VoiceSettings(voice, pack.rate, pack.volume)
     if name != "espeak":
-        raise SpeechError("no speech engine {name!r}; choose one of {ENGINES}", name=name, ENGINES=', '.join(ENGINES))
+        raise SpeechError("no speech engine {name!r}; choose one of {engines}", name=name, engines=', '.join(ENGINES))
     synth = Pyttsx3Synth()
     try:
         check_voice(pack, synth)

@@ -259,7 +259,7 @@ def deal_from_claims(
         extra = (Role.VILLAGER, Role.VILLAGER) if thief else ()
         counted = deck_of(tuple(seats))
     if {r: n for r, n in counted.items() if n} != {r: n for r, n in deck.items() if n}:
-        raise RollCallMismatch("claimed {dict}, announced {dict2}", dict=dict(counted), dict2=dict(deck))
+        raise RollCallMismatch("claimed {claimed}, announced {announced}", claimed=dict(counted), announced=dict(deck))
     deal = Deal(tuple(seats), extra)
     try:
         Game.start(deal, options)

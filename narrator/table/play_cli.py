@@ -184,8 +184,11 @@ def _latest_game() -> Path:
     newest = games[-1]
     if newest.stat().st_size == 0:
         older = [p for p in games[:-1] if p.stat().st_size > 0]
-        hint = f"; to continue the game before it: narrator resume {older[-1]}" if older else ""
-        raise UsageError("the newest journal {newest} is empty: that game stopped during the deal, there is nothing to resume{hint}", newest=newest, hint=hint)
+        if older:
+            raise UsageError("the newest journal {newest} is empty: that game stopped during the deal, there is nothing to "
+                             "resume; to continue the game before it: narrator resume {older}", newest=newest, older=older[-1])
+        raise UsageError("the newest journal {newest} is empty: that game stopped during the deal, there is nothing to resume",
+                         newest=newest)
     return newest
 
 
