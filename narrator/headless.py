@@ -109,10 +109,13 @@ def until_run_out(script: Script) -> Callable[[Prompt], Heard | None]:
 
     def answer(prompt: Prompt) -> Heard | None:
         if prompt.number > last + SILENT_CYCLES:
-            when = "night" if prompt.night else "day"
-            raise UsageError(
-                "the script ran out: it answers up to night and day {last}, and the game reached {when} {number} without ending (nobody answers any more, so it never would); add [[nights]] and [[days]] to SCRIPT.toml for the rest of the game", last=last, when=when, number=prompt.number
-            )
+            if prompt.night:
+                raise UsageError("the script ran out: it answers up to night and day {last}, and the game reached night {number} "
+                                 "without ending (nobody answers any more, so it never would); add [[nights]] and [[days]] to "
+                                 "SCRIPT.toml for the rest of the game", last=last, number=prompt.number)
+            raise UsageError("the script ran out: it answers up to night and day {last}, and the game reached day {number} "
+                             "without ending (nobody answers any more, so it never would); add [[nights]] and [[days]] to "
+                             "SCRIPT.toml for the rest of the game", last=last, number=prompt.number)
         return script.answer(prompt)
 
     return answer

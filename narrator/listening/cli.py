@@ -10,7 +10,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from narrator.errors import NarratorError, UsageError
+from narrator.errors import NarratorError, UsageError, marked
 
 
 def register(sub: Any) -> None:
@@ -277,38 +277,44 @@ def probe_wav(wav: Path) -> tuple[int, int, int, int]:
     """(channels, sample bytes, rate, frames) of a WAV file, or one line saying why it cannot be read."""
     import wave
 
-    convert = f"convert it with: sox {wav} -r 16000 -c 1 -b 16 out.wav"
+    name = str(wav)
     try:
         size = wav.stat().st_size
     except OSError as exc:
-        raise UsageError("--wav {wav!r}: cannot be read ({reason})", wav=str(wav), reason=exc.strerror or exc) from None
+        raise UsageError("--wav {wav!r}: cannot be read ({reason})", wav=name, reason=exc.strerror or exc) from None
     if size == 0:
-        raise UsageError("--wav {wav!r} is an empty file (0 bytes), not a WAV recording", wav=str(wav))
+        raise UsageError("--wav {wav!r} is an empty file (0 bytes), not a WAV recording", wav=name)
     with wav.open("rb") as f:
         head = f.read(12)
-    cut_off = f"it ends ({size} bytes) before its WAV header is complete: a cut-off or unfinished recording"
+    # Each refusal is one whole sentence (docs/languages.md), the sox command to convert the file at its end.
+    cut_off = marked("--wav {wav!r} cannot be read: it ends ({size} bytes) before its WAV header is complete: a cut-off "
+                     "or unfinished recording; convert it with: sox {wav} -r 16000 -c 1 -b 16 out.wav")
     if not head.startswith(b"RIFF"):
-        raise UsageError("--wav {wav!r} is not a WAV file: it starts with {head!r}, not b'RIFF'; {convert}", wav=str(wav), head=head, convert=convert)
+        raise UsageError("--wav {wav!r} is not a WAV file: it starts with {head!r}, not b'RIFF'; "
+                         "convert it with: sox {wav} -r 16000 -c 1 -b 16 out.wav", wav=name, head=head)
     if len(head) < 12:
-        raise UsageError("--wav {wav!r} cannot be read: {cut_off}; {convert}", wav=str(wav), cut_off=cut_off, convert=convert)
+        raise UsageError(cut_off, wav=name, size=size)
     if head[8:12] != b"WAVE":
-        raise UsageError("--wav {wav!r} is a RIFF file of type {head!r}, not WAVE audio; {convert}", wav=str(wav), head=head[8:12], convert=convert)
+        raise UsageError("--wav {wav!r} is a RIFF file of type {head!r}, not WAVE audio; "
+                         "convert it with: sox {wav} -r 16000 -c 1 -b 16 out.wav", wav=name, head=head[8:12])
     try:
         with wave.open(str(wav), "rb") as w:
             return w.getnchannels(), w.getsampwidth(), w.getframerate(), w.getnframes()
     except EOFError:
-        why = cut_off
+        raise UsageError(cut_off, wav=name, size=size) from None
     except wave.Error as exc:
         text = str(exc)
         if text.startswith("unknown format: 3"):
-            why = "its samples are floating point; narrator reads 16-bit PCM"
-        elif text.startswith("unknown format"):
-            why = f"its sample encoding is not PCM ({text})"
-        else:
-            why = text or type(exc).__name__
+            raise UsageError("--wav {wav!r} cannot be read: its samples are floating point; narrator reads 16-bit PCM; "
+                             "convert it with: sox {wav} -r 16000 -c 1 -b 16 out.wav", wav=name) from None
+        if text.startswith("unknown format"):
+            raise UsageError("--wav {wav!r} cannot be read: its sample encoding is not PCM ({reason}); "
+                             "convert it with: sox {wav} -r 16000 -c 1 -b 16 out.wav", wav=name, reason=text) from None
+        reason = text or type(exc).__name__
     except OSError as exc:
-        why = exc.strerror or str(exc) or type(exc).__name__
-    raise UsageError("--wav {wav!r} cannot be read: {why}; {convert}", wav=str(wav), why=why, convert=convert)
+        reason = exc.strerror or str(exc) or type(exc).__name__
+    raise UsageError("--wav {wav!r} cannot be read: {reason}; convert it with: sox {wav} -r 16000 -c 1 -b 16 out.wav",
+                     wav=name, reason=reason)
 
 
 def _listen_wav(wav: Path, model: Any, pack: Any, prompt: Any, missing: Any) -> int:
