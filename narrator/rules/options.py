@@ -46,10 +46,11 @@ NUMBERS: dict[str, range] = {"raven_mark_votes": range(1, 6), "piper_charms_per_
                              "elder_lives": range(1, 6), "judge_second_votes": range(1, 6)}
 
 
-def _groups(text: str) -> str | None:
+def _groups(name: str, text: str) -> OptionError | None:
     if all(c in "ABab" for c in text):
         return None
-    return "give one letter A or B a seat, in seat order, e.g. AAAABBBB"
+    return OptionError("option {name} cannot be {value!r}; give one letter A or B a seat, in seat order, e.g. AAAABBBB",
+                       name=name, value=text)
 
 
 # The Actor's default cards (docs/rules-spec.md#role-actor), some of them played by later roles.
@@ -57,17 +58,20 @@ ACTOR_CARDS = ("seer", "witch", "hunter", "little_girl", "savior", "elder", "sca
                "bear_tamer", "stuttering_judge", "knight_rusty_sword", "raven")
 
 
-def _words(text: str) -> str | None:
+def _words(name: str, text: str) -> OptionError | None:
     """Role keys separated by commas (which of them may be the Actor's is checked at the start)."""
     from narrator.rules.roles import Role  # roles.py does not read the options: no cycle
 
     known = {r.value for r in Role} | set(ACTOR_CARDS)
     wrong = [w.strip() for w in text.split(",") if w.strip() and w.strip() not in known]
-    return None if not wrong else f"{wrong[0]!r} is not a role; give role keys separated by commas, e.g. seer,witch,hunter"
+    if not wrong:
+        return None
+    return OptionError("option {name} cannot be {value!r}; {wrong!r} is not a role; give role keys separated by commas, "
+                       "e.g. seer,witch,hunter", name=name, value=text, wrong=wrong[0])
 
 
 # Options that take a text of their own (a seat map, a list of cards), with its check.
-TEXTS: dict[str, Callable[[str], str | None]] = {"sectarian_groups": _groups, "actor_cards": _words}
+TEXTS: dict[str, Callable[[str, str], OptionError | None]] = {"sectarian_groups": _groups, "actor_cards": _words}
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,9 +160,11 @@ class Options:
                     allowed = ", ".join(CHOICES[f.name])
                     raise OptionError("option {name} cannot be {value!r}; choose one of: {allowed}", name=f.name, value=value, allowed=allowed)
             elif f.name in TEXTS:
-                problem = TEXTS[f.name](value) if isinstance(value, str) else "give a text"
+                if not isinstance(value, str):
+                    raise OptionError("option {name} cannot be {value!r}; give a text", name=f.name, value=value)
+                problem = TEXTS[f.name](f.name, value)
                 if problem is not None:
-                    raise OptionError("option {name} cannot be {value!r}; {problem}", name=f.name, value=value, problem=problem)
+                    raise problem
             elif f.name in NUMBERS:
                 span = NUMBERS[f.name]
                 if isinstance(value, bool) or not isinstance(value, int) or value not in span:

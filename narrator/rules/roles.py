@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from enum import Enum
 
+from narrator.errors import marked
+
 
 class Team(str, Enum):
     """The team a role card plays for."""
@@ -100,7 +102,7 @@ class Role(str, Enum):
         key = text.strip().lower().replace("-", "_").replace(" ", "_")
         key = _ALIASES.get(key, key)
         if key in _NOT_PLAYED:
-            raise UnknownRoleError("{text!r}: {why} (see narrator rules)", text=text, why=_NOT_PLAYED[key])
+            raise UnknownRoleError(_NOT_PLAYED[key], text=text)
         try:
             return cls(key)
         except ValueError:
@@ -110,8 +112,8 @@ class Role(str, Enum):
 
 # Roles of docs/rules-spec.md this narrator will not play, and why.
 _NOT_PLAYED = {
-    "pyromaniac": "the Pyromaniac is not played: his power burns one of Le Village's building cards, "
-                  "which the narrator does not have",
+    "pyromaniac": marked("{text!r}: the Pyromaniac is not played: his power burns one of Le Village's building cards, "
+                         "which the narrator does not have (see narrator rules)"),
 }
 
 _ALIASES = {
