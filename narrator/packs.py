@@ -103,7 +103,8 @@ class VoicePack:
     def template(self, key: str, variant: int = 0) -> str:
         variants = self.lines.get(key)
         if variants is None:
-            raise PackError("the {language} pack ({path}) has no line {key!r}; add it under [lines]", language=self.language, path=self.path, key=key)
+            raise PackError("the {language} pack ({path}) has no line {key!r}; add it under [lines]",
+                            language=self.language, path=self.path, key=key)
         return variants[variant % len(variants)]
 
     def text(self, cue: Cue, variant: int = 0) -> str:
@@ -113,7 +114,8 @@ class VoicePack:
     def panel_text(self, key: str, slots: Mapping[str, SlotValue]) -> str:
         variants = self.panel.get(key)
         if variants is None:
-            raise PackError("the {language} pack ({path}) has no panel line {key!r}; add it under [panel]", language=self.language, path=self.path, key=key)
+            raise PackError("the {language} pack ({path}) has no panel line {key!r}; add it under [panel]",
+                            language=self.language, path=self.path, key=key)
         return self._fill(variants[0], slots, key)
 
     def role_name(self, role: str) -> str:
@@ -151,7 +153,8 @@ class VoicePack:
         try:
             return template.format(**values)
         except (KeyError, IndexError) as exc:
-            raise PackError("line {key!r} of the {language} pack needs slot {exc}; the cue gave {given}", key=key, language=self.language, exc=exc, given=dict(slots)) from None
+            raise PackError("line {key!r} of the {language} pack needs slot {exc}; the cue gave {given}",
+                            key=key, language=self.language, exc=exc, given=dict(slots)) from None
 
 
 def _variants(raw: Any, where: str) -> tuple[str, ...]:
@@ -201,7 +204,8 @@ def load_pack(language: str, root: Path | None = None) -> VoicePack:
     path = base / language / "pack.toml"
     if not path.is_file():
         have = ", ".join(available_languages(base)) or "none"
-        raise PackError("no voice pack for language {language!r} at {path}; packs here: {have}", language=language, path=path, have=have)
+        raise PackError("no voice pack for language {language!r} at {path}; packs here: {have}",
+                        language=language, path=path, have=have)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:

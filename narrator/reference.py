@@ -37,7 +37,8 @@ def render_rules(pack: VoicePack) -> str:
     """The reference as Markdown, in the pack's language."""
     missing = missing_keys(pack)
     if missing:
-        raise PackError("the {language} pack ({path}) has no [rules] text for: {missing}; add them (see 'narrator voices check')", language=pack.language, path=pack.path, missing=', '.join(missing))
+        raise PackError("the {language} pack ({path}) has no [rules] text for: {missing}; add them (see 'narrator "
+                        "voices check')", language=pack.language, path=pack.path, missing=', '.join(missing))
     t = pack.rules
     out: list[str] = [f"# {t['title']}", "", t["intro"], "", f"## {t['roles']}", ""]
     for role in Role:

@@ -56,8 +56,10 @@ def resume_from(records: list[dict[str, Any]], path: Path | None = None) -> Resu
                 resume.steps[int(record["n"])] = list(record["events"])
         except (KeyError, TypeError, ValueError) as exc:
             if path is None:
-                raise JournalError("the journal has a broken {kind} record at line {line} ({error_type}: {exc}); it was left as it is",
+                raise JournalError("the journal has a broken {kind} record at line {line} ({error_type}: {exc}); it "
+                                   "was left as it is",
                                    kind=kind, line=line, error_type=type(exc).__name__, exc=exc) from None
-            raise JournalError("journal {path} has a broken {kind} record at line {line} ({error_type}: {exc}); it was left as it is",
+            raise JournalError("journal {path} has a broken {kind} record at line {line} ({error_type}: {exc}); it was "
+                               "left as it is",
                                path=path, kind=kind, line=line, error_type=type(exc).__name__, exc=exc) from None
     return resume

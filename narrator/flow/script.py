@@ -90,7 +90,8 @@ def read_toml(path: Path, what: str) -> dict[str, Any]:
 def _check_keys(data: Mapping[str, Any], allowed: set[str], where: str) -> None:
     unknown = sorted(set(data) - allowed)
     if unknown:
-        raise UsageError("{where}: unknown key {unknown!r}; allowed keys: {allowed}", where=where, unknown=unknown[0], allowed=', '.join(sorted(allowed)))
+        raise UsageError("{where}: unknown key {unknown!r}; allowed keys: {allowed}",
+                         where=where, unknown=unknown[0], allowed=', '.join(sorted(allowed)))
 
 
 def _role(value: Any, where: str) -> Role:
@@ -107,7 +108,8 @@ def _seat(value: Any, players: int, where: str, zero: bool = False) -> int:
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or not ((zero and value == 0) or 1 <= value <= players):
         low = 0 if zero else 1
-        raise UsageError("{where}: seat {value!r} is out of range; seats are {low} to {players}", where=where, value=value, low=low, players=players)
+        raise UsageError("{where}: seat {value!r} is out of range; seats are {low} to {players}",
+                         where=where, value=value, low=low, players=players)
     return value
 
 
@@ -347,14 +349,16 @@ def parse_script(data: Mapping[str, Any], players: int, where: str) -> Script:
                 elif isinstance(witch["heal"], int):  # whom, when several are devoured (witch_sees)
                     w["heal"] = _seat(witch["heal"], players, f"{at} witch heal", zero=True)
                 else:
-                    raise UsageError("{at}: witch heal = {witch!r}; give true or false, or the seat she saves", at=at, witch=witch['heal'])
+                    raise UsageError("{at}: witch heal = {witch!r}; give true or false, or the seat she saves",
+                                     at=at, witch=witch['heal'])
             if "poison" in witch:
                 w["poison"] = _seat(witch["poison"], players, f"{at} witch poison", zero=True)
             out["witch"] = w
         if "late" in night:
             late = night["late"]
             if not isinstance(late, list) or any(r not in LATE_ROLES for r in late):
-                raise UsageError("{at}: late = {late!r}; list roles among {late_roles}", at=at, late=late, late_roles=', '.join(sorted(LATE_ROLES)))
+                raise UsageError("{at}: late = {late!r}; list roles among {late_roles}",
+                                 at=at, late=late, late_roles=', '.join(sorted(LATE_ROLES)))
             out["late"] = list(late)
         nights.append(out)
     days: list[dict[str, Any]] = []
@@ -372,18 +376,21 @@ def parse_script(data: Mapping[str, Any], players: int, where: str) -> Script:
         if "window" in day:  # the seat that steps forward in the vote's window (types its seat, then +)
             claim = day["window"]
             if isinstance(claim, bool):
-                raise UsageError("{at}: window = {claim}; give the seat that steps forward (types its own seat, then +), like window = 4; leave it out for nobody", at=at, claim=str(claim).lower())
+                raise UsageError("{at}: window = {claim}; give the seat that steps forward (types its own seat, then "
+                                 "+), like window = 4; leave it out for nobody", at=at, claim=str(claim).lower())
             out["window"] = _seat(claim, players, f"{at} window")
         if "dawn_window" in day:  # at dawn: the night death's seat = the seat that steps forward for his card
             claims = day["dawn_window"]
             if not isinstance(claims, dict):
-                raise UsageError("{at}: dawn_window = {claims!r}; give each night death's seat and the seat that steps forward for his card, like dawn_window = {{ 3 = 4 }}", at=at, claims=claims)
+                raise UsageError("{at}: dawn_window = {claims!r}; give each night death's seat and the seat that steps "
+                                 "forward for his card, like dawn_window = {{ 3 = 4 }}", at=at, claims=claims)
             out["dawn_window"] = {_seat(d, players, f"{at} dawn_window"): _seat(c, players, f"{at} dawn_window")
                                   for d, c in claims.items()}
         if "sign" in day:
             signs = day["sign"]
             if not isinstance(signs, list):
-                raise UsageError("{at}: sign = {signs!r}; list the seats that press + before their first vote, like [4]", at=at, signs=signs)
+                raise UsageError("{at}: sign = {signs!r}; list the seats that press + before their first vote, like [4]",
+                                 at=at, signs=signs)
             out["sign"] = [_seat(v, players, f"{at} sign") for v in signs]
         for key in ("captain_votes", "captain_revote", "votes", "revote", "second_votes"):
             if key in day:

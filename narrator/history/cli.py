@@ -50,7 +50,8 @@ def run_history(args: argparse.Namespace) -> int:
             return _stats(conn, args)
         if what:
             if len(what) > 1 or not what[0].isdigit():
-                raise UsageError("history {what!r}: give one game's number (see 'narrator history'), or 'import'", what=' '.join(what))
+                raise UsageError("history {what!r}: give one game's number (see 'narrator history'), or 'import'",
+                                 what=' '.join(what))
             return _detail(conn, int(what[0]), args)
         return _list(conn, args)
     finally:
@@ -199,7 +200,8 @@ def _remove(conn: Any, what: list[str], args: argparse.Namespace) -> int:
             raise UsageError("history delete {bad!r}: give game numbers (see 'narrator history')", bad=bad[0])
         unknown = [n for n in numbers if int(n) not in rows]
         if unknown:
-            raise UsageError("history delete: no game number {unknown} in the history; 'narrator history' lists them", unknown=unknown[0])
+            raise UsageError("history delete: no game number {unknown} in the history; 'narrator history' lists them",
+                             unknown=unknown[0])
         ids = sorted({int(n) for n in numbers})
     else:
         if len(what) > 1 or not args.abandoned:

@@ -57,7 +57,8 @@ class MicrophoneSource:
             self._stream.start()
         except (sd.PortAudioError, ValueError) as exc:
             self._stream = None
-            raise MicrophoneError("no microphone found ({one_line}); plug one in, or pick one with --device (python -m sounddevice lists them)", one_line=_one_line(exc)) from None
+            raise MicrophoneError("no microphone found ({one_line}); plug one in, or pick one with --device (python -m "
+                                  "sounddevice lists them)", one_line=_one_line(exc)) from None
 
     def _callback(self, indata: Any, frames: int, time_info: Any, status: Any) -> None:
         if status:
@@ -98,7 +99,8 @@ def read_wav(path: Path) -> bytes:
     except FileNotFoundError:
         raise NarratorError("no such file: {path}", path=path) from None
     except (OSError, wave.Error, EOFError) as exc:
-        raise NarratorError("{path} is not a readable WAV file ({exc}); convert it with: sox {path} -r 16000 -c 1 -b 16 out.wav", path=path, exc=exc) from None
+        raise NarratorError("{path} is not a readable WAV file ({exc}); convert it with: sox {path} -r 16000 -c 1 -b "
+                            "16 out.wav", path=path, exc=exc) from None
     if width != 2:
         raise NarratorError("{path} has {value}-bit samples; use 16-bit: sox {path} -b 16 out.wav", path=path, value=8 * width)
     if channels == 1 and rate == RATE:

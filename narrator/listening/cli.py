@@ -33,7 +33,8 @@ def register(sub: Any) -> None:
     m.set_defaults(func=lambda args: _usage(m))
 
     p = sub.add_parser("listen", help="test the microphone (or a WAV file): print what is heard, as JSON")
-    p.add_argument("--lang", default=os.environ.get("NARRATOR_LANG", "en"), metavar="L", help="voice pack and model language: {languages} (default: en, or $NARRATOR_LANG)")
+    p.add_argument("--lang", default=os.environ.get("NARRATOR_LANG",
+                                                    "en"), metavar="L", help="voice pack and model language: {languages} (default: en, or $NARRATOR_LANG)")
     p.add_argument("--wav", type=Path, metavar="FILE", help="read this WAV file instead of the microphone")
     p.add_argument("--choices", default="1-12,nobody,yes,no,repeat,pause,more_time,vote_now", metavar="SPEC",
                    help="seat ranges and words, e.g. 1-12,nobody,yes,no")

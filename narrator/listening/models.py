@@ -66,7 +66,8 @@ def info(lang: str) -> ModelInfo:
     try:
         return CATALOG[lang]
     except KeyError:
-        raise ModelError("no known speech model for language {lang!r}; known: {known}", lang=lang, known=', '.join(CATALOG)) from None
+        raise ModelError("no known speech model for language {lang!r}; known: {known}",
+                         lang=lang, known=', '.join(CATALOG)) from None
 
 
 # --- where models live ------------------------------------------------------------------------
@@ -214,7 +215,9 @@ def fetch(lang: str, progress: Progress | None = None, url_base: str | None = No
         expected = model.sha256 or read_pins().get(model.name)
         if expected is not None and digest != expected:
             what = "published" if model.sha256 else "pinned (first download)"
-            raise ModelError("{url} has SHA-256 {digest}, not the {what} {expected}: the download is corrupt or the file changed; nothing was installed", url=url, digest=digest, what=what, expected=expected)
+            raise ModelError("{url} has SHA-256 {digest}, not the {what} {expected}: the download is corrupt or the "
+                             "file changed; nothing was installed",
+                             url=url, digest=digest, what=what, expected=expected)
         with _temp_dir(dest_root, f".unpack-{lang}-") as unpack:
             folder = _unpack(archive, unpack, model, url)
             _write_manifest(folder, model, digest)
@@ -237,7 +240,8 @@ def _unpack(archive: Path, into: Path, model: ModelInfo, url: str) -> Path:
                 if p.is_absolute() or ".." in p.parts:
                     raise ModelError("{url} holds an unsafe path {n!r}; nothing was installed", url=url, n=n)
             if len(tops) != 1:
-                raise ModelError("{url} should hold one folder {name}/, not {tops}; nothing was installed", url=url, name=model.name, tops=sorted(tops)[:5])
+                raise ModelError("{url} should hold one folder {name}/, not {tops}; nothing was installed",
+                                 url=url, name=model.name, tops=sorted(tops)[:5])
             bad = zf.testzip()  # every member's CRC: catches corruption even with no checksum
             if bad is not None:
                 raise ModelError("{url}: {bad} is corrupt inside the archive; nothing was installed", url=url, bad=bad)

@@ -68,9 +68,11 @@ def setup_check(players: int, possible: frozenset[Role], options: Options) -> Co
     for key in listed(options):
         role = keys.get(key)
         if role is None and key not in DEFAULT:
-            return CompositionError("actor_cards: {key!r} is not a role; give role keys separated by commas, e.g. seer,witch,hunter", key=key)
+            return CompositionError("actor_cards: {key!r} is not a role; give role keys separated by commas, e.g. "
+                                    "seer,witch,hunter", key=key)
         if role is not None and (role.team is Team.WOLVES or role in NEVER):
-            return CompositionError("actor_cards: {key!r} cannot be one of the Actor's cards (never a Werewolf, a Villager or the Actor)", key=key)
+            return CompositionError("actor_cards: {key!r} cannot be one of the Actor's cards (never a Werewolf, a "
+                                    "Villager or the Actor)", key=key)
     return None  # every listed card in play: no card is laid, and he is a plain Villager (still called)
 
 

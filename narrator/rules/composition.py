@@ -73,7 +73,8 @@ def default_deck(players: int) -> dict[Role, int]:
 def check_players(players: int) -> None:
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise CompositionError(
-            "{players!r} players is out of range; the game takes {min_players} to {max_players} players", players=players, min_players=MIN_PLAYERS, max_players=MAX_PLAYERS
+            "{players!r} players is out of range; the game takes {min_players} to {max_players} players",
+            players=players, min_players=MIN_PLAYERS, max_players=MAX_PLAYERS
         )
 
 
@@ -97,7 +98,8 @@ def parse_roles(spec: str) -> dict[Role, int]:
             try:
                 count = int(num)
             except ValueError:
-                raise CompositionError("count {num!r} for {name!r} is not a whole number", num=num.strip(), name=name.strip()) from None
+                raise CompositionError("count {num!r} for {name!r} is not a whole number",
+                                       num=num.strip(), name=name.strip()) from None
         else:
             count = role.copies or 1  # `two_sisters` alone means both Sisters
         if count < 0:
@@ -118,11 +120,13 @@ def complete(players: int, named: Composition, options: Options) -> dict[Role, i
         if size > players:
             raise CompositionError("{specials} role cards ({describe}) do not fit {players} players (+2 cards for the Thief); "
                                    "remove some roles or add players", specials=specials, describe=describe(deck), players=players)
-        raise CompositionError("{specials} role cards ({describe}) do not fit {players} players; remove some roles or add players",
+        raise CompositionError("{specials} role cards ({describe}) do not fit {players} players; remove some roles or "
+                               "add players",
                                specials=specials, describe=describe(deck), players=players)
     named_villagers = deck.get(Role.VILLAGER, 0)
     if named_villagers and specials + named_villagers > size:
-        raise CompositionError("{describe} is {specials} cards; {players} players take {size}", describe=describe(deck), specials=specials + named_villagers, players=players, size=size)
+        raise CompositionError("{describe} is {specials} cards; {players} players take {size}",
+                               describe=describe(deck), specials=specials + named_villagers, players=players, size=size)
     deck[Role.VILLAGER] = size - specials
     if deck[Role.VILLAGER] == 0:
         del deck[Role.VILLAGER]
@@ -165,12 +169,14 @@ def _validate(players: int, deck: Composition, options: Options) -> list[str]:
             raise CompositionError("{count} {value} cards: the {value} is a single card", count=count, value=role.value)
         if role.copies and count not in (0, role.copies):
             raise CompositionError(
-                "{count} {value} cards: the {value} come as {copies} cards, all dealt ({value}={copies})", count=count, value=role.value, copies=role.copies
+                "{count} {value} cards: the {value} come as {copies} cards, all dealt ({value}={copies})",
+                count=count, value=role.value, copies=role.copies
             )
     size = deck_size(players, deck, options)
     total = sum(deck.values())
     if total != size:
-        raise CompositionError("the deck {describe} has {total} cards; {players} players need {size}", describe=describe(deck), total=total, players=players, size=size)
+        raise CompositionError("the deck {describe} has {total} cards; {players} players need {size}",
+                               describe=describe(deck), total=total, players=players, size=size)
     # Any pack card of the Werewolves' team counts as a Werewolf (a special wolf replaces one: the
     # Big Bad Wolf, the Accursed Wolf-Father). The White Werewolf plays alone: alone, he is no pack.
     wolves = sum(n for role, n in deck.items() if role in hooks.PACK and role.team is Team.WOLVES)

@@ -107,13 +107,15 @@ class Game:
         seated = [r for r in deal.extra if r.seated or r.copies]
         if seated:
             raise CompositionError(
-                "extra cards {names}: the {value} card is always dealt to a seat, never left in the centre (docs/rules-spec.md)", names=_names(deal.extra), value=seated[0].value
+                "extra cards {names}: the {value} card is always dealt to a seat, never left in the centre "
+                "(docs/rules-spec.md)", names=_names(deal.extra), value=seated[0].value
             )
         if _ROLE_THIEF not in deal.seats and deal.extra:
             raise CompositionError("extra cards {names} are dealt only with a Thief at the table", names=_names(deal.extra))
         if opts.thief_extra_cards == "villagers" and any(r is not _ROLE_VILLAGER for r in deal.extra):
             raise CompositionError(
-                "extra cards {names}: with thief_extra_cards=villagers the Thief's two extra cards are Villagers (use thief_extra_cards=from_deck for any two cards)", names=_names(deal.extra)
+                "extra cards {names}: with thief_extra_cards=villagers the Thief's two extra cards are Villagers (use "
+                "thief_extra_cards=from_deck for any two cards)", names=_names(deal.extra)
             )
         chosen_hooks = hooks.of_game(chosen)  # the setup hooks of the possible roles only
         for check in chosen_hooks.SETUP_CHECKS:
@@ -365,7 +367,8 @@ class Game:
 
     def _check_seat(self, seat: int) -> None:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= self.state.players:
-            raise InvalidTargetError("seat {seat!r} is out of range; seats are 1 to {players}", seat=seat, players=self.state.players)
+            raise InvalidTargetError("seat {seat!r} is out of range; seats are 1 to {players}",
+                                     seat=seat, players=self.state.players)
 
     def _check_target(self, seat: int, who: str) -> None:
         s = self.state
@@ -393,7 +396,8 @@ class Game:
         if s.phase is not _PHASE_NIGHT or s.awaiting is not _AWAITING_NOTHING:  # the message built only if refused
             self._require_phase(_PHASE_NIGHT, f"{said}: {who} acts only at night")
         if first_night_only and s.night != 1:
-            raise WrongPhaseError("{said}: {who} acts only on the first night (this is night {night})", said=said, who=who, night=s.night)
+            raise WrongPhaseError("{said}: {who} acts only on the first night (this is night {night})",
+                                  said=said, who=who, night=s.night)
         if s.step >= step:
             raise WrongPhaseError("{said}: {who} cannot act now: the night has moved past that call", said=said, who=who)
 
@@ -403,7 +407,8 @@ class Game:
             return seat
         seats = self.holders(role)
         if not seats:
-            raise IllegalActionError("{said}: nobody holds the {value} card, so {who} cannot act", said=said, value=role.value, who=who)
+            raise IllegalActionError("{said}: nobody holds the {value} card, so {who} cannot act",
+                                     said=said, value=role.value, who=who)
         raise IllegalActionError("{said}: {who} (seat {seats}) is dead and cannot act", said=said, who=who, seats=seats[0])
 
     # ---- the fold -----------------------------------------------------------------------

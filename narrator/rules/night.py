@@ -116,7 +116,8 @@ def wolves_choose(self: Game, target: int | None) -> None:
     if target is not None:
         if s.night == 1 and not s.options.first_night_kill:
             raise IllegalActionError(
-                "seat {target}: on the first night the Werewolves only recognise each other (first_night_kill=false)", target=target
+                "seat {target}: on the first night the Werewolves only recognise each other (first_night_kill=false)",
+                target=target
             )
         self._check_target(target, "the Werewolves")
         if self.is_pack(target):
@@ -141,7 +142,8 @@ def witch_act(self: Game, heal: bool, poison: int | None, saved: int | None = No
             victim = self.pack_victim()
             saved = victim if victim in healable else healable[0]
         elif saved not in healable:
-            raise InvalidTargetError("heal seat {saved!r}: not devoured tonight (devoured: {healable}); she heals one of them", saved=saved, healable=' '.join(map(str, healable)))
+            raise InvalidTargetError("heal seat {saved!r}: not devoured tonight (devoured: {healable}); she heals one "
+                                     "of them", saved=saved, healable=' '.join(map(str, healable)))
     else:
         saved = None
     if poison is not None:

@@ -158,7 +158,8 @@ class Options:
             if f.name in CHOICES:
                 if value not in CHOICES[f.name]:
                     allowed = ", ".join(CHOICES[f.name])
-                    raise OptionError("option {name} cannot be {value!r}; choose one of: {allowed}", name=f.name, value=value, allowed=allowed)
+                    raise OptionError("option {name} cannot be {value!r}; choose one of: {allowed}",
+                                      name=f.name, value=value, allowed=allowed)
             elif f.name in TEXTS:
                 if not isinstance(value, str):
                     raise OptionError("option {name} cannot be {value!r}; give a text", name=f.name, value=value)
@@ -168,7 +169,8 @@ class Options:
             elif f.name in NUMBERS:
                 span = NUMBERS[f.name]
                 if isinstance(value, bool) or not isinstance(value, int) or value not in span:
-                    raise OptionError("option {name} cannot be {value!r}; give a whole number from {low} to {high}", name=f.name, value=value, low=span[0], high=span[-1])
+                    raise OptionError("option {name} cannot be {value!r}; give a whole number from {low} to {high}",
+                                      name=f.name, value=value, low=span[0], high=span[-1])
             elif not isinstance(value, bool):
                 raise OptionError("option {name} takes true or false, not {value!r}", name=f.name, value=value)
 

@@ -42,7 +42,8 @@ def register(sub: Any) -> None:
     vfill.set_defaults(func=run_fill)
     vr = vsub.add_parser("render", help="render every line a game can say into the cache")
     vr.add_argument("--lang", default="en", metavar="L", help="pack language: {languages}, or 'all' (default: en)")
-    vr.add_argument("--players", type=integer("--players", 1, 30), default=DEFAULT_PLAYERS, metavar="N", help=f"seats 1..N (default {DEFAULT_PLAYERS})")
+    vr.add_argument("--players", type=integer("--players",
+                                              1, 30), default=DEFAULT_PLAYERS, metavar="N", help=f"seats 1..N (default {DEFAULT_PLAYERS})")
     vr.add_argument("--engine", choices=("espeak", "piper"), help="speech engine (default: the pack's, espeak)")
     vr.add_argument("--jobs", type=integer("--jobs", 1, 256), default=None, metavar="N",
                     help="render on N worker processes (default: every core)")
@@ -77,9 +78,12 @@ def add_audio_arguments(p: argparse.ArgumentParser, ambience_flag: bool = True) 
     p.add_argument("--output-device", metavar="DEV", help="output device: index or part of its name (default: the system's)")
     if ambience_flag:
         p.add_argument("--no-ambience", action="store_true", help="no ambience bed under the voice")
-    p.add_argument("--voice-volume", type=decimal("--voice-volume", 0.0, 1.0), default=1.0, metavar="V", help="voice gain, 0..1 (default 1)")
-    p.add_argument("--ambience-volume", type=decimal("--ambience-volume", 0.0, 1.0), default=0.35, metavar="V", help="ambience gain, 0..1 (default 0.35)")
-    p.add_argument("--duck-db", type=decimal("--duck-db", 0.0, 40.0), default=14.0, metavar="DB", help="how far the ambience dips under the voice, 0..40 dB (default 14)")
+    p.add_argument("--voice-volume", type=decimal("--voice-volume",
+                                                  0.0, 1.0), default=1.0, metavar="V", help="voice gain, 0..1 (default 1)")
+    p.add_argument("--ambience-volume", type=decimal("--ambience-volume",
+                                                     0.0, 1.0), default=0.35, metavar="V", help="ambience gain, 0..1 (default 0.35)")
+    p.add_argument("--duck-db", type=decimal("--duck-db",
+                                             0.0, 40.0), default=14.0, metavar="DB", help="how far the ambience dips under the voice, 0..40 dB (default 14)")
     add_voice_arguments(p)
 
 
@@ -114,7 +118,8 @@ def open_from_args(pack: VoicePack, args: argparse.Namespace) -> Any:
     except NoOutputDevice as exc:
         raise NoOutputDevice("{exc}; play without sound with --text or --no-audio, or run 'narrator doctor'", exc=exc) from None
     except DeviceOpenError as exc:
-        raise DeviceOpenError("{exc}; choose another with --output-device, play with --text, or run 'narrator doctor'", exc=exc) from None
+        raise DeviceOpenError("{exc}; choose another with --output-device, play with --text, or run 'narrator doctor'",
+                              exc=exc) from None
 
 
 def _recorded(pack: VoicePack, args: argparse.Namespace) -> Any:
@@ -150,7 +155,8 @@ def _key_slots(pack: VoicePack, key: str, specs: list[str]) -> dict[str, SlotVal
     missing = sorted(wanted - set(given))
     if missing:
         example = " ".join(f"--slot {name}=..." for name in missing)
-        raise UsageError("--key {key}: line {key!r} needs a value for {missing}; add {example}", key=key, missing=', '.join(missing), example=example)
+        raise UsageError("--key {key}: line {key!r} needs a value for {missing}; add {example}",
+                         key=key, missing=', '.join(missing), example=example)
     for name, value in given.items():
         _check_slot_value(pack, name, value)
     return given
@@ -162,13 +168,16 @@ def _check_slot_value(pack: VoicePack, name: str, value: SlotValue) -> None:
 
     if name in SEAT_SLOTS:
         if not isinstance(value, int) or value not in SEAT_NUMBERS:
-            raise UsageError("--slot {name}={value}: give a seat from {first} to {last}", name=name, value=value, first=SEAT_NUMBERS[0], last=SEAT_NUMBERS[-1])
+            raise UsageError("--slot {name}={value}: give a seat from {first} to {last}",
+                             name=name, value=value, first=SEAT_NUMBERS[0], last=SEAT_NUMBERS[-1])
     elif name in ROLE_SLOTS:
         if str(value) not in pack.roles:
-            raise UsageError("--slot {name}={value}: not a role; one of: {roles}", name=name, value=value, roles=', '.join(pack.roles))
+            raise UsageError("--slot {name}={value}: not a role; one of: {roles}",
+                             name=name, value=value, roles=', '.join(pack.roles))
     elif name in SIDE_SLOTS:
         if str(value) not in pack.sides:
-            raise UsageError("--slot {name}={value}: not a side; one of: {sides}", name=name, value=value, sides=', '.join(pack.sides))
+            raise UsageError("--slot {name}={value}: not a side; one of: {sides}",
+                             name=name, value=value, sides=', '.join(pack.sides))
     elif not isinstance(value, int):
         raise UsageError("--slot {name}={value}: give a whole number of 0 or more", name=name, value=value)
 
@@ -181,7 +190,8 @@ def run_say(args: argparse.Namespace) -> int:
     pack = load_pack(args.lang)
     if args.key:
         if args.key not in pack.lines:
-            raise UsageError("--key {key!r} is not a line of the {language} pack; see {path}", key=args.key, language=pack.language, path=pack.path)
+            raise UsageError("--key {key!r} is not a line of the {language} pack; see {path}",
+                             key=args.key, language=pack.language, path=pack.path)
         text = pack.text(Cue(args.key, _key_slots(pack, args.key, args.slot)))
     else:
         text = " ".join(args.text).strip()

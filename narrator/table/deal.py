@@ -164,7 +164,8 @@ def roll_call(
         say(Cue("deal.roll_call_done", phase="deal.roll_call"))
         return deal
     raise UsageError(
-        "the seats given in {attempts} roll calls did not add up to the announced cards; check the cards and start again with 'narrator play'", attempts=attempts
+        "the seats given in {attempts} roll calls did not add up to the announced cards; check the cards and start "
+        "again with 'narrator play'", attempts=attempts
     )
 
 
@@ -247,7 +248,8 @@ def deal_from_claims(
     for role, claimed in claims.items():
         for seat in claimed:
             if seats[seat - 1] is not Role.VILLAGER:
-                raise RollCallMismatch("seat {seat} claimed by {value} and {value2}", seat=seat, value=seats[seat - 1].value, value2=role.value)
+                raise RollCallMismatch("seat {seat} claimed by {value} and {value2}",
+                                       seat=seat, value=seats[seat - 1].value, value2=role.value)
             seats[seat - 1] = role
     thief = Role.THIEF in seats
     if options.thief_extra_cards == "from_deck" and deck.get(Role.THIEF):
