@@ -87,4 +87,6 @@ def languages() -> str:
     """The voice packs' languages, for a `--lang` help: "en, es, fr, it, ko"."""
     from narrator.packs import available_languages
 
-    return ", ".join(available_languages()) or "no voice pack found"
+    from narrator.i18n import tr
+
+    return ", ".join(available_languages()) or tr("no voice pack found")
