@@ -3,8 +3,8 @@
 Every command runs with `--lang L` (its help page, a bad input, and what it prints when it works),
 and a whole headless game is played in L; every line printed is searched for words of an
 English-only list. A token that is an identifier is not a word: it holds `_`, `-`, `/`, `.`, `=`,
-a brace or a bracket, is written in capitals (a metavar: FILE, SETUP.toml), or stands inside quotes
-or backticks (a slot's value: a file, a role id, a command).
+a brace or a bracket, is written in capitals (a metavar: FILE, SETUP.toml), stands inside quotes
+or backticks (a slot's value: a file, a command), or is a command's name, a role id or a language tag.
 
 Until the translations exist, the test runs on a pseudo-language `qx`, made in a temporary voices
 folder: every message of the English catalogue (narrator.messages) and every text of the English
@@ -84,8 +84,11 @@ def english_words_in(lines: list[str], lang: str) -> list[tuple[str, str]]:
 
 @lru_cache(maxsize=None)
 def identifiers() -> frozenset[str]:
+    from narrator.rules import Role
+
     commands = {name for path in command_paths() for name in path}
-    return frozenset(commands | set(available_languages(REPO / "voices")))
+    roles = {role.value for role in Role}  # role ids, as the setup files and --roles write them
+    return frozenset(commands | roles | set(available_languages(REPO / "voices")))
 
 
 def pseudo(template: str) -> str:
@@ -102,6 +105,7 @@ def pseudo(template: str) -> str:
 def _pseudo_pack(reference: str) -> str:
     """The English pack, every text (marked untranslated by the kit) turned into pseudo-language."""
     text = new_pack_text(reference, PSEUDO)
+    text = re.sub(r'(?m)^(voice\s*=\s*)"qx"', r'\1"en"', text)  # an espeak-ng voice that is installed
     marked = re.compile(r'"' + re.escape(UNTRANSLATED) + r'(?:[^"\\]|\\.)*"')
     return marked.sub(lambda m: toml_string(pseudo(json.loads(m.group(0))[len(UNTRANSLATED):])), text)
 
@@ -199,6 +203,12 @@ BAD_VALUES = [
     ("voices", "new", "Not A Tag"),
     ("models", "fetch", "xx-nowhere"),
     ("rules", "--option", "nonsense"),
+    ("resume", "nowhere.jsonl"),
+    ("listen", "--wav", "nowhere.wav"),
+    ("say", "--key", "no.such.key"),
+    ("history", "delete", "x"),
+    ("simulate", "--players", "8", "--roles", "ghost=1"),
+    ("play", "--headless", "--players", "8", "--option", "elder_lives=9"),
 ]
 
 
