@@ -4,7 +4,7 @@ Every command runs with `--lang L` (its help page, a bad input, and what it prin
 and a whole headless game is played in L; every line printed is searched for words of an
 English-only list. A token that is an identifier is not a word: it holds `_`, `-`, `/`, `.`, `=`,
 a brace or a bracket, is written in capitals (a metavar: FILE, SETUP.toml), stands inside quotes
-or backticks (a slot's value: a file, a command), or is a command's name, a role id or a language tag.
+or backticks (a slot's value: a file, a command), or is a command's name, a role id, a listener's word id (`--choices`) or a language tag.
 
 Until the translations exist, the test runs on a pseudo-language `qx`, made in a temporary voices
 folder: every message of the English catalogue (narrator.messages) and every text of the English
@@ -87,8 +87,10 @@ def identifiers() -> frozenset[str]:
     from narrator.rules import Role
 
     commands = {name for path in command_paths() for name in path}
+    from narrator.ports import WORDS
+
     roles = {role.value for role in Role}  # role ids, as the setup files and --roles write them
-    return frozenset(commands | roles | set(available_languages(REPO / "voices")))
+    return frozenset(commands | roles | set(WORDS) | set(available_languages(REPO / "voices")))
 
 
 def pseudo(template: str) -> str:
@@ -205,6 +207,7 @@ BAD_VALUES = [
     ("rules", "--option", "nonsense"),
     ("resume", "nowhere.jsonl"),
     ("listen", "--wav", "nowhere.wav"),
+    ("listen", "--choices", "maybe"),
     ("say", "--key", "no.such.key"),
     ("history", "delete", "x"),
     ("simulate", "--players", "8", "--roles", "ghost=1"),
