@@ -10,24 +10,45 @@ from __future__ import annotations
 import math
 from typing import Callable
 
-from narrator.errors import UsageError
+from narrator.errors import UsageError, marked
 
 
-def _bounds(lo: float | None, hi: float | None) -> str:
-    if lo is not None and hi is not None:
-        return f"from {lo:g} to {hi:g}"
-    if lo is not None:
-        return f"of at least {lo:g}"
-    return f"of at most {hi:g}"
+def _refuse(flag: str, text: str, problem: str, lo: float | None, hi: float | None, above: bool) -> UsageError:
+    """One whole sentence per bound and problem, so each language words it its own way."""
+    if above and lo is not None:
+        if hi is not None:
+            templates = {"low": marked("{flag} {text} is too low: give a value above {lo:g}, at most {hi:g}"),
+                         "high": marked("{flag} {text} is too high: give a value above {lo:g}, at most {hi:g}"),
+                         "whole": marked("{flag} {text!r} is not a whole number: give one above {lo:g}, at most {hi:g}"),
+                         "number": marked("{flag} {text!r} is not a number: give one above {lo:g}, at most {hi:g}")}
+        else:
+            templates = {"low": marked("{flag} {text} is too low: give a value above {lo:g}"),
+                         "high": marked("{flag} {text} is too high: give a value above {lo:g}"),
+                         "whole": marked("{flag} {text!r} is not a whole number: give one above {lo:g}"),
+                         "number": marked("{flag} {text!r} is not a number: give one above {lo:g}")}
+    elif lo is not None and hi is not None:
+        templates = {"low": marked("{flag} {text} is too low: give a value from {lo:g} to {hi:g}"),
+                     "high": marked("{flag} {text} is too high: give a value from {lo:g} to {hi:g}"),
+                     "whole": marked("{flag} {text!r} is not a whole number: give one from {lo:g} to {hi:g}"),
+                     "number": marked("{flag} {text!r} is not a number: give one from {lo:g} to {hi:g}")}
+    elif lo is not None:
+        templates = {"low": marked("{flag} {text} is too low: give a value of at least {lo:g}"),
+                     "high": marked("{flag} {text} is too high: give a value of at least {lo:g}"),
+                     "whole": marked("{flag} {text!r} is not a whole number: give one of at least {lo:g}"),
+                     "number": marked("{flag} {text!r} is not a number: give one of at least {lo:g}")}
+    else:
+        templates = {"low": marked("{flag} {text} is too low: give a value of at most {hi:g}"),
+                     "high": marked("{flag} {text} is too high: give a value of at most {hi:g}"),
+                     "whole": marked("{flag} {text!r} is not a whole number: give one of at most {hi:g}"),
+                     "number": marked("{flag} {text!r} is not a number: give one of at most {hi:g}")}
+    return UsageError(templates[problem], flag=flag, text=text, lo=lo, hi=hi)
 
 
 def _check(flag: str, text: str, value: float, lo: float | None, hi: float | None, above: bool) -> None:
     if lo is not None and (value <= lo if above else value < lo):
-        low = f"above {lo:g}" + (f", at most {hi:g}" if hi is not None else "") if above else _bounds(lo, hi)
-        raise UsageError(f"{flag} {text} is too low: give a value {low}")
+        raise _refuse(flag, text, "low", lo, hi, above)
     if hi is not None and value > hi:
-        high = f"above {lo:g}, at most {hi:g}" if above and lo is not None else _bounds(lo, hi)
-        raise UsageError(f"{flag} {text} is too high: give a value {high}")
+        raise _refuse(flag, text, "high", lo, hi, above)
 
 
 def integer(flag: str, lo: int | None = None, hi: int | None = None) -> Callable[[str], int]:
@@ -37,7 +58,7 @@ def integer(flag: str, lo: int | None = None, hi: int | None = None) -> Callable
         try:
             value = int(text.strip())
         except ValueError:
-            raise UsageError(f"{flag} {text!r} is not a whole number: give one {_bounds(lo, hi)}") from None
+            raise _refuse(flag, text, "whole", lo, hi, False) from None
         _check(flag, text, value, lo, hi, above=False)
         return value
 
@@ -54,7 +75,7 @@ def decimal(flag: str, lo: float | None = None, hi: float | None = None, above: 
         except ValueError:
             value = math.nan
         if not math.isfinite(value):
-            raise UsageError(f"{flag} {text!r} is not a number: give one {_bounds(lo, hi)}")
+            raise _refuse(flag, text, "number", lo, hi, False)
         _check(flag, text, value, lo, hi, above)
         return value
 
@@ -66,4 +87,6 @@ def languages() -> str:
     """The voice packs' languages, for a `--lang` help: "en, es, fr, it, ko"."""
     from narrator.packs import available_languages
 
-    return ", ".join(available_languages()) or "no voice pack found"
+    from narrator.i18n import tr
+
+    return ", ".join(available_languages()) or tr("no voice pack found")

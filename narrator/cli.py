@@ -6,10 +6,11 @@ import argparse
 import importlib
 import os
 import sys
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Mapping, Sequence
 
-from narrator import __version__
+from narrator import __version__, i18n
 from narrator.errors import NarratorError
+from narrator.i18n import tr
 
 # Each module adds its subcommands with `register(subparsers)` and sets `func` on its parsers.
 # Heavy imports (audio, models) stay inside the command functions so start-up stays fast.
@@ -28,16 +29,39 @@ Handler = Callable[[argparse.Namespace], int]
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         # One clear line and exit 2, as argparse does, but without dumping the usage block.
-        self.exit(2, f"narrator: {message} (see '{self.prog} --help')\n")
+        self.exit(2, "narrator: " + tr("{message} (see '{prog} --help')", message=message, prog=self.prog) + "\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _argparse_speaks_the_language() -> None:
+    """argparse's own words ("usage: ", "unrecognized arguments: %s") go through `tr` too: argparse
+    looks each up with gettext's `_` and `ngettext`, module globals read when the words are needed."""
+    setattr(argparse, "_", _argparse_word)
+    setattr(argparse, "ngettext", _argparse_words)
+
+
+def _argparse_word(text: str) -> str:
+    return tr(text)
+
+
+def _argparse_words(singular: str, plural: str, n: int) -> str:
+    return tr(singular if n == 1 else plural)
+
+
+def build_parser(translate: bool = True) -> argparse.ArgumentParser:
+    """The whole command line; its texts in the current language (`translate`), or as written."""
+    _argparse_speaks_the_language()
     parser = _Parser(prog="narrator", description="An offline, hands-free narrator for Werewolf.")
     parser.add_argument("--version", action="version", version=f"narrator {__version__}")
+    parser.add_argument("--lang", dest="print_language", default=None, metavar="L",
+                        help="language of every printed line: {languages} (default: the command's --lang, "
+                             "else $NARRATOR_LANG, else en)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
     _describe(sub)
+    _every_command_takes_lang(parser)
+    if translate:
+        _translate(parser, _help_slots())
     return parser
 
 
@@ -53,6 +77,121 @@ def _describe(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
                 _describe(action)
 
 
+def _every_command_takes_lang(parser: argparse.ArgumentParser) -> None:
+    """`narrator COMMAND --lang L` for every command: one that has no `--lang` of its own takes it
+    for its printed lines (as `narrator --lang L COMMAND`); left out unless given, so that it never
+    hides the global one."""
+    for p in _parsers(parser):
+        if p is not parser and "--lang" not in p._option_string_actions:
+            p.add_argument("--lang", dest="print_language", default=argparse.SUPPRESS, metavar="L",
+                           help="language of every printed line: {languages} (default: $NARRATOR_LANG, else en)")
+
+
+def _help_slots() -> dict[str, str]:
+    """The slots a help text may hold: values that change without the text changing."""
+    from narrator.argtypes import languages
+    from narrator.reference import option_keys
+
+    return {"languages": languages(), "options": option_keys()}
+
+
+def _parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:
+    """`parser` and every subcommand's parser under it, each once (aliases share a parser)."""
+    seen: set[int] = set()
+    todo = [parser]
+    while todo:
+        p = todo.pop()
+        if id(p) in seen:
+            continue
+        seen.add(id(p))
+        yield p
+        for action in p._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                todo.extend(action.choices.values())
+
+
+def _help_actions(parser: argparse.ArgumentParser) -> Iterator[argparse.Action]:
+    """The actions whose help a page shows: the options and, for a parser of commands, each command's line."""
+    for action in parser._actions:
+        yield action
+        if isinstance(action, argparse._SubParsersAction):
+            yield from action._choices_actions
+
+
+def parser_texts(parser: argparse.ArgumentParser) -> Iterator[str]:
+    """Every text of the command line's help pages, as written (the English templates)."""
+    for p in _parsers(parser):
+        yield from (text for text in (p.description, p.epilog, p.usage) if text)
+        for group in p._action_groups:
+            yield from (text for text in (group.title, group.description) if text)
+        for action in _help_actions(p):
+            if action.help and action.help is not argparse.SUPPRESS:
+                yield action.help
+
+
+def _translate(parser: argparse.ArgumentParser, slots: dict[str, str]) -> None:
+    """Every help page's texts in the current language, their {slots} filled."""
+
+    def text_of(template: str) -> str:
+        given = {k: v for k, v in slots.items() if "{" + k + "}" in template}
+        return tr(template, **given)
+
+    for p in _parsers(parser):
+        p.description = text_of(p.description) if p.description else p.description
+        p.epilog = text_of(p.epilog) if p.epilog else p.epilog
+        p.usage = text_of(p.usage) if p.usage else p.usage
+        for group in p._action_groups:
+            group.title = text_of(group.title) if group.title else group.title
+            group.description = text_of(group.description) if group.description else group.description
+        for action in _help_actions(p):
+            if action.help and action.help is not argparse.SUPPRESS:
+                action.help = text_of(action.help)
+
+
+def chosen_language(argv: Sequence[str], environ: Mapping[str, str] = os.environ) -> str:
+    """The language of every printed line: the last `--lang L` on the command line (the global one,
+    `narrator --lang de COMMAND`, or the command's own), else $NARRATOR_LANG, else English.
+
+    It must be known before the command line is parsed, so that argparse's errors and the help
+    pages are printed in it too.
+    """
+    chosen = ""
+    for i, token in enumerate(argv):
+        if token == "--":
+            break
+        if token == "--lang" and i + 1 < len(argv):
+            chosen = argv[i + 1]
+        elif token.startswith("--lang="):
+            chosen = token.split("=", 1)[1]
+    if chosen and chosen != "all":
+        return chosen
+    return environ.get("NARRATOR_LANG", "") or i18n.REFERENCE
+
+
+def _command_parser(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.ArgumentParser:
+    """The parser of the (sub)command `argv` names: `voices render ...` -> the `voices render` parser."""
+    for token in argv:
+        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        if subs and token in subs[0].choices:
+            parser = subs[0].choices[token]
+    return parser
+
+
+def _global_language_for_the_command(parser: argparse.ArgumentParser, argv: Sequence[str],
+                                     args: argparse.Namespace) -> None:
+    """`narrator --lang de play`: a command with its own `--lang` takes the global one when its own is not given."""
+    if args.print_language is None or not hasattr(args, "lang"):
+        return
+    command = _command_parser(parser, argv)
+    own = command._option_string_actions.get("--lang")
+    if own is None or own.dest != "lang":
+        return
+    command_at = next((i for i, token in enumerate(argv) if token == getattr(args, "command", None)), len(argv))
+    after = argv[command_at + 1:]
+    if not any(token == "--lang" or token.startswith("--lang=") for token in after):
+        args.lang = args.print_language
+
+
 def ctrl_c_acts() -> None:
     """At a terminal, Ctrl-C stops the program (issue 9 point 5), even when it was started from a
     shell that had set SIGINT to be ignored (a background job of a non-interactive shell does)."""
@@ -64,12 +203,19 @@ def ctrl_c_acts() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ctrl_c_acts()
+    words = list(sys.argv[1:] if argv is None else argv)
+    with i18n.language(chosen_language(words)):
+        return _run(words)
+
+
+def _run(argv: list[str]) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except NarratorError as exc:  # a value refused by its argument type (narrator/argtypes.py)
-        print(f"narrator: {exc}", file=sys.stderr)
+        print(f"narrator: {i18n.message_of(exc)}", file=sys.stderr)
         return 1
+    _global_language_for_the_command(parser, argv, args)
     func: Handler | None = getattr(args, "func", None)
     if func is None:
         parser.print_help()
@@ -81,10 +227,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return _reader_went_away()
     except NarratorError as exc:
-        print(f"narrator: {exc}", file=sys.stderr)
+        print(f"narrator: {i18n.message_of(exc)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("narrator: interrupted", file=sys.stderr)
+        print("narrator: " + tr("interrupted"), file=sys.stderr)
         return 130
 
 

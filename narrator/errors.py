@@ -28,3 +28,10 @@ class NarratorError(Exception):
 
 class UsageError(NarratorError):
     """Bad input from the command line, a setup file or a config file."""
+
+
+def marked(template: str, /) -> str:
+    """`template` as it is: marks an English template that is chosen here and translated later
+    (with `narrator.i18n.tr`, or as an error's template), so that `python -m narrator.messages`
+    collects it. It lives here, beside the errors, so that any layer may mark its templates."""
+    return template

@@ -109,12 +109,13 @@ def until_run_out(script: Script) -> Callable[[Prompt], Heard | None]:
 
     def answer(prompt: Prompt) -> Heard | None:
         if prompt.number > last + SILENT_CYCLES:
-            when = "night" if prompt.night else "day"
-            raise UsageError(
-                f"the script ran out: it answers up to night and day {last}, and the game reached {when} "
-                f"{prompt.number} without ending (nobody answers any more, so it never would); "
-                "add [[nights]] and [[days]] to SCRIPT.toml for the rest of the game"
-            )
+            if prompt.night:
+                raise UsageError("the script ran out: it answers up to night and day {last}, and the game reached night {number} "
+                                 "without ending (nobody answers any more, so it never would); add [[nights]] and [[days]] to "
+                                 "SCRIPT.toml for the rest of the game", last=last, number=prompt.number)
+            raise UsageError("the script ran out: it answers up to night and day {last}, and the game reached day {number} "
+                             "without ending (nobody answers any more, so it never would); add [[nights]] and [[days]] to "
+                             "SCRIPT.toml for the rest of the game", last=last, number=prompt.number)
         return script.answer(prompt)
 
     return answer
@@ -155,11 +156,11 @@ def run_game(
 def resume_headless(path: Path, timeline_path: Path | None = None) -> HeadlessResult:
     head, setup, seed = read_head(path)
     if head.get("mode") != "headless":
-        raise JournalError(f"journal {path} is of a {head.get('mode')!r} game, not a headless one")
+        raise JournalError("journal {path} is of a {head!r} game, not a headless one", path=path, head=head.get('mode'))
     try:
         script = Script.from_record(head["script"])
     except (KeyError, TypeError, ValueError) as exc:
-        raise JournalError(f"journal {path} has a broken script record: {exc}") from None
+        raise JournalError("journal {path} has a broken script record: {exc}", path=path, exc=exc) from None
     journal = FileJournal.reopen(path)
     try:
         clock = RealClock() if head.get("clock") == "real" else VirtualClock()
@@ -179,9 +180,9 @@ def read_head(path: Path) -> tuple[dict[str, Any], Setup, int]:
         setup = Setup.from_record(head["setup"])
         seed = int(head["seed"])
     except (KeyError, TypeError, ValueError, RulesError) as exc:
-        raise JournalError(f"journal {path} has a broken setup record: {exc}") from None
+        raise JournalError("journal {path} has a broken setup record: {exc}", path=path, exc=exc) from None
     if any(r.get("kind") == "step" and r.get("state") == "game_over" for r in records):
-        raise JournalError(f"journal {path} is of a finished game; there is nothing to resume")
+        raise JournalError("journal {path} is of a finished game; there is nothing to resume", path=path)
     return head, setup, seed
 
 

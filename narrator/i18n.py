@@ -25,7 +25,10 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import Iterator
 
+from narrator.errors import marked
 from narrator.packs import UNTRANSLATED, packs_root
+
+__all__ = ["catalogue", "current_language", "language", "marked", "message_of", "set_language", "tr"]
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -85,9 +88,17 @@ def tr(template: str, /, **slots: object) -> str:
 
 
 def message_of(exc: BaseException) -> str:
-    """An error's text in the current language: its template translated, or its text as it is."""
+    """An error's text in the current language: its template translated, or its text as it is.
+
+    A slot that holds another templated error (`UsageError("the setup cannot be played: {exc}",
+    exc=rules_error)`) is translated too.
+    """
     template = getattr(exc, "template", None)
     slots = getattr(exc, "slots", None)
     if isinstance(template, str) and isinstance(slots, dict):
-        return tr(template, **slots)
+        return tr(template, **{k: message_of(v) if _templated(v) else v for k, v in slots.items()})
     return str(exc)
+
+
+def _templated(value: object) -> bool:
+    return isinstance(value, BaseException) and isinstance(getattr(value, "template", None), str)

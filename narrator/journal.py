@@ -37,7 +37,8 @@ class FileJournal:
     @classmethod
     def create(cls, path: Path) -> FileJournal:
         if path.exists() and path.stat().st_size > 0:
-            raise JournalError(f"journal {path} already exists; resume it with 'narrator resume {path}' or choose another file")
+            raise JournalError("journal {path} already exists; resume it with 'narrator resume {path}' or choose "
+                               "another file", path=path)
         path.parent.mkdir(parents=True, exist_ok=True)
         journal = cls(path)
         # The new file's name lives in its folder: sync the folder too, or a power cut can lose
@@ -98,9 +99,9 @@ def read_journal(path: Path) -> tuple[list[dict[str, Any]], int]:
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        raise JournalError(f"journal {path} does not exist") from None
+        raise JournalError("journal {path} does not exist", path=path) from None
     except OSError as exc:
-        raise JournalError(f"journal {path} cannot be read: {exc.strerror}") from None
+        raise JournalError("journal {path} cannot be read: {strerror}", path=path, strerror=exc.strerror) from None
     records: list[dict[str, Any]] = []
     offset = 0
     lines = data.split(b"\n")
@@ -111,11 +112,14 @@ def read_journal(path: Path) -> tuple[list[dict[str, Any]], int]:
         try:
             record = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError):
-            raise JournalError(f"journal {path} is corrupt at line {number}: {raw[:60]!r}; it was left as it is") from None
+            raise JournalError("journal {path} is corrupt at line {number}: {raw!r}; it was left as it is",
+                               path=path, number=number, raw=raw[:60]) from None
         if not isinstance(record, dict) or "kind" not in record:
-            raise JournalError(f"journal {path} is corrupt at line {number}: not a journal record; it was left as it is")
+            raise JournalError("journal {path} is corrupt at line {number}: not a journal record; it was left as it is",
+                               path=path, number=number)
         records.append(record)
         offset += len(raw) + 1
     if not records or records[0].get("kind") != "setup":
-        raise JournalError(f"journal {path} does not begin with a game setup; it is not a narrator journal or it is empty")
+        raise JournalError("journal {path} does not begin with a game setup; it is not a narrator journal or it is "
+                           "empty", path=path)
     return records, offset

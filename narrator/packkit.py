@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from narrator.errors import UsageError
+from narrator.messages import fill_catalogue
 from narrator.packs import REFERENCE_LANGUAGE, TEXT_SECTIONS, UNTRANSLATED, packs_root
 
 if sys.version_info >= (3, 11):
@@ -38,7 +39,8 @@ def _marked(value: Any) -> str:
         return _toml_string(UNTRANSLATED + value)
     if isinstance(value, list) and all(isinstance(x, str) for x in value):
         return "[" + ", ".join(_toml_string(UNTRANSLATED + x) for x in value) + "]"
-    raise UsageError(f"the {REFERENCE_LANGUAGE} pack has a value that is not a text: {value!r}")
+    raise UsageError("the {reference_language} pack has a value that is not a text: {value!r}",
+                     reference_language=REFERENCE_LANGUAGE, value=value)
 
 
 def new_pack_text(reference: str, lang: str) -> str:
@@ -81,22 +83,25 @@ def new_pack_text(reference: str, lang: str) -> str:
 def create_pack(lang: str, root: Path | None = None) -> Path:
     """Write `root/lang/pack.toml` (root: where the packs are); refuse a bad tag or an existing pack."""
     if not LANG_TAG.fullmatch(lang):
-        raise UsageError(f"language {lang!r} is not a language tag: give two or three lower-case letters "
-                         "(ISO 639-1 where there is one), optionally with a region, e.g. de, nl, pt-br")
+        raise UsageError("language {lang!r} is not a language tag: give two or three lower-case letters (ISO 639-1 "
+                         "where there is one), optionally with a region, e.g. de, nl, pt-br", lang=lang)
     base = root or packs_root()
     reference = base / REFERENCE_LANGUAGE / "pack.toml"
     if not reference.is_file():
-        raise UsageError(f"no {REFERENCE_LANGUAGE} pack at {reference} to copy from; set NARRATOR_VOICES to the voices folder")
+        raise UsageError("no {reference_language} pack at {reference} to copy from; set NARRATOR_VOICES to the voices "
+                         "folder", reference_language=REFERENCE_LANGUAGE, reference=reference)
     target = base / lang / "pack.toml"
     if target.exists():
-        raise UsageError(f"a {lang} pack already exists at {target}; edit it, or remove it first to start again")
+        raise UsageError("a {lang} pack already exists at {target}; edit it, or remove it first to start again",
+                         lang=lang, target=target)
     text = new_pack_text(reference.read_text(encoding="utf-8"), lang)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
+        fill_catalogue(lang, base)  # the printed words too: messages.toml, every message marked untranslated
     except OSError as exc:
-        raise UsageError(f"cannot write {target}: {exc.strerror or exc}; set NARRATOR_VOICES to a folder you can write "
-                         "(holding a copy of the en pack)") from None
+        raise UsageError("cannot write {target}: {reason}; set NARRATOR_VOICES to a folder you can write (holding a "
+                         "copy of the en pack)", target=target, reason=exc.strerror or exc) from None
     return target
 
 
@@ -146,13 +151,15 @@ def fill_pack(lang: str, root: Path | None = None) -> tuple[Path, int]:
     path = base / lang / "pack.toml"
     reference = base / REFERENCE_LANGUAGE / "pack.toml"
     if not path.is_file():
-        raise UsageError(f"no {lang} pack at {path}; start one with 'narrator voices new {lang}'")
+        raise UsageError("no {lang} pack at {path}; start one with 'narrator voices new {lang}'", lang=lang, path=path)
     if lang == REFERENCE_LANGUAGE:
-        raise UsageError(f"the {REFERENCE_LANGUAGE} pack is the reference: add keys to it by hand")
+        raise UsageError("the {reference_language} pack is the reference: add keys to it by hand",
+                         reference_language=REFERENCE_LANGUAGE)
     try:
         text, added = fill_missing_text(path.read_text(encoding="utf-8"), reference.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
-        raise UsageError(f"{path} or {reference} is not valid TOML: {exc}") from None
+        raise UsageError("{path} or {reference} is not valid TOML: {exc}", path=path, reference=reference, exc=exc) from None
     if added:
         path.write_text(text, encoding="utf-8")
-    return path, added
+    _, messages = fill_catalogue(lang, base)
+    return path, added + messages

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import os
+import re
 import string
 import sys
 from dataclasses import dataclass, field
@@ -56,7 +57,7 @@ def slots_of(template: str) -> frozenset[str]:
     try:
         return frozenset(name for _, name, _, _ in string.Formatter().parse(template) if name)
     except ValueError as exc:
-        raise PackError(f"line {template!r} has a broken slot: {exc}") from None
+        raise PackError("line {template!r} has a broken slot: {exc}", template=template, exc=exc) from None
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,8 @@ class VoicePack:
     def template(self, key: str, variant: int = 0) -> str:
         variants = self.lines.get(key)
         if variants is None:
-            raise PackError(f"the {self.language} pack ({self.path}) has no line {key!r}; add it under [lines]")
+            raise PackError("the {language} pack ({path}) has no line {key!r}; add it under [lines]",
+                            language=self.language, path=self.path, key=key)
         return variants[variant % len(variants)]
 
     def text(self, cue: Cue, variant: int = 0) -> str:
@@ -112,7 +114,8 @@ class VoicePack:
     def panel_text(self, key: str, slots: Mapping[str, SlotValue]) -> str:
         variants = self.panel.get(key)
         if variants is None:
-            raise PackError(f"the {self.language} pack ({self.path}) has no panel line {key!r}; add it under [panel]")
+            raise PackError("the {language} pack ({path}) has no panel line {key!r}; add it under [panel]",
+                            language=self.language, path=self.path, key=key)
         return self._fill(variants[0], slots, key)
 
     def role_name(self, role: str) -> str:
@@ -150,7 +153,8 @@ class VoicePack:
         try:
             return template.format(**values)
         except (KeyError, IndexError) as exc:
-            raise PackError(f"line {key!r} of the {self.language} pack needs slot {exc}; the cue gave {dict(slots)}") from None
+            raise PackError("line {key!r} of the {language} pack needs slot {exc}; the cue gave {given}",
+                            key=key, language=self.language, exc=exc, given=dict(slots)) from None
 
 
 def _variants(raw: Any, where: str) -> tuple[str, ...]:
@@ -158,7 +162,7 @@ def _variants(raw: Any, where: str) -> tuple[str, ...]:
         return (raw,)
     if isinstance(raw, list) and raw and all(isinstance(x, str) for x in raw):
         return tuple(raw)
-    raise PackError(f"{where} must be a string or a list of strings, not {raw!r}")
+    raise PackError("{where} must be a string or a list of strings, not {raw!r}", where=where, raw=raw)
 
 
 # The mark `narrator voices new` puts before every English text it copies into a new pack; the
@@ -200,11 +204,12 @@ def load_pack(language: str, root: Path | None = None) -> VoicePack:
     path = base / language / "pack.toml"
     if not path.is_file():
         have = ", ".join(available_languages(base)) or "none"
-        raise PackError(f"no voice pack for language {language!r} at {path}; packs here: {have}")
+        raise PackError("no voice pack for language {language!r} at {path}; packs here: {have}",
+                        language=language, path=path, have=have)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise PackError(f"voice pack {path} cannot be read: {exc}") from None
+        raise PackError("voice pack {path} cannot be read: {exc}", path=path, exc=exc) from None
     data, untranslated = _strip_marks(data)
     try:
         meta = data["pack"]
@@ -231,9 +236,9 @@ def load_pack(language: str, root: Path | None = None) -> VoicePack:
             phone={str(k): str(v) for k, v in data.get("phone", {}).items()},
         )
     except KeyError as exc:
-        raise PackError(f"voice pack {path} has no {exc.args[0]!r} section or key") from None
+        raise PackError("voice pack {path} has no {args!r} section or key", path=path, args=exc.args[0]) from None
     except (TypeError, ValueError) as exc:
-        raise PackError(f"voice pack {path} has a bad value: {exc}") from None
+        raise PackError("voice pack {path} has a bad value: {exc}", path=path, exc=exc) from None
 
 
 REFERENCE_LANGUAGE = "en"
@@ -343,6 +348,7 @@ def check_packs(root: Path | None = None, languages: list[str] | None = None) ->
             problems.append(str(exc))
             continue
         problems += check_pack(pack, reference)
+        problems += catalogue_problems(lang, base)
     return problems
 
 
@@ -462,3 +468,66 @@ def required_keys() -> list[str]:
 
 def missing_keys(pack: VoicePack) -> list[str]:
     return [key for key in required_keys() if not pack.rules.get(key, "").strip()]
+
+
+# ---- the printed words' catalogues, voices/<lang>/messages.toml (narrator/i18n.py, narrator/messages.py)
+
+MESSAGES = "messages.toml"
+_PERCENT = re.compile(r"%\([a-z_]+\)[a-z]|%[a-z]")
+
+
+def read_catalogue(path: Path) -> dict[str, str]:
+    """The [messages] table of a catalogue file, as written (untranslated marks kept)."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise PackError("message catalogue {path} cannot be read: {exc}", path=path, exc=exc) from None
+    table = data.get("messages", {})
+    if not isinstance(table, dict) or not all(isinstance(v, str) for v in table.values()):
+        raise PackError("message catalogue {path} must have a [messages] table of texts", path=path)
+    return {str(k): v for k, v in table.items()}
+
+
+def _format_slots(template: str) -> frozenset[str]:
+    """The {slots} of a template, and its %-slots when it is one of argparse's ("%(prog)s", "%s")."""
+    if "{" not in template and "%" in template:
+        return frozenset(_PERCENT.findall(template))
+    return slots_of(template)
+
+
+def catalogue_problems(lang: str, root: Path | None = None) -> list[str]:
+    """Untranslated, missing and slot-broken messages of `lang`'s catalogue, one line each.
+
+    The lines read like the pack check's ("de (PATH) [messages]: missing key '...'"), so
+    `narrator voices check` counts them in its summary. A language without a catalogue file has
+    nothing to report here (`narrator voices fill LANG` starts one); English is the reference.
+    """
+    base = root or packs_root()
+    reference_path = base / REFERENCE_LANGUAGE / MESSAGES
+    path = base / lang / MESSAGES
+    if lang == REFERENCE_LANGUAGE or not reference_path.is_file() or not path.is_file():
+        return []
+    where = f"{lang} ({path}) [messages]"
+    try:
+        reference = read_catalogue(reference_path)
+        mine = read_catalogue(path)
+    except PackError as exc:
+        return [f"{where}: {exc}"]
+    problems: list[str] = []
+    for key in reference:
+        if key not in mine:
+            problems.append(f"{where}: missing key {key!r}")
+            continue
+        text = mine[key]
+        if text.startswith(UNTRANSLATED):
+            problems.append(f"{where} {key!r}: untranslated (still marked {UNTRANSLATED.strip()!r})")
+            continue
+        try:
+            want, have = _format_slots(key), _format_slots(text)
+        except PackError as exc:
+            problems.append(f"{where}: key {key!r}: {exc}")
+            continue
+        if want != have:
+            problems.append(f"{where}: key {key!r}: slots {{{', '.join(sorted(have))}}}, expected {sorted(want) or 'no slots'}")
+    problems += [f"{where}: key {k!r} is not in the en catalogue (stale: remove it)" for k in mine if k not in reference]
+    return problems

@@ -37,8 +37,8 @@ def render_rules(pack: VoicePack) -> str:
     """The reference as Markdown, in the pack's language."""
     missing = missing_keys(pack)
     if missing:
-        raise PackError(f"the {pack.language} pack ({pack.path}) has no [rules] text for: {', '.join(missing)}; "
-                        "add them (see 'narrator voices check')")
+        raise PackError("the {language} pack ({path}) has no [rules] text for: {missing}; add them (see 'narrator "
+                        "voices check')", language=pack.language, path=pack.path, missing=', '.join(missing))
     t = pack.rules
     out: list[str] = [f"# {t['title']}", "", t["intro"], "", f"## {t['roles']}", ""]
     for role in Role:
@@ -77,7 +77,13 @@ def render_rules(pack: VoicePack) -> str:
 
 def option_help() -> str:
     """The help of `--option`: every key, from the engine, and where the values are explained."""
-    keys = ", ".join(f.name for f in dataclasses.fields(Options))
-    # 'narrator rules' first: a long list of keys must not wrap it onto two lines.
-    return (f"a rule option ('narrator rules' explains every value), repeatable (e.g. vote_procedure=runoff); "
-            f"KEY is one of: {keys}")
+    # 'narrator rules' first: a long list of keys must not wrap it onto two lines. The {options} slot is
+    # filled when the command line translates its help pages (narrator.cli), so the template stays
+    # the same when an option is added.
+    return ("a rule option ('narrator rules' explains every value), repeatable (e.g. vote_procedure=runoff); "
+            "KEY is one of: {options}")
+
+
+def option_keys() -> str:
+    """Every rule option's key, for the help of `--option`."""
+    return ", ".join(f.name for f in dataclasses.fields(Options))

@@ -99,8 +99,9 @@ def _turn(self: Sequencer, turn: NightTurn, deadline: float) -> list[Heard]:
                 continue  # night turns always run to their deadline: nothing to place
             if name != prompt.name or not prompt.allows(heard.choice):
                 raise JournalError(
-                    f"the journal does not match the game at step {self.step} ({self.state}): "
-                    f"it answers {name!r} with {heard.choice!r} where the game asks {prompt.name!r}"
+                    "the journal does not match the game at step {step} ({state}): it answers {name!r} with {choice!r} "
+                    "where the game asks {name2!r}",
+                    step=self.step, state=self.state, name=name, choice=heard.choice, name2=prompt.name
                 )
             turn.take(answers, heard)
             kept.append(str(heard.choice))

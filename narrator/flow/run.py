@@ -18,7 +18,7 @@ def start_game(setup: Setup) -> Game:
     try:
         return Game.start(setup.deal, setup.options, setup.possible)
     except RulesError as exc:
-        raise UsageError(f"the setup cannot be played: {exc}") from None
+        raise UsageError("the setup cannot be played: {exc}", exc=exc) from None
 
 
 def play_game(
@@ -55,7 +55,11 @@ def resume_from(records: list[dict[str, Any]], path: Path | None = None) -> Resu
             elif kind == "step":
                 resume.steps[int(record["n"])] = list(record["events"])
         except (KeyError, TypeError, ValueError) as exc:
-            where = f"journal {path}" if path is not None else "the journal"
-            raise JournalError(f"{where} has a broken {kind} record at line {line} ({type(exc).__name__}: {exc}); "
-                               "it was left as it is") from None
+            if path is None:
+                raise JournalError("the journal has a broken {kind} record at line {line} ({error_type}: {exc}); it "
+                                   "was left as it is",
+                                   kind=kind, line=line, error_type=type(exc).__name__, exc=exc) from None
+            raise JournalError("journal {path} has a broken {kind} record at line {line} ({error_type}: {exc}); it was "
+                               "left as it is",
+                               path=path, kind=kind, line=line, error_type=type(exc).__name__, exc=exc) from None
     return resume

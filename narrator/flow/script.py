@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-from narrator.errors import UsageError
+from narrator.errors import UsageError, marked
 from narrator.flow.timing import Timing
 from narrator.ports import Heard, Prompt
 from narrator.rules import Deal, Game, Options, Role, RulesError
@@ -63,31 +63,44 @@ def _timing_scalars(t: Timing) -> dict[str, float]:
     }
 
 
+# A whole sentence for each file and each way it fails, so each language words it its own way.
+_UNREADABLE = {
+    ("setup", "missing"): marked("setup file {path!r} does not exist"),
+    ("setup", "unreadable"): marked("setup file {path!r} cannot be read: {exc}"),
+    ("setup", "toml"): marked("setup file {path!r} is not valid TOML: {exc}"),
+    ("script", "missing"): marked("script file {path!r} does not exist"),
+    ("script", "unreadable"): marked("script file {path!r} cannot be read: {exc}"),
+    ("script", "toml"): marked("script file {path!r} is not valid TOML: {exc}"),
+}
+
+
 def read_toml(path: Path, what: str) -> dict[str, Any]:
+    """The TOML file `path`, a "setup" or a "script" file."""
     try:
         data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
         return data
     except FileNotFoundError:
-        raise UsageError(f"{what} file {str(path)!r} does not exist") from None
+        raise UsageError(_UNREADABLE[what, "missing"], path=str(path)) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{what} file {str(path)!r} cannot be read: {exc}") from None
+        raise UsageError(_UNREADABLE[what, "unreadable"], path=str(path), exc=exc) from None
     except tomllib.TOMLDecodeError as exc:
-        raise UsageError(f"{what} file {str(path)!r} is not valid TOML: {exc}") from None
+        raise UsageError(_UNREADABLE[what, "toml"], path=str(path), exc=exc) from None
 
 
 def _check_keys(data: Mapping[str, Any], allowed: set[str], where: str) -> None:
     unknown = sorted(set(data) - allowed)
     if unknown:
-        raise UsageError(f"{where}: unknown key {unknown[0]!r}; allowed keys: {', '.join(sorted(allowed))}")
+        raise UsageError("{where}: unknown key {unknown!r}; allowed keys: {allowed}",
+                         where=where, unknown=unknown[0], allowed=', '.join(sorted(allowed)))
 
 
 def _role(value: Any, where: str) -> Role:
     if not isinstance(value, str):
-        raise UsageError(f"{where}: {value!r} is not a role name")
+        raise UsageError("{where}: {value!r} is not a role name", where=where, value=value)
     try:
         return Role.parse(value)
     except RulesError as exc:
-        raise UsageError(f"{where}: {exc}") from None
+        raise UsageError("{where}: {exc}", where=where, exc=exc) from None
 
 
 def _seat(value: Any, players: int, where: str, zero: bool = False) -> int:
@@ -95,7 +108,8 @@ def _seat(value: Any, players: int, where: str, zero: bool = False) -> int:
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or not ((zero and value == 0) or 1 <= value <= players):
         low = 0 if zero else 1
-        raise UsageError(f"{where}: seat {value!r} is out of range; seats are {low} to {players}")
+        raise UsageError("{where}: seat {value!r} is out of range; seats are {low} to {players}",
+                         where=where, value=value, low=low, players=players)
     return value
 
 
@@ -103,10 +117,10 @@ def parse_setup(data: Mapping[str, Any], where: str) -> Setup:
     _check_keys(data, {"players", "language", "roles", "possible", "extra", "options", "timing", "speech_scale"}, where)
     players = data.get("players")
     if isinstance(players, bool) or not isinstance(players, int) or not 4 <= players <= 30:
-        raise UsageError(f"{where}: players = {players!r}; give a number from 4 to 30")
+        raise UsageError("{where}: players = {players!r}; give a number from 4 to 30", where=where, players=players)
     raw_roles = data.get("roles", {})
     if not isinstance(raw_roles, dict):
-        raise UsageError(f"{where}: roles must be a table like {{ 1 = \"seer\", 2 = \"werewolf\" }}")
+        raise UsageError('{where}: roles must be a table like {{ 1 = "seer", 2 = "werewolf" }}', where=where)
     seats = [Role.VILLAGER] * players
     for key, value in raw_roles.items():
         seat = _seat(key, players, f"{where} [roles]")
@@ -115,32 +129,32 @@ def parse_setup(data: Mapping[str, Any], where: str) -> Setup:
     if Role.THIEF in seats:
         extra = tuple(_role(v, f"{where} extra") for v in (extra_raw or ["villager", "villager"]))
         if len(extra) != 2:
-            raise UsageError(f"{where}: extra must name the Thief's two cards, got {len(extra)}")
+            raise UsageError("{where}: extra must name the Thief's two cards, got {count}", where=where, count=len(extra))
     elif extra_raw:
-        raise UsageError(f"{where}: extra cards are for a Thief, and no seat holds the Thief")
+        raise UsageError("{where}: extra cards are for a Thief, and no seat holds the Thief", where=where)
     else:
         extra = ()
     possible = None
     if "possible" in data:
         if not isinstance(data["possible"], list):
-            raise UsageError(f"{where}: possible must be a list of role names")
+            raise UsageError("{where}: possible must be a list of role names", where=where)
         possible = frozenset(_role(v, f"{where} possible") for v in data["possible"]) | frozenset(seats) | frozenset(extra)
     try:
         options = Options().with_values(data.get("options", {}))
     except RulesError as exc:
-        raise UsageError(f"{where} [options]: {exc}") from None
+        raise UsageError("{where} [options]: {exc}", where=where, exc=exc) from None
     timing = Timing().with_values(data.get("timing", {}), f"{where} [timing]")
     scale = data.get("speech_scale", 1.0)
     if isinstance(scale, bool) or not isinstance(scale, (int, float)) or scale < 0:
-        raise UsageError(f"{where}: speech_scale = {scale!r} must be a number, 0 or more")
+        raise UsageError("{where}: speech_scale = {scale!r} must be a number, 0 or more", where=where, scale=scale)
     language = data.get("language", "en")
     if not isinstance(language, str):
-        raise UsageError(f"{where}: language = {language!r} must be a language code like \"en\"")
+        raise UsageError('{where}: language = {language!r} must be a language code like "en"', where=where, language=language)
     setup = Setup(players, language, Deal(tuple(seats), extra), possible, options, timing, float(scale))
     try:
         Game.start(setup.deal, setup.options, setup.possible)
     except RulesError as exc:
-        raise UsageError(f"{where}: this table cannot be played: {exc}") from None
+        raise UsageError("{where}: this table cannot be played: {exc}", where=where, exc=exc) from None
     return setup
 
 
@@ -306,12 +320,12 @@ def parse_script(data: Mapping[str, Any], players: int, where: str) -> Script:
         if "thief" in night:
             card = night["thief"]
             if card not in (0, 1, 2) or isinstance(card, bool):
-                raise UsageError(f"{at}: thief = {card!r}; give 1 or 2 (take that card) or 0 (keep)")
+                raise UsageError("{at}: thief = {card!r}; give 1 or 2 (take that card) or 0 (keep)", at=at, card=card)
             out["thief"] = card
         if "cupid" in night:
             pair = night["cupid"]
             if not isinstance(pair, list) or len(pair) != 2:
-                raise UsageError(f"{at}: cupid = {pair!r}; give two seats like [3, 5]")
+                raise UsageError("{at}: cupid = {pair!r}; give two seats like [3, 5]", at=at, pair=pair)
             out["cupid"] = [_seat(p, players, f"{at} cupid") for p in pair]
         for key in ("seer",):
             if key in night:
@@ -326,7 +340,7 @@ def parse_script(data: Mapping[str, Any], players: int, where: str) -> Script:
         if "witch" in night:
             witch = night["witch"]
             if not isinstance(witch, dict):
-                raise UsageError(f"{at}: witch must be a table like {{ heal = true, poison = 0 }}")
+                raise UsageError("{at}: witch must be a table like {{ heal = true, poison = 0 }}", at=at)
             _check_keys(witch, {"heal", "poison"}, f"{at} witch")
             w: dict[str, Any] = {}
             if "heal" in witch:
@@ -335,20 +349,22 @@ def parse_script(data: Mapping[str, Any], players: int, where: str) -> Script:
                 elif isinstance(witch["heal"], int):  # whom, when several are devoured (witch_sees)
                     w["heal"] = _seat(witch["heal"], players, f"{at} witch heal", zero=True)
                 else:
-                    raise UsageError(f"{at}: witch heal = {witch['heal']!r}; give true or false, or the seat she saves")
+                    raise UsageError("{at}: witch heal = {witch!r}; give true or false, or the seat she saves",
+                                     at=at, witch=witch['heal'])
             if "poison" in witch:
                 w["poison"] = _seat(witch["poison"], players, f"{at} witch poison", zero=True)
             out["witch"] = w
         if "late" in night:
             late = night["late"]
             if not isinstance(late, list) or any(r not in LATE_ROLES for r in late):
-                raise UsageError(f"{at}: late = {late!r}; list roles among {', '.join(sorted(LATE_ROLES))}")
+                raise UsageError("{at}: late = {late!r}; list roles among {late_roles}",
+                                 at=at, late=late, late_roles=', '.join(sorted(LATE_ROLES)))
             out["late"] = list(late)
         nights.append(out)
     days: list[dict[str, Any]] = []
     zero = data.get("day_zero")
     if zero is not None and not isinstance(zero, Mapping):
-        raise UsageError(f"{where}: day_zero must be a table like a day's")
+        raise UsageError("{where}: day_zero must be a table like a day's", where=where)
     tables = ([zero] if zero is not None else []) + list(_tables(data.get("days", []), f"{where} [[days]]"))
     for i, day in enumerate(tables, start=0 if zero is not None else 1):
         at = f"{where} day {i}"
@@ -360,26 +376,27 @@ def parse_script(data: Mapping[str, Any], players: int, where: str) -> Script:
         if "window" in day:  # the seat that steps forward in the vote's window (types its seat, then +)
             claim = day["window"]
             if isinstance(claim, bool):
-                raise UsageError(f"{at}: window = {str(claim).lower()}; give the seat that steps forward (types "
-                                 "its own seat, then +), like window = 4; leave it out for nobody")
+                raise UsageError("{at}: window = {claim}; give the seat that steps forward (types its own seat, then "
+                                 "+), like window = 4; leave it out for nobody", at=at, claim=str(claim).lower())
             out["window"] = _seat(claim, players, f"{at} window")
         if "dawn_window" in day:  # at dawn: the night death's seat = the seat that steps forward for his card
             claims = day["dawn_window"]
             if not isinstance(claims, dict):
-                raise UsageError(f"{at}: dawn_window = {claims!r}; give each night death's seat and the seat that "
-                                 "steps forward for his card, like dawn_window = { 3 = 4 }")
+                raise UsageError("{at}: dawn_window = {claims!r}; give each night death's seat and the seat that steps "
+                                 "forward for his card, like dawn_window = {{ 3 = 4 }}", at=at, claims=claims)
             out["dawn_window"] = {_seat(d, players, f"{at} dawn_window"): _seat(c, players, f"{at} dawn_window")
                                   for d, c in claims.items()}
         if "sign" in day:
             signs = day["sign"]
             if not isinstance(signs, list):
-                raise UsageError(f"{at}: sign = {signs!r}; list the seats that press + before their first vote, like [4]")
+                raise UsageError("{at}: sign = {signs!r}; list the seats that press + before their first vote, like [4]",
+                                 at=at, signs=signs)
             out["sign"] = [_seat(v, players, f"{at} sign") for v in signs]
         for key in ("captain_votes", "captain_revote", "votes", "revote", "second_votes"):
             if key in day:
                 table = day[key]
                 if not isinstance(table, dict):
-                    raise UsageError(f"{at}: {key} must be a table of voter = seat")
+                    raise UsageError("{at}: {key} must be a table of voter = seat", at=at, key=key)
                 out[key] = {
                     _seat(v, players, f"{at} {key} voter"): _seat(t, players, f"{at} {key}", zero=True)
                     for v, t in table.items()
@@ -393,7 +410,7 @@ def parse_script(data: Mapping[str, Any], players: int, where: str) -> Script:
         days.append(out)
     delay = data.get("answer_delay", 2.0)
     if isinstance(delay, bool) or not isinstance(delay, (int, float)) or delay < 0:
-        raise UsageError(f"{where}: answer_delay = {delay!r} must be seconds, 0 or more")
+        raise UsageError("{where}: answer_delay = {delay!r} must be seconds, 0 or more", where=where, delay=delay)
     if zero is not None:
         return Script(tuple(nights), tuple(days[1:]), float(delay), days[0])
     return Script(tuple(nights), tuple(days), float(delay))
@@ -401,7 +418,7 @@ def parse_script(data: Mapping[str, Any], players: int, where: str) -> Script:
 
 def _tables(value: Any, where: str) -> list[dict[str, Any]]:
     if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
-        raise UsageError(f"{where} must be an array of tables")
+        raise UsageError("{where} must be an array of tables", where=where)
     return value
 
 

@@ -273,8 +273,8 @@ class Sequencer:
         if recorded is not None:
             if recorded != events:
                 raise JournalError(
-                    f"the journal does not match the game at step {self.step} ({self.state}); "
-                    "it was written by another version or edited"
+                    "the journal does not match the game at step {step} ({state}); it was written by another version "
+                    "or edited", step=self.step, state=self.state
                 )
         else:
             self.journal.append({"kind": "step", "n": self.step, "state": self.state, "events": events})
@@ -327,8 +327,8 @@ class Sequencer:
             name, answer = self.preloaded.pop(0)
             if name != prompt.name:
                 raise JournalError(
-                    f"the journal does not match the game at step {self.step} ({self.state}): "
-                    f"it answers {name!r} where the game asks {prompt.name!r}"
+                    "the journal does not match the game at step {step} ({state}): it answers {name!r} where the game "
+                    "asks {name2!r}", step=self.step, state=self.state, name=name, name2=prompt.name
                 )
             if answer is not None and not self.fast:
                 # The turn cut off by the stop runs again: its role sees the answer it had given.

@@ -46,12 +46,12 @@ class Timing:
         known = {f.name for f in dataclasses.fields(self)} - {"turns"}
         for key, raw in values.items():
             if isinstance(raw, bool) or not isinstance(raw, (int, float)) or raw < 0:
-                raise UsageError(f"{where}: {key} = {raw!r} must be a number of seconds, 0 or more")
+                raise UsageError("{where}: {key} = {raw!r} must be a number of seconds, 0 or more", where=where, key=key, raw=raw)
             if key in turns:
                 turns[key] = float(raw)
             elif key in known:
                 changes[key] = float(raw)
             else:
                 names = ", ".join(sorted(set(turns) | known))
-                raise UsageError(f"{where}: unknown timing {key!r}; known: {names}")
+                raise UsageError("{where}: unknown timing {key!r}; known: {names}", where=where, key=key, names=names)
         return dataclasses.replace(self, turns=turns, **changes)

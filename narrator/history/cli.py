@@ -50,7 +50,8 @@ def run_history(args: argparse.Namespace) -> int:
             return _stats(conn, args)
         if what:
             if len(what) > 1 or not what[0].isdigit():
-                raise UsageError(f"history {' '.join(what)!r}: give one game's number (see 'narrator history'), or 'import'")
+                raise UsageError("history {what!r}: give one game's number (see 'narrator history'), or 'import'",
+                                 what=' '.join(what))
             return _detail(conn, int(what[0]), args)
         return _list(conn, args)
     finally:
@@ -109,7 +110,7 @@ def _detail(conn: Any, gid: int, args: argparse.Namespace) -> int:
 
     row = db.game(conn, gid)
     if row is None:
-        raise UsageError(f"no game number {gid} in the history; 'narrator history' lists them")
+        raise UsageError("no game number {gid} in the history; 'narrator history' lists them", gid=gid)
     seats = list(conn.execute("SELECT seat, name, dealt, role, team, won FROM seats WHERE game_id = ? ORDER BY seat", (gid,)))
     deaths = list(conn.execute("SELECT seat, role, cause, phase, number FROM deaths WHERE game_id = ? ORDER BY ord", (gid,)))
     votes = list(conn.execute("SELECT round, phase, number, ballot, voter, target FROM votes WHERE game_id = ? "
@@ -196,10 +197,11 @@ def _remove(conn: Any, what: list[str], args: argparse.Namespace) -> int:
             raise UsageError("history delete: give the numbers of the games to remove, e.g. narrator history delete 3 4")
         bad = [n for n in numbers if not n.isdigit()]
         if bad:
-            raise UsageError(f"history delete {bad[0]!r}: give game numbers (see 'narrator history')")
+            raise UsageError("history delete {bad!r}: give game numbers (see 'narrator history')", bad=bad[0])
         unknown = [n for n in numbers if int(n) not in rows]
         if unknown:
-            raise UsageError(f"history delete: no game number {unknown[0]} in the history; 'narrator history' lists them")
+            raise UsageError("history delete: no game number {unknown} in the history; 'narrator history' lists them",
+                             unknown=unknown[0])
         ids = sorted({int(n) for n in numbers})
     else:
         if len(what) > 1 or not args.abandoned:
@@ -233,7 +235,7 @@ def _import(conn: Any, paths: Sequence[Path]) -> int:
         folder = games_folder()
         paths = game_journals(folder, "*.jsonl")
         if not paths:
-            raise UsageError(f"no journal to import in {folder}; name them: narrator history import FILE ...")
+            raise UsageError("no journal to import in {folder}; name them: narrator history import FILE ...", folder=folder)
     imported = skipped = 0
     for path in paths:
         try:

@@ -103,17 +103,18 @@ def connect(path: Path | None = None) -> sqlite3.Connection:
         conn.execute("PRAGMA synchronous=FULL")
         migrate(conn)
     except sqlite3.DatabaseError as exc:
-        raise HistoryError(f"the history database {path} cannot be opened: {exc}") from None
+        raise HistoryError("the history database {path} cannot be opened: {exc}", path=path, exc=exc) from None
     except OSError as exc:
-        raise HistoryError(f"the history database {path} cannot be created: {exc.strerror or exc}") from None
+        raise HistoryError("the history database {path} cannot be created: {reason}",
+                           path=path, reason=exc.strerror or exc) from None
     return conn
 
 
 def migrate(conn: sqlite3.Connection) -> None:
     version = int(conn.execute("PRAGMA user_version").fetchone()[0])
     if version > VERSION:
-        raise HistoryError(f"the history database has schema version {version}; this narrator knows up to {VERSION} "
-                           "(a newer narrator wrote it)")
+        raise HistoryError("the history database has schema version {version}; this narrator knows up to {newest} (a "
+                           "newer narrator wrote it)", version=version, newest=VERSION)
     for number in range(version, VERSION):
         conn.execute("BEGIN IMMEDIATE")
         for statement in _statements(MIGRATIONS[number]):

@@ -100,7 +100,7 @@ def start_event(setup: Mapping[str, Any]) -> GameStarted:
         possible = frozenset(Role(r) for r in setup.get("possible") or ()) | frozenset(seats) | frozenset(extra)
         game = Game.start(Deal(seats, extra), options, possible)
     except (KeyError, TypeError, ValueError, RulesError) as exc:
-        raise HistoryError(f"the setup record cannot start a game: {exc}") from None
+        raise HistoryError("the setup record cannot start a game: {exc}", exc=exc) from None
     started = game.events[0]
     assert isinstance(started, GameStarted)
     return started
@@ -153,7 +153,7 @@ def from_events(
     try:
         game = Game.replay(list(events))
     except (RulesError, KeyError, IndexError, TypeError, ValueError) as exc:
-        raise HistoryError(f"the game's events do not replay: {exc}") from None
+        raise HistoryError("the game's events do not replay: {exc}", exc=exc) from None
     started = game.events[0]
     assert isinstance(started, GameStarted)
     walk = _walk(game.events)
@@ -251,7 +251,7 @@ def from_journal(records: Sequence[Mapping[str, Any]], path: Path | None = None,
             if record.get("kind") == "step":
                 events += [event_from_dict(dict(e)) for e in record.get("events", [])]
     except (RulesError, KeyError, TypeError, ValueError) as exc:
-        raise HistoryError(f"the journal has an event that cannot be read: {exc}") from None
+        raise HistoryError("the journal has an event that cannot be read: {exc}", exc=exc) from None
     names = {int(k): str(v) for k, v in (head.get("names") or {}).items() if str(k).isdigit()}
     seed = head.get("seed")
     return from_events(setup, events, names=names, journal=path, seed=int(seed) if isinstance(seed, int) else None,

@@ -50,15 +50,15 @@ class MicrophoneSource:
         try:
             import sounddevice as sd
         except OSError as exc:  # PortAudio missing
-            raise MicrophoneError(f"no audio input: {exc} (install libportaudio2)") from None
+            raise MicrophoneError("no audio input: {exc} (install libportaudio2)", exc=exc) from None
         try:
             self._stream = sd.RawInputStream(samplerate=RATE, blocksize=self.block, channels=1, dtype="int16",
                                              device=self.device, callback=self._callback)
             self._stream.start()
         except (sd.PortAudioError, ValueError) as exc:
             self._stream = None
-            raise MicrophoneError(f"no microphone found ({_one_line(exc)}); plug one in, or pick one "
-                                  "with --device (python -m sounddevice lists them)") from None
+            raise MicrophoneError("no microphone found ({one_line}); plug one in, or pick one with --device (python -m "
+                                  "sounddevice lists them)", one_line=_one_line(exc)) from None
 
     def _callback(self, indata: Any, frames: int, time_info: Any, status: Any) -> None:
         if status:
@@ -97,12 +97,12 @@ def read_wav(path: Path) -> bytes:
             channels, width, rate = w.getnchannels(), w.getsampwidth(), w.getframerate()
             frames = w.readframes(w.getnframes())
     except FileNotFoundError:
-        raise NarratorError(f"no such file: {path}") from None
+        raise NarratorError("no such file: {path}", path=path) from None
     except (OSError, wave.Error, EOFError) as exc:
-        raise NarratorError(f"{path} is not a readable WAV file ({exc}); convert it with: "
-                            f"sox {path} -r 16000 -c 1 -b 16 out.wav") from None
+        raise NarratorError("{path} is not a readable WAV file ({exc}); convert it with: sox {path} -r 16000 -c 1 -b "
+                            "16 out.wav", path=path, exc=exc) from None
     if width != 2:
-        raise NarratorError(f"{path} has {8 * width}-bit samples; use 16-bit: sox {path} -b 16 out.wav")
+        raise NarratorError("{path} has {value}-bit samples; use 16-bit: sox {path} -b 16 out.wav", path=path, value=8 * width)
     if channels == 1 and rate == RATE:
         return frames
     import numpy as np

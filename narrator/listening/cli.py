@@ -10,8 +10,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from narrator.argtypes import languages
-from narrator.errors import NarratorError, UsageError
+from narrator.errors import NarratorError, UsageError, marked
 
 
 def register(sub: Any) -> None:
@@ -34,7 +33,8 @@ def register(sub: Any) -> None:
     m.set_defaults(func=lambda args: _usage(m))
 
     p = sub.add_parser("listen", help="test the microphone (or a WAV file): print what is heard, as JSON")
-    p.add_argument("--lang", default=os.environ.get("NARRATOR_LANG", "en"), metavar="L", help=f"voice pack and model language: {languages()} (default: en, or $NARRATOR_LANG)")
+    p.add_argument("--lang", default=os.environ.get("NARRATOR_LANG",
+                                                    "en"), metavar="L", help="voice pack and model language: {languages} (default: en, or $NARRATOR_LANG)")
     p.add_argument("--wav", type=Path, metavar="FILE", help="read this WAV file instead of the microphone")
     p.add_argument("--choices", default="1-12,nobody,yes,no,repeat,pause,more_time,vote_now", metavar="SPEC",
                    help="seat ranges and words, e.g. 1-12,nobody,yes,no")
@@ -128,8 +128,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 how = "files match the install manifest" if models.has_manifest(path) else "complete (no install manifest)"
                 print(f"{lang}: {path}: ok, {how}")
     if checked == 0:
-        raise NarratorError(f"no {args.lang} model installed; {models.missing_model_hint(args.lang)}" if args.lang
-                            else "no speech model installed; run 'narrator models fetch LANG'")
+        if args.lang:
+            raise NarratorError("no {lang} model installed; {hint}", lang=args.lang, hint=models.missing_model_hint(args.lang))
+        raise NarratorError("no speech model installed; run 'narrator models fetch LANG'")
     return 1 if bad else 0
 
 
@@ -172,10 +173,10 @@ def cmd_listen(args: argparse.Namespace) -> int:
     try:
         seats, words = parse_choices(args.choices)
     except ValueError as exc:
-        raise UsageError(f"--choices: {exc}") from None
+        raise UsageError("--choices: {exc}", exc=exc) from None
     prompt = Prompt("listen", seats=seats, words=words)
     if args.wav is not None and not args.wav.is_file():
-        raise UsageError(f"--wav {str(args.wav)!r}: no such file")
+        raise UsageError("--wav {wav!r}: no such file", wav=str(args.wav))
     if args.keypad:
         return _listen_keypad(prompt)
     if args.wav is not None:
@@ -203,21 +204,21 @@ def _check_plan(args: argparse.Namespace) -> list[tuple[int, ...]]:
     from narrator.listening.check import SEATS_EACH, check_plan
 
     if not 3 <= args.players <= 30:
-        raise UsageError(f"--players {args.players}: a table has 3 to 30 seats")
+        raise UsageError("--players {players}: a table has 3 to 30 seats", players=args.players)
     if args.said is not None:
         if args.wav is None:
             raise UsageError("--said goes with --wav (the seats said in the file); live, the seats are drawn")
         try:
             seats = [int(s) for s in args.said.split(",")]
         except ValueError:
-            raise UsageError(f"--said {args.said!r}: seat numbers separated by commas, e.g. 4,6,8") from None
+            raise UsageError("--said {said!r}: seat numbers separated by commas, e.g. 4,6,8", said=args.said) from None
         if not seats or any(not 1 <= s <= args.players for s in seats):
-            raise UsageError(f"--said {args.said!r}: seats from 1 to {args.players} (--players)")
+            raise UsageError("--said {said!r}: seats from 1 to {players} (--players)", said=args.said, players=args.players)
         return [tuple(seats[i:i + SEATS_EACH]) for i in range(0, len(seats), SEATS_EACH)]
     if args.wav is not None:
         raise UsageError("--check --wav needs --said: the seats said in the file, in order")
     if not 1 <= args.speakers <= args.players:
-        raise UsageError(f"--speakers {args.speakers}: from 1 to {args.players} (--players)")
+        raise UsageError("--speakers {speakers}: from 1 to {players} (--players)", speakers=args.speakers, players=args.players)
     return check_plan(args.players, args.speakers, random.Random())
 
 
@@ -277,38 +278,44 @@ def probe_wav(wav: Path) -> tuple[int, int, int, int]:
     """(channels, sample bytes, rate, frames) of a WAV file, or one line saying why it cannot be read."""
     import wave
 
-    convert = f"convert it with: sox {wav} -r 16000 -c 1 -b 16 out.wav"
+    name = str(wav)
     try:
         size = wav.stat().st_size
     except OSError as exc:
-        raise UsageError(f"--wav {str(wav)!r}: cannot be read ({exc.strerror or exc})") from None
+        raise UsageError("--wav {wav!r}: cannot be read ({reason})", wav=name, reason=exc.strerror or exc) from None
     if size == 0:
-        raise UsageError(f"--wav {str(wav)!r} is an empty file (0 bytes), not a WAV recording")
+        raise UsageError("--wav {wav!r} is an empty file (0 bytes), not a WAV recording", wav=name)
     with wav.open("rb") as f:
         head = f.read(12)
-    cut_off = f"it ends ({size} bytes) before its WAV header is complete: a cut-off or unfinished recording"
+    # Each refusal is one whole sentence (docs/languages.md), the sox command to convert the file at its end.
+    cut_off = marked("--wav {wav!r} cannot be read: it ends ({size} bytes) before its WAV header is complete: a cut-off "
+                     "or unfinished recording; convert it with: sox {wav} -r 16000 -c 1 -b 16 out.wav")
     if not head.startswith(b"RIFF"):
-        raise UsageError(f"--wav {str(wav)!r} is not a WAV file: it starts with {head!r}, not b'RIFF'; {convert}")
+        raise UsageError("--wav {wav!r} is not a WAV file: it starts with {head!r}, not b'RIFF'; "
+                         "convert it with: sox {wav} -r 16000 -c 1 -b 16 out.wav", wav=name, head=head)
     if len(head) < 12:
-        raise UsageError(f"--wav {str(wav)!r} cannot be read: {cut_off}; {convert}")
+        raise UsageError(cut_off, wav=name, size=size)
     if head[8:12] != b"WAVE":
-        raise UsageError(f"--wav {str(wav)!r} is a RIFF file of type {head[8:12]!r}, not WAVE audio; {convert}")
+        raise UsageError("--wav {wav!r} is a RIFF file of type {head!r}, not WAVE audio; "
+                         "convert it with: sox {wav} -r 16000 -c 1 -b 16 out.wav", wav=name, head=head[8:12])
     try:
         with wave.open(str(wav), "rb") as w:
             return w.getnchannels(), w.getsampwidth(), w.getframerate(), w.getnframes()
     except EOFError:
-        why = cut_off
+        raise UsageError(cut_off, wav=name, size=size) from None
     except wave.Error as exc:
         text = str(exc)
         if text.startswith("unknown format: 3"):
-            why = "its samples are floating point; narrator reads 16-bit PCM"
-        elif text.startswith("unknown format"):
-            why = f"its sample encoding is not PCM ({text})"
-        else:
-            why = text or type(exc).__name__
+            raise UsageError("--wav {wav!r} cannot be read: its samples are floating point; narrator reads 16-bit PCM; "
+                             "convert it with: sox {wav} -r 16000 -c 1 -b 16 out.wav", wav=name) from None
+        if text.startswith("unknown format"):
+            raise UsageError("--wav {wav!r} cannot be read: its sample encoding is not PCM ({reason}); "
+                             "convert it with: sox {wav} -r 16000 -c 1 -b 16 out.wav", wav=name, reason=text) from None
+        reason = text or type(exc).__name__
     except OSError as exc:
-        why = exc.strerror or str(exc) or type(exc).__name__
-    raise UsageError(f"--wav {str(wav)!r} cannot be read: {why}; {convert}")
+        reason = exc.strerror or str(exc) or type(exc).__name__
+    raise UsageError("--wav {wav!r} cannot be read: {reason}; convert it with: sox {wav} -r 16000 -c 1 -b 16 out.wav",
+                     wav=name, reason=reason)
 
 
 def _listen_wav(wav: Path, model: Any, pack: Any, prompt: Any, missing: Any) -> int:

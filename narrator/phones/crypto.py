@@ -35,8 +35,8 @@ class Refused(NarratorError):
     """A message or a connection the laptop does not accept (its reason says why); `code` is the
     WebSocket close code the phone gets."""
 
-    def __init__(self, reason: str, code: int = 4401) -> None:
-        super().__init__(reason)
+    def __init__(self, reason: str, /, code: int = 4401, **slots: object) -> None:
+        super().__init__(reason, **slots)
         self.code = code
 
 
@@ -68,13 +68,13 @@ def seal(key: bytes, message: Mapping[str, Any]) -> str:
 def unseal(key: bytes, text: str) -> dict[str, Any]:
     """The message inside `text`; `Refused` when it is not one sealed with `key` (tampered, forged)."""
     if len(text) != SEALED_CHARS:
-        raise Refused(f"a message of {len(text)} characters, not {SEALED_CHARS}")
+        raise Refused("a message of {n_text} characters, not {expected}", n_text=len(text), expected=SEALED_CHARS)
     try:
         raw = base64.b64decode(text, validate=True)
         plain = nacl.secret.SecretBox(key).decrypt(raw)
         message = json.loads(plain.decode("ascii"))
     except (ValueError, nacl.exceptions.CryptoError) as exc:
-        raise Refused(f"a message that does not open with the seat's key ({type(exc).__name__})") from None
+        raise Refused("a message that does not open with the seat's key ({error_type})", error_type=type(exc).__name__) from None
     if not isinstance(message, dict):
         raise Refused("a message that is not an object")
     return message
@@ -99,6 +99,6 @@ class Channel:
             raise Refused("a message of another connection (replayed)")
         n = message.get("n")
         if not isinstance(n, int) or isinstance(n, bool) or n <= self.heard:
-            raise Refused(f"a message numbered {n!r} after {self.heard} (replayed or reordered)")
+            raise Refused("a message numbered {n!r} after {heard} (replayed or reordered)", n=n, heard=self.heard)
         self.heard = n
         return message

@@ -136,8 +136,8 @@ class PhoneHub:
                 s.token, s.key = str(entry["token"]), key
                 s.device = None if entry.get("device") is None else str(entry["device"])
         except (KeyError, TypeError, ValueError) as exc:
-            raise UsageError(f"the phones' links of this game cannot be read ({type(exc).__name__}: {exc}); "
-                             "the phones must join again with new links") from None
+            raise UsageError("the phones' links of this game cannot be read ({error_type}: {exc}); the phones must "
+                             "join again with new links", error_type=type(exc).__name__, exc=exc) from None
         self.by_token = {s.token: seat for seat, s in self.seats.items()}
 
     # ---- connections (called by the server) ----------------------------------------------
@@ -273,7 +273,8 @@ def load_links(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise UsageError(f"the phones' links {path} cannot be read ({exc}); the phones must join again") from None
+        raise UsageError("the phones' links {path} cannot be read ({exc}); the phones must join again",
+                         path=path, exc=exc) from None
     if not isinstance(data, dict):
-        raise UsageError(f"the phones' links {path} are not a table; the phones must join again")
+        raise UsageError("the phones' links {path} are not a table; the phones must join again", path=path)
     return data

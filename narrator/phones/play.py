@@ -57,9 +57,9 @@ class TablePhones:
         try:
             self.base = self.server.start()
         except OSError as exc:
-            raise UsageError(f"the phones' server cannot listen on {self.host} port {self.port} "
-                             f"({exc.strerror or exc}); choose another address with --phones-host or another port "
-                             "with --phones-port") from None
+            raise UsageError("the phones' server cannot listen on {host} port {port} ({reason}); choose another "
+                             "address with --phones-host or another port with --phones-port",
+                             host=self.host, port=self.port, reason=exc.strerror or exc) from None
         self.port = int(self.base.rsplit(":", 1)[1])
         self.save()
 
@@ -67,7 +67,8 @@ class TablePhones:
         try:
             save_links(self.hub, self.path, self._where())
         except OSError as exc:
-            raise UsageError(f"the phones' links cannot be saved in {self.path} ({exc.strerror or exc})") from None
+            raise UsageError("the phones' links cannot be saved in {path} ({reason})",
+                             path=self.path, reason=exc.strerror or exc) from None
 
     def _save_quietly(self) -> None:
         """A seat took a device (on the server's thread): save the links; a failure is a refusal line."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from narrator.roles.base import Card, PanelLine, RoleModule
+from narrator.rules.errors import CompositionError
 from narrator.rules.hooks import Win
 from narrator.rules.options import Options
 from narrator.rules.roles import Role, Side, Team
@@ -32,15 +33,16 @@ def groups(game: Game) -> str:
     return "A" * half + "B" * (n - half)
 
 
-def setup_check(players: int, possible: frozenset[Role], options: Options) -> str | None:
+def setup_check(players: int, possible: frozenset[Role], options: Options) -> CompositionError | None:
     given = options.sectarian_groups.upper()
     if Role.ABOMINABLE_SECTARIAN not in possible or not given:
         return None
     if len(given) != players:
-        return (f"sectarian_groups={given}: {len(given)} letters for {players} players; "
-                f"give one letter A or B a seat, e.g. {'A' * (players // 2)}{'B' * (players - players // 2)}")
+        return CompositionError("sectarian_groups={given}: {letters} letters for {players} players; "
+                                "give one letter A or B a seat, e.g. {example}", given=given, letters=len(given),
+                                players=players, example="A" * (players // 2) + "B" * (players - players // 2))
     if "A" not in given or "B" not in given:
-        return f"sectarian_groups={given}: both groups need at least one seat"
+        return CompositionError("sectarian_groups={given}: both groups need at least one seat", given=given)
     return None
 
 

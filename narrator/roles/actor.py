@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from narrator.ports import Heard
 from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
+from narrator.rules.errors import CompositionError
 from narrator.rules.events import Event, PowerLost
 from narrator.rules.hooks import Power
 from narrator.rules.options import ACTOR_CARDS, Options
@@ -60,16 +61,18 @@ def lays(possible: frozenset[Role], options: Options) -> tuple[Role, ...]:
     return tuple(cards)
 
 
-def setup_check(players: int, possible: frozenset[Role], options: Options) -> str | None:
+def setup_check(players: int, possible: frozenset[Role], options: Options) -> CompositionError | None:
     if Role.ACTOR not in possible:
         return None
     keys = {r.value: r for r in Role}
     for key in listed(options):
         role = keys.get(key)
         if role is None and key not in DEFAULT:
-            return f"actor_cards: {key!r} is not a role; give role keys separated by commas, e.g. seer,witch,hunter"
+            return CompositionError("actor_cards: {key!r} is not a role; give role keys separated by commas, e.g. "
+                                    "seer,witch,hunter", key=key)
         if role is not None and (role.team is Team.WOLVES or role in NEVER):
-            return f"actor_cards: {key!r} cannot be one of the Actor's cards (never a Werewolf, a Villager or the Actor)"
+            return CompositionError("actor_cards: {key!r} cannot be one of the Actor's cards (never a Werewolf, a "
+                                    "Villager or the Actor)", key=key)
     return None  # every listed card in play: no card is laid, and he is a plain Villager (still called)
 
 

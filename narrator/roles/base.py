@@ -13,6 +13,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from narrator.ports import Heard, Prompt, SlotValue
+from narrator.rules.errors import CompositionError
 from narrator.rules.events import Cause, Event, JoinedPack, NightBegan
 from narrator.rules.hooks import Power, Reaction, Win, Window
 from narrator.rules.options import Options
@@ -260,7 +261,7 @@ class RoleModule:
     team: Callable[[Game, int], Team | None] | None = None
     tie: Callable[[Game, tuple[int, ...], random.Random | None], int | None] | None = None
     acting: Callable[[Game, Role], int | None] | None = None
-    setup_check: Callable[[int, frozenset[Role], Options], str | None] | None = None
+    setup_check: Callable[[int, frozenset[Role], Options], CompositionError | None] | None = None
     lays: Callable[[frozenset[Role], Options], tuple[Role, ...]] | None = None  # cards laid face up
     # Dawn step 6: this role's chain reaction to a death (seat, cause): the events it brings.
     chain: Callable[[Game, int, Cause], Sequence[Event]] | None = None

@@ -48,14 +48,14 @@ def event_from_dict(data: dict[str, Any]) -> ev.Event:
     name = data.get("type")
     cls = _TYPES.get(str(name))
     if cls is None:
-        raise RulesError(f"unknown event type {name!r}")
+        raise RulesError("unknown event type {name!r}", name=name)
     hints = {f.name: f.type for f in dataclasses.fields(cls)}
     kwargs: dict[str, Any] = {}
     for key, kind in hints.items():
         if key not in data and key in _DEFAULTED.get(cls, ()):
             continue  # a field added later with a default (journals written before it)
         if key not in data:
-            raise RulesError(f"event {name} lacks field {key!r}")
+            raise RulesError("event {name} lacks field {key!r}", name=name, key=key)
         kwargs[key] = _typed(str(kind), data[key])
     event: ev.Event = cls(**kwargs)
     return event

@@ -73,7 +73,8 @@ def default_deck(players: int) -> dict[Role, int]:
 def check_players(players: int) -> None:
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise CompositionError(
-            f"{players!r} players is out of range; the game takes {MIN_PLAYERS} to {MAX_PLAYERS} players"
+            "{players!r} players is out of range; the game takes {min_players} to {max_players} players",
+            players=players, min_players=MIN_PLAYERS, max_players=MAX_PLAYERS
         )
 
 
@@ -97,14 +98,15 @@ def parse_roles(spec: str) -> dict[Role, int]:
             try:
                 count = int(num)
             except ValueError:
-                raise CompositionError(f"count {num.strip()!r} for {name.strip()!r} is not a whole number") from None
+                raise CompositionError("count {num!r} for {name!r} is not a whole number",
+                                       num=num.strip(), name=name.strip()) from None
         else:
             count = role.copies or 1  # `two_sisters` alone means both Sisters
         if count < 0:
-            raise CompositionError(f"count {count} for {name.strip()!r} cannot be negative")
+            raise CompositionError("count {count} for {name!r} cannot be negative", count=count, name=name.strip())
         counts[role] = counts.get(role, 0) + count
     if not counts:
-        raise CompositionError(f"no roles in {spec!r}; write them like werewolf=3,seer=1")
+        raise CompositionError("no roles in {spec!r}; write them like werewolf=3,seer=1", spec=spec)
     return counts
 
 
@@ -115,13 +117,16 @@ def complete(players: int, named: Composition, options: Options) -> dict[Role, i
     size = deck_size(players, deck, options)
     specials = sum(n for role, n in deck.items() if role is not Role.VILLAGER)
     if specials > size:
-        raise CompositionError(
-            f"{specials} role cards ({describe(deck)}) do not fit {players} players"
-            f"{' (+2 cards for the Thief)' if size > players else ''}; remove some roles or add players"
-        )
+        if size > players:
+            raise CompositionError("{specials} role cards ({describe}) do not fit {players} players (+2 cards for the Thief); "
+                                   "remove some roles or add players", specials=specials, describe=describe(deck), players=players)
+        raise CompositionError("{specials} role cards ({describe}) do not fit {players} players; remove some roles or "
+                               "add players",
+                               specials=specials, describe=describe(deck), players=players)
     named_villagers = deck.get(Role.VILLAGER, 0)
     if named_villagers and specials + named_villagers > size:
-        raise CompositionError(f"{describe(deck)} is {specials + named_villagers} cards; {players} players take {size}")
+        raise CompositionError("{describe} is {specials} cards; {players} players take {size}",
+                               describe=describe(deck), specials=specials + named_villagers, players=players, size=size)
     deck[Role.VILLAGER] = size - specials
     if deck[Role.VILLAGER] == 0:
         del deck[Role.VILLAGER]
@@ -157,28 +162,31 @@ def _validate(players: int, deck: Composition, options: Options) -> list[str]:
     check_players(players)
     for role, count in deck.items():
         if not isinstance(role, Role):
-            raise UnknownRoleError(f"unknown role {role!r}")
+            raise UnknownRoleError("unknown role {role!r}", role=role)
         if count < 0:
-            raise CompositionError(f"{count} {role.value} cards: a count cannot be negative")
+            raise CompositionError("{count} {value} cards: a count cannot be negative", count=count, value=role.value)
         if role.unique and count > 1:
-            raise CompositionError(f"{count} {role.value} cards: the {role.value} is a single card")
+            raise CompositionError("{count} {value} cards: the {value} is a single card", count=count, value=role.value)
         if role.copies and count not in (0, role.copies):
             raise CompositionError(
-                f"{count} {role.value} cards: the {role.value} come as {role.copies} cards, all dealt "
-                f"({role.value}={role.copies})"
+                "{count} {value} cards: the {value} come as {copies} cards, all dealt ({value}={copies})",
+                count=count, value=role.value, copies=role.copies
             )
     size = deck_size(players, deck, options)
     total = sum(deck.values())
     if total != size:
-        raise CompositionError(f"the deck {describe(deck)} has {total} cards; {players} players need {size}")
+        raise CompositionError("the deck {describe} has {total} cards; {players} players need {size}",
+                               describe=describe(deck), total=total, players=players, size=size)
     # Any pack card of the Werewolves' team counts as a Werewolf (a special wolf replaces one: the
     # Big Bad Wolf, the Accursed Wolf-Father). The White Werewolf plays alone: alone, he is no pack.
     wolves = sum(n for role, n in deck.items() if role in hooks.PACK and role.team is Team.WOLVES)
     if wolves < 1:
-        alone = " (the White Werewolf plays alone: he is no pack)" if deck.get(Role.WHITE_WEREWOLF) else ""
-        raise CompositionError(f"the deck {describe(deck)} has no Werewolf{alone}; add werewolf=1 or more")
+        if deck.get(Role.WHITE_WEREWOLF):
+            raise CompositionError("the deck {describe} has no Werewolf (the White Werewolf plays alone: he is no pack); "
+                                   "add werewolf=1 or more", describe=describe(deck))
+        raise CompositionError("the deck {describe} has no Werewolf; add werewolf=1 or more", describe=describe(deck))
     if total - sum(n for role, n in deck.items() if role in hooks.PACK) < 1:
-        raise CompositionError(f"the deck {describe(deck)} has only Werewolves; add at least one other role")
+        raise CompositionError("the deck {describe} has only Werewolves; add at least one other role", describe=describe(deck))
     warnings: list[str] = []
     if players not in RECOMMENDED:
         warnings.append(f"{players} players: the game is best with 8 to 18")

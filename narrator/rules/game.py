@@ -103,25 +103,25 @@ class Game:
         # The announced possible roles always include the cards really in play.
         chosen = frozenset(possible or ()) | frozenset(deal.seats) | frozenset(deal.extra)
         if _ROLE_THIEF in deal.seats and len(deal.extra) != 2:
-            raise RulesError(f"a Thief needs two extra cards, got {len(deal.extra)}")
+            raise RulesError("a Thief needs two extra cards, got {count}", count=len(deal.extra))
         seated = [r for r in deal.extra if r.seated or r.copies]
         if seated:
             raise CompositionError(
-                f"extra cards {_names(deal.extra)}: the {seated[0].value} card is always dealt to a seat, "
-                "never left in the centre (docs/rules-spec.md)"
+                "extra cards {names}: the {value} card is always dealt to a seat, never left in the centre "
+                "(docs/rules-spec.md)", names=_names(deal.extra), value=seated[0].value
             )
         if _ROLE_THIEF not in deal.seats and deal.extra:
-            raise CompositionError(f"extra cards {_names(deal.extra)} are dealt only with a Thief at the table")
+            raise CompositionError("extra cards {names} are dealt only with a Thief at the table", names=_names(deal.extra))
         if opts.thief_extra_cards == "villagers" and any(r is not _ROLE_VILLAGER for r in deal.extra):
             raise CompositionError(
-                f"extra cards {_names(deal.extra)}: with thief_extra_cards=villagers the Thief's two extra "
-                "cards are Villagers (use thief_extra_cards=from_deck for any two cards)"
+                "extra cards {names}: with thief_extra_cards=villagers the Thief's two extra cards are Villagers (use "
+                "thief_extra_cards=from_deck for any two cards)", names=_names(deal.extra)
             )
         chosen_hooks = hooks.of_game(chosen)  # the setup hooks of the possible roles only
         for check in chosen_hooks.SETUP_CHECKS:
             problem = check(players, chosen, opts)
             if problem is not None:
-                raise CompositionError(problem)
+                raise problem
         laid = tuple(card for lay in chosen_hooks.LAID for card in lay(chosen, opts)) if chosen_hooks.LAID else ()
         return cls(GameStarted(players, tuple(deal.seats), tuple(deal.extra), chosen | frozenset(laid) if laid else chosen,
                                opts, laid))
@@ -367,27 +367,28 @@ class Game:
 
     def _check_seat(self, seat: int) -> None:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= self.state.players:
-            raise InvalidTargetError(f"seat {seat!r} is out of range; seats are 1 to {self.state.players}")
+            raise InvalidTargetError("seat {seat!r} is out of range; seats are 1 to {players}",
+                                     seat=seat, players=self.state.players)
 
     def _check_target(self, seat: int, who: str) -> None:
         s = self.state
         if type(seat) is not int or not 1 <= seat <= s.players:  # the common case checked inline
             self._check_seat(seat)
         if not s.alive[seat - 1]:
-            raise InvalidTargetError(f"seat {seat} is dead; {who} can only choose a living player")
+            raise InvalidTargetError("seat {seat} is dead; {who} can only choose a living player", seat=seat, who=who)
 
     def _require_phase(self, phase: Phase, why: str) -> None:
         s = self.state
         if s.phase is not phase:
-            raise WrongPhaseError(f"{why} (the game is in phase {s.phase.value})")
+            raise WrongPhaseError("{why} (the game is in phase {value})", why=why, value=s.phase.value)
         if s.awaiting is not _AWAITING_NOTHING:
-            raise WrongPhaseError(f"{why}; first the game waits for {s.awaiting.value}")
+            raise WrongPhaseError("{why}; first the game waits for {value}", why=why, value=s.awaiting.value)
 
     def _require_awaiting(self, what: Awaiting, name: str) -> None:
         if self.state.phase is _PHASE_OVER:
-            raise WrongPhaseError(f"{name}: the game is over")
+            raise WrongPhaseError("{name}: the game is over", name=name)
         if self.state.awaiting is not what:
-            raise WrongPhaseError(f"{name} is not awaited now (awaiting: {self.state.awaiting.value})")
+            raise WrongPhaseError("{name} is not awaited now (awaiting: {value})", name=name, value=self.state.awaiting.value)
 
     def _night_step(self, step: int, who: str, said: str, first_night_only: bool = False) -> None:
         """`said` quotes the refused action in the message."""
@@ -395,9 +396,10 @@ class Game:
         if s.phase is not _PHASE_NIGHT or s.awaiting is not _AWAITING_NOTHING:  # the message built only if refused
             self._require_phase(_PHASE_NIGHT, f"{said}: {who} acts only at night")
         if first_night_only and s.night != 1:
-            raise WrongPhaseError(f"{said}: {who} acts only on the first night (this is night {s.night})")
+            raise WrongPhaseError("{said}: {who} acts only on the first night (this is night {night})",
+                                  said=said, who=who, night=s.night)
         if s.step >= step:
-            raise WrongPhaseError(f"{said}: {who} cannot act now: the night has moved past that call")
+            raise WrongPhaseError("{said}: {who} cannot act now: the night has moved past that call", said=said, who=who)
 
     def _living_actor(self, role: Role, who: str, said: str) -> int:
         seat = self.living_holder(role)
@@ -405,8 +407,9 @@ class Game:
             return seat
         seats = self.holders(role)
         if not seats:
-            raise IllegalActionError(f"{said}: nobody holds the {role.value} card, so {who} cannot act")
-        raise IllegalActionError(f"{said}: {who} (seat {seats[0]}) is dead and cannot act")
+            raise IllegalActionError("{said}: nobody holds the {value} card, so {who} cannot act",
+                                     said=said, value=role.value, who=who)
+        raise IllegalActionError("{said}: {who} (seat {seats}) is dead and cannot act", said=said, who=who, seats=seats[0])
 
     # ---- the fold -----------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
+from narrator.rules.errors import CompositionError
 from narrator.rules.events import Cause, Event
 from narrator.rules.options import Options
 from narrator.rules.roles import Role, Side, Team
@@ -177,7 +178,7 @@ TIE: list[Callable[[Game, tuple[int, ...], random.Random | None], int | None]] =
 # the laid cards become possible roles (their calls are made every night, dealt or not).
 LAID: list[Callable[[frozenset[Role], Options], tuple[Role, ...]]] = []
 # Setup: a problem with the table for a role (players, possible roles, options), or None.
-SETUP_CHECKS: list[Callable[[int, frozenset[Role], Options], str | None]] = []
+SETUP_CHECKS: list[Callable[[int, frozenset[Role], Options], CompositionError | None]] = []
 # A seat that acts as this role now, besides its holders (the Actor holding a card): alive or not.
 ACTING: list[Callable[[Game, Role], int | None]] = []
 # Dawn step 6 / Day step 5: chain reactions to a death, after grief and the Hunter's shot, in
@@ -256,7 +257,7 @@ class GameHooks:
     ACTING: tuple[Callable[[Game, Role], int | None], ...]
     CHAIN: tuple[Callable[[Game, int, Cause], Sequence[Event]], ...]
     WINDOW: tuple[Window, ...]
-    SETUP_CHECKS: tuple[Callable[[int, frozenset[Role], Options], str | None], ...]
+    SETUP_CHECKS: tuple[Callable[[int, frozenset[Role], Options], CompositionError | None], ...]
     LAID: tuple[Callable[[frozenset[Role], Options], tuple[Role, ...]], ...]
     # The end check's rows that can hold in the game (a loner's only if he is possible), and those
     # of them that stop the game at once (the Angel's), checked after every batch of deaths.

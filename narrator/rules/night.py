@@ -74,7 +74,7 @@ def thief_choose(self: Game, card: int) -> None:
     self._night_step(_STEP_THIEF, "the Thief", said, first_night_only=True)
     seat = self._living_actor(_ROLE_THIEF, "the Thief", said)
     if card not in (0, 1, 2):
-        raise InvalidTargetError(f"card {card!r}: the Thief chooses 1 or 2, or 0 to keep his card")
+        raise InvalidTargetError("card {card!r}: the Thief chooses 1 or 2, or 0 to keep his card", card=card)
     if card == 0 and all(r in hooks.PACK for r in s.extra):
         raise IllegalActionError("card 0: both extra cards are Werewolves, so the Thief must take one (1 or 2)")
     self._emit(ThiefChose(seat, card, s.extra[card - 1] if card else None))
@@ -87,7 +87,7 @@ def cupid_choose(self: Game, first: int, second: int) -> None:
     for seat in (first, second):
         self._check_target(seat, "Cupid")
     if first == second:
-        raise InvalidTargetError(f"Cupid named seat {first} twice; the Lovers are two different players")
+        raise InvalidTargetError("Cupid named seat {first} twice; the Lovers are two different players", first=first)
     self._emit(LoversChosen(cupid, first, second))
 
 
@@ -98,7 +98,7 @@ def seer_inspect(self: Game, target: int) -> Role | Team | None:
     seer = self._living_actor(_ROLE_SEER, "the Seer", said)
     self._check_target(target, "the Seer")
     if target == seer:
-        raise InvalidTargetError(f"seat {target} is the Seer herself; she looks at another player's card")
+        raise InvalidTargetError("seat {target} is the Seer herself; she looks at another player's card", target=target)
     if seer in self.state.powerless:
         self._emit(PowerIgnored("seer", seer, _STEP_SEER))
         return None
@@ -112,15 +112,16 @@ def wolves_choose(self: Game, target: int | None) -> None:
     said = f"the Werewolves on seat {target!r}" if target is not None else "the Werewolves without a victim"
     self._night_step(_STEP_WOLVES, "the Werewolves", said)
     if not self.pack_alive():
-        raise IllegalActionError(f"{said}: no Werewolf is alive to choose a victim")
+        raise IllegalActionError("{said}: no Werewolf is alive to choose a victim", said=said)
     if target is not None:
         if s.night == 1 and not s.options.first_night_kill:
             raise IllegalActionError(
-                f"seat {target}: on the first night the Werewolves only recognise each other (first_night_kill=false)"
+                "seat {target}: on the first night the Werewolves only recognise each other (first_night_kill=false)",
+                target=target
             )
         self._check_target(target, "the Werewolves")
         if self.is_pack(target):
-            raise InvalidTargetError(f"seat {target} is a Werewolf; the Werewolves cannot choose one of their own")
+            raise InvalidTargetError("seat {target} is a Werewolf; the Werewolves cannot choose one of their own", target=target)
     self._emit(WolvesChose(target))
 
 
@@ -141,13 +142,13 @@ def witch_act(self: Game, heal: bool, poison: int | None, saved: int | None = No
             victim = self.pack_victim()
             saved = victim if victim in healable else healable[0]
         elif saved not in healable:
-            raise InvalidTargetError(f"heal seat {saved!r}: not devoured tonight (devoured: "
-                                     f"{' '.join(map(str, healable))}); she heals one of them")
+            raise InvalidTargetError("heal seat {saved!r}: not devoured tonight (devoured: {healable}); she heals one "
+                                     "of them", saved=saved, healable=' '.join(map(str, healable)))
     else:
         saved = None
     if poison is not None:
         if not s.poison_left:
-            raise IllegalActionError(f"poison seat {poison}: the Witch has already used her poison")
+            raise IllegalActionError("poison seat {poison}: the Witch has already used her poison", poison=poison)
         self._check_target(poison, "the Witch")
     if witch in s.powerless:
         self._emit(PowerIgnored("witch", witch, _STEP_WITCH))
@@ -163,7 +164,7 @@ def use_power(self: Game, call: str, targets: Sequence[int], reset: bool = False
     Devoted Servant for the first-night power of the card she took (docs/rules-spec.md)."""
     power = hooks.POWERS.get(call)
     if power is None:
-        raise RulesError(f"unknown night call {call!r}")
+        raise RulesError("unknown night call {call!r}", call=call)
     chosen = tuple(targets)
     who = f"the {power.role.value.replace('_', ' ')}"
     said = f"{who} on {' '.join(map(str, chosen)) or 'nobody'}"
@@ -171,23 +172,23 @@ def use_power(self: Game, call: str, targets: Sequence[int], reset: bool = False
         s = self.state
         self._night_step(step_of(RESET_ORDER), who, said)
         if s.took_day == 0 or s.night != s.took_day + 1:
-            raise WrongPhaseError(f"{said}: a taken card is reset only the night after the takeover")
+            raise WrongPhaseError("{said}: a taken card is reset only the night after the takeover", said=said)
         seat = self._living_actor(power.role, who, said)
         if not power.first_night_only or seat != self.taker():
-            raise IllegalActionError(f"{said}: only the Devoted Servant's new card's first-night power is reset")
+            raise IllegalActionError("{said}: only the Devoted Servant's new card's first-night power is reset", said=said)
     else:
         self._night_step(step_of(power.order), who, said, first_night_only=power.first_night_only)
         if not power.called(self.state.options, self.state.night):
-            raise WrongPhaseError(f"{said}: {who} is not called on night {self.state.night}")
+            raise WrongPhaseError("{said}: {who} is not called on night {night}", said=said, who=who, night=self.state.night)
         seat = self._living_actor(power.role, who, said)
     if power.seats:
         for target in chosen:
             self._check_target(target, who)
     elif not all(isinstance(t, int) and not isinstance(t, bool) for t in chosen):
-        raise InvalidTargetError(f"{said}: give whole numbers")
+        raise InvalidTargetError("{said}: give whole numbers", said=said)
     problem = power.check(self, seat, chosen)
     if problem is not None:
-        raise IllegalActionError(f"{said}: {problem}")
+        raise IllegalActionError("{said}: {problem}", said=said, problem=problem)
     if seat in self.state.powerless:
         self._emit(PowerIgnored(call, seat, step_of(RESET_ORDER if reset else power.order)))
         return

@@ -46,10 +46,11 @@ NUMBERS: dict[str, range] = {"raven_mark_votes": range(1, 6), "piper_charms_per_
                              "elder_lives": range(1, 6), "judge_second_votes": range(1, 6)}
 
 
-def _groups(text: str) -> str | None:
+def _groups(name: str, text: str) -> OptionError | None:
     if all(c in "ABab" for c in text):
         return None
-    return "give one letter A or B a seat, in seat order, e.g. AAAABBBB"
+    return OptionError("option {name} cannot be {value!r}; give one letter A or B a seat, in seat order, e.g. AAAABBBB",
+                       name=name, value=text)
 
 
 # The Actor's default cards (docs/rules-spec.md#role-actor), some of them played by later roles.
@@ -57,17 +58,20 @@ ACTOR_CARDS = ("seer", "witch", "hunter", "little_girl", "savior", "elder", "sca
                "bear_tamer", "stuttering_judge", "knight_rusty_sword", "raven")
 
 
-def _words(text: str) -> str | None:
+def _words(name: str, text: str) -> OptionError | None:
     """Role keys separated by commas (which of them may be the Actor's is checked at the start)."""
     from narrator.rules.roles import Role  # roles.py does not read the options: no cycle
 
     known = {r.value for r in Role} | set(ACTOR_CARDS)
     wrong = [w.strip() for w in text.split(",") if w.strip() and w.strip() not in known]
-    return None if not wrong else f"{wrong[0]!r} is not a role; give role keys separated by commas, e.g. seer,witch,hunter"
+    if not wrong:
+        return None
+    return OptionError("option {name} cannot be {value!r}; {wrong!r} is not a role; give role keys separated by commas, "
+                       "e.g. seer,witch,hunter", name=name, value=text, wrong=wrong[0])
 
 
 # Options that take a text of their own (a seat map, a list of cards), with its check.
-TEXTS: dict[str, Callable[[str], str | None]] = {"sectarian_groups": _groups, "actor_cards": _words}
+TEXTS: dict[str, Callable[[str, str], OptionError | None]] = {"sectarian_groups": _groups, "actor_cards": _words}
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,17 +158,21 @@ class Options:
             if f.name in CHOICES:
                 if value not in CHOICES[f.name]:
                     allowed = ", ".join(CHOICES[f.name])
-                    raise OptionError(f"option {f.name} cannot be {value!r}; choose one of: {allowed}")
+                    raise OptionError("option {name} cannot be {value!r}; choose one of: {allowed}",
+                                      name=f.name, value=value, allowed=allowed)
             elif f.name in TEXTS:
-                problem = TEXTS[f.name](value) if isinstance(value, str) else "give a text"
+                if not isinstance(value, str):
+                    raise OptionError("option {name} cannot be {value!r}; give a text", name=f.name, value=value)
+                problem = TEXTS[f.name](f.name, value)
                 if problem is not None:
-                    raise OptionError(f"option {f.name} cannot be {value!r}; {problem}")
+                    raise problem
             elif f.name in NUMBERS:
                 span = NUMBERS[f.name]
                 if isinstance(value, bool) or not isinstance(value, int) or value not in span:
-                    raise OptionError(f"option {f.name} cannot be {value!r}; give a whole number from {span[0]} to {span[-1]}")
+                    raise OptionError("option {name} cannot be {value!r}; give a whole number from {low} to {high}",
+                                      name=f.name, value=value, low=span[0], high=span[-1])
             elif not isinstance(value, bool):
-                raise OptionError(f"option {f.name} takes true or false, not {value!r}")
+                raise OptionError("option {name} takes true or false, not {value!r}", name=f.name, value=value)
 
     @property
     def captain_double_vote(self) -> bool:
@@ -184,7 +192,7 @@ class Options:
         for key, raw in values.items():
             name = key.strip().replace("-", "_")
             if name not in known:
-                raise OptionError(f"unknown option {key!r}; known options: {', '.join(sorted(known))}")
+                raise OptionError("unknown option {key!r}; known options: {known}", key=key, known=', '.join(sorted(known)))
             changes[name] = _coerce(name, raw)
         return dataclasses.replace(self, **changes)
 
@@ -195,7 +203,7 @@ class Options:
         for pair in pairs:
             key, sep, value = pair.partition("=")
             if not sep or not key.strip():
-                raise OptionError(f"option {pair!r} is not KEY=VALUE, e.g. vote_procedure=runoff")
+                raise OptionError("option {pair!r} is not KEY=VALUE, e.g. vote_procedure=runoff", pair=pair)
             values[key.strip()] = value.strip()
         return cls().with_values(values)
 
@@ -219,4 +227,4 @@ def _coerce(name: str, raw: Any) -> Any:
             return True
         if low in ("false", "no", "0", "off"):
             return False
-    raise OptionError(f"option {name} takes true or false, not {raw!r}")
+    raise OptionError("option {name} takes true or false, not {raw!r}", name=name, raw=raw)

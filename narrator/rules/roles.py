@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from enum import Enum
 
+from narrator.errors import marked
+
 
 class Team(str, Enum):
     """The team a role card plays for."""
@@ -100,18 +102,18 @@ class Role(str, Enum):
         key = text.strip().lower().replace("-", "_").replace(" ", "_")
         key = _ALIASES.get(key, key)
         if key in _NOT_PLAYED:
-            raise UnknownRoleError(f"{text!r}: {_NOT_PLAYED[key]} (see narrator rules)")
+            raise UnknownRoleError(_NOT_PLAYED[key], text=text)
         try:
             return cls(key)
         except ValueError:
             known = ", ".join(r.value for r in cls)
-            raise UnknownRoleError(f"unknown role {text!r}; known roles: {known}") from None
+            raise UnknownRoleError("unknown role {text!r}; known roles: {known}", text=text, known=known) from None
 
 
 # Roles of docs/rules-spec.md this narrator will not play, and why.
 _NOT_PLAYED = {
-    "pyromaniac": "the Pyromaniac is not played: his power burns one of Le Village's building cards, "
-                  "which the narrator does not have",
+    "pyromaniac": marked("{text!r}: the Pyromaniac is not played: his power burns one of Le Village's building cards, "
+                         "which the narrator does not have (see narrator rules)"),
 }
 
 _ALIASES = {

@@ -86,9 +86,9 @@ def signal_second_vote(self: Game, voter: int) -> None:
     for anyone else; either way nothing is said."""
     s = self.state
     if not self.sign_taken():
-        raise WrongPhaseError(f"seat {voter!r}'s sign: a sign is taken only during the day's first vote")
+        raise WrongPhaseError("seat {voter!r}'s sign: a sign is taken only during the day's first vote", voter=voter)
     if voter not in s.ballot_voters:
-        raise IllegalActionError(f"seat {voter!r} does not vote in this round, so gives no sign")
+        raise IllegalActionError("seat {voter!r} does not vote in this round, so gives no sign", voter=voter)
     if s.second_vote_asked is None and any(signal(self, voter) for signal in self.hooks.SIGNALS):
         self._emit(SecondVoteAsked(voter))
 
@@ -155,14 +155,16 @@ def _refuse_votes(self: Game, votes: Mapping[int, int | None]) -> None:
     for voter, target in votes.items():
         if voter not in s.ballot_voters:
             if not (isinstance(voter, int) and 1 <= voter <= s.players):
-                raise InvalidTargetError(f"voter {voter!r} is not a seat; seats are 1 to {s.players}")
+                raise InvalidTargetError("voter {voter!r} is not a seat; seats are 1 to {players}",
+                                         voter=voter, players=s.players)
             if not s.alive[voter - 1]:
-                raise IllegalActionError(f"seat {voter} is dead; the dead do not vote")
-            raise IllegalActionError(f"seat {voter} does not vote in this round ({ballot.value})")
+                raise IllegalActionError("seat {voter} is dead; the dead do not vote", voter=voter)
+            raise IllegalActionError("seat {voter} does not vote in this round ({value})", voter=voter, value=ballot.value)
         if target is not None and target not in s.candidates:
             self._check_target(target, f"seat {voter}'s vote")
             allowed = ", ".join(map(str, s.candidates))
-            raise InvalidTargetError(f"seat {voter} voted for seat {target}, who is not a candidate ({allowed})")
+            raise InvalidTargetError("seat {voter} voted for seat {target}, who is not a candidate ({allowed})",
+                                     voter=voter, target=target, allowed=allowed)
     raise AssertionError("votes refused without a reason")  # pragma: no cover
 
 
@@ -258,7 +260,7 @@ def break_tie(self: Game, seat: int | None) -> None:
         return
     if seat not in s.candidates:
         tied = ", ".join(map(str, s.candidates))
-        raise InvalidTargetError(f"seat {seat!r} is not among the tied ({tied})")
+        raise InvalidTargetError("seat {seat!r} is not among the tied ({tied})", seat=seat, tied=tied)
     self._eliminate(seat, by_captain=True)
 
 
@@ -311,7 +313,8 @@ def take_card(self: Game, taker: int | None) -> None:
         self._check_seat(taker)
         problems = [w.check(self, taker, seat) for w in self.hooks.WINDOW]
         if all(p is not None for p in problems):
-            raise IllegalActionError(f"seat {taker} cannot take seat {seat}'s card: {problems[0]}")
+            raise IllegalActionError("seat {taker} cannot take seat {seat}'s card: {problems}",
+                                     taker=taker, seat=seat, problems=problems[0])
         self._emit(CardTaken(taker, seat, s.roles[seat - 1]))
     if s.queue:  # a dawn window: the queue of the night's deaths waits for the last one
         queue = list(s.queue)

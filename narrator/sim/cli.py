@@ -28,14 +28,16 @@ def register(sub: Any) -> None:
     p.add_argument("--roles", metavar="SPEC", help='e.g. "werewolf=3,seer=1,witch=1"; the rest are Villagers')
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help=option_help())
     p.add_argument("--games", type=int, default=1000, metavar="K", help="how many games to play (default: 1000)")
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed: the same seed plays the same games (default: 0)")
+    p.add_argument("--seed",
+                   type=int, default=0, metavar="S", help="random seed: the same seed plays the same games (default: 0)")
     p.add_argument("--policy", choices=sorted(POLICIES), default="random",
                    help="how the automatic players choose: random (every choice at random; the village votes as "
                         "one block for a random player), random-votes (each voter votes alone for a random other "
                         "player) or informed (players who play like people; see --param) (default: random)")
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                    help="an informed player's behaviour, e.g. seer_reveal=1 (see docs/simulator.md)")
-    p.add_argument("--jobs", type=integer("--jobs", 0), default=1, metavar="J", help="worker processes, 0 for one per core (default: 1)")
+    p.add_argument("--jobs", type=integer("--jobs",
+                                          0), default=1, metavar="J", help="worker processes, 0 for one per core (default: 1)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
     register_balance(sub)
@@ -44,12 +46,12 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     options = Options.parse(args.option)
     if args.games < 1:
-        raise UsageError(f"--games {args.games}: play at least one game")
+        raise UsageError("--games {games}: play at least one game", games=args.games)
     deck = complete(args.players, parse_roles(args.roles) if args.roles else default_deck(args.players), options)
     warnings = validate(args.players, deck, options)
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     if args.param and args.policy != "informed":
-        raise UsageError(f"--param {args.param[0]!r}: parameters are for --policy informed")
+        raise UsageError("--param {param!r}: parameters are for --policy informed", param=args.param[0])
     params = InformedParams.parse(args.param) if args.policy == "informed" else None
     config = SimConfig(args.players, deck, options, args.policy, args.seed, params)
     if args.json:
@@ -96,7 +98,8 @@ def _print_table(config: SimConfig, deck_text: str, result: dict[str, Any]) -> N
 def register_balance(sub: Any) -> None:
     p = sub.add_parser("balance", help="the village's chance with informed players, and the nearest fair compositions")
     p.add_argument("--players", type=int, metavar="N", help="players at the table (8 to 18 answer from the shipped table)")
-    p.add_argument("--roles", metavar="SPEC", help='the chosen roles, e.g. "werewolf=3,seer=1,witch=1" (default: the default composition)')
+    p.add_argument("--roles",
+                   metavar="SPEC", help='the chosen roles, e.g. "werewolf=3,seer=1,witch=1" (default: the default composition)')
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help=option_help())
     p.add_argument("--owns", metavar="ROLES", help='special roles the table owns, e.g. "seer,witch,hunter" (default: all)')
     p.add_argument("--budget", type=float, metavar="S",
@@ -140,7 +143,7 @@ def run_balance(args: argparse.Namespace) -> int:
     if args.players is None:
         raise UsageError("balance needs --players N (or --precompute)")
     if args.budget is not None and not 0 < args.budget <= 600:
-        raise UsageError(f"--budget {args.budget!r}: give seconds above 0, at most 600")
+        raise UsageError("--budget {budget!r}: give seconds above 0, at most 600", budget=args.budget)
     options = Options.parse(args.option)
     deck = complete(args.players, parse_roles(args.roles) if args.roles else default_deck(args.players), options)
     owned = [Role.parse(name) for name in args.owns.split(",") if name.strip()] if args.owns else list(SPECIALS)

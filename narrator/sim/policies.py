@@ -188,14 +188,16 @@ class InformedParams:
             name, sep, raw = pair.partition("=")
             name = name.strip()
             if name not in known:
-                raise UsageError(f"--param {pair!r}: unknown parameter; known: {', '.join(sorted(known))}")
+                raise UsageError("--param {pair!r}: unknown parameter; known: {known}", pair=pair, known=', '.join(sorted(known)))
             try:
                 value = float(raw)
             except ValueError:
-                raise UsageError(f"--param {pair!r}: the value must be a number, like {name}=0.5") from None
+                raise UsageError("--param {pair!r}: the value must be a number, like {name}=0.5", pair=pair, name=name) from None
             if not sep or value < 0 or (name != "wolf_tell" and value > 1):
-                raise UsageError(f"--param {pair!r}: give {name}=P with P from 0 to 1"
-                                 + (" (wolf_tell: any weight from 0)" if name == "wolf_tell" else ""))
+                if name == "wolf_tell":
+                    raise UsageError("--param {pair!r}: give {name}=P with P from 0 to 1 (wolf_tell: any weight from 0)",
+                                     pair=pair, name=name)
+                raise UsageError("--param {pair!r}: give {name}=P with P from 0 to 1", pair=pair, name=name)
             values[name] = value
         return replace(cls(), **values)
 

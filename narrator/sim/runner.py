@@ -52,7 +52,8 @@ def play_one(config: SimConfig, index: int, policy: Policy | None = None) -> Gam
     s = game.state
     while s.outcome is None:
         if s.night >= MAX_NIGHTS:
-            raise NarratorError(f"game {index} (seed {config.seed}) did not end within {MAX_NIGHTS} nights")
+            raise NarratorError("game {index} (seed {seed}) did not end within {max_nights} nights",
+                                index=index, seed=config.seed, max_nights=MAX_NIGHTS)
         play_night(game, rng, pol)
         if s.outcome is None:
             play_day(game, rng, pol)

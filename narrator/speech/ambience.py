@@ -113,7 +113,7 @@ def generate(name: str, sample_rate: int = 22050, seconds: float = LOOP_SECONDS)
     if maker is None:
         from narrator.errors import UsageError
 
-        raise UsageError(f"no ambience bed {name!r}; choose one of {', '.join(BEDS)}")
+        raise UsageError("no ambience bed {name!r}; choose one of {beds}", name=name, beds=', '.join(BEDS))
     n = int(round(seconds * sample_rate))
     bed = maker(n, sample_rate)
     from narrator.speech.loudness import BED_OVER_VOICE_LU, VOICE_LUFS, measure

@@ -20,7 +20,7 @@ DEFAULT_PLAYERS = 18
 def register(sub: Any) -> None:
     p = sub.add_parser("say", help="speak a line (or write it to a WAV file)")
     p.add_argument("text", nargs="*", metavar="TEXT", help="the words to say")
-    p.add_argument("--lang", default="en", metavar="L", help=f"voice pack language: {languages()} (default: en)")
+    p.add_argument("--lang", default="en", metavar="L", help="voice pack language: {languages} (default: en)")
     p.add_argument("--to", metavar="FILE.wav", help="write the speech to this WAV file instead of playing it")
     p.add_argument("--key", metavar="KEY", help="say a line of the pack instead of TEXT, e.g. seer.wake")
     p.add_argument("--slot", action="append", default=[], metavar="NAME=VALUE", help="a slot of --key, e.g. seat=3")
@@ -41,8 +41,9 @@ def register(sub: Any) -> None:
     vfill.add_argument("lang", metavar="LANG", help="pack language, e.g. de")
     vfill.set_defaults(func=run_fill)
     vr = vsub.add_parser("render", help="render every line a game can say into the cache")
-    vr.add_argument("--lang", default="en", metavar="L", help=f"pack language: {languages()}, or 'all' (default: en)")
-    vr.add_argument("--players", type=integer("--players", 1, 30), default=DEFAULT_PLAYERS, metavar="N", help=f"seats 1..N (default {DEFAULT_PLAYERS})")
+    vr.add_argument("--lang", default="en", metavar="L", help="pack language: {languages}, or 'all' (default: en)")
+    vr.add_argument("--players", type=integer("--players",
+                                              1, 30), default=DEFAULT_PLAYERS, metavar="N", help=f"seats 1..N (default {DEFAULT_PLAYERS})")
     vr.add_argument("--engine", choices=("espeak", "piper"), help="speech engine (default: the pack's, espeak)")
     vr.add_argument("--jobs", type=integer("--jobs", 1, 256), default=None, metavar="N",
                     help="render on N worker processes (default: every core)")
@@ -77,9 +78,12 @@ def add_audio_arguments(p: argparse.ArgumentParser, ambience_flag: bool = True) 
     p.add_argument("--output-device", metavar="DEV", help="output device: index or part of its name (default: the system's)")
     if ambience_flag:
         p.add_argument("--no-ambience", action="store_true", help="no ambience bed under the voice")
-    p.add_argument("--voice-volume", type=decimal("--voice-volume", 0.0, 1.0), default=1.0, metavar="V", help="voice gain, 0..1 (default 1)")
-    p.add_argument("--ambience-volume", type=decimal("--ambience-volume", 0.0, 1.0), default=0.35, metavar="V", help="ambience gain, 0..1 (default 0.35)")
-    p.add_argument("--duck-db", type=decimal("--duck-db", 0.0, 40.0), default=14.0, metavar="DB", help="how far the ambience dips under the voice, 0..40 dB (default 14)")
+    p.add_argument("--voice-volume", type=decimal("--voice-volume",
+                                                  0.0, 1.0), default=1.0, metavar="V", help="voice gain, 0..1 (default 1)")
+    p.add_argument("--ambience-volume", type=decimal("--ambience-volume",
+                                                     0.0, 1.0), default=0.35, metavar="V", help="ambience gain, 0..1 (default 0.35)")
+    p.add_argument("--duck-db", type=decimal("--duck-db",
+                                             0.0, 40.0), default=14.0, metavar="DB", help="how far the ambience dips under the voice, 0..40 dB (default 14)")
     add_voice_arguments(p)
 
 
@@ -99,7 +103,7 @@ def mix_settings(args: argparse.Namespace) -> Any:
         ("--duck-db", args.duck_db, 0.0, 40.0),
     ):
         if not lo <= value <= hi:
-            raise UsageError(f"{name} {value}: give a value from {lo:g} to {hi:g}")
+            raise UsageError("{name} {value}: give a value from {lo:g} to {hi:g}", name=name, value=value, lo=lo, hi=hi)
     return MixSettings(voice_volume=args.voice_volume, ambience_volume=args.ambience_volume, duck_db=args.duck_db)
 
 
@@ -112,9 +116,10 @@ def open_from_args(pack: VoicePack, args: argparse.Namespace) -> Any:
         return open_speaker(pack, device=args.output_device, ambience=not getattr(args, "no_ambience", False), mix=mix_settings(args),
                             engine=getattr(args, "engine", None), recorded=_recorded(pack, args))
     except NoOutputDevice as exc:
-        raise NoOutputDevice(f"{exc}; play without sound with --text or --no-audio, or run 'narrator doctor'") from None
+        raise NoOutputDevice("{exc}; play without sound with --text or --no-audio, or run 'narrator doctor'", exc=exc) from None
     except DeviceOpenError as exc:
-        raise DeviceOpenError(f"{exc}; choose another with --output-device, play with --text, or run 'narrator doctor'") from None
+        raise DeviceOpenError("{exc}; choose another with --output-device, play with --text, or run 'narrator doctor'",
+                              exc=exc) from None
 
 
 def _recorded(pack: VoicePack, args: argparse.Namespace) -> Any:
@@ -131,7 +136,7 @@ def _slots(specs: list[str]) -> dict[str, SlotValue]:
     for spec in specs:
         name, sep, value = spec.partition("=")
         if not sep or not name:
-            raise UsageError(f"--slot {spec!r}: write NAME=VALUE, e.g. seat=3")
+            raise UsageError("--slot {spec!r}: write NAME=VALUE, e.g. seat=3", spec=spec)
         out[name] = int(value) if value.isdigit() else value
     return out
 
@@ -146,11 +151,12 @@ def _key_slots(pack: VoicePack, key: str, specs: list[str]) -> dict[str, SlotVal
     for name in given:
         if name not in wanted:
             has = f"its slots are: {listed}" if wanted else "it has no slots, drop --slot"
-            raise UsageError(f"--slot {name}=...: line {key!r} has no slot {name!r}; {has}")
+            raise UsageError("--slot {name}=...: line {key!r} has no slot {name!r}; {has}", name=name, key=key, has=has)
     missing = sorted(wanted - set(given))
     if missing:
         example = " ".join(f"--slot {name}=..." for name in missing)
-        raise UsageError(f"--key {key}: line {key!r} needs a value for {', '.join(missing)}; add {example}")
+        raise UsageError("--key {key}: line {key!r} needs a value for {missing}; add {example}",
+                         key=key, missing=', '.join(missing), example=example)
     for name, value in given.items():
         _check_slot_value(pack, name, value)
     return given
@@ -162,15 +168,18 @@ def _check_slot_value(pack: VoicePack, name: str, value: SlotValue) -> None:
 
     if name in SEAT_SLOTS:
         if not isinstance(value, int) or value not in SEAT_NUMBERS:
-            raise UsageError(f"--slot {name}={value}: give a seat from {SEAT_NUMBERS[0]} to {SEAT_NUMBERS[-1]}")
+            raise UsageError("--slot {name}={value}: give a seat from {first} to {last}",
+                             name=name, value=value, first=SEAT_NUMBERS[0], last=SEAT_NUMBERS[-1])
     elif name in ROLE_SLOTS:
         if str(value) not in pack.roles:
-            raise UsageError(f"--slot {name}={value}: not a role; one of: {', '.join(pack.roles)}")
+            raise UsageError("--slot {name}={value}: not a role; one of: {roles}",
+                             name=name, value=value, roles=', '.join(pack.roles))
     elif name in SIDE_SLOTS:
         if str(value) not in pack.sides:
-            raise UsageError(f"--slot {name}={value}: not a side; one of: {', '.join(pack.sides)}")
+            raise UsageError("--slot {name}={value}: not a side; one of: {sides}",
+                             name=name, value=value, sides=', '.join(pack.sides))
     elif not isinstance(value, int):
-        raise UsageError(f"--slot {name}={value}: give a whole number of 0 or more")
+        raise UsageError("--slot {name}={value}: give a whole number of 0 or more", name=name, value=value)
 
 
 def run_say(args: argparse.Namespace) -> int:
@@ -181,7 +190,8 @@ def run_say(args: argparse.Namespace) -> int:
     pack = load_pack(args.lang)
     if args.key:
         if args.key not in pack.lines:
-            raise UsageError(f"--key {args.key!r} is not a line of the {pack.language} pack; see {pack.path}")
+            raise UsageError("--key {key!r} is not a line of the {language} pack; see {path}",
+                             key=args.key, language=pack.language, path=pack.path)
         text = pack.text(Cue(args.key, _key_slots(pack, args.key, args.slot)))
     else:
         text = " ".join(args.text).strip()
@@ -191,9 +201,9 @@ def run_say(args: argparse.Namespace) -> int:
     if args.to:
         target = Path(args.to)
         if target.suffix.lower() != ".wav":
-            raise UsageError(f"--to {args.to!r}: the file must end in .wav")
+            raise UsageError("--to {to!r}: the file must end in .wav", to=args.to)
         if not target.parent.is_dir():
-            raise UsageError(f"--to {args.to!r}: folder {str(target.parent)!r} does not exist")
+            raise UsageError("--to {to!r}: folder {parent!r} does not exist", to=args.to, parent=str(target.parent))
         synth, settings = make_engine(pack, args.engine)
         try:
             renderer = Renderer(synth)
@@ -244,7 +254,7 @@ def _installed_voices() -> tuple[set[str], str]:
 def _packs() -> list[VoicePack]:
     langs = available_languages()
     if not langs:
-        raise UsageError(f"no voice packs under {packs_root()}; set NARRATOR_VOICES or reinstall narrator")
+        raise UsageError("no voice packs under {folder}; set NARRATOR_VOICES or reinstall narrator", folder=packs_root())
     return [load_pack(lang) for lang in langs]
 
 
@@ -341,7 +351,7 @@ def run_render(args: argparse.Namespace) -> int:
     from narrator.speech.speaker import make_engine
 
     if not 1 <= args.players <= 30:
-        raise UsageError(f"--players {args.players}: give a table size from 1 to 30")
+        raise UsageError("--players {players}: give a table size from 1 to 30", players=args.players)
     from narrator.speech.pool import default_jobs
 
     jobs = args.jobs or default_jobs()
@@ -413,7 +423,7 @@ def run_record(args: argparse.Namespace) -> int:
                 print(f"{unit.name}\t{unit.text}")
         return 0
     if not args.name or not all(c.isalnum() or c in "-_" for c in args.name):
-        raise UsageError(f"--name {args.name!r}: use letters, digits, - and _ only")
+        raise UsageError("--name {name!r}: use letters, digits, - and _ only", name=args.name)
     recorded = RecordedPack(pack.language, args.name, pack_dir(pack.language, args.name))
     target = VoiceSettings(pack.voice, pack.rate, pack.volume).target_lufs
     mic = Microphone(args.input_device)
@@ -436,7 +446,7 @@ def run_import(args: argparse.Namespace) -> int:
 
     pack = load_pack(args.lang)
     if not args.name or not all(c.isalnum() or c in "-_" for c in args.name):
-        raise UsageError(f"--name {args.name!r}: use letters, digits, - and _ only")
+        raise UsageError("--name {name!r}: use letters, digits, - and _ only", name=args.name)
     target = VoiceSettings(pack.voice, pack.rate, pack.volume).target_lufs
     folder, taken, missing = import_folder(pack, Path(args.folder), args.name, target)
     print(f"{taken} file(s) imported into {folder}; {len(missing)} line(s) still missing (said by the engine)")

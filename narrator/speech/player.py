@@ -93,7 +93,8 @@ class Mixer:
         """Crossfade to another bed (None fades to silence) over `fade` seconds (default: the
         settings' crossfade); the same bed again changes nothing."""
         if name is not None and name not in self._beds:
-            raise SpeechError(f"no ambience bed {name!r} loaded; have {', '.join(sorted(self._beds)) or 'none'}")
+            raise SpeechError("no ambience bed {name!r} loaded; have {value}",
+                              name=name, value=', '.join(sorted(self._beds)) or 'none')
         with self._lock:
             self._switch_bed(name, fade)
 
@@ -120,7 +121,8 @@ class Mixer:
         and switches to `bed` (if given) in the block where the line starts.
         """
         if bed is not None and bed not in self._beds:
-            raise SpeechError(f"no ambience bed {bed!r} loaded; have {', '.join(sorted(self._beds)) or 'none'}")
+            raise SpeechError("no ambience bed {bed!r} loaded; have {value}",
+                              bed=bed, value=', '.join(sorted(self._beds)) or 'none')
         with self._lock:
             token = self._next_token
             self._next_token += 1
@@ -236,7 +238,8 @@ def _sounddevice() -> Any:
     try:
         import sounddevice
     except OSError as exc:  # PortAudio missing
-        raise SpeechError(f"audio output is unavailable ({exc}); install libportaudio2 or run 'narrator doctor'") from None
+        raise SpeechError("audio output is unavailable ({exc}); install libportaudio2 or run 'narrator doctor'",
+                          exc=exc) from None
     return sounddevice
 
 
@@ -278,7 +281,8 @@ def resolve_device(device: str | None) -> int | str | None:
             if exact:
                 return exact[0]
     listing = "; ".join(f"{i}: {name}" for i, name in devices)
-    raise SpeechError(f"--output-device {device!r} matches no single output device; have {listing}")
+    raise SpeechError("--output-device {device!r} matches no single output device; have {listing}",
+                      device=device, listing=listing)
 
 
 class Player:
@@ -314,7 +318,8 @@ class Player:
             except (sd.PortAudioError, ValueError) as exc:
                 error = exc
         else:
-            raise DeviceOpenError(f"the audio output device cannot be opened at {mixer.sample_rate} Hz ({error})")
+            raise DeviceOpenError("the audio output device cannot be opened at {sample_rate} Hz ({error})",
+                                  sample_rate=mixer.sample_rate, error=error)
         self._dac_delay = float(self._stream.latency)
         self._lead = max(0.05, 1.5 * self._dac_delay)
         self._t0 = time.monotonic()

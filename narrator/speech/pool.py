@@ -91,8 +91,8 @@ class EspeakSyncSynth:
 
         if settings != self._settings:
             if settings.voice.lower() not in self._accepted:
-                raise SpeechError(f"voice {settings.voice!r} is not installed in espeak-ng; "
-                                  "pick one from 'narrator voices list' (espeak-ng --voices) or run 'narrator doctor'")
+                raise SpeechError("voice {voice!r} is not installed in espeak-ng; pick one from 'narrator voices list' "
+                                  "(espeak-ng --voices) or run 'narrator doctor'", voice=settings.voice)
             # pyttsx3's own setters: the same voice lookup and volume rounding as the in-process engine.
             self._driver.setProperty("voice", settings.voice)
             self._driver.setProperty("rate", settings.rate)
@@ -102,7 +102,8 @@ class EspeakSyncSynth:
         self._espeak.Synth(text.encode("utf-8"), flags=self._espeak.ENDPAUSE | self._espeak.CHARS_UTF8)
         audio = b"".join(self._chunks)
         if not audio:
-            raise SpeechError(f"espeak-ng produced no audio for {text!r} (voice {settings.voice!r}); run 'narrator doctor'")
+            raise SpeechError("espeak-ng produced no audio for {text!r} (voice {voice!r}); run 'narrator doctor'",
+                              text=text, voice=settings.voice)
         return audio, SAMPLE_RATE
 
 
@@ -120,7 +121,7 @@ class PiperProcessSynth:
         config = SynthesisConfig(length_scale=150.0 / max(settings.rate, 1), normalize_audio=False)
         chunks = list(voice.synthesize(text, config))
         if not chunks:
-            raise SpeechError(f"Piper produced no audio for {text!r} (voice {settings.voice!r})")
+            raise SpeechError("Piper produced no audio for {text!r} (voice {voice!r})", text=text, voice=settings.voice)
         return b"".join(c.audio_int16_bytes for c in chunks), int(chunks[0].sample_rate)
 
     def _voice(self, name: str) -> Any:
@@ -172,7 +173,8 @@ def render_line(synth: RawSynth, engine: str, root: Path, settings: VoiceSetting
             path.parent.mkdir(parents=True, exist_ok=True)
             _made.add(path.parent)
     except OSError as exc:
-        raise SpeechError(f"cannot create the speech cache {path.parent}: {exc}; set NARRATOR_CACHE to a writable folder") from None
+        raise SpeechError("cannot create the speech cache {parent}: {exc}; set NARRATOR_CACHE to a writable folder",
+                          parent=path.parent, exc=exc) from None
     # Written aside then renamed: an interrupted render never leaves half a line.
     tmp = path.with_suffix(f".{os.getpid()}.tmp.wav")
     try:
@@ -318,7 +320,8 @@ class RenderPool:
             try:
                 fut = self._executor.submit(render_batch, self.engine, str(self.root), settings, batch.texts)
             except Exception as exc:  # noqa: BLE001 - a broken pool: every waiter hears it once
-                failure = SpeechError(f"the render workers stopped ({type(exc).__name__}: {exc}); run 'narrator doctor'")
+                failure = SpeechError("the render workers stopped ({error_type}: {exc}); run 'narrator doctor'",
+                                      error_type=type(exc).__name__, exc=exc)
                 for text in batch.texts:
                     self._in_worker.discard((text, settings))
                     self._failed[(text, settings)] = failure
@@ -341,7 +344,8 @@ class RenderPool:
                 self._in_worker.discard(line)
             if exc is not None:
                 if not isinstance(exc, SpeechError):
-                    exc = SpeechError(f"a render worker failed ({type(exc).__name__}: {exc}); run 'narrator doctor'")
+                    exc = SpeechError("a render worker failed ({error_type}: {exc}); run 'narrator doctor'",
+                                      error_type=type(exc).__name__, exc=exc)
                 for line in lines:
                     self._failed[line] = exc
             else:

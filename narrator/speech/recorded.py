@@ -104,7 +104,7 @@ def read_audio(path: Path, rate: int = SAMPLE_RATE) -> "Audio":
             sr, width, channels = w.getframerate(), w.getsampwidth(), w.getnchannels()
             raw = w.readframes(w.getnframes())
     except (OSError, wave.Error, EOFError) as exc:
-        raise SpeechError(f"{path} is not a readable WAV file ({exc}); save it as 16-bit PCM WAV") from None
+        raise SpeechError("{path} is not a readable WAV file ({exc}); save it as 16-bit PCM WAV", path=path, exc=exc) from None
     if width == 1:
         data = (np.frombuffer(raw, dtype=np.uint8).astype(np.float64) - 128.0) / 128.0
     elif width == 2:
@@ -117,7 +117,7 @@ def read_audio(path: Path, rate: int = SAMPLE_RATE) -> "Audio":
     elif width == 4:
         data = np.frombuffer(raw, dtype="<i4").astype(np.float64) / float(1 << 31)
     else:
-        raise SpeechError(f"{path}: {8 * width}-bit samples are not supported; save it as 16-bit PCM WAV")
+        raise SpeechError("{path}: {value}-bit samples are not supported; save it as 16-bit PCM WAV", path=path, value=8 * width)
     if channels > 1:
         data = data.reshape(-1, channels).mean(axis=1)
     if sr != rate and len(data):
@@ -174,8 +174,9 @@ class RecordedPack:
         folder = pack_dir(lang, name)
         if not folder.is_dir():
             have = sorted(p.name for p in (recorded_root() / lang).iterdir()) if (recorded_root() / lang).is_dir() else []
-            raise SpeechError(f"no recorded {lang} pack {name!r} in {folder.parent}; have {', '.join(have) or 'none'} "
-                              f"(make one with 'narrator voices record --lang {lang} --name {name}')")
+            raise SpeechError("no recorded {lang} pack {name!r} in {parent}; have {value} (make one with 'narrator "
+                              "voices record --lang {lang} --name {name}')",
+                              lang=lang, name=name, parent=folder.parent, value=', '.join(have) or 'none')
         return cls(lang, name, folder)
 
     def recorded(self) -> set[str]:
@@ -298,22 +299,24 @@ def import_folder(pack: VoicePack, source: Path, name: str, target: float) -> tu
     file leaves the recorded pack as it was.
     """
     if not source.is_dir():
-        raise SpeechError(f"{str(source)!r} is not a folder; give the folder that holds the WAV files")
+        raise SpeechError("{source!r} is not a folder; give the folder that holds the WAV files", source=str(source))
     wanted = {u.name for u in units(pack)}
     files = sorted(source.glob("*.wav")) + sorted(source.glob("*.WAV"))
     if not files:
-        raise SpeechError(f"no .wav files in {source}; name each file by its line, e.g. seer.wake.wav or number.3.wav")
+        raise SpeechError("no .wav files in {source}; name each file by its line, e.g. seer.wake.wav or number.3.wav",
+                          source=source)
     unknown = [f.name for f in files if f.stem not in wanted]
     if unknown:
         shown = ", ".join(unknown[:5]) + (f" and {len(unknown) - 5} more" if len(unknown) > 5 else "")
-        raise SpeechError(f"{shown}: not a line of the {pack.language} pack; name files by unit "
-                          f"('narrator voices record --list --lang {pack.language}' shows them), nothing was imported")
+        raise SpeechError("{shown}: not a line of the {language} pack; name files by unit ('narrator voices record "
+                          "--list --lang {language}' shows them), nothing was imported",
+                          shown=shown, language=pack.language)
     final = pack_dir(pack.language, name)
     try:
         final.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise SpeechError(f"the recorded voices folder {final.parent} cannot be made ({exc.strerror or exc}); "
-                          "set NARRATOR_DATA to a folder you can write") from None
+        raise SpeechError("the recorded voices folder {parent} cannot be made ({reason}); set NARRATOR_DATA to a "
+                          "folder you can write", parent=final.parent, reason=exc.strerror or exc) from None
     work = Path(tempfile.mkdtemp(prefix=f".import-{name}-", dir=final.parent))
     try:
         if final.is_dir():
@@ -322,7 +325,7 @@ def import_folder(pack: VoicePack, source: Path, name: str, target: float) -> tu
         for f in files:
             audio = clean(read_audio(f), target)
             if len(audio) == 0:
-                raise SpeechError(f"{f} holds no speech (silence only); nothing was imported")
+                raise SpeechError("{f} holds no speech (silence only); nothing was imported", f=f)
             write_wav(work / f"{f.stem}.wav", audio, SAMPLE_RATE)
         move_into_place(work, final)
     finally:
@@ -357,7 +360,8 @@ class Microphone:
         try:
             import sounddevice as sd
         except OSError as exc:
-            raise SpeechError(f"audio input is unavailable ({exc}); install libportaudio2 or run 'narrator doctor'") from None
+            raise SpeechError("audio input is unavailable ({exc}); install libportaudio2 or run 'narrator doctor'",
+                              exc=exc) from None
         block = int(0.05 * self.rate)
         # The callback only copies: a device that delivers faster than we judge loses nothing.
         chunks: queue.Queue[bytes] = queue.Queue()
@@ -395,8 +399,8 @@ class Microphone:
                     if frames >= (self.wait + self.longest) * self.rate:
                         break
         except sd.PortAudioError as exc:
-            raise SpeechError(f"the microphone cannot be opened ({exc}); choose one with --input-device, "
-                              "or import WAV files with 'narrator voices import'") from None
+            raise SpeechError("the microphone cannot be opened ({exc}); choose one with --input-device, or import WAV "
+                              "files with 'narrator voices import'", exc=exc) from None
         if not heard or not got:
             return np.zeros(0, dtype=np.float32)
         audio = np.concatenate(got)
@@ -433,8 +437,8 @@ def record_session(
     """
     todo = [u for u in units(pack) if (only is None or u.name.startswith(only))]
     if not todo:
-        raise SpeechError(f"no line of the {pack.language} pack starts with {only!r}; "
-                          f"'narrator voices record --list --lang {pack.language}' shows them")
+        raise SpeechError("no line of the {language} pack starts with {only!r}; 'narrator voices record --list --lang "
+                          "{language}' shows them", language=pack.language, only=only)
     done = recorded.recorded()
     if not again:
         todo = [u for u in todo if u.name not in done]

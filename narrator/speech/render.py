@@ -108,8 +108,8 @@ class Pyttsx3Synth:
         self._started.wait()
         if self._init_error is not None:
             raise SpeechError(
-                f"the speech engine cannot start ({self._init_error}); install espeak-ng "
-                "(apt-get install libespeak-ng1 espeak-ng-data) or run 'narrator doctor'"
+                "the speech engine cannot start ({init_error}); install espeak-ng (apt-get install libespeak-ng1 "
+                "espeak-ng-data) or run 'narrator doctor'", init_error=self._init_error
             )
 
     def _run(self) -> None:
@@ -184,8 +184,8 @@ class Pyttsx3Synth:
     def synthesize(self, text: str, settings: VoiceSettings, path: Path) -> None:
         if settings.voice.lower() not in self._accepted:
             raise SpeechError(
-                f"voice {settings.voice!r} is not installed in espeak-ng; "
-                "pick one from 'narrator voices list' (espeak-ng --voices) or run 'narrator doctor'"
+                "voice {voice!r} is not installed in espeak-ng; pick one from 'narrator voices list' (espeak-ng "
+                "--voices) or run 'narrator doctor'", voice=settings.voice
             )
         self._call(lambda engine: self._synth(engine, text, settings, path))
 
@@ -201,7 +201,8 @@ class Pyttsx3Synth:
             if audio:
                 break
         else:
-            raise SpeechError(f"espeak-ng produced no audio for {text!r} (voice {settings.voice!r}); run 'narrator doctor'")
+            raise SpeechError("espeak-ng produced no audio for {text!r} (voice {voice!r}); run 'narrator doctor'",
+                              text=text, voice=settings.voice)
         with wave.open(str(path), "wb") as w:
             w.setnchannels(1)
             w.setsampwidth(2)
@@ -224,9 +225,10 @@ class Pyttsx3Synth:
         # finished-utterance has fired (and its callback returned).
         e.runAndWait()
         if not self._done.wait(self._timeout):
-            raise SpeechError(f"espeak-ng did not finish the line {text!r} within {self._timeout:.0f} s")
+            raise SpeechError("espeak-ng did not finish the line {text!r} within {timeout:.0f} s",
+                              text=text, timeout=self._timeout)
         if self._errors:
-            raise SpeechError(f"espeak-ng failed on {text!r}: {self._errors[0]}")
+            raise SpeechError("espeak-ng failed on {text!r}: {errors}", text=text, errors=self._errors[0])
         return b"".join(self._chunks)
 
     def close(self) -> None:
@@ -261,7 +263,8 @@ class Renderer:
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                raise SpeechError(f"cannot create the speech cache {path.parent}: {exc}; set NARRATOR_CACHE to a writable folder") from None
+                raise SpeechError("cannot create the speech cache {parent}: {exc}; set NARRATOR_CACHE to a writable "
+                                  "folder", parent=path.parent, exc=exc) from None
             # Written aside then renamed, so an interrupted render never leaves half a line.
             tmp = path.with_suffix(f".{os.getpid()}.tmp.wav")
             try:
@@ -312,7 +315,8 @@ def normalise_file(path: Path, target: float) -> None:
         rate, width, channels = w.getframerate(), w.getsampwidth(), w.getnchannels()
         raw = w.readframes(w.getnframes())
     if width != 2 or channels != 1:
-        raise SpeechError(f"{path}: expected 16-bit mono speech, got {8 * width}-bit, {channels} channel(s)")
+        raise SpeechError("{path}: expected 16-bit mono speech, got {value}-bit, {channels} channel(s)",
+                          path=path, value=8 * width, channels=channels)
     audio = normalise(np.frombuffer(raw, dtype="<i2").astype(np.float32) / np.float32(32768.0), rate, target)
     write_wav(path, audio, rate)
 

@@ -39,9 +39,10 @@ def load_clip(path: Path, sample_rate: int) -> "Audio":
             rate, width, channels = w.getframerate(), w.getsampwidth(), w.getnchannels()
             raw = w.readframes(w.getnframes())
     except (OSError, wave.Error, EOFError) as exc:
-        raise SpeechError(f"cached speech {path} is unreadable ({exc}); delete it and run 'narrator voices render'") from None
+        raise SpeechError("cached speech {path} is unreadable ({exc}); delete it and run 'narrator voices render'",
+                          path=path, exc=exc) from None
     if width != 2:
-        raise SpeechError(f"cached speech {path} is not 16-bit; delete it and run 'narrator voices render'")
+        raise SpeechError("cached speech {path} is not 16-bit; delete it and run 'narrator voices render'", path=path)
     data = np.frombuffer(raw, dtype="<i2").astype(np.float32) / np.float32(32768.0)
     if channels > 1:
         data = data.reshape(-1, channels).mean(axis=1).astype(np.float32)
@@ -221,11 +222,12 @@ def make_engine(pack: VoicePack, engine: str | None = None) -> tuple[Synth, Voic
                 raise SpeechError(missing_voice_hint(pack.language))
             voice = found.name
         elif voice not in piper.voices():
-            raise SpeechError(f"the {pack.language} pack ({pack.path}) asks for Piper voice {voice!r}, which is not "
-                              f"installed; {missing_voice_hint(pack.language)}")
+            raise SpeechError("the {language} pack ({path}) asks for Piper voice {voice!r}, which is not installed; "
+                              "{hint}",
+                              language=pack.language, path=pack.path, voice=voice, hint=missing_voice_hint(pack.language))
         return piper, VoiceSettings(voice, pack.rate, pack.volume)
     if name != "espeak":
-        raise SpeechError(f"no speech engine {name!r}; choose one of {', '.join(ENGINES)}")
+        raise SpeechError("no speech engine {name!r}; choose one of {engines}", name=name, engines=', '.join(ENGINES))
     synth = Pyttsx3Synth()
     try:
         check_voice(pack, synth)
@@ -275,8 +277,9 @@ def check_voice(pack: VoicePack, synth: Pyttsx3Synth) -> None:
 
     if pack.voice.lower() not in voice_aliases(synth.voices()):
         raise SpeechError(
-            f"the {pack.language} pack ({pack.path}) asks for voice {pack.voice!r}, which espeak-ng does not have; "
-            "set [pack] voice to an id from 'narrator voices list', or run 'narrator doctor'"
+            "the {language} pack ({path}) asks for voice {voice!r}, which espeak-ng does not have; set [pack] voice to "
+            "an id from 'narrator voices list', or run 'narrator doctor'",
+            language=pack.language, path=pack.path, voice=pack.voice
         )
 
 

@@ -6,7 +6,6 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from narrator.argtypes import languages
 from narrator.errors import UsageError
 from narrator.table.sound import add_sound_arguments
 
@@ -16,7 +15,7 @@ def register(sub: Any) -> None:
     a = sub.add_parser("assist", help="for a human narrator: night ambience and the calls, the day timer")
     a.add_argument("--config", type=Path, metavar="FILE", help="the table's config (roles and turn lengths)")
     a.add_argument("--roles", metavar="SPEC", help='roles to call, e.g. "werewolf,seer,witch" (default: the config\'s)')
-    a.add_argument("--lang", default=None, metavar="L", help=f"language of the calls: {languages()} (default: the config's)")
+    a.add_argument("--lang", default=None, metavar="L", help="language of the calls: {languages} (default: the config's)")
     a.add_argument("--pace", type=float, default=None, metavar="F", help="scale every turn by F")
     a.add_argument("--text", action="store_true", help="print the calls instead of saying them, never any sound "
                    "(--no-audio adds nothing to it)")
@@ -24,7 +23,7 @@ def register(sub: Any) -> None:
     a.set_defaults(func=run_assist)
 
     d = sub.add_parser("demo", help="automatic players play a whole short game, fully narrated")
-    d.add_argument("--lang", default="en", metavar="L", help=f"language of the voice pack: {languages()} (default: en)")
+    d.add_argument("--lang", default="en", metavar="L", help="language of the voice pack: {languages} (default: en)")
     d.add_argument("--text", action="store_true", help="print the lines instead of the full screen, never any sound "
                    "(--no-audio adds nothing to it)")
     d.add_argument("--seed", type=int, default=None, metavar="S", help="which game to play (default: a short, eventful one)")
@@ -45,7 +44,7 @@ def register(sub: Any) -> None:
 
 def _pace(value: float | None) -> float | None:
     if value is not None and not 0 < value <= 10:
-        raise UsageError(f"--pace {value!r}: give a factor above 0, at most 10 (0.1 is ten times faster)")
+        raise UsageError("--pace {value!r}: give a factor above 0, at most 10 (0.1 is ten times faster)", value=value)
     return value
 
 
@@ -79,7 +78,7 @@ def run_assist(args: argparse.Namespace) -> int:
         roles = set(parse_roles(args.roles)) if args.roles else set(config.composition())
         options = config.rule_options()
     except RulesError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(exc.template, **exc.slots) from None
     roles.add(Role.WEREWOLF)
     timing = config.timings()
     pace = _pace(args.pace)
@@ -107,16 +106,14 @@ def run_doctor(args: argparse.Namespace) -> int:
 # ---- `narrator rules` (the reference itself is narrator/reference.py) ----------------------
 
 def register_rules(sub: Any) -> None:
-    from narrator.packs import available_languages
 
-    langs = ", ".join(available_languages()) or "none found"
     p = sub.add_parser(
         "rules", help="every role and every rule option, with its values and what they mean",
         description="Print the rules reference: every role, and every rule option with its values, its default "
                     "and what each value does, in the language of a voice pack (the English one is docs/rules.md). "
                     "Set an option with --option KEY=VALUE, in the setup questions, or under [options] in config.toml.")
     p.add_argument("--lang", default=None, metavar="L",
-                   help=f"language of the reference: {langs} (default: the remembered table's language, else en)")
+                   help="language of the reference: {languages} (default: the remembered table's language, else en)")
     p.set_defaults(func=run_rules)
 
 

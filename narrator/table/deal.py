@@ -31,7 +31,7 @@ def deal_on_screen(deal: Deal, display: Display, listener: Listener, options: Op
         _deal(deal, display, listener, options or Options(), frozenset(on_phones))
     except NarratorError as exc:
         display.clear_private()  # never leave a card on the screen, whatever stopped the deal
-        raise UsageError(f"the deal stopped: {exc}; start again with 'narrator play'") from None
+        raise UsageError("the deal stopped: {exc}; start again with 'narrator play'", exc=exc) from None
 
 
 def _deal(deal: Deal, display: Display, listener: Listener, options: Options, on_phones: frozenset[int]) -> None:
@@ -164,8 +164,8 @@ def roll_call(
         say(Cue("deal.roll_call_done", phase="deal.roll_call"))
         return deal
     raise UsageError(
-        f"the seats given in {attempts} roll calls did not add up to the announced cards; "
-        "check the cards and start again with 'narrator play'"
+        "the seats given in {attempts} roll calls did not add up to the announced cards; check the cards and start "
+        "again with 'narrator play'", attempts=attempts
     )
 
 
@@ -248,7 +248,8 @@ def deal_from_claims(
     for role, claimed in claims.items():
         for seat in claimed:
             if seats[seat - 1] is not Role.VILLAGER:
-                raise RollCallMismatch(f"seat {seat} claimed by {seats[seat - 1].value} and {role.value}")
+                raise RollCallMismatch("seat {seat} claimed by {value} and {value2}",
+                                       seat=seat, value=seats[seat - 1].value, value2=role.value)
             seats[seat - 1] = role
     thief = Role.THIEF in seats
     if options.thief_extra_cards == "from_deck" and deck.get(Role.THIEF):
@@ -260,10 +261,10 @@ def deal_from_claims(
         extra = (Role.VILLAGER, Role.VILLAGER) if thief else ()
         counted = deck_of(tuple(seats))
     if {r: n for r, n in counted.items() if n} != {r: n for r, n in deck.items() if n}:
-        raise RollCallMismatch(f"claimed {dict(counted)}, announced {dict(deck)}")
+        raise RollCallMismatch("claimed {claimed}, announced {announced}", claimed=dict(counted), announced=dict(deck))
     deal = Deal(tuple(seats), extra)
     try:
         Game.start(deal, options)
     except RulesError as exc:
-        raise RollCallMismatch(str(exc)) from None
+        raise RollCallMismatch(exc.template, **exc.slots) from None
     return deal

@@ -50,7 +50,7 @@ def setup_from_config(config: TableConfig, seed: int | None, pace: float | None 
         options = config.rule_options()
         timing = config.timings()
     except RulesError as exc:
-        raise UsageError(f"this table cannot be played: {exc}") from None
+        raise UsageError("this table cannot be played: {exc}", exc=exc) from None
     if pace is not None:
         timing = scaled(timing, pace)
     rng = random.Random(seed)
@@ -141,7 +141,7 @@ def play_at_table(args: argparse.Namespace) -> int:
     from narrator.flow.script import setup_from_args
 
     if args.pace is not None and not 0 < args.pace <= 10:
-        raise UsageError(f"--pace {args.pace!r}: give a factor above 0, at most 10 (0.1 is ten times faster)")
+        raise UsageError("--pace {pace!r}: give a factor above 0, at most 10 (0.1 is ten times faster)", pace=args.pace)
     tty = sys.stdout.isatty() and sys.stdin.isatty()
     screen = args.screen or ("text" if args.text or not tty else "full")
     if screen == "full" and not tty:

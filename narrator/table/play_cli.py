@@ -6,7 +6,6 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from narrator.argtypes import languages
 from narrator.errors import UsageError
 from narrator.reference import option_help
 
@@ -25,7 +24,7 @@ def register(sub: Any) -> None:
     p.add_argument("--players", type=int, metavar="N", help="players at the table (without --setup)")
     p.add_argument("--roles", metavar="SPEC", help='roles in the deck, e.g. "werewolf=2,seer=1,witch=1"')
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help=option_help())
-    p.add_argument("--lang", default="en", metavar="L", help=f"language of the voice pack with --players: {languages()} "
+    p.add_argument("--lang", default="en", metavar="L", help="language of the voice pack with --players: {languages} "
                    "(default: en; the setup questions ask for it otherwise)")
     p.add_argument("--setup", type=Path, metavar="SETUP.toml", help="who holds what, options, timing")
     p.add_argument("--script", type=Path, metavar="SCRIPT.toml", help="headless: what each role answers")
@@ -181,13 +180,15 @@ def _latest_game() -> Path:
     folder = games_folder()
     games = game_journals(folder)
     if not games:
-        raise UsageError(f"no journal to resume in {folder}; name one: narrator resume FILE")
+        raise UsageError("no journal to resume in {folder}; name one: narrator resume FILE", folder=folder)
     newest = games[-1]
     if newest.stat().st_size == 0:
         older = [p for p in games[:-1] if p.stat().st_size > 0]
-        hint = f"; to continue the game before it: narrator resume {older[-1]}" if older else ""
-        raise UsageError(f"the newest journal {newest} is empty: that game stopped during the deal, "
-                         f"there is nothing to resume{hint}")
+        if older:
+            raise UsageError("the newest journal {newest} is empty: that game stopped during the deal, there is nothing to "
+                             "resume; to continue the game before it: narrator resume {older}", newest=newest, older=older[-1])
+        raise UsageError("the newest journal {newest} is empty: that game stopped during the deal, there is nothing to resume",
+                         newest=newest)
     return newest
 
 

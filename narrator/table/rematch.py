@@ -36,7 +36,7 @@ def last_game(folder: Path) -> tuple[Setup, dict[str, Any]]:
             return Setup.from_record(records[0]["setup"]), records[0]
         except (JournalError, KeyError, TypeError, ValueError):
             continue
-    raise UsageError(f"no game to play again in {folder}; play one first (narrator play)")
+    raise UsageError("no game to play again in {folder}; play one first (narrator play)", folder=folder)
 
 
 def offer_rematch(pack: VoicePack, read_line: Callable[[], str | None], tell: Callable[[str], None] = print) -> bool:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import re
 import shutil
 import sys
@@ -116,11 +118,13 @@ def test_check_fails_on_an_untranslated_line(root: Path) -> None:
 
 
 def test_pyproject_ships_every_pack() -> None:
-    """An installed narrator finds only the packs pyproject.toml lists: a new pack must be added there."""
+    """An installed narrator finds only the packs (and message catalogues) pyproject.toml lists: a new
+    pack must be added there, with its messages.toml once it has one."""
     listed = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["data-files"]
     for lang in available_languages():
-        assert listed.get(f"share/narrator/voices/{lang}") == [f"voices/{lang}/pack.toml"], (
-            f"add \"share/narrator/voices/{lang}\" = [\"voices/{lang}/pack.toml\"] under [tool.setuptools.data-files]")
+        files = [f"voices/{lang}/{name}" for name in ("pack.toml", "messages.toml") if (REPO / "voices" / lang / name).is_file()]
+        assert listed.get(f"share/narrator/voices/{lang}") == files, (
+            f"add \"share/narrator/voices/{lang}\" = {json.dumps(files)} under [tool.setuptools.data-files]")
 
 
 def test_fill_adds_the_lines_english_gained_in_the_english_place(root: Path) -> None:
