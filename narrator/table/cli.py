@@ -8,6 +8,7 @@ from typing import Any
 
 from narrator.argtypes import languages
 from narrator.errors import UsageError
+from narrator.i18n import message_of, set_language, tr
 from narrator.table.sound import add_sound_arguments
 
 
@@ -72,6 +73,10 @@ def run_assist(args: argparse.Namespace) -> int:
     from narrator.table.play import scaled
 
     loaded = load_config(args.config or config_path())
+    if loaded.exists and args.lang is None:
+        # Without --lang, the calls in the remembered table's language: the config's problems and every line in it.
+        set_language(loaded.config.language)
+        loaded = load_config(args.config or config_path())
     for problem in loaded.problems:
         print(f"! {problem}")
     config = loaded.config
@@ -132,7 +137,9 @@ def run_rules(args: argparse.Namespace) -> int:
     from narrator.packs import load_pack
     from narrator.reference import render_rules
 
-    print(render_rules(load_pack(args.lang or _table_language())), end="")
+    lang = args.lang or _table_language()
+    set_language(lang)  # the reference's own words (not the pack's) in its language too
+    print(render_rules(load_pack(lang)), end="")
     return 0
 
 
@@ -155,8 +162,9 @@ def _save_checked_mode(sub: Any) -> None:
             loaded = load_config(path)
             loaded.config.voice_mode = mode
             kept = save_config(loaded.config, path, keep_old=bool(loaded.problems))
-            print(f"saved in {path}: voice_mode = {mode}"
-                  + (f" (the old file, which had problems, kept as {kept})" if kept else ""), flush=True)
+            print(tr("saved in {path}: voice_mode = {mode} (the old file, which had problems, kept as {kept})",
+                     path=path, mode=mode, kept=kept) if kept
+                  else tr("saved in {path}: voice_mode = {mode}", path=path, mode=mode), flush=True)
         return code
 
     listen.set_defaults(func=listen_then_save)
