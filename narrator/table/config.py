@@ -116,15 +116,6 @@ class TableConfig:
         return "\n".join(lines) + "\n"
 
 
-def voice_mode_label(mode: str) -> str:
-    """A voice mode (`voice_mode` in the config) as the table reads it."""
-    if mode == "voice":
-        return tr("voice")
-    if mode == "keypad":
-        return tr("keypad")
-    return mode  # yes_no: the config's own word
-
-
 def input_label(inputs: str) -> str:
     """How the table answers (`inputs` in the config) as the table reads it."""
     if inputs == "keypad":

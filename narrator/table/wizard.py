@@ -12,13 +12,14 @@ from typing import Callable, Iterable, Mapping, Protocol, TextIO, TypeVar
 from narrator.errors import UsageError
 from narrator.i18n import message_of, set_language, tr
 from narrator.flow.timing import Timing
+from narrator.listening.check import voice_mode_label
 from narrator.roles import night_calls, wizard_roles
 from narrator.rules import Role, RulesError
 from narrator.rules.composition import RECOMMENDED
 from narrator.rules.options import CHOICES, NUMBERS, TEXTS, Options
 from narrator.packs import VoicePack
 from narrator.table.config import (DEAL_MODES, INPUTS, TableConfig, deal_label, input_label, option_groups,
-                                   option_text, specials_of, voice_mode_label, with_defaults)
+                                   option_text, specials_of, with_defaults)
 
 T = TypeVar("T")
 
