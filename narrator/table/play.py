@@ -129,7 +129,8 @@ def balance_advice(config: TableConfig) -> tuple[list[str], list[dict[str, int]]
 
 
 # The wizard has no --budget: its roles question asks the advisor again after every change.
-WIZARD_AGAIN = "change a role and back to ask again: the games played are kept"
+def wizard_again() -> str:
+    return tr("change a role and back to ask again: the games played are kept")
 
 
 def wizard_advice(advice: Any, pack: Any = None) -> tuple[list[str], list[dict[str, int]]]:
@@ -138,7 +139,7 @@ def wizard_advice(advice: Any, pack: Any = None) -> tuple[list[str], list[dict[s
     from narrator.sim.cli import advice_lines
 
     offers = [{r.value: n for r, n in e.deck.items() if r is not Role.VILLAGER} for e in advice.fair]
-    lines = advice_lines(advice, again=WIZARD_AGAIN, pack=pack)
+    lines = advice_lines(advice, again=wizard_again(), pack=pack)
     numbered = [f"    *{i} {line.strip()}" for i, line in enumerate(lines[-len(offers):], start=1)] if offers else []
     return (lines[: len(lines) - len(offers)] + numbered) if offers else lines, offers
 
