@@ -184,6 +184,7 @@ def play_at_table(args: argparse.Namespace) -> int:
             args.phones = True  # the setup's answer, as `--phones` (docs/phones.md)
         setup = setup_from_config(config, args.seed, args.pace)
         names = config.seat_names()
+    set_language(setup.language)  # the table's language (the setup file's, the last game's, --lang): every line in it
     if given or args.again:  # the wizard warned already
         from narrator.flow.script import warn_players
 
