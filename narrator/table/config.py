@@ -230,7 +230,7 @@ def parse_config(data: Mapping[str, Any], where: str) -> tuple[TableConfig, list
         else:
             bad("language", tr("{value!r}; voice packs here: {languages}", value=data["language"],
                                languages=", ".join(langs)) if langs
-                else tr("{value!r}; no voice pack here", value=data["language"]))
+                else tr("{value!r}; voice packs here: none", value=data["language"]))
     if "timing" in data:
         raw = data["timing"]
         if not isinstance(raw, dict):
