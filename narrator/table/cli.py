@@ -8,7 +8,7 @@ from typing import Any
 
 from narrator.argtypes import languages
 from narrator.errors import UsageError
-from narrator.i18n import message_of, set_language, tr
+from narrator.i18n import current_language, set_language, tr
 from narrator.table.sound import add_sound_arguments
 
 
@@ -73,7 +73,7 @@ def run_assist(args: argparse.Namespace) -> int:
     from narrator.table.play import scaled
 
     loaded = load_config(args.config or config_path())
-    if loaded.exists and args.lang is None:
+    if loaded.exists and args.lang is None and loaded.config.language != current_language():
         # Without --lang, the calls in the remembered table's language: the config's problems and every line in it.
         set_language(loaded.config.language)
         loaded = load_config(args.config or config_path())

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Collection, TextIO
 from narrator.errors import NarratorError, UsageError
 from narrator.flow.script import Setup
 from narrator.flow.timing import Timing
-from narrator.i18n import message_of, set_language, tr
+from narrator.i18n import current_language, message_of, set_language, tr
 from narrator.ports import Clock, Display, Listener, Prompt, Speaker
 
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ def run_wizard(args: argparse.Namespace, read_line: Callable[[], str | None] | N
 
     path: Path = args.config or config_path()
     loaded: Loaded = load_config(path)
-    if loaded.exists and loaded.config.language:
+    if loaded.exists and loaded.config.language != current_language():
         # The remembered table's language: its questions, and the config's problems, in it.
         set_language(loaded.config.language)
         loaded = load_config(path)
@@ -160,6 +160,10 @@ def play_at_table(args: argparse.Namespace) -> int:
 
     lines = LineListener(RealClock())  # one reader for the wizard and the text game: no answer lost between
     given = args.setup is not None or args.players is not None
+    if not given and not args.again:
+        remembered = load_config(args.config or config_path())
+        if remembered.exists and not remembered.problems:
+            set_language(remembered.config.language)  # the sound check's lines in the table's language too
     if screen == "full" and not args.no_audio:
         # Before the first question: a table with no speaker learns it now, not after the setup.
         screen = check_sound(args, lines.read_line, _voice_remembered(args, given))
