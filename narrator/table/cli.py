@@ -8,7 +8,7 @@ from typing import Any
 
 from narrator.argtypes import languages
 from narrator.errors import UsageError
-from narrator.i18n import current_language, set_language, tr
+from narrator.i18n import tr
 from narrator.table.sound import add_sound_arguments
 
 
@@ -68,14 +68,13 @@ def run_assist(args: argparse.Namespace) -> int:
 
     from narrator.rules import Role, RulesError, parse_roles
     from narrator.table.assist import run_assist as assist
-    from narrator.table.config import config_path, load_config
+    from narrator.table.config import adopt_language, config_path, load_config
     from narrator.table.keys import TerminalKeys
     from narrator.table.play import scaled
 
     loaded = load_config(args.config or config_path())
-    if loaded.exists and args.lang is None and loaded.config.language != current_language():
+    if loaded.exists and args.lang is None and adopt_language(loaded.config.language):
         # Without --lang, the calls in the remembered table's language: the config's problems and every line in it.
-        set_language(loaded.config.language)
         loaded = load_config(args.config or config_path())
     for problem in loaded.problems:
         print(f"! {problem}")
@@ -138,7 +137,9 @@ def run_rules(args: argparse.Namespace) -> int:
     from narrator.reference import render_rules
 
     lang = args.lang or _table_language()
-    set_language(lang)  # the reference's own words (not the pack's) in its language too
+    from narrator.table.config import adopt_language
+
+    adopt_language(lang)  # the reference's own words (not the pack's) in its language too
     print(render_rules(load_pack(lang)), end="")
     return 0
 

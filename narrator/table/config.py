@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from narrator.errors import UsageError
-from narrator.i18n import message_of, tr
+from narrator.i18n import REFERENCE, current_language, message_of, set_language, tr
 from narrator.flow.timing import Timing
 from narrator.rules import Options, Role, RulesError, complete, default_deck
 from narrator.rules.options import TEXTS
@@ -26,6 +26,16 @@ DEAL_MODES = ("program", "cards")
 # seats and yes/no, voice for yes/no only (seats on the keypad), or the keypad only.
 VOICE_MODES = ("voice", "yes_no", "keypad")
 KEYS = ("players", "roles", "options", "language", "inputs", "deal", "timing", "speech_scale", "names", "voice_mode", "phones")
+
+
+def adopt_language(language: str) -> bool:
+    """The table's language (its config, setup file or journal) for every printed line, unless a
+    language was chosen already on the command line (`--lang`, $NARRATOR_LANG): that choice wins.
+    Returns whether the language changed."""
+    if current_language() != REFERENCE or language == REFERENCE:
+        return False
+    set_language(language)
+    return True
 
 
 def config_path() -> Path:

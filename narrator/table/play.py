@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Any, Callable, Collection, TextIO
 from narrator.errors import NarratorError, UsageError
 from narrator.flow.script import Setup
 from narrator.flow.timing import Timing
-from narrator.i18n import current_language, message_of, set_language, tr
+from narrator.i18n import message_of, tr
 from narrator.ports import Clock, Display, Listener, Prompt, Speaker
 
 if TYPE_CHECKING:
     from narrator.phones.play import TablePhones
     from narrator.table.text import LineListener
-from narrator.table.config import Loaded, TableConfig, config_path, load_config, save_config
+from narrator.table.config import Loaded, TableConfig, adopt_language, config_path, load_config, save_config
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -88,9 +88,8 @@ def run_wizard(args: argparse.Namespace, read_line: Callable[[], str | None] | N
 
     path: Path = args.config or config_path()
     loaded: Loaded = load_config(path)
-    if loaded.exists and loaded.config.language != current_language():
+    if loaded.exists and adopt_language(loaded.config.language):
         # The remembered table's language: its questions, and the config's problems, in it.
-        set_language(loaded.config.language)
         loaded = load_config(path)
     asker = LineAsker(sys.stdin, sys.stdout, read_line)
     for problem in loaded.problems:
@@ -163,7 +162,7 @@ def play_at_table(args: argparse.Namespace) -> int:
     if not given and not args.again:
         remembered = load_config(args.config or config_path())
         if remembered.exists and not remembered.problems:
-            set_language(remembered.config.language)  # the sound check's lines in the table's language too
+            adopt_language(remembered.config.language)  # the sound check's lines in the table's language too
     if screen == "full" and not args.no_audio:
         # Before the first question: a table with no speaker learns it now, not after the setup.
         screen = check_sound(args, lines.read_line, _voice_remembered(args, given))
@@ -188,7 +187,7 @@ def play_at_table(args: argparse.Namespace) -> int:
             args.phones = True  # the setup's answer, as `--phones` (docs/phones.md)
         setup = setup_from_config(config, args.seed, args.pace)
         names = config.seat_names()
-    set_language(setup.language)  # the table's language (the setup file's, the last game's, --lang): every line in it
+    adopt_language(setup.language)  # the table's language (the setup file's, the last game's, --lang): every line in it
     if given or args.again:  # the wizard warned already
         from narrator.flow.script import warn_players
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from narrator.argtypes import languages
 from narrator.errors import UsageError
-from narrator.i18n import set_language, tr
+from narrator.i18n import tr
 from narrator.reference import option_help
 
 
@@ -76,7 +76,9 @@ def _play_headless(args: argparse.Namespace) -> int:
     if args.setup is None or args.script is None:
         raise UsageError("headless play needs --setup SETUP.toml and --script SCRIPT.toml")
     setup = load_setup(args.setup)
-    set_language(setup.language)  # the script's table speaks its language: every printed line in it
+    from narrator.table.config import adopt_language
+
+    adopt_language(setup.language)  # the script's table speaks its language: every printed line in it
     warn_players(setup.players)
     script = load_script(args.script, setup.players)
     from narrator.history.cli import Recorder
@@ -117,7 +119,9 @@ def run_resume(args: argparse.Namespace) -> int:
 
     path = args.journal or _latest_game()
     head, setup, seed = read_head(path)
-    set_language(setup.language)  # the journal's table: every printed line in its language
+    from narrator.table.config import adopt_language
+
+    adopt_language(setup.language)  # the journal's table: every printed line in its language
     records, _ = read_journal(path)
     # Headless: stdout stays the game's result alone (scripts read it); the table reads its terminal.
     where = sys.stdout if head.get("mode") == "text" else sys.stderr

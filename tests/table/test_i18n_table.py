@@ -176,3 +176,16 @@ def test_headless_play_and_resume_print_in_the_setups_language(voices: Path, tmp
     assert proc.stderr.startswith(f"XX reprise {journal}: XX début "), proc.stderr
     assert ", nuit 1." in proc.stderr.splitlines()[0]
     assert proc.stdout.startswith("XX fin: "), proc.stdout
+
+
+def test_a_language_chosen_on_the_command_line_wins_over_the_tables(voices: Path) -> None:
+    """`adopt_language`: the setup's, config's or journal's language is taken only when none was chosen
+    (`--lang`, $NARRATOR_LANG); English at hand is no choice."""
+    from narrator.table.config import adopt_language
+
+    with i18n.language("fr"):
+        assert not adopt_language("xx")
+        assert i18n.current_language() == "fr"
+    with i18n.language("en"):
+        assert adopt_language("xx")
+        assert i18n.current_language() == "xx"
