@@ -262,6 +262,7 @@ class Wizard:
             lambda a: _pick(a, tuple(self.languages), current)
         )
         set_language(self.config.language)  # every later question and line in the table's language
+        self.pack = _pack(self.config.language, self.languages)  # and the pack's words (the turns' names)
 
     def inputs(self) -> None:
         listing = ", ".join(f"{i} {input_label(name)}" for i, name in enumerate(INPUTS, start=1))

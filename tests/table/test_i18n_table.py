@@ -72,8 +72,10 @@ def voices(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     root = tmp_path / "voices"
     for lang in ("en", "xx"):
         (root / lang).mkdir(parents=True)
-        (root / lang / "pack.toml").write_text(english.replace('language = "en"', f'language = "{lang}"', 1),
-                                               encoding="utf-8")
+        text = english.replace('language = "en"', f'language = "{lang}"', 1)
+        if lang == "xx":
+            text = text.replace('seer = "Seer"', 'seer = "Voyante"', 1)  # xx's own name for a role
+        (root / lang / "pack.toml").write_text(text, encoding="utf-8")
     lines = ["[messages]", *(f"{_toml(k)} = {_toml(v)}" for k, v in MESSAGES.items())]
     (root / "xx" / "messages.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
     monkeypatch.setenv("NARRATOR_VOICES", str(root))
@@ -96,6 +98,8 @@ def test_the_wizard_asks_in_the_language_the_table_answers(voices: Path) -> None
     assert "! 3 players: the game takes 4 to 30 players" in asker.told
     assert "Answers by: 1 keypad, 2 voice, 3 both [keypad]:" not in asker.questions
     assert "XX réponses 1 xxpavé, 2 voice, 3 both [xxpavé]:" in asker.questions
+    turns = next(t for t in asker.told if t.startswith("Turn lengths: "))  # untranslated here: xx's pack's names
+    assert "Voyante" in turns and "Seer" not in turns
     assert asker.told[-1].startswith("XX prêt: 8 players (") and "; xx règles; language xx; input xxpavé;" in asker.told[-1]
 
 
