@@ -57,6 +57,19 @@ def _user_folders(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     yield
 
 
+@pytest.fixture(autouse=True)
+def _english_between_tests() -> Iterator[None]:
+    """Every test starts in English and leaves English behind: the setup's language answer, a
+    setup file or a journal sets the printed words' language for the whole process
+    (narrator.i18n.set_language), and a test that plays a French table must not print the next
+    test's lines in French."""
+    from narrator import i18n
+
+    i18n.set_language(i18n.REFERENCE)
+    yield
+    i18n.set_language(i18n.REFERENCE)
+
+
 # Parallel runs (pytest-xdist, `-n 3 --dist loadfile` in pyproject's addopts). Each test file
 # runs whole on one worker, so a module-scope fixture (a recording, a loaded model) is built
 # once, as in a serial run. The files whose games run on the real clock are further kept to one

@@ -14,8 +14,9 @@ PACKAGE = Path(__file__).resolve().parents[1] / "narrator"
 
 # What the pure engine and its catalogue may import.
 PURE = ("narrator.rules", "narrator.roles", "narrator.errors", "narrator.ports")
-# What the sequencer may import: the engine, the ports, the voice packs' text. No adapter.
-FLOW = (*PURE, "narrator.flow", "narrator.packs")
+# What the sequencer may import: the engine, the ports, the voice packs' text and the printed words'
+# catalogue (narrator.i18n: a line the flow prints, in the table's language). No adapter.
+FLOW = (*PURE, "narrator.flow", "narrator.packs", "narrator.i18n")
 # The tests' twins: only tests (and the twins themselves) import them.
 FAKES = ("narrator.fakes", "narrator.listening.fake")
 

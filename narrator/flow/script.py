@@ -438,12 +438,13 @@ def warn_players(players: int, out: Any = None) -> None:
     (never a stop): on `out` (the table's screen in text mode), else on stderr (headless: stdout is the result)."""
     import sys
 
+    from narrator.i18n import tr
     from narrator.rules.composition import RECOMMENDED
 
     if players not in RECOMMENDED:
         stream = out or sys.stderr
-        stream.write(f"narrator: warning: {players} players: the game is best with "
-                     f"{RECOMMENDED.start} to {RECOMMENDED.stop - 1}\n")
+        stream.write("narrator: " + tr("warning: {players} players: the game is best with {low} to {high}",
+                                       players=players, low=RECOMMENDED.start, high=RECOMMENDED.stop - 1) + "\n")
         stream.flush()
 
 

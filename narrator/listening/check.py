@@ -17,6 +17,7 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
+from narrator.i18n import tr
 from narrator.ports import Choice, Clock, Heard, Prompt
 
 MODES = ("voice", "yes_no", "keypad")
@@ -37,6 +38,15 @@ def pick_mode(right: int, wrong: int, total: int) -> str:
     if total and right * 3 >= total:
         return "yes_no"
     return "keypad"
+
+
+def voice_mode_label(mode: str) -> str:
+    """A voice mode (`voice_mode` in the config) as the table reads it."""
+    if mode == "voice":
+        return tr("voice")
+    if mode == "keypad":
+        return tr("keypad")
+    return mode  # yes_no: the config's own word
 
 
 @dataclass(frozen=True)
@@ -61,7 +71,11 @@ class CheckResult:
         return pick_mode(self.right, self.wrong, self.total)
 
     def score(self) -> str:
-        return f"voice: {self.right} of {self.total} right" + (f", {self.wrong} wrong" if self.wrong else "")
+        """The score and the mode it picks, one line in the table's language."""
+        slots = dict(right=self.right, total=self.total, wrong=self.wrong, mode=voice_mode_label(self.mode))
+        if self.wrong:
+            return tr("voice: {right} of {total} right, {wrong} wrong; mode: {mode}", **slots)
+        return tr("voice: {right} of {total} right; mode: {mode}", **slots)
 
 
 def run_check(listen: Callable[[Prompt], Heard | None], show: Callable[[str], None], plan: Sequence[Iterable[int]],
@@ -72,15 +86,19 @@ def run_check(listen: Callable[[Prompt], Heard | None], show: Callable[[str], No
     heard: list[Choice | None] = []
     for n, seats in enumerate(plan, start=1):
         for seat in seats:
-            show(f"player {n}: say {seat}")
+            show(tr("player {player}: say {seat}", player=n, seat=seat))
             deadline = None if clock is None else clock.now() + seconds
             answer = listen(Prompt(f"check.{n}.{len(said) + 1}", seats=tuple(range(1, players + 1)), deadline=deadline))
             said.append(seat)
             heard.append(None if answer is None else answer.choice)
-            shown = "nothing" if answer is None else str(answer.choice)
-            show(f"  heard {shown}" + ("" if answer is None or answer.choice == seat else f" (not {seat})"))
+            if answer is None:
+                show(tr("  heard nothing"))
+            elif answer.choice == seat:
+                show(tr("  heard {heard}", heard=answer.choice))
+            else:
+                show(tr("  heard {heard} (not {seat})", heard=answer.choice, seat=seat))
     result = CheckResult(tuple(said), tuple(heard))
-    show(f"{result.score()}; mode: {result.mode}")
+    show(result.score())
     return result
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TextIO
 
 from narrator.errors import UsageError
+from narrator.i18n import tr
 from narrator.packs import VoicePack
 from narrator.phones.hub import PhoneHub, load_links, save_links
 from narrator.phones.qr import terminal
@@ -84,7 +85,7 @@ class TablePhones:
         """Each seat's link and QR code, one after the other (before the full screen starts)."""
         for seat in sorted(self.hub.seats):
             link = self.hub.link(seat, self.base)
-            out.write(f"\nSeat {seat}: scan with the phone of seat {seat}, or open {link}\n")
+            out.write("\n" + tr("Seat {seat}: scan with the phone of seat {seat}, or open {link}", seat=seat, link=link) + "\n")
             out.write(terminal(link) + "\n")
         out.flush()
 

@@ -16,6 +16,7 @@ from typing import Any, Mapping
 
 from aiohttp import WSMsgType, web
 
+from narrator.i18n import tr
 from narrator.phones.crypto import Refused
 from narrator.phones.hub import CLOSE_REFUSED, PhoneHub
 from narrator.phones.table import LABELS
@@ -133,7 +134,7 @@ class PhoneServer:
         try:
             self.hub.seat_of(request.match_info["token"])
         except Refused:
-            return web.Response(status=404, text="This is not a link of this game.", headers=_HEADERS)
+            return web.Response(status=404, text=tr("This is not a link of this game."), headers=_HEADERS)
         return web.Response(body=self.page, content_type="text/html", charset="utf-8", headers=_HEADERS)
 
     async def _file(self, request: web.Request) -> web.Response:

@@ -17,11 +17,16 @@ from narrator.packs import VoicePack
 from narrator.ports import Clock, Cue, Speaker
 from narrator.roles import NIGHT_ELECTION_ORDER, Call, Schedule, night_calls
 from narrator.rules import Options, Role
+from narrator.i18n import tr
 from narrator.table.keys import KeySource
 
 KEYS = {"\n": "next", "+": "next", "n": "next", "-": "back", "b": "back", "/": "pause", "p": "pause",
         "*": "repeat", "r": "repeat", "q": "quit", "c": "call"}
-HELP = "Enter/+ next   - back   / pause   * repeat   q quit"
+
+
+def help_line() -> str:
+    """The keys, in the table's language."""
+    return tr("Enter/+ next   - back   / pause   * repeat   q quit")
 
 
 @dataclass(frozen=True)
@@ -43,11 +48,11 @@ class Step:
     @property
     def when(self) -> str:
         """"night 2" for the night's calls, "day 2" for the day after it."""
-        return f"{'day' if self.cue.phase.startswith('day.') else 'night'} {self.night}"
+        return tr("day {day}", day=self.night) if self.cue.phase.startswith("day.") else tr("night {night}", night=self.night)
 
     def text(self, pack: VoicePack) -> str:
         """The step's label, the call's name in the table's language."""
-        return f"{pack.call_name(self.call)}: {self.label}" if self.call else self.label
+        return tr("{call}: {label}", call=pack.call_name(self.call), label=self.label) if self.call else self.label
 
 
 def calls_tonight(night: int, possible: Iterable[Role], options: Options) -> list[Call]:
@@ -73,23 +78,23 @@ def calls_tonight(night: int, possible: Iterable[Role], options: Options) -> lis
 
 def night_steps(night: int, possible: Iterable[Role], timing: Timing, options: Options) -> list[Step]:
     """The calls of one night in the order the sequencer uses, each with its wake line and turn."""
-    steps = [Step(Cue("night.falls", phase="night.falls"), timing.gap, "night falls", night)]
+    steps = [Step(Cue("night.falls", phase="night.falls"), timing.gap, tr("night falls"), night)]
     election = night == 1 and options.captain_election == "night1_end"
     for call in calls_tonight(night, possible, options):
         if election and call.order > NIGHT_ELECTION_ORDER:
             election = False
-            steps.append(Step(Cue("day.dawn", phase="day.captain"), None, "Captain election: run it, then Enter", night))
-            steps.append(Step(Cue("night.falls", phase="night.falls"), timing.gap, "night falls", night))
+            steps.append(Step(Cue("day.dawn", phase="day.captain"), None, tr("Captain election: run it, then Enter"), night))
+            steps.append(Step(Cue("night.falls", phase="night.falls"), timing.gap, tr("night falls"), night))
         phase = f"night.{call.name}"
         optional = call.due is not None
-        steps.append(Step(Cue(call.wake(options, night), phase=phase), timing.turn(call.name), "awake", night,
+        steps.append(Step(Cue(call.wake(options, night), phase=phase), timing.turn(call.name), tr("awake"), night,
                           call=call.name, optional=optional))
-        steps.append(Step(Cue(f"{call.name}.sleep", phase=phase), timing.gap, "asleep", night, call=call.name,
+        steps.append(Step(Cue(f"{call.name}.sleep", phase=phase), timing.gap, tr("asleep"), night, call=call.name,
                           optional=optional))
-    steps.append(Step(Cue("day.dawn", phase="day.morning"), None, "morning: announce the deaths, then Enter", night))
-    steps.append(Step(minutes_cue("debate.start", timing.debate), timing.debate, "debate", night, True))
-    steps.append(Step(Cue("vote.start", phase="day.vote"), None, "vote: run it, then Enter", night))
-    steps.append(Step(Cue("day.dusk", phase="day.dusk"), timing.gap, "dusk", night))
+    steps.append(Step(Cue("day.dawn", phase="day.morning"), None, tr("morning: announce the deaths, then Enter"), night))
+    steps.append(Step(minutes_cue("debate.start", timing.debate), timing.debate, tr("debate"), night, True))
+    steps.append(Step(Cue("vote.start", phase="day.vote"), None, tr("vote: run it, then Enter"), night))
+    steps.append(Step(Cue("day.dusk", phase="day.dusk"), timing.gap, tr("dusk"), night))
     return steps
 
 
@@ -149,8 +154,8 @@ class Assistant:
 
     def ask_due(self, step: Step) -> str:
         """Whether a call made only after a public fact is due tonight: c calls it, Enter skips it."""
-        self.show(f"[{step.when}] {self.pack.call_name(step.call or '')}: called only when due tonight; "
-                  "c to call it, Enter to skip it")
+        self.show(tr("[{when}] {call}: called only when due tonight; c to call it, Enter to skip it", when=step.when,
+                     call=self.pack.call_name(step.call or '')))
         while True:
             command = self.key(None)
             if command in ("call", "quit"):
@@ -181,7 +186,7 @@ class Assistant:
         left = max(0, int(deadline - self.clock.now() + 0.999))
         if left != self.shown_left:
             self.shown_left = left
-            self.out.write(f"\r  {left // 60}:{left % 60:02d} left ")
+            self.out.write("\r  " + tr("{time} left", time=f"{left // 60}:{left % 60:02d}") + " ")
             self.out.flush()
 
     def key(self, deadline: float | None) -> str | None:
@@ -219,7 +224,7 @@ class Assistant:
             if command in ("back", "quit"):
                 return command
             if command == "repeat":
-                self.show(f"[{step.when}] * {step.text(self.pack)}: said again")
+                self.show(tr("[{when}] * {step}: said again", when=step.when, step=step.text(self.pack)))
                 end = self.say(step.cue)
                 deadline = None if step.wait is None else end + step.wait
             elif command == "pause":
@@ -232,7 +237,7 @@ class Assistant:
         """Until / (or Enter) again; returns how long the pause lasted."""
         started = self.clock.now()
         self.say(Cue("game.paused", phase="game.pause"))
-        self.show("paused: / or Enter to go on")
+        self.show(tr("paused: / or Enter to go on"))
         while True:
             command = self.key(None)
             if command == "quit":
@@ -266,7 +271,7 @@ class Assistant:
                 return command
             if command == "repeat":
                 # What is left of the debate, not its opening line again.
-                self.show("[debate] * time left")
+                self.show(tr("[debate] * time left"))
                 self.say(time_left_cue(end - self.clock.now()))
             elif command == "pause":
                 shift = self.pause()
@@ -286,7 +291,7 @@ def run_assist(language: str, roles: Iterable[Role], timing: Timing, options: Op
     pack = load_pack(language)
     clock = RealClock()
     speaker = speaker_factory(pack, clock) if speaker_factory else text_speaker(pack, clock, out, pace)
-    out.write(f"narrator assist: you run the game; I call the night. {HELP}\n")
+    out.write(tr("narrator assist: you run the game; I call the night. {keys}", keys=help_line()) + "\n")
     try:
         Assistant(pack, speaker, clock, keys, roles, timing, options, out, captions=speaker_factory is not None).run()
     finally:

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from narrator.errors import UsageError
+from narrator.i18n import tr
 from narrator.table.sound import add_sound_arguments
 
 
@@ -66,11 +67,14 @@ def run_assist(args: argparse.Namespace) -> int:
 
     from narrator.rules import Role, RulesError, parse_roles
     from narrator.table.assist import run_assist as assist
-    from narrator.table.config import config_path, load_config
+    from narrator.table.config import adopt_language, config_path, load_config
     from narrator.table.keys import TerminalKeys
     from narrator.table.play import scaled
 
     loaded = load_config(args.config or config_path())
+    if loaded.exists and args.lang is None and adopt_language(loaded.config.language):
+        # Without --lang, the calls in the remembered table's language: the config's problems and every line in it.
+        loaded = load_config(args.config or config_path())
     for problem in loaded.problems:
         print(f"! {problem}")
     config = loaded.config
@@ -129,7 +133,11 @@ def run_rules(args: argparse.Namespace) -> int:
     from narrator.packs import load_pack
     from narrator.reference import render_rules
 
-    print(render_rules(load_pack(args.lang or _table_language())), end="")
+    lang = args.lang or _table_language()
+    from narrator.table.config import adopt_language
+
+    adopt_language(lang)  # the reference's own words (not the pack's) in its language too
+    print(render_rules(load_pack(lang)), end="")
     return 0
 
 
@@ -152,8 +160,9 @@ def _save_checked_mode(sub: Any) -> None:
             loaded = load_config(path)
             loaded.config.voice_mode = mode
             kept = save_config(loaded.config, path, keep_old=bool(loaded.problems))
-            print(f"saved in {path}: voice_mode = {mode}"
-                  + (f" (the old file, which had problems, kept as {kept})" if kept else ""), flush=True)
+            print(tr("saved in {path}: voice_mode = {mode} (the old file, which had problems, kept as {kept})",
+                     path=path, mode=mode, kept=kept) if kept
+                  else tr("saved in {path}: voice_mode = {mode}", path=path, mode=mode), flush=True)
         return code
 
     listen.set_defaults(func=listen_then_save)

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from narrator.errors import UsageError
+from narrator.i18n import REFERENCE, current_language, message_of, set_language, tr
 from narrator.flow.timing import Timing
 from narrator.rules import Options, Role, RulesError, complete, default_deck
 from narrator.rules.options import TEXTS
@@ -25,6 +26,16 @@ DEAL_MODES = ("program", "cards")
 # seats and yes/no, voice for yes/no only (seats on the keypad), or the keypad only.
 VOICE_MODES = ("voice", "yes_no", "keypad")
 KEYS = ("players", "roles", "options", "language", "inputs", "deal", "timing", "speech_scale", "names", "voice_mode", "phones")
+
+
+def adopt_language(language: str) -> bool:
+    """The table's language (its config, setup file or journal) for every printed line, unless a
+    language was chosen already on the command line (`--lang`, $NARRATOR_LANG): that choice wins.
+    Returns whether the language changed."""
+    if current_language() != REFERENCE or language == REFERENCE:
+        return False
+    set_language(language)
+    return True
 
 
 def config_path() -> Path:
@@ -80,14 +91,16 @@ class TableConfig:
 
         roles = ", ".join(f"{n} {role(r.value)}" for r, n in sorted(deck.items(), key=lambda kv: _ROLE_ORDER[kv[0]]))
         if pack is not None:
-            changed = ", ".join(option_text(pack, k, v) for k, v in sorted(self.options.items())) or "standard rules"
+            changed = ", ".join(option_text(pack, k, v) for k, v in sorted(self.options.items())) or tr("standard rules")
         else:
-            changed = ", ".join(f"{k}={_toml_value(v)}" for k, v in sorted(self.options.items())) or "standard rules"
-        return (
-            f"{self.players} players ({roles}); {changed}; language {self.language}; "
-            f"input {self.inputs}; {'the program deals' if self.deal == 'program' else 'physical cards'}"
-            + ("; phones" if self.phones else "")
-        )
+            changed = ", ".join(f"{k}={_toml_value(v)}" for k, v in sorted(self.options.items())) or tr("standard rules")
+        deal = tr("the program deals") if self.deal == "program" else tr("physical cards")
+        slots = dict(players=self.players, roles=roles, rules=changed, language=self.language,
+                     inputs=input_label(self.inputs), deal=deal)
+        if self.phones:
+            return tr("{players} players ({roles}); {rules}; language {language}; input {inputs}; {deal}; phones",
+                      **slots)
+        return tr("{players} players ({roles}); {rules}; language {language}; input {inputs}; {deal}", **slots)
 
     def to_toml(self) -> str:
         lines = [
@@ -111,6 +124,27 @@ class TableConfig:
         if self.names:
             lines += ["", "[names]"] + [f'"{k}" = {_toml_value(v)}' for k, v in sorted(self.names.items(), key=lambda kv: int(kv[0]))]
         return "\n".join(lines) + "\n"
+
+
+def input_label(inputs: str) -> str:
+    """How the table answers (`inputs` in the config) as the table reads it."""
+    if inputs == "keypad":
+        return tr("keypad")
+    if inputs == "voice":
+        return tr("voice")
+    if inputs == "both":
+        return tr("both")
+    return inputs
+
+
+def deal_label(mode: str, long: bool = False) -> str:
+    """A deal mode (`deal` in the config): its word, or (`long`) what it means."""
+    if mode == "program":
+        return tr("the program deals on the screen") if long else tr("program")
+    if mode == "cards":
+        return tr("physical cards") if long else tr("cards")
+    return mode
+
 
 
 _ROLE_ORDER = {role: i for i, role in enumerate(Role)}
@@ -142,13 +176,14 @@ def load_config(path: Path) -> Loaded:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        return Loaded(TableConfig(), [f"config file {where!r} cannot be read: {exc}"], True)
+        return Loaded(TableConfig(), [tr("config file {where!r} cannot be read: {error}", where=where, error=exc)], True)
     if not text.strip():
-        return Loaded(TableConfig(), [f"config file {where!r} is empty; using the defaults"], True)
+        return Loaded(TableConfig(), [tr("config file {where!r} is empty; using the defaults", where=where)], True)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        return Loaded(TableConfig(), [f"config file {where!r} is not valid TOML ({exc}); using the defaults"], True)
+        return Loaded(TableConfig(), [tr("config file {where!r} is not valid TOML ({error}); using the defaults",
+                                         where=where, error=exc)], True)
     config, problems = parse_config(data, where)
     return Loaded(config, problems, True)
 
@@ -158,14 +193,14 @@ def parse_config(data: Mapping[str, Any], where: str) -> tuple[TableConfig, list
     cfg = TableConfig()
 
     def bad(key: str, message: str) -> None:
-        problems.append(f"config file {where!r}: {key}: {message}")
+        problems.append(tr("config file {where!r}: {key}: {problem}", where=where, key=key, problem=message))
 
     for key in data:
         if key not in KEYS:
-            bad(key, f"unknown key; known keys: {', '.join(KEYS)}")
+            bad(key, tr("unknown key; known keys: {keys}", keys=", ".join(KEYS)))
     players = data.get("players", cfg.players)
     if isinstance(players, bool) or not isinstance(players, int) or not 4 <= players <= 30:
-        bad("players", f"{players!r} is not a number of players from 4 to 30")
+        bad("players", tr("{value!r} is not a number of players from 4 to 30", value=players))
     else:
         cfg.players = players
         cfg.roles = specials_of(players)
@@ -176,13 +211,13 @@ def parse_config(data: Mapping[str, Any], where: str) -> tuple[TableConfig, list
     if "options" in data:
         raw = data["options"]
         if not isinstance(raw, dict):
-            bad("options", "must be a table like { vote_procedure = \"runoff\" }")
+            bad("options", tr("must be a table like {example}", example='{ vote_procedure = "runoff" }'))
         else:
             for k, v in raw.items():
                 try:
                     Options().with_values({k: v})
                 except RulesError as exc:
-                    bad(f"options.{k}", str(exc))
+                    bad(f"options.{k}", message_of(exc))
                     continue
                 cfg.options[k.strip().replace("-", "_")] = v
     for key, allowed in (("inputs", INPUTS), ("deal", DEAL_MODES), ("voice_mode", VOICE_MODES)):
@@ -190,12 +225,12 @@ def parse_config(data: Mapping[str, Any], where: str) -> tuple[TableConfig, list
             if data[key] in allowed:
                 setattr(cfg, key, data[key])
             else:
-                bad(key, f"{data[key]!r}; choose one of: {', '.join(allowed)}")
+                bad(key, tr("{value!r}; choose one of: {choices}", value=data[key], choices=", ".join(allowed)))
     if "phones" in data:
         if isinstance(data["phones"], bool):
             cfg.phones = data["phones"]
         else:
-            bad("phones", f"{data['phones']!r}; write phones = true or phones = false")
+            bad("phones", tr("{value!r}; write phones = true or phones = false", value=data["phones"]))
     if "language" in data:
         from narrator.packs import available_languages
 
@@ -203,39 +238,43 @@ def parse_config(data: Mapping[str, Any], where: str) -> tuple[TableConfig, list
         if isinstance(data["language"], str) and data["language"] in langs:
             cfg.language = data["language"]
         else:
-            bad("language", f"{data['language']!r}; voice packs here: {', '.join(langs) or 'none'}")
+            bad("language", tr("{value!r}; voice packs here: {languages}", value=data["language"],
+                               languages=", ".join(langs)) if langs
+                else tr("{value!r}; voice packs here: none", value=data["language"]))
     if "timing" in data:
         raw = data["timing"]
         if not isinstance(raw, dict):
-            bad("timing", "must be a table like { seer = 20, debate = 300 }")
+            bad("timing", tr("must be a table like {example}", example="{ seer = 20, debate = 300 }"))
         else:
             for k, v in raw.items():
                 try:
                     Timing().with_values({k: v})
                 except UsageError as exc:
-                    bad(f"timing.{k}", str(exc).removeprefix("timing: "))
+                    bad(f"timing.{k}", message_of(exc).removeprefix("timing: "))
                     continue
                 cfg.timing[k] = float(v)
     if "names" in data:
         raw = data["names"]
         if not isinstance(raw, dict):
-            bad("names", 'must be a table like { "1" = "Ann", "2" = "Bo" }')
+            bad("names", tr("must be a table like {example}", example='{ "1" = "Ann", "2" = "Bo" }'))
         else:
             for k, v in raw.items():
                 if not str(k).isdigit() or not isinstance(v, str) or not v.strip():
-                    bad(f"names.{k}", f"{v!r}: give a seat number and a name, like \"1\" = \"Ann\"")
+                    bad(f"names.{k}", tr("{value!r}: give a seat number and a name, like {example}", value=v,
+                                         example='"1" = "Ann"'))
                     continue
                 cfg.names[str(int(k))] = v.strip()
     if "speech_scale" in data:
         scale = data["speech_scale"]
         if isinstance(scale, bool) or not isinstance(scale, (int, float)) or scale < 0:
-            bad("speech_scale", f"{scale!r} must be a number, 0 or more")
+            bad("speech_scale", tr("{value!r} must be a number, 0 or more", value=scale))
         else:
             cfg.speech_scale = float(scale)
     try:
         cfg.composition()
     except RulesError as exc:
-        bad("roles", f"{exc}; using the suggested roles for {cfg.players} players")
+        bad("roles", tr("{problem}; using the suggested roles for {players} players", problem=message_of(exc),
+                        players=cfg.players))
         cfg.roles = specials_of(cfg.players)
         try:
             cfg.composition()
@@ -246,17 +285,17 @@ def parse_config(data: Mapping[str, Any], where: str) -> tuple[TableConfig, list
 
 def _roles(raw: Any, bad: Any) -> dict[str, int] | None:
     if not isinstance(raw, dict):
-        bad("must be a table like { werewolf = 2, seer = 1 }")
+        bad(tr("must be a table like {example}", example="{ werewolf = 2, seer = 1 }"))
         return None
     out: dict[str, int] = {}
     for name, count in raw.items():
         try:
             role = Role.parse(str(name))
         except RulesError as exc:
-            bad(str(exc))
+            bad(message_of(exc))
             return None
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            bad(f"{name} = {count!r} must be a whole number, 0 or more")
+            bad(tr("{role} = {value!r} must be a whole number, 0 or more", role=name, value=count))
             return None
         if role is not Role.VILLAGER and count:
             out[role.value] = count

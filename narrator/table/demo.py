@@ -7,6 +7,7 @@ from typing import Any, Mapping
 
 from narrator.flow.script import Setup
 from narrator.flow.timing import DEFAULT_TURNS, Timing
+from narrator.i18n import tr
 from narrator.roles import CALLS
 from narrator.rules import Options, Role, complete, deal, default_deck, parse_roles
 
@@ -80,7 +81,7 @@ def run_demo(language: str, seed: int, text: bool, pace: float = 1.0, out: Any =
 
         voice = open_table_speaker(pack, clock, sound or argparse.Namespace(no_audio=True), setup.speech_scale)
         screen = ScreenDisplay(pack, clock, timing=setup.timing)
-        screen.title = "narrator demo"
+        screen.title = tr("narrator demo")
         screen.start()
         try:
             speaker_s = ScreenSpeaker(voice, pack, screen)

@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING, Any, Callable, Collection, TextIO
 from narrator.errors import NarratorError, UsageError
 from narrator.flow.script import Setup
 from narrator.flow.timing import Timing
+from narrator.i18n import message_of, tr
 from narrator.ports import Clock, Display, Listener, Prompt, Speaker
 
 if TYPE_CHECKING:
     from narrator.phones.play import TablePhones
     from narrator.table.text import LineListener
-from narrator.table.config import Loaded, TableConfig, config_path, load_config, save_config
+from narrator.table.config import Loaded, TableConfig, adopt_language, config_path, load_config, save_config
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -75,7 +76,7 @@ def _voice_check(asker: Any, config: TableConfig) -> str:
     try:
         return live_check(config.language, config.players, asker.tell).mode
     except NarratorError as exc:
-        asker.tell(f"! voice check not possible: {exc}")
+        asker.tell(tr("! voice check not possible: {problem}", problem=message_of(exc)))
         return config.voice_mode
 
 
@@ -87,6 +88,9 @@ def run_wizard(args: argparse.Namespace, read_line: Callable[[], str | None] | N
 
     path: Path = args.config or config_path()
     loaded: Loaded = load_config(path)
+    if loaded.exists and adopt_language(loaded.config.language):
+        # The remembered table's language: its questions, and the config's problems, in it.
+        loaded = load_config(path)
     asker = LineAsker(sys.stdin, sys.stdout, read_line)
     for problem in loaded.problems:
         asker.tell(f"! {problem}")
@@ -97,10 +101,11 @@ def run_wizard(args: argparse.Namespace, read_line: Callable[[], str | None] | N
         kept = save_config(config, path, keep_old=bool(loaded.problems))
     except OSError as exc:
         # The answers still make this game; only remembering them failed.
-        asker.tell(f"! the setup could not be saved in {path} ({exc.strerror or exc}); this game goes on, "
-                   "next time choose a writable file with --config FILE")
+        asker.tell(tr("! the setup could not be saved in {path} ({error}); this game goes on, "
+                      "next time choose a writable file with --config FILE", path=path, error=exc.strerror or exc))
         return config
-    asker.tell(f"Saved in {path}." + (f" The old file is kept as {kept}." if kept else ""))
+    asker.tell(tr("Saved in {path}. The old file is kept as {kept}.", path=path, kept=kept) if kept
+               else tr("Saved in {path}.", path=path))
     return config
 
 
@@ -123,7 +128,8 @@ def balance_advice(config: TableConfig) -> tuple[list[str], list[dict[str, int]]
 
 
 # The wizard has no --budget: its roles question asks the advisor again after every change.
-WIZARD_AGAIN = "change a role and back to ask again: the games played are kept"
+def wizard_again() -> str:
+    return tr("change a role and back to ask again: the games played are kept")
 
 
 def wizard_advice(advice: Any, pack: Any = None) -> tuple[list[str], list[dict[str, int]]]:
@@ -132,7 +138,7 @@ def wizard_advice(advice: Any, pack: Any = None) -> tuple[list[str], list[dict[s
     from narrator.sim.cli import advice_lines
 
     offers = [{r.value: n for r, n in e.deck.items() if r is not Role.VILLAGER} for e in advice.fair]
-    lines = advice_lines(advice, again=WIZARD_AGAIN, pack=pack)
+    lines = advice_lines(advice, again=wizard_again(), pack=pack)
     numbered = [f"    *{i} {line.strip()}" for i, line in enumerate(lines[-len(offers):], start=1)] if offers else []
     return (lines[: len(lines) - len(offers)] + numbered) if offers else lines, offers
 
@@ -153,6 +159,10 @@ def play_at_table(args: argparse.Namespace) -> int:
 
     lines = LineListener(RealClock())  # one reader for the wizard and the text game: no answer lost between
     given = args.setup is not None or args.players is not None
+    if not given and not args.again:
+        remembered = load_config(args.config or config_path())
+        if remembered.exists and not remembered.problems:
+            adopt_language(remembered.config.language)  # the sound check's lines in the table's language too
     if screen == "full" and not args.no_audio:
         # Before the first question: a table with no speaker learns it now, not after the setup.
         screen = check_sound(args, lines.read_line, _voice_remembered(args, given))
@@ -177,15 +187,19 @@ def play_at_table(args: argparse.Namespace) -> int:
             args.phones = True  # the setup's answer, as `--phones` (docs/phones.md)
         setup = setup_from_config(config, args.seed, args.pace)
         names = config.seat_names()
+    adopt_language(setup.language)  # the table's language (the setup file's, the last game's, --lang): every line in it
     if given or args.again:  # the wizard warned already
         from narrator.flow.script import warn_players
 
         warn_players(setup.players, sys.stdout)
     deal_mode = config.deal if config is not None else "program"
     if screen == "text" and config is not None and config.phones:
-        print("Note: the text screen has no private panel; the phones need the full screen.")
+        print(tr("Note: the text screen has no private panel; the phones need the full screen."))
     if screen == "text" and config is not None and config.inputs != "keypad":
-        print(f"Note: the text screen reads typed answers only; answers by {config.inputs} need the full screen.")
+        from narrator.table.config import input_label
+
+        print(tr("Note: the text screen reads typed answers only; answers by {inputs} need the full screen.",
+                 inputs=input_label(config.inputs)))
     from narrator.packs import load_pack
     from narrator.table.rematch import offer_rematch, rematch_setup
 
@@ -222,24 +236,27 @@ def _voice_remembered(args: argparse.Namespace, given: bool) -> bool:
     return loaded.exists and loaded.config.inputs != "keypad"
 
 
-def sound_problems(device: str | None, voice: bool) -> list[str]:
-    """What keeps the table from hearing the narrator (and, for voice answers, the narrator from hearing it)."""
+def sound_problems(device: str | None, voice: bool) -> tuple[list[str], bool]:
+    """What keeps the table from hearing the narrator (and, for voice answers, the narrator from hearing it),
+    and whether there is no sound at all."""
     from narrator.errors import NarratorError
 
     problems: list[str] = []
+    no_sound = False
     try:
         from narrator.speech.player import resolve_device
 
         resolve_device(device)
     except NarratorError as exc:
-        problems.append(f"no sound: {exc}")
+        problems.append(tr("no sound: {problem}", problem=message_of(exc)))
+        no_sound = True
     if voice:
         from narrator.table.doctor import check_microphone
 
         mic = check_microphone()[0]
         if not mic.ok:
-            problems.append(f"no microphone for voice answers: {mic.detail}; the keypad still works")
-    return problems
+            problems.append(tr("no microphone for voice answers: {problem}; the keypad still works", problem=mic.detail))
+    return problems, no_sound
 
 
 def check_sound(args: argparse.Namespace, read_line: Callable[[], str | None], voice: bool,
@@ -250,14 +267,14 @@ def check_sound(args: argparse.Namespace, read_line: Callable[[], str | None], v
     the text screen (--text), or stop. Returns "full" or "text"; sets `args.no_audio` if chosen.
     """
     stream = out or sys.stdout
-    problems = sound_problems(getattr(args, "output_device", None), voice)
+    problems, no_sound = sound_problems(getattr(args, "output_device", None), voice)
     for problem in problems:
         stream.write(f"narrator: {problem}\n")
-    if not any(p.startswith("no sound") for p in problems):
+    if not no_sound:
         stream.flush()
         return "full"
-    stream.write("Play without sound? 1 = full screen, silent (--no-audio); 2 = printed lines (--text); "
-                 "Enter = stop (then 'narrator doctor'): ")
+    stream.write(tr("Play without sound? 1 = full screen, silent (--no-audio); 2 = printed lines (--text); "
+                    "Enter = stop (then 'narrator doctor'):") + " ")
     stream.flush()
     answer = (read_line() or "").strip()
     if answer == "1":
@@ -310,7 +327,7 @@ def _play_text(args: argparse.Namespace, setup: Setup, deal_mode: str, listener:
     display = TextDisplay(pack)
     speaker = text_speaker(pack, clock, pace=setup.speech_scale)
     listener.on_prompt = seat_hint(pack)
-    print(f"Journal: {path} (if the game stops, continue it with: narrator resume {path})")
+    print(tr("Journal: {path} (if the game stops, continue it with: narrator resume {path})", path=path))
     from narrator.history.cli import Recorder
 
     recorder = Recorder(names)
@@ -391,7 +408,7 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
 
     recorder = Recorder(names)
     screen = ScreenDisplay(pack, clock, timing=setup.timing)
-    screen.title = f"narrator — journal {path.name}"
+    screen.title = tr("narrator — journal {name}", name=path.name)
     speaker = ScreenSpeaker(voice_out, pack, screen)
     phones: TablePhones | None = None
     try:
@@ -456,7 +473,7 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
     assert outcome is not None
     if phones is not None:
         phones.forget()  # the game is over: its links die with it
-    print(f"game over: the winner is {outcome.winner.value}; journal: {path}")
+    print(tr("game over: the winner is {winner}; journal: {path}", winner=outcome.winner.value, path=path))
     return 0
 
 

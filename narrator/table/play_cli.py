@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from narrator.errors import UsageError
+from narrator.i18n import tr
 from narrator.reference import option_help
 
 
@@ -74,6 +75,9 @@ def _play_headless(args: argparse.Namespace) -> int:
     if args.setup is None or args.script is None:
         raise UsageError("headless play needs --setup SETUP.toml and --script SCRIPT.toml")
     setup = load_setup(args.setup)
+    from narrator.table.config import adopt_language
+
+    adopt_language(setup.language)  # the script's table speaks its language: every printed line in it
     warn_players(setup.players)
     script = load_script(args.script, setup.players)
     from narrator.history.cli import Recorder
@@ -93,8 +97,16 @@ def _play_headless(args: argparse.Namespace) -> int:
         write_timeline(args.timeline, result.timeline)
     outcome = result.game.outcome
     assert outcome is not None
-    print(f"game over: the winner is {outcome.winner.value}; alive: {', '.join(map(str, result.game.living())) or 'nobody'}")
+    print(game_over(outcome.winner.value, result.game.living()))
     return 0
+
+
+def game_over(winner: str, living: Any) -> str:
+    """The headless game's result, its one line on stdout (scripts read it): the winning side's id."""
+    alive = ", ".join(map(str, living))
+    if not alive:
+        return tr("game over: the winner is {winner}; alive: nobody", winner=winner)
+    return tr("game over: the winner is {winner}; alive: {alive}", winner=winner, alive=alive)
 
 
 def run_resume(args: argparse.Namespace) -> int:
@@ -106,10 +118,14 @@ def run_resume(args: argparse.Namespace) -> int:
 
     path = args.journal or _latest_game()
     head, setup, seed = read_head(path)
+    from narrator.table.config import adopt_language
+
+    adopt_language(setup.language)  # the journal's table: every printed line in its language
     records, _ = read_journal(path)
     # Headless: stdout stays the game's result alone (scripts read it); the table reads its terminal.
     where = sys.stdout if head.get("mode") == "text" else sys.stderr
-    print(f"Resuming {path}: {describe_journal(path, head, records)}.", file=where, flush=True)
+    print(tr("Resuming {path}: {stopped}.", path=path, stopped=describe_journal(path, head, records)), file=where,
+          flush=True)
     warn_players(setup.players)
     if head.get("mode") == "text":
         screen = args.screen or head.get("screen", "text")
@@ -132,7 +148,7 @@ def run_resume(args: argparse.Namespace) -> int:
         recorder.journal(path)
     outcome = result.game.outcome
     assert outcome is not None
-    print(f"game over: the winner is {outcome.winner.value}; alive: {', '.join(map(str, result.game.living())) or 'nobody'}")
+    print(game_over(outcome.winner.value, result.game.living()))
     return 0
 
 
@@ -149,12 +165,10 @@ def describe_journal(path: Path, head: dict[str, Any], records: list[dict[str, A
     nights = sum(1 for r in steps if r.get("state") == "night_falls")
     night_states = {name for name, _ in NIGHT_ORDER} - {"dawn"} | {"night_falls"}
     if not steps:
-        where = "stopped before the first night"
-    elif steps[-1].get("state") in night_states:
-        where = f"stopped in night {nights}"
-    else:
-        where = f"stopped in day {max(nights, 1)}"
-    return f"started {started}, {where}"
+        return tr("started {started}, stopped before the first night", started=started)
+    if steps[-1].get("state") in night_states:
+        return tr("started {started}, stopped in night {night}", started=started, night=nights)
+    return tr("started {started}, stopped in day {day}", started=started, day=max(nights, 1))
 
 
 def _birth(path: Path) -> float:

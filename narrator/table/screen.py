@@ -18,6 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from narrator.flow.timing import Timing
+from narrator.i18n import tr
 from narrator.packs import VoicePack
 from narrator.ports import Clock, Cue, Heard, Listener, PanelLines, Prompt, SlotValue, Speaker
 
@@ -206,7 +207,7 @@ class ScreenDisplay:
         header.add_row(title, Align.right(Text(big(timer) if timer else "", style="bold green", justify="left", no_wrap=True)))
         parts: list[RenderableType] = [header, self._seats()]
         if self.private is not None:
-            parts.append(Panel(Text(self.private, style="bold"), title="private", border_style="yellow"))
+            parts.append(Panel(Text(self.private, style="bold"), title=tr("private"), border_style="yellow"))
         line = Text(self.caption, style="italic")
         if self.typed:
             line.append(f"   > {self.typed}", style="bold yellow")

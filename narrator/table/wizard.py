@@ -10,14 +10,16 @@ import sys
 from typing import Callable, Iterable, Mapping, Protocol, TextIO, TypeVar
 
 from narrator.errors import UsageError
+from narrator.i18n import message_of, set_language, tr
 from narrator.flow.timing import Timing
+from narrator.listening.check import voice_mode_label
 from narrator.roles import night_calls, wizard_roles
 from narrator.rules import Role, RulesError
 from narrator.rules.composition import RECOMMENDED
 from narrator.rules.options import CHOICES, NUMBERS, TEXTS, Options
 from narrator.packs import VoicePack
-from narrator.table.config import (DEAL_MODES, INPUTS, TableConfig, option_groups, option_text, specials_of,
-                                   with_defaults)
+from narrator.table.config import (DEAL_MODES, INPUTS, TableConfig, deal_label, input_label, option_groups,
+                                   option_text, specials_of, with_defaults)
 
 T = TypeVar("T")
 
@@ -78,10 +80,11 @@ def voice_check_question(wizard: Wizard) -> None:
     Asked only when the wizard was given a way to run the check (`voice_check`)."""
     if wizard.voice_check is None or wizard.config.inputs == "keypad":
         return
-    if wizard._ask("Voice check now (a few players each say three seat numbers)? 1 = yes, Enter = skip:",
+    if wizard._ask(tr("Voice check now (a few players each say three seat numbers)? 1 = yes, Enter = skip:"),
                    lambda a: _pick(a, ("check", "skip"), "skip")) == "check":
         wizard.config.voice_mode = wizard.voice_check(wizard.config)
-        wizard.io.tell(f"Voice mode: {wizard.config.voice_mode} (narrator listen --check runs it again).")
+        wizard.io.tell(tr("Voice mode: {mode} (narrator listen --check runs it again).",
+                          mode=voice_mode_label(wizard.config.voice_mode)))
 
 
 class Invalid(ValueError):
@@ -124,7 +127,7 @@ class Wizard:
                 self.phones()
         except EOFError:
             raise UsageError("setup stopped: the input ended before the last question") from None
-        self.io.tell(f"Ready: {self.config.describe(_pack(self.config.language, self.languages))}.")
+        self.io.tell(tr("Ready: {summary}.", summary=self.config.describe(_pack(self.config.language, self.languages))))
         return self.config
 
     def _keep_last(self) -> bool:
@@ -132,18 +135,18 @@ class Wizard:
             summary = self.config.describe(self.pack)
         except RulesError:
             return False
-        self.io.tell(f"Last table: {summary}.")
+        self.io.tell(tr("Last table: {summary}.", summary=summary))
         self._warn_players(self.config.players)
-        return self._ask("Enter = play with it, 1 = change it:", lambda a: _pick(a, ("keep", "change"), "keep")) == "keep"
+        return self._ask(tr("Enter = play with it, 1 = change it:"), lambda a: _pick(a, ("keep", "change"), "keep")) == "keep"
 
     def players(self) -> None:
         def parse(answer: str) -> int:
             n = _number(answer, self.config.players)
             if not 4 <= n <= 30:
-                raise Invalid(f"{n} players: the game takes 4 to 30 players")
+                raise Invalid(tr("{players} players: the game takes 4 to 30 players", players=n))
             return n
 
-        n = self._ask(f"How many players? (4 to 30) [{self.config.players}]:", parse)
+        n = self._ask(tr("How many players? (4 to 30) [{players}]:", players=self.config.players), parse)
         self._warn_players(n)
         if n != self.config.players:
             self.config.players = n
@@ -151,21 +154,22 @@ class Wizard:
 
     def _warn_players(self, n: int) -> None:
         if n not in RECOMMENDED:
-            self.io.tell(f"! {n} players: the game is best with {RECOMMENDED.start} to {RECOMMENDED.stop - 1}"
-                         "; it can still be played")
+            self.io.tell(tr("! {players} players: the game is best with {low} to {high}; it can still be played",
+                            players=n, low=RECOMMENDED.start, high=RECOMMENDED.stop - 1))
 
     def roles(self) -> None:
         while True:
             self.io.tell(self._roles_menu())
             offers = self._advice()
-            question = "Enter = these roles; a role number then + or - (e.g. 3+):"
+            question = tr("Enter = these roles; a role number then + or - (e.g. 3+):")
             if offers:
-                question = question[:-1] + f"; *1 to *{len(offers)} = that fair composition:"
+                question = tr("Enter = these roles; a role number then + or - (e.g. 3+); *1 to *{last} = that "
+                              "fair composition:", last=len(offers))
 
             def parse(answer: str) -> tuple[Role, int] | int | None:
                 text = answer.strip()
                 if offers and text.startswith("*"):
-                    return _index(text[1:], len(offers), "a fair composition")
+                    return _index(text[1:], len(offers), "composition")
                 return self._parse_role_change(answer)
 
             change = self._ask(question, parse)
@@ -182,7 +186,7 @@ class Wizard:
             try:
                 TableConfig(self.config.players, trial, self.config.options).composition()
             except RulesError as exc:
-                self.io.tell(f"! {exc}")
+                self.io.tell(f"! {message_of(exc)}")
                 continue
             self.config.roles = trial
 
@@ -198,9 +202,10 @@ class Wizard:
     def _roles_menu(self) -> str:
         deck = self.config.composition()
         name = self.pack.role_name
-        parts = [f"{i} {name(r.value)} x{deck.get(r, 0)}" for i, r in enumerate(ROLE_MENU, start=1)]
-        return (f"Roles for {self.config.players} players: " + ", ".join(parts)
-                + f"; {name(Role.VILLAGER.value)} x{deck.get(Role.VILLAGER, 0)}")
+        parts = [tr("{number} {role} x{count}", number=i, role=name(r.value), count=deck.get(r, 0))
+                 for i, r in enumerate(ROLE_MENU, start=1)]
+        return tr("Roles for {players} players: {listing}; {villager} x{count}", players=self.config.players,
+                  listing=", ".join(parts), villager=name(Role.VILLAGER.value), count=deck.get(Role.VILLAGER, 0))
 
     def _parse_role_change(self, answer: str) -> tuple[Role, int] | None:
         text = answer.strip().replace(" ", "")
@@ -209,28 +214,29 @@ class Wizard:
         sign = text[-1] if text[-1] in "+-" else text[0] if text[0] in "+-" else ""
         digits = text.strip("+-")
         if not sign or not digits.isdigit() or not 1 <= int(digits) <= len(ROLE_MENU):
-            raise Invalid(f"{answer.strip()!r} is not a role change; type a number from 1 to {len(ROLE_MENU)} then + or -")
+            raise Invalid(tr("{answer!r} is not a role change; type a number from 1 to {last} then + or -",
+                             answer=answer.strip(), last=len(ROLE_MENU)))
         return ROLE_MENU[int(digits) - 1], 1 if sign == "+" else -1
 
     def options(self) -> None:
         while True:
             opts = self.config.rule_options().to_dict()
             menu: list[str] = []
-            self.io.tell("Rules:")
+            self.io.tell(tr("Rules:"))
             for role, names in option_groups(self.config.composition()):
                 first = len(menu) + 1
                 menu += names
                 listing = ", ".join(f"{i} {option_text(self.pack, name, opts[name])}"
                                     for i, name in enumerate(names, start=first))
-                title = "The game" if role is None else self.pack.role_name(role.value)
-                self.io.tell(f"  {title}: {listing}")
+                title = tr("The game") if role is None else self.pack.role_name(role.value)
+                self.io.tell(tr("  {title}: {listing}", title=title, listing=listing))
 
             def parse(answer: str) -> str | None:
                 if not answer.strip():
                     return None
-                return menu[_index(answer, len(menu), "an option") - 1]
+                return menu[_index(answer, len(menu), "option") - 1]
 
-            name = self._ask("Enter = these rules; an option's number changes it:", parse)
+            name = self._ask(tr("Enter = these rules; an option's number changes it:"), parse)
             if name is None:
                 return
             if name in TEXTS:  # a text of its own (the Sectarian's groups, the Actor's cards): typed
@@ -244,7 +250,7 @@ class Wizard:
             try:
                 TableConfig(self.config.players, self.config.roles, trial).composition()
             except RulesError as exc:
-                self.io.tell(f"! {exc}")
+                self.io.tell(f"! {message_of(exc)}")
                 continue
             self.config.options = trial
 
@@ -252,23 +258,28 @@ class Wizard:
         listing = ", ".join(f"{i} {lang}" for i, lang in enumerate(self.languages, start=1))
         current = self.config.language if self.config.language in self.languages else self.languages[0]
         self.config.language = self._ask(
-            f"Language: {listing} [{current}]:", lambda a: _pick(a, tuple(self.languages), current)
+            tr("Language: {listing} [{current}]:", listing=listing, current=current),
+            lambda a: _pick(a, tuple(self.languages), current)
         )
+        set_language(self.config.language)  # every later question and line in the table's language
+        self.pack = _pack(self.config.language, self.languages)  # and the pack's words (the turns' names)
 
     def inputs(self) -> None:
-        listing = ", ".join(f"{i} {name}" for i, name in enumerate(INPUTS, start=1))
+        listing = ", ".join(f"{i} {input_label(name)}" for i, name in enumerate(INPUTS, start=1))
         self.config.inputs = self._ask(
-            f"Answers by: {listing} [{self.config.inputs}]:", lambda a: _pick(a, INPUTS, self.config.inputs)
+            tr("Answers by: {listing} [{current}]:", listing=listing, current=input_label(self.config.inputs)),
+            lambda a: _pick(a, INPUTS, self.config.inputs)
         )
 
     def timing(self) -> None:
         while True:
             t = self.config.timings()
             menu = timing_menu(self.config.composition())
-            listing = ", ".join(f"{i} {self.pack.call_name(name)} {_seconds(t, name):g}s"  # a call by its name
+            listing = ", ".join(tr("{number} {turn} {seconds}s", number=i, turn=self.pack.call_name(name),  # a call by its name
+                                   seconds=f"{_seconds(t, name):g}")
                                 for i, name in enumerate(menu, start=1))
-            self.io.tell(f"Turn lengths: {listing}")
-            change = self._ask("Enter = keep; a number, * and seconds (e.g. 4*30):", self._parse_timing)
+            self.io.tell(tr("Turn lengths: {listing}", listing=listing))
+            change = self._ask(tr("Enter = keep; a number, * and seconds (e.g. 4*30):"), self._parse_timing)
             if change is None:
                 return
             self.config.timing[change[0]] = change[1]
@@ -282,22 +293,22 @@ class Wizard:
                 item, _, secs = text.partition(sep)
                 break
         else:
-            raise Invalid(f"{text!r}: type the item's number, *, then the seconds (e.g. 4*30)")
+            raise Invalid(tr("{answer!r}: type the item's number, *, then the seconds (e.g. 4*30)", answer=text))
         menu = timing_menu(self.config.composition())
-        name = menu[_index(item, len(menu), "a turn") - 1]
+        name = menu[_index(item, len(menu), "turn") - 1]
         try:
             seconds = float(secs.strip())
         except ValueError:
-            raise Invalid(f"{secs.strip()!r} is not a number of seconds") from None
+            raise Invalid(tr("{answer!r} is not a number of seconds", answer=secs.strip())) from None
         if not 1 <= seconds <= 3600:
-            raise Invalid(f"{seconds:g} seconds: give 1 to 3600")
+            raise Invalid(tr("{seconds} seconds: give 1 to 3600", seconds=f"{seconds:g}"))
         return name, seconds
 
     def deal(self) -> None:
-        labels = {"program": "the program deals on the screen", "cards": "physical cards"}
-        listing = ", ".join(f"{i} {labels[m]}" for i, m in enumerate(DEAL_MODES, start=1))
+        listing = ", ".join(f"{i} {deal_label(m, long=True)}" for i, m in enumerate(DEAL_MODES, start=1))
         self.config.deal = self._ask(
-            f"Cards: {listing} [{self.config.deal}]:", lambda a: _pick(a, DEAL_MODES, self.config.deal)
+            tr("Cards: {listing} [{current}]:", listing=listing, current=deal_label(self.config.deal)),
+            lambda a: _pick(a, DEAL_MODES, self.config.deal)
         )
 
     # ---- asking until the answer is good ------------------------------------------------
@@ -306,13 +317,14 @@ class Wizard:
         """Optional: the players' names by seat, for the history's statistics per person (Enter skips)."""
         kept = self.config.seat_names()
         shown = ", ".join(f"{k} {v}" for k, v in sorted(kept.items()))
-        question = (f"Seat names: {shown}. Enter = keep them, 1 = name the seats again, 0 = no names:" if kept
-                    else "Name the seats (for the history)? Enter = no, 1 = yes:")
+        question = (tr("Seat names: {names}. Enter = keep them, 1 = name the seats again, 0 = no names:", names=shown)
+                    if kept else tr("Name the seats (for the history)? Enter = no, 1 = yes:"))
         def parse(answer: str) -> str:
             text = answer.strip()
             choices = {"": "keep", "1": "name", **({"0": "none"} if kept else {})}
             if text not in choices:
-                raise Invalid(f"{text!r}: press Enter, or 1" + (", or 0" if kept else ""))
+                raise Invalid(tr("{answer!r}: press Enter, or 1, or 0", answer=text) if kept
+                              else tr("{answer!r}: press Enter, or 1", answer=text))
             return choices[text]
 
         try:
@@ -325,25 +337,27 @@ class Wizard:
             return
         names: dict[str, str] = {}
         for seat in range(1, self.config.players + 1):
-            name = self.io.ask(f"Seat {seat}'s name (Enter = none):").strip()
+            name = self.io.ask(tr("Seat {seat}'s name (Enter = none):", seat=seat)).strip()
             if name:
                 names[str(seat)] = name[:40]
         self.config.names = names
 
     def phones(self) -> None:
         """Optional: every player's phone as their private card and panel (docs/phones.md), like `--phones`."""
-        current = "yes" if self.config.phones else "no"
+        current = tr("yes") if self.config.phones else tr("no")
 
         def parse(answer: str) -> bool:
             text = answer.strip()
             choices = {"": self.config.phones, "0": False, "1": True}
             if text not in choices:
-                raise Invalid(f"{text!r}: press Enter to keep {current}, 0 for no, 1 for yes")
+                raise Invalid(tr("{answer!r}: press Enter to keep {current}, 0 for no, 1 for yes", answer=text,
+                                 current=current))
             return choices[text]
 
         try:
             self.config.phones = self._ask(
-                f"Play with phones (each player's phone as their card and panel)? 0 = no, 1 = yes [{current}]:", parse)
+                tr("Play with phones (each player's phone as their card and panel)? 0 = no, 1 = yes [{current}]:",
+                   current=current), parse)
         except EOFError:
             return  # the input ended at this optional question: nothing changes
 
@@ -361,15 +375,27 @@ def _number(answer: str, default: int) -> int:
     if not text:
         return default
     if not text.isdigit():
-        raise Invalid(f"{text!r} is not a number; type digits, then Enter")
+        raise Invalid(tr("{answer!r} is not a number; type digits, then Enter", answer=text))
     return int(text)
 
 
 def _index(answer: str, count: int, what: str) -> int:
+    """The number typed, from 1 to `count`; `what` is asked for: a composition, option, turn or choice."""
     text = answer.strip()
     if not text.isdigit() or not 1 <= int(text) <= count:
-        raise Invalid(f"{text!r} is not {what}; type a number from 1 to {count}")
+        raise Invalid(_not_an_index(what, text, count))
     return int(text)
+
+
+def _not_an_index(what: str, text: str, count: int) -> str:
+    # One whole sentence for each thing asked (a translation agrees with its noun).
+    if what == "composition":
+        return tr("{answer!r} is not a fair composition; type a number from 1 to {last}", answer=text, last=count)
+    if what == "option":
+        return tr("{answer!r} is not an option; type a number from 1 to {last}", answer=text, last=count)
+    if what == "turn":
+        return tr("{answer!r} is not a turn; type a number from 1 to {last}", answer=text, last=count)
+    return tr("{answer!r} is not a choice; type a number from 1 to {last}", answer=text, last=count)
 
 
 def _pick(answer: str, choices: tuple[str, ...], default: str) -> str:
@@ -377,7 +403,7 @@ def _pick(answer: str, choices: tuple[str, ...], default: str) -> str:
         return default
     if answer.strip() in choices:
         return answer.strip()
-    return choices[_index(answer, len(choices), "a choice") - 1]
+    return choices[_index(answer, len(choices), "choice") - 1]
 
 
 def _next_value(name: str, value: object) -> object:
