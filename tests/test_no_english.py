@@ -11,7 +11,7 @@ folder: every message of the English catalogue (narrator.messages) and every tex
 pack turned mechanically into non-English (each word reversed, behind a mark), slots kept. The
 test passes when every printed line goes through `tr` (or comes from the pack), and fails when a
 print bypasses it (test_a_line_that_bypasses_tr_is_caught). The real languages are switched on in
-REAL_LANGUAGES once their catalogues are translated.
+REAL_LANGUAGES: every language whose pack has a messages.toml.
 """
 
 from __future__ import annotations
@@ -59,8 +59,9 @@ OWN_WORDS: dict[str, frozenset[str]] = {  # words of the list that are words in 
     "pt": frozenset({"no", "a", "de", "com", "do"}),
     "pl": frozenset({"no", "to", "a", "on", "do"}),
 }
-# The real languages join once their messages.toml are translated (the lead switches them on).
-REAL_LANGUAGES: tuple[str, ...] = ()
+# Every language whose pack has its printed words (voices/L/messages.toml).
+REAL_LANGUAGES: tuple[str, ...] = tuple(sorted(
+    lang for lang in available_languages(REPO / "voices") if lang != "en" and (REPO / "voices" / lang / "messages.toml").is_file()))
 LANGUAGES = (PSEUDO, *REAL_LANGUAGES)
 
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`|‘[^’]*’|“[^”]*”")
