@@ -12,6 +12,7 @@ from typing import Any
 
 from narrator.argtypes import languages
 from narrator.errors import NarratorError, UsageError
+from narrator.i18n import tr
 
 
 def register(sub: Any) -> None:
@@ -63,15 +64,15 @@ def cmd_list(args: argparse.Namespace) -> int:
     pins = models.read_pins()
     for lang, info in models.CATALOG.items():
         path = models.find_model(lang)
-        where = f"installed at {path}" if path else "not installed"
+        where = tr("installed at {folder}", folder=path) if path else tr("not installed")
         if info.package:
-            check = f"from the {info.package} package"
+            check = tr("from the {package} package", package=info.package)
         elif info.sha256:
-            check = "sha256 published"
+            check = tr("sha256 published")
         elif info.name in pins:
-            check = "sha256 pinned"
+            check = tr("sha256 pinned")
         else:
-            check = "sha256 unknown (pinned on first fetch)"
+            check = tr("sha256 unknown (pinned on first fetch)")
         print(f"{lang:3} {info.name:30} {info.size_mb:4d} MB  {check:38} {where}")
     return 0
 
@@ -82,13 +83,14 @@ def cmd_fetch(args: argparse.Namespace) -> int:
     info = models.info(args.lang)
     target = models.user_models_dir() / args.lang
     if not info.package and target.is_dir() and not args.force:
-        print(f"the {args.lang} model is already installed at {target} (--force fetches it again)")
+        print(tr("the {lang} model is already installed at {folder} ({flag} fetches it again)", lang=args.lang,
+                 folder=target, flag="--force"))
         return 0
     result = _fetch_with_progress(args.lang)
     for note in result.notes:
-        print(f"note: {note}")
+        print(tr("note: {warning}", warning=note))
     if result.sha256:
-        print(f"installed {info.name} at {result.path}")
+        print(tr("installed {name} at {folder}", name=info.name, folder=result.path))
     return 0
 
 
@@ -123,10 +125,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
             problems = models.verify(path)
             if problems:
                 bad += 1
-                print(f"{lang}: {path}: BROKEN: {'; '.join(problems)} (fetch it again: narrator models fetch {lang} --force)")
+                print(f"{lang}: {path}: " + tr("BROKEN: {problems} (fetch it again: {command})",
+                                                   problems="; ".join(problems),
+                                                   command=f"narrator models fetch {lang} --force"))
             else:
-                how = "files match the install manifest" if models.has_manifest(path) else "complete (no install manifest)"
-                print(f"{lang}: {path}: ok, {how}")
+                how = (tr("ok, files match the install manifest") if models.has_manifest(path)
+                       else tr("ok, complete (no install manifest)"))
+                print(f"{lang}: {path}: {how}")
     if checked == 0:
         raise NarratorError(f"no {args.lang} model installed; {models.missing_model_hint(args.lang)}" if args.lang
                             else "no speech model installed; run 'narrator models fetch LANG'")
@@ -148,10 +153,10 @@ def _candidates(lang: str) -> list[Path]:
 def cmd_path(args: argparse.Namespace) -> int:
     from narrator.listening import models
 
-    print("speech models are looked for, in this order, in:")
+    print(tr("speech models are looked for, in this order, in:"))
     for d in models.search_dirs():
-        print(f"  {d}{'' if d.is_dir() else '  (does not exist)'}")
-    print(f"'narrator models fetch' installs into: {models.user_models_dir()}")
+        print(f"  {d}" + ("" if d.is_dir() else "  " + tr("(does not exist)")))
+    print(tr("{command} installs into: {folder}", command="'narrator models fetch'", folder=models.user_models_dir()))
     return 0
 
 
@@ -159,7 +164,7 @@ def cmd_remove(args: argparse.Namespace) -> int:
     from narrator.listening import models
 
     path = models.remove(args.lang)
-    print(f"removed {path}")
+    print(tr("removed {path}", path=path))
     return 0
 
 
@@ -189,7 +194,7 @@ def cmd_listen(args: argparse.Namespace) -> int:
     model = VoskModel(path, info(args.lang).name if _known(args.lang) else path.name)
     missing = missing_words(model, pack)
     if missing:
-        print(f"note: {describe_missing(missing, pack, model.name)}", file=sys.stderr)
+        print(tr("note: {warning}", warning=describe_missing(missing, pack, model.name)), file=sys.stderr)
     if args.check:
         return _check(args, model, pack, missing)
     if args.wav is not None:
@@ -269,7 +274,7 @@ def listen_line(r: Any) -> dict[str, Any]:
     """A line of `listen`: what was heard and its choice, and why there is none when there is none."""
     line: dict[str, Any] = r.to_json()
     if line.get("choice") is None:
-        line["reason"] = r.reason or "not one of the choices"
+        line["reason"] = r.reason or "not one of the choices"  # JSON: kept in English
     return line
 
 
@@ -277,7 +282,7 @@ def probe_wav(wav: Path) -> tuple[int, int, int, int]:
     """(channels, sample bytes, rate, frames) of a WAV file, or one line saying why it cannot be read."""
     import wave
 
-    convert = f"convert it with: sox {wav} -r 16000 -c 1 -b 16 out.wav"
+    convert = tr("convert it with: {command}", command=f"sox {wav} -r 16000 -c 1 -b 16 out.wav")
     try:
         size = wav.stat().st_size
     except OSError as exc:
@@ -286,7 +291,7 @@ def probe_wav(wav: Path) -> tuple[int, int, int, int]:
         raise UsageError(f"--wav {str(wav)!r} is an empty file (0 bytes), not a WAV recording")
     with wav.open("rb") as f:
         head = f.read(12)
-    cut_off = f"it ends ({size} bytes) before its WAV header is complete: a cut-off or unfinished recording"
+    cut_off = tr("it ends ({size} bytes) before its WAV header is complete: a cut-off or unfinished recording", size=size)
     if not head.startswith(b"RIFF"):
         raise UsageError(f"--wav {str(wav)!r} is not a WAV file: it starts with {head!r}, not b'RIFF'; {convert}")
     if len(head) < 12:
@@ -301,9 +306,9 @@ def probe_wav(wav: Path) -> tuple[int, int, int, int]:
     except wave.Error as exc:
         text = str(exc)
         if text.startswith("unknown format: 3"):
-            why = "its samples are floating point; narrator reads 16-bit PCM"
+            why = tr("its samples are floating point; narrator reads 16-bit PCM")
         elif text.startswith("unknown format"):
-            why = f"its sample encoding is not PCM ({text})"
+            why = tr("its sample encoding is not PCM ({detail})", detail=text)
         else:
             why = text or type(exc).__name__
     except OSError as exc:
@@ -318,15 +323,17 @@ def _listen_wav(wav: Path, model: Any, pack: Any, prompt: Any, missing: Any) -> 
 
     channels, width, rate, frames = probe_wav(wav)
     if width == 2 and (rate != RATE or channels != 1):
-        print(f"note: {wav} is {rate} Hz, {channels} channel(s): converted to {RATE} Hz mono for the speech model",
-              file=sys.stderr)
+        print(tr("note: {warning}", warning=tr("{wav} is {rate} Hz, channels: {channels}; converted to {target} Hz mono "
+                                               "for the speech model", wav=wav, rate=rate, channels=channels,
+                                               target=RATE)), file=sys.stderr)
     grammar = listening_grammar(prompt, pack, model, missing)
     heard = 0
     for r in recognise_pcm(model, grammar, read_wav(wav), margin=alternative_margin(pack.language)):
         heard += 1
         _emit(listen_line(r))
     if heard == 0:
-        print(f"note: nothing was heard in {wav} ({frames / max(rate, 1):.1f} s): silence, or too quiet", file=sys.stderr)
+        print(tr("note: {warning}", warning=tr("nothing was heard in {wav} ({seconds} s): silence, or too quiet", wav=wav,
+                                               seconds=f"{frames / max(rate, 1):.1f}")), file=sys.stderr)
     return 0
 
 
@@ -338,7 +345,7 @@ def _listen_microphone(model: Any, pack: Any, prompt: Any, missing: Any, device:
     listener = VoiceListener(model, pack, MicrophoneSource(dev), missing=missing,
                              observer=lambda r: _emit(listen_line(r)))
     listener.start()  # a missing microphone raises MicrophoneError: one line, exit 1
-    print(f"listening ({pack.language}); speak, Ctrl-C to stop", file=sys.stderr)
+    print(tr("listening ({lang}); speak, Ctrl-C to stop", lang=pack.language), file=sys.stderr)
     try:
         while True:
             listener.listen(prompt)
@@ -351,7 +358,7 @@ def _listen_keypad(prompt: Any) -> int:
 
     if not os.isatty(sys.stdin.fileno()):
         raise UsageError("--keypad needs a terminal on stdin (the keypad types into it)")
-    print("type on the keypad; Ctrl-C to stop", file=sys.stderr)
+    print(tr("type on the keypad; Ctrl-C to stop"), file=sys.stderr)
     stop = threading.Event()
     with KeypadListener() as keypad:
         while not stop.is_set():

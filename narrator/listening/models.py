@@ -18,6 +18,7 @@ from typing import Callable, Iterator
 
 from narrator.folders import Progress, download, move_into_place, sha256_file
 from narrator.errors import NarratorError
+from narrator.i18n import tr
 
 DEFAULT_BASE_URL = "https://alphacephei.com/vosk/models"
 MANIFEST = "narrator-manifest.json"
@@ -137,11 +138,13 @@ def require_model(lang: str) -> Path:
 def missing_model_hint(lang: str) -> str:
     known = CATALOG.get(lang)
     if known is None:
-        return f"no speech model for {lang!r} (known: {', '.join(CATALOG)}); put an unpacked Vosk model in {user_models_dir() / lang}"
+        return tr("no speech model for {lang!r} (known: {known}); put an unpacked Vosk model in {folder}", lang=lang,
+                  known=", ".join(CATALOG), folder=user_models_dir() / lang)
     if known.package:
-        return (f"no {lang} speech model: install the {known.package} package "
-                f"(scripts/setup.sh voice,korean, or pip install {known.package})")
-    return f"no {lang} speech model: run 'narrator models fetch {lang}' (about {known.size_mb} MB)"
+        return tr("no {lang} speech model: install the {package} package ({setup}, or {pip})", lang=lang,
+                  package=known.package, setup="scripts/setup.sh voice,korean", pip=f"pip install {known.package}")
+    return tr("no {lang} speech model: run {command} (about {size} MB)", lang=lang,
+              command=f"'narrator models fetch {lang}'", size=known.size_mb)
 
 
 def structure_problems(path: Path) -> list[str]:
@@ -149,10 +152,10 @@ def structure_problems(path: Path) -> list[str]:
     problems = []
     for rel in ("am/final.mdl", "conf/model.conf"):
         if not (path / rel).is_file():
-            problems.append(f"{rel} is missing")
+            problems.append(tr("{file} is missing", file=rel))
     graph = path / "graph"
     if not ((graph / "HCLG.fst").is_file() or ((graph / "HCLr.fst").is_file() and (graph / "Gr.fst").is_file())):
-        problems.append("graph/HCLG.fst (or graph/HCLr.fst + Gr.fst) is missing")
+        problems.append(tr("{file} (or {other}) is missing", file="graph/HCLG.fst", other="graph/HCLr.fst + Gr.fst"))
     return problems
 
 
@@ -189,9 +192,9 @@ def write_pin(name: str, digest: str) -> None:
 
 
 def offline_hint(model: ModelInfo, url: str) -> str:
-    return (f"on a connected machine download {url} (about {model.size_mb} MB), unzip it, "
-            f"and put its folder {model.name} at {user_models_dir() / model.lang} "
-            f"(or {project_models_dir() / model.lang})")
+    return tr("on a connected machine download {url} (about {size} MB), unzip it, and put its folder {name} at {folder} "
+              "(or {other})", url=url, size=model.size_mb, name=model.name, folder=user_models_dir() / model.lang,
+              other=project_models_dir() / model.lang)
 
 
 def fetch(lang: str, progress: Progress | None = None, url_base: str | None = None, timeout: float = 30.0) -> Fetched:
@@ -200,7 +203,8 @@ def fetch(lang: str, progress: Progress | None = None, url_base: str | None = No
     if model.package:
         installed = package_model_path(model.package)
         if installed is not None:
-            return Fetched(installed, "", (f"the {lang} model comes with the {model.package} package, installed at {installed}",))
+            return Fetched(installed, "", (tr("the {lang} model comes with the {package} package, installed at {folder}",
+                                              lang=lang, package=model.package, folder=installed),))
         raise ModelError(missing_model_hint(lang))
     url = model.url(url_base)
     dest_root = user_models_dir()
@@ -219,8 +223,9 @@ def fetch(lang: str, progress: Progress | None = None, url_base: str | None = No
             _write_manifest(folder, model, digest)
             if expected is None:
                 write_pin(model.name, digest)
-                notes.append(f"no checksum is published for {model.name}: its SHA-256 {digest[:16]}… is now "
-                             f"pinned in {pins_path()}, and later downloads must match it")
+                notes.append(tr("no checksum is published for {name}: its SHA-256 {digest}… is now pinned in {file}, "
+                                "and later downloads must match it", name=model.name, digest=digest[:16],
+                                file=pins_path()))
             final = dest_root / lang
             move_into_place(folder, final)
     return Fetched(final, digest, tuple(notes))
@@ -315,13 +320,13 @@ def verify(path: Path) -> list[str]:
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
         files = manifest["files"]
     except (OSError, ValueError, KeyError, TypeError):
-        return problems + [f"{MANIFEST} is unreadable"]
+        return problems + [tr("{file} is unreadable", file=MANIFEST)]
     for rel, (size, digest) in sorted(files.items()):
         f = path / rel
         if not f.is_file():
-            problems.append(f"{rel} is missing")
+            problems.append(tr("{file} is missing", file=rel))
         elif f.stat().st_size != size or sha256_file(f) != digest:
-            problems.append(f"{rel} changed since it was installed")
+            problems.append(tr("{file} changed since it was installed", file=rel))
     return problems
 
 
@@ -335,7 +340,7 @@ def remove(lang: str) -> Path:
     target = user_models_dir() / lang
     if not target.is_dir():
         elsewhere = find_model(lang)
-        where = f"; the one in use is {elsewhere}, remove it by hand if you mean it" if elsewhere else ""
+        where = "; " + tr("the one in use is {folder}, remove it by hand if you mean it", folder=elsewhere) if elsewhere else ""
         raise ModelError(f"no {lang} model in {user_models_dir()}{where}")
     trash = target.with_name(f".removing-{lang}-{os.getpid()}")
     os.replace(target, trash)  # gone from the search path at once, even if the delete is slow
