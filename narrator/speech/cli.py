@@ -146,7 +146,7 @@ def _key_slots(pack: VoicePack, key: str, specs: list[str]) -> dict[str, SlotVal
     listed = ", ".join(sorted(wanted))
     for name in given:
         if name not in wanted:
-            has = f"its slots are: {listed}" if wanted else "it has no slots, drop --slot"
+            has = tr("its slots are: {slots}", slots=listed) if wanted else tr("it has no slots, drop {flag}", flag="--slot")
             raise UsageError(f"--slot {name}=...: line {key!r} has no slot {name!r}; {has}")
     missing = sorted(wanted - set(given))
     if missing:
@@ -235,7 +235,7 @@ def _installed_voices() -> tuple[set[str], str]:
     try:
         synth = Pyttsx3Synth()
     except SpeechError as exc:
-        return set(), str(exc)
+        return set(), message_of(exc)
     try:
         return voice_aliases(synth.voices()), ""
     finally:
