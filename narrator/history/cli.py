@@ -90,7 +90,7 @@ def _line(r: Any, lang: str | None = None) -> str:
     winner = pack.sides.get(r.winner, r.winner) if r.winner else tr("(abandoned)")
     mark = "  " + tr("(headless)") if r.source == "headless" else ""
     return (f"{r.id:>4}  {(r.ended_at or r.started_at or '?')[:16]:16}  "
-            + tr("{players} players  {deck}  {nights} nights  winner: {winner}", players=f"{r.players:>2}",
+            + tr("players: {players}  {deck}  nights: {nights}  winner: {winner}", players=f"{r.players:>2}",
                  deck=pack.deck_text(r.composition), nights=r.nights, winner=winner) + mark)
 
 
@@ -134,10 +134,10 @@ def _detail(conn: Any, gid: int, args: argparse.Namespace) -> int:
     told = story(row.events, pack, names)  # the whole story before the first line is printed
     status = tr("finished") if row.status == "finished" else tr("abandoned")
     if row.journal:
-        print(tr("Game {game}: {players} players, {deck}; {status}, journal {journal}", game=row.id,
+        print(tr("Game {game}: players: {players}; {deck}; {status}, journal {journal}", game=row.id,
                  players=row.players, deck=pack.deck_text(row.composition), status=status, journal=row.journal))
     else:
-        print(tr("Game {game}: {players} players, {deck}; {status}", game=row.id, players=row.players,
+        print(tr("Game {game}: players: {players}; {deck}; {status}", game=row.id, players=row.players,
                  deck=pack.deck_text(row.composition), status=status))
     for line in told:
         print(line)
