@@ -282,7 +282,7 @@ def probe_wav(wav: Path) -> tuple[int, int, int, int]:
     """(channels, sample bytes, rate, frames) of a WAV file, or one line saying why it cannot be read."""
     import wave
 
-    convert = tr("convert it with: {command}", command=f"sox {wav} -r 16000 -c 1 -b 16 out.wav")
+    convert = f"convert it with: sox {wav} -r 16000 -c 1 -b 16 out.wav"
     try:
         size = wav.stat().st_size
     except OSError as exc:
@@ -291,7 +291,7 @@ def probe_wav(wav: Path) -> tuple[int, int, int, int]:
         raise UsageError(f"--wav {str(wav)!r} is an empty file (0 bytes), not a WAV recording")
     with wav.open("rb") as f:
         head = f.read(12)
-    cut_off = tr("it ends ({size} bytes) before its WAV header is complete: a cut-off or unfinished recording", size=size)
+    cut_off = f"it ends ({size} bytes) before its WAV header is complete: a cut-off or unfinished recording"
     if not head.startswith(b"RIFF"):
         raise UsageError(f"--wav {str(wav)!r} is not a WAV file: it starts with {head!r}, not b'RIFF'; {convert}")
     if len(head) < 12:
@@ -306,9 +306,9 @@ def probe_wav(wav: Path) -> tuple[int, int, int, int]:
     except wave.Error as exc:
         text = str(exc)
         if text.startswith("unknown format: 3"):
-            why = tr("its samples are floating point; narrator reads 16-bit PCM")
+            why = "its samples are floating point; narrator reads 16-bit PCM"
         elif text.startswith("unknown format"):
-            why = tr("its sample encoding is not PCM ({detail})", detail=text)
+            why = f"its sample encoding is not PCM ({text})"
         else:
             why = text or type(exc).__name__
     except OSError as exc:

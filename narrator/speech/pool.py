@@ -318,8 +318,7 @@ class RenderPool:
             try:
                 fut = self._executor.submit(render_batch, self.engine, str(self.root), settings, batch.texts)
             except Exception as exc:  # noqa: BLE001 - a broken pool: every waiter hears it once
-                failure = SpeechError("the render workers stopped ({error}); run {command}",
-                                      error=f"{type(exc).__name__}: {exc}", command="'narrator doctor'")
+                failure = SpeechError(f"the render workers stopped ({type(exc).__name__}: {exc}); run 'narrator doctor'")
                 for text in batch.texts:
                     self._in_worker.discard((text, settings))
                     self._failed[(text, settings)] = failure
