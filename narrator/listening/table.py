@@ -10,7 +10,6 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, Protocol, Sequence
 
 from narrator.errors import NarratorError
-from narrator.i18n import message_of, tr
 from narrator.listening.keypad import CONFIRM_SUFFIX
 from narrator.packs import VoicePack
 from narrator.ports import Cue, Heard, Prompt, Speaker
@@ -191,7 +190,7 @@ def open_table_listener(
         try:
             vl = _open_voice(pack, speaker, mute_until, device, table.notes)
         except NarratorError as exc:
-            table.notes.append(tr("{error}; using the keypad only", error=message_of(exc)))
+            table.notes.append(f"{exc}; using the keypad only")
         else:
             table._closers.append(vl.close)
             table.voice = vl

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence
 
 from narrator.errors import NarratorError
-from narrator.i18n import tr
 from narrator.listening.audio import BYTES_PER_SECOND, RATE, AudioSource
 from narrator.listening.grammar import MIN_CONFIDENCE, UNK, Grammar, Interpretation, build_grammar, pack_vocabulary
 from narrator.listening.rejection import (DEFAULT_ALTERNATIVE_MARGIN, MAX_ALTERNATIVES, ROOM_WINDOW,
@@ -126,16 +125,15 @@ def describe_missing(missing: dict[str, list[str]], pack: VoicePack, model_name:
             continue
         kept = [p for p in phrases if p not in lost_phrases]
         if kept:
-            say_instead.append(tr("{said!r} for {lost!r}", said=kept[0], lost=lost[0]))
+            say_instead.append(f"{kept[0]!r} for {lost[0]!r}")
         else:
             keypad.append(repr(lost[0]))
     advice = []
     if say_instead:
-        advice.append(tr("say {choices}", choices=", ".join(say_instead)))
+        advice.append("say " + ", ".join(say_instead))
     if keypad:
-        advice.append(tr("answer {words} with the keypad", words=" / ".join(keypad)))
-    return tr("the {lang} speech model {model} does not know {words}: {advice}", lang=pack.language, model=model_name,
-              words=", ".join(sorted(missing)), advice="; ".join(advice))
+        advice.append(f"answer {' / '.join(keypad)} with the keypad")
+    return f"the {pack.language} speech model {model_name} does not know {', '.join(sorted(missing))}: " + "; ".join(advice)
 
 
 @dataclass(frozen=True)
