@@ -253,51 +253,55 @@ class Problem(str):
         return problem
 
 
-def _problem(kind: str, template: str, /, **slots: object) -> Problem:
-    from narrator.i18n import tr  # here: narrator.i18n reads the packs folder from this module
+def tr(template: str, /, **slots: object) -> str:
+    """`narrator.i18n.tr`, imported when first called (narrator.i18n reads the packs folder from this
+    module); `python -m narrator.messages` collects the templates given to it by its name."""
+    from narrator.i18n import tr as translate
 
-    return Problem(kind, tr(template, **slots))
+    return translate(template, **slots)
 
 
 def _slot_problems(where: str, ref: Mapping[str, tuple[str, ...]], other: Mapping[str, tuple[str, ...]]) -> list[str]:
     problems: list[str] = []
     for key, ref_variants in ref.items():
         if key not in other:
-            problems.append(_problem("missing", "{where}: missing key {key!r}", where=where, key=key))
+            problems.append(Problem("missing", tr("{where}: missing key {key!r}", where=where, key=key)))
             continue
         want = slots_of(ref_variants[0])
         for i, template in enumerate(other[key]):
             try:
                 have = slots_of(template)
             except PackError as exc:
-                problems.append(_problem("broken", "{where}: key {key!r}: {error}", where=where, key=key,
-                                         error=_message(exc)))
+                problems.append(Problem("broken", tr("{where}: key {key!r}: {error}", where=where, key=key,
+                                         error=_message(exc))))
                 continue
             if have != want:
                 missing = ", ".join(sorted(want - have))
                 extra = ", ".join(sorted(have - want))
-                detail = "; ".join(x for x in (missing and _problem("broken", "missing slots {slots}", slots=f"{{{missing}}}"),
-                                               extra and _problem("broken", "unknown slots {slots}", slots=f"{{{extra}}}")) if x)
-                expected = str(sorted(want)) if want else _problem("broken", "no slots")
+                details = [tr("missing slots {slots}", slots=f"{{{missing}}}") if missing else "",
+                           tr("unknown slots {slots}", slots=f"{{{extra}}}") if extra else ""]
+                detail = "; ".join(x for x in details if x)
+                expected = str(sorted(want)) if want else tr("no slots")
                 if len(other[key]) == 1:
-                    problems.append(_problem("broken", "{where}: key {key!r}: {detail} (expected {expected})",
-                                             where=where, key=key, detail=detail, expected=expected))
+                    text = tr("{where}: key {key!r}: {detail} (expected {expected})", where=where, key=key,
+                              detail=detail, expected=expected)
                 else:
-                    problems.append(_problem("broken", "{where}: key {key!r} variant {variant}: {detail} (expected {expected})",
-                                             where=where, key=key, variant=i + 1, detail=detail, expected=expected))
+                    text = tr("{where}: key {key!r} variant {variant}: {detail} (expected {expected})", where=where,
+                              key=key, variant=i + 1, detail=detail, expected=expected)
+                problems.append(Problem("broken", text))
     for key in other:
         if key not in ref:
-            problems.append(_problem("other", "{where}: key {key!r} is not in the {reference} pack (a typo, or add it there too)",
-                                     where=where, key=key, reference=REFERENCE_LANGUAGE))
+            problems.append(Problem("other", tr("{where}: key {key!r} is not in the {reference} pack (a typo, or add it "
+                                                "there too)", where=where, key=key, reference=REFERENCE_LANGUAGE)))
     return problems
 
 
 def _names_problems(where: str, ref: Mapping[str, object], other: Mapping[str, object]) -> list[str]:
-    problems: list[str] = [_problem("missing", "{where}: missing key {key!r}", where=where, key=k)
+    problems: list[str] = [Problem("missing", tr("{where}: missing key {key!r}", where=where, key=k))
                            for k in ref if k not in other]
-    problems += [_problem("other", "{where}: key {key!r} is not in the {reference} pack", where=where, key=k,
-                          reference=REFERENCE_LANGUAGE) for k in other if k not in ref]
-    problems += [_problem("other", "{where}: key {key!r} is empty", where=where, key=k)
+    problems += [Problem("other", tr("{where}: key {key!r} is not in the {reference} pack", where=where, key=k,
+                          reference=REFERENCE_LANGUAGE)) for k in other if k not in ref]
+    problems += [Problem("other", tr("{where}: key {key!r} is empty", where=where, key=k))
                  for k, v in other.items() if not str(v).strip()]
     return problems
 
@@ -315,37 +319,38 @@ def check_pack(pack: VoicePack, reference: VoicePack) -> list[str]:
     problems += _names_problems(f"{name} [rules]", reference.rules, pack.rules)
     problems += _names_problems(f"{name} [phone]", reference.phone, pack.phone)
     problems += _rules_problems(name, pack)
-    problems += [_problem("untranslated", "{where} {entry}: untranslated (still marked {mark!r})", where=name, entry=entry,
-                          mark=UNTRANSLATED.strip()) for entry in pack.untranslated]
+    problems += [Problem("untranslated", tr("{where} {entry}: untranslated (still marked {mark!r})", where=name,
+                                            entry=entry, mark=UNTRANSLATED.strip())) for entry in pack.untranslated]
     missing_numbers = [n for n in SEAT_NUMBERS if not pack.numbers.get(n, "").strip()]
     if missing_numbers:
-        problems.append(_problem("missing", "{where} [numbers]: missing seat numbers {numbers}", where=name,
-                                 numbers=", ".join(map(str, missing_numbers))))
+        problems.append(Problem("missing", tr("{where} [numbers]: missing seat numbers {numbers}", where=name,
+                                 numbers=", ".join(map(str, missing_numbers)))))
     seen: dict[str, int] = {}
     for n in SEAT_NUMBERS:
         word = pack.numbers.get(n, "").strip().lower()
         if word and word in seen:
-            problems.append(_problem("other", "{where} [numbers]: {seat} and {other} are both {word!r} (the listener could "
-                                     "not tell them apart)", where=name, seat=n, other=seen[word], word=word))
+            problems.append(Problem("other", tr("{where} [numbers]: {seat} and {other} are both {word!r} (the listener "
+                                                "could not tell them apart)", where=name, seat=n, other=seen[word],
+                                                word=word)))
         seen.setdefault(word, n)
     bad_forms = [f for f in pack.seat_forms if "{seat}" not in f]
     if bad_forms:
-        problems.append(_problem("other", "{where} [listening] seat: {forms} must each hold {slot}", where=name,
-                                 forms=", ".join(repr(f) for f in bad_forms), slot="{seat}"))
+        problems.append(Problem("other", tr("{where} [listening] seat: {forms} must each hold {slot}", where=name,
+                                 forms=", ".join(repr(f) for f in bad_forms), slot="{seat}")))
     for key, variants in pack.words.items():
         if not all(v.strip() for v in variants):
-            problems.append(_problem("other", "{where} [words]: key {key!r} has an empty word", where=name, key=key))
+            problems.append(Problem("other", tr("{where} [words]: key {key!r} has an empty word", where=name, key=key)))
     if pack.engine not in ENGINES:
-        problems.append(_problem("other", "{where} [pack]: engine {engine!r} is not one of {engines}", where=name,
-                                 engine=pack.engine, engines=", ".join(ENGINES)))
+        problems.append(Problem("other", tr("{where} [pack]: engine {engine!r} is not one of {engines}", where=name,
+                                 engine=pack.engine, engines=", ".join(ENGINES))))
     if not pack.voice.strip():
-        problems.append(_problem("other", "{where} [pack]: voice is empty", where=name))
+        problems.append(Problem("other", tr("{where} [pack]: voice is empty", where=name)))
     if not 80 <= pack.rate <= 400:
-        problems.append(_problem("other", "{where} [pack]: rate {rate} is outside 80..400 words per minute", where=name,
-                                 rate=pack.rate))
+        problems.append(Problem("other", tr("{where} [pack]: rate {rate} is outside 80..400 words per minute", where=name,
+                                 rate=pack.rate)))
     if not 0.0 < pack.volume <= 1.0:
-        problems.append(_problem("other", "{where} [pack]: volume {volume} is outside (0, 1]", where=name,
-                                 volume=pack.volume))
+        problems.append(Problem("other", tr("{where} [pack]: volume {volume} is outside (0, 1]", where=name,
+                                 volume=pack.volume)))
     return problems
 
 
@@ -354,8 +359,8 @@ def _rules_problems(name: str, pack: VoicePack) -> list[str]:
     missing = missing_keys(pack)
     if not missing:
         return []
-    return [_problem("missing", "{where} [rules]: no text for {keys} (every role and option of the engine needs one)",
-                     where=name, keys=", ".join(missing))]
+    return [Problem("missing", tr("{where} [rules]: no text for {keys} (every role and option of the engine needs one)",
+                     where=name, keys=", ".join(missing)))]
 
 
 def check_packs(root: Path | None = None, languages: list[str] | None = None) -> list[str]:
@@ -372,7 +377,7 @@ def check_packs(root: Path | None = None, languages: list[str] | None = None) ->
     except PackError as exc:
         return [_message(exc)]
     if not langs:
-        return [_problem("other", "no voice packs under {folder}", folder=base)]
+        return [Problem("other", tr("no voice packs under {folder}", folder=base))]
     for lang in langs:
         try:
             pack = load_pack(lang, base)
@@ -385,8 +390,6 @@ def check_packs(root: Path | None = None, languages: list[str] | None = None) ->
 
 def summary(pack: VoicePack, problems: Sequence[str]) -> str:
     """One line for a pack: how many of its problems are untranslated, missing and slot-broken lines."""
-    from narrator.i18n import tr
-
     mine = [p for p in problems if p.startswith(f"{pack.language} (")]
     untranslated = sum(1 for p in mine if _kind(p) == "untranslated")
     missing = sum(1 for p in mine if _kind(p) == "missing")
@@ -426,9 +429,9 @@ def _message(exc: BaseException) -> str:
 def check_voice_ids(packs: list[VoicePack], installed: set[str]) -> list[str]:
     """Packs whose voice id is not among the installed espeak-ng ids (lower-case, with aliases)."""
     return [
-        _problem("other", "{lang} ({path}): voice {voice!r} is not installed in espeak-ng (see {command}; set {key} to "
+        Problem("other", tr("{lang} ({path}): voice {voice!r} is not installed in espeak-ng (see {command}; set {key} to "
                  "one listed there)", lang=p.language, path=p.path, voice=p.voice, command="'espeak-ng --voices'",
-                 key="[pack] voice")
+                 key="[pack] voice"))
         for p in packs
         if p.voice.lower() not in installed
     ]

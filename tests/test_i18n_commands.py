@@ -34,17 +34,16 @@ ALLOWED = {"narrator", "MB", "Hz", "Ctrl", "Enter", "sox", "pip", "espeak", "pip
 
 
 def templates() -> set[str]:
-    """Every literal template given to `tr` (or to a deck's Note, or a voices check problem) in SOURCES."""
+    """Every literal template given to `tr` or `marked` in SOURCES (as `python -m narrator.messages` collects them)."""
     found: set[str] = set()
     for source in SOURCES:
         for node in ast.walk(ast.parse((REPO / source).read_text(encoding="utf-8"))):
             if not isinstance(node, ast.Call):
                 continue
             name = getattr(node.func, "id", getattr(node.func, "attr", ""))
-            args = node.args[1:] if name == "_problem" else node.args
-            if name in ("tr", "Note", "_problem") and args and isinstance(args[0], ast.Constant) \
-                    and isinstance(args[0].value, str):
-                found.add(args[0].value)
+            if name in ("tr", "marked") and node.args and isinstance(node.args[0], ast.Constant) \
+                    and isinstance(node.args[0].value, str):
+                found.add(node.args[0].value)
     return found
 
 

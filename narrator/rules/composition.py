@@ -35,6 +35,12 @@ class Note(str):
         return note
 
 
+def marked(template: str, /) -> str:
+    """`template` as it is: marks a Note's English template so that the catalogue of printed words
+    collects it (the rules engine never translates; the command line does, from the Note)."""
+    return template
+
+
 def suggested_wolves(players: int) -> int:
     """Werewolves in the simplified French distribution, extended past 8–18 at the same ratio."""
     if players < 8:
@@ -194,10 +200,10 @@ def _validate(players: int, deck: Composition, options: Options) -> list[str]:
         raise CompositionError(f"the deck {describe(deck)} has only Werewolves; add at least one other role")
     warnings: list[str] = []
     if players not in RECOMMENDED:
-        warnings.append(Note("{players} players: the game is best with 8 to 18", players=players))
+        warnings.append(Note(marked("{players} players: the game is best with 8 to 18"), players=players))
     pack = sum(n for role, n in deck.items() if role in hooks.PACK)  # wolf cards (the White Werewolf too)
     if pack * 2 >= players:
-        warnings.append(Note("{wolves} Werewolves for {players} players: the village can hardly win",
+        warnings.append(Note(marked("{wolves} Werewolves for {players} players: the village can hardly win"),
                              wolves=pack, players=players))
     return warnings
 
