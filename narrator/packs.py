@@ -431,7 +431,7 @@ def check_voice_ids(packs: list[VoicePack], installed: set[str]) -> list[str]:
     return [
         Problem("other", tr("{lang} ({path}): voice {voice!r} is not installed in espeak-ng (see {command}; set {key} to "
                  "one listed there)", lang=p.language, path=p.path, voice=p.voice, command="'espeak-ng --voices'",
-                 key="[pack] voice"))
+                 key="[pack].voice"))
         for p in packs
         if p.voice.lower() not in installed
     ]
