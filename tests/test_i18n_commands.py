@@ -154,5 +154,7 @@ def test_history_prints_in_the_tables_language(xx: Path, tmp_path: Path, capsys:
 
 def test_voices_and_models_print_in_the_tables_language(xx: Path, capsys: pytest.CaptureFixture[str]) -> None:
     for argv in (["voices", "list"], ["voices", "check"], ["models", "list"], ["models", "path"]):
-        out = run(capsys, *argv)
+        # The lines on xx's messages.toml (its catalogue here holds only the tr/marked templates, not
+        # every help text) are the catalogue check's, which tests/test_no_english.py covers.
+        out = "\n".join(line for line in run(capsys, *argv).splitlines() if "[messages]" not in line)
         assert "⟪" in out and english_words(out) == [], (argv, out)
