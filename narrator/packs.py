@@ -398,10 +398,10 @@ def summary(pack: VoicePack, problems: Sequence[str]) -> str:
     if not mine:
         return tr("{lang} ({name}): complete", lang=pack.language, name=pack.name)
     if other:
-        return tr("{lang} ({name}): untranslated: {untranslated}, missing: {missing}, slot-broken: {broken}, other: {other}",
+        return tr("{lang} ({name}): {untranslated} untranslated, {missing} missing, {broken} slot-broken, {other} other",
                   lang=pack.language, name=pack.name, untranslated=untranslated, missing=missing, broken=broken,
                   other=other)
-    return tr("{lang} ({name}): untranslated: {untranslated}, missing: {missing}, slot-broken: {broken}",
+    return tr("{lang} ({name}): {untranslated} untranslated, {missing} missing, {broken} slot-broken",
               lang=pack.language, name=pack.name, untranslated=untranslated, missing=missing, broken=broken)
 
 
