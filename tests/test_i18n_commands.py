@@ -153,7 +153,8 @@ def test_history_prints_in_the_tables_language(xx: Path, tmp_path: Path, capsys:
 
 
 def test_voices_and_models_print_in_the_tables_language(xx: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    for argv in (["voices", "list"], ["voices", "check"], ["models", "list"], ["models", "path"]):
+    for argv in (["voices", "list"], ["voices", "check"], ["voices", "new", "zz"], ["voices", "fill", "zz"],
+                 ["models", "list"], ["models", "path"]):
         # The lines on xx's messages.toml (its catalogue here holds only the tr/marked templates, not
         # every help text) are the catalogue check's, which tests/test_no_english.py covers.
         out = "\n".join(line for line in run(capsys, *argv).splitlines() if "[messages]" not in line)
