@@ -159,3 +159,16 @@ def test_voices_and_models_print_in_the_tables_language(xx: Path, capsys: pytest
         # every help text) are the catalogue check's, which tests/test_no_english.py covers.
         out = "\n".join(line for line in run(capsys, *argv).splitlines() if "[messages]" not in line)
         assert "⟪" in out and english_words(out) == [], (argv, out)
+
+
+def test_voices_check_prints_a_packs_problems_and_summary_in_the_tables_language(
+        xx: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (xx / "yy").mkdir()
+    text = (packs_root() / "en" / "pack.toml").read_text(encoding="utf-8")
+    (xx / "yy" / "pack.toml").write_text(text.replace('language = "en"', 'language = "yy"', 1)
+                                         .replace('"seer.wake" =', '"seer.woke" =', 1), encoding="utf-8")
+    out = "\n".join(line for line in run(capsys, "voices", "check").splitlines() if "[messages]" not in line)
+    assert "⟪{where}: missing key {key!r}⟫".format(where=f"yy ({xx / 'yy' / 'pack.toml'}) [lines]", key="seer.wake") \
+        in out, out
+    assert "⟪yy (English): 0 untranslated, 1 missing, 0 slot-broken, 1 other⟫" in out, out
+    assert english_words(out) == [], out

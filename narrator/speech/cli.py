@@ -314,15 +314,25 @@ def run_check(args: argparse.Namespace) -> int:
     problems += [why] if why else check_voice_ids(packs, installed)
     if problems:
         for problem in problems:
-            print(f"narrator: {problem}", file=sys.stderr)
+            print("narrator: " + shown(problem), file=sys.stderr)
         for pack in packs:
-            print(f"narrator: {summary(pack, problems)}", file=sys.stderr)
+            print("narrator: " + shown(summary(pack, problems)), file=sys.stderr)
         print("narrator: " + tr("problems in the voice packs under {folder}: {count}", folder=packs_root(),
                                 count=len(problems)), file=sys.stderr)
         return 1
     print(tr("voice packs: {count} ({languages}): every key, every slot, every voice installed", count=len(packs),
              languages=", ".join(p.language for p in packs)))
     return 0
+
+
+def shown(text: object) -> str:
+    """A text in the language printed in: one that keeps its template and slots (narrator.packs.Text, an
+    error) translated, its slots too; any other as it is."""
+    template, slots = getattr(text, "template", None), getattr(text, "slots", None)
+    if isinstance(template, str) and isinstance(slots, dict):
+        return tr(template, **{name: shown(value) if hasattr(value, "template") else value
+                               for name, value in slots.items()})
+    return str(text)
 
 
 def run_new(args: argparse.Namespace) -> int:
