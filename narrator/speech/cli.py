@@ -255,7 +255,7 @@ def run_list(args: argparse.Namespace) -> int:
 
     installed, why = _installed_voices()
     table = Table(title=tr("voice packs in {folder}", folder=packs_root()))
-    for col in (tr("lang"), tr("name"), tr("voice id"), tr("rate"), tr("volume"), tr("lines"), tr("installed here")):
+    for col in (tr("lang"), tr("name"), tr("voice id"), tr("speech rate"), tr("volume"), tr("lines"), tr("installed here")):
         table.add_column(col)
     for lang in available_languages():
         try:
