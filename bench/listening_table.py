@@ -36,7 +36,7 @@ import subprocess
 import sys
 import time
 import wave
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -300,6 +300,9 @@ class Outcome:
     # speech, level / room level (0 when the room is not known), why refused or "").
     taken: list[tuple[Any, bool, float, float, str]] = field(default_factory=list)
     utterances: list[dict[str, Any]] = field(default_factory=list)  # with --dump: every utterance heard
+    # The first utterance the grammar WITHOUT the look-alike table takes as a choice (and the
+    # table-talk rules let pass): (its words, that choice), for --calibrate.
+    plain: tuple[tuple[str, ...], Any] | None = None
 
 
 def prompt_for(kind: str) -> Any:
@@ -319,6 +322,7 @@ def make_decider(model: Any, pack: Any, dump: bool = False) -> Callable[[Item], 
     margin = alternative_margin(pack.language)
     # A listener that learns the room across prompts hears the room before the prompt first.
     carries_room = hasattr(vl, "hear_room")
+    plain = {k: replace(g, confusions={}) for k, g in grammars.items()}
 
     def decide(item: Item) -> Outcome:
         heard: list[str] = []
@@ -331,8 +335,13 @@ def make_decider(model: Any, pack: Any, dump: bool = False) -> Callable[[Item], 
             extra["room"] = vl.hear_room(RoomLevel(), item.before)
         out: Outcome | None = None
         utterances: list[dict[str, Any]] = []
+        first: tuple[tuple[str, ...], Any] | None = None
         for d in vl.decide_stream(model, grammar, item.pcm, margin=margin, **extra):
             u = d.utterance
+            if first is None and u is not None and hasattr(u, "room"):
+                m = vl.decide(plain[item.prompt], u, vl.MIN_CONFIDENCE, margin)
+                if m.choice is not None:
+                    first = (tuple(w for w, _ in u.words), m.choice)
             if u is not None and dump:
                 # Every utterance of the file, also after the answer, for rules tried offline.
                 utterances.append({"words": u.words, "alternatives": u.alternatives, "started": getattr(u, "started", 0.0),
@@ -355,6 +364,7 @@ def make_decider(model: Any, pack: Any, dump: bool = False) -> Callable[[Item], 
                 break
         out = out or Outcome(None, None, heard, taken=taken)
         out.utterances = utterances
+        out.plain = first
         return out
 
     return decide
@@ -418,19 +428,19 @@ def summarise(items: list[Item], outs: list[Outcome]) -> dict[str, Any]:
     return rows
 
 
-def confusions(items: list[Item], outs: list[Outcome]) -> dict[str, dict[str, int]]:
-    """For the look-alike table: heard word -> {said word: files} for every vote word."""
+def confusions(items: list[Item], outs: list[Outcome], phrases: set[str]) -> dict[str, dict[str, int]]:
+    """For the look-alike table: heard word -> {said word: files}, over the vote files whose first
+    utterance the grammar without the table TOOK as a choice (a reading refused anyway, such as
+    "사 없음" for 삼, is no look-alike). `phrases`: the grammar's one-word phrases."""
     table: dict[str, dict[str, int]] = {}
-    said_words = {w for w, _ in VOTE_WORDS}
     for i, o in zip(items, outs):
-        if i.kind != "vote":
+        if i.kind != "vote" or o.plain is None:
             continue
         said = i.name.split("/")[0]
-        for text in o.heard[:1]:
-            for h in text.split():
-                if h in said_words and h != said:
-                    table.setdefault(h, {}).setdefault(said, 0)
-                    table[h][said] += 1
+        for h in dict.fromkeys(o.plain[0]):
+            if h in phrases:
+                table.setdefault(h, {}).setdefault(said, 0)
+                table[h][said] += 1
     return table
 
 
@@ -481,8 +491,17 @@ def main() -> None:
                   f"p50 {pct(secs, 0.5):.2f} p95 {pct(secs, 0.95):.2f} p99 {pct(secs, 0.99):.2f} max {max(secs, default=0):.2f}; "
                   f"level/room p1 {pct(ratios, 0.01):.2f} p5 {pct(ratios, 0.05):.2f} p50 {pct(ratios, 0.5):.2f} "
                   f"p95 {pct(ratios, 0.95):.2f}")
-        for heard, said in sorted(confusions(items, outs).items()):
-            print(f"look-alike: {heard} <- " + ", ".join(f"{s} {n}" for s, n in sorted(said.items(), key=lambda x: -x[1])))
+        from narrator.listening.vosk_listener import listening_grammar
+
+        vote = listening_grammar(prompt_for("vote"), pack, model)
+        for heard, said in sorted(confusions(items, outs, {p for p in vote.phrases if " " not in p}).items()):
+            right = sum(n for s, n in said.items() if vote.phrases.get(s) == vote.phrases[heard])
+            total = sum(said.values())
+            others = sorted(((s, n) for s, n in said.items() if vote.phrases.get(s) != vote.phrases[heard]),
+                            key=lambda x: -x[1])
+            # narrator/listening/rejection.py CONFUSIONS: under 95 % right, and two or more wrong.
+            verdict = "look-alike" if right < 0.95 * total and total - right >= 2 else "kept"
+            print(f"{verdict}: {heard} taken right {right} of {total} <- " + ", ".join(f"{s} {n}" for s, n in others))
     if args.dump:
         args.dump.write_text(json.dumps([{"name": i.name, "kind": i.kind, "prompt": i.prompt, "expected": i.expected,
                                           "condition": i.condition, "start": i.speech_start, "end": i.speech_end,

@@ -110,3 +110,24 @@ def test_the_lookalike_table_covers_every_seat_it_was_calibrated_for(ko: VoicePa
     assert everyone.decide([("일", 1.0)]).reason == "confusable"
     few = build_grammar(Prompt("p", seats=(4, 9)), ko, confusions=table)
     assert few.decide([("사", 1.0)]).choice == 4
+
+
+def test_the_lookalike_table_holds_only_words_taken_wrong_on_the_calibration(ko: VoicePack) -> None:
+    """Counted over readings the grammar would take: "없음" was taken right in 15 of 15 calibration
+    files (it was in the table, from readings such as "사 없음" refused anyway, and cost those 15),
+    "없어요" right in 2 of 5 (taken for 구, 육, 오)."""
+    table = confusions("ko")
+    everyone = build_grammar(VOTE, ko, confusions=table)
+    assert everyone.decide([("없음", 1.0)]).choice == "nobody"
+    assert everyone.decide([("없어요", 1.0)]).reason == "confusable"
+    few = build_grammar(Prompt("p", seats=(1, 2), words=("nobody",)), ko, confusions=table)
+    assert few.decide([("없어요", 1.0)]).choice == "nobody"
+
+
+def test_nobody_said_by_a_calibration_voice_is_taken_with_every_seat_legal(bench: ModuleType, cache: Path, model: Any,
+                                                                          ko: VoicePack) -> None:
+    # "없음" by ko+f3 in a dry room: heard as 없음, refused as "confusable" before.
+    word = bench.render("없음", "ko+f3", 130, 40, cache)
+    dry = next(c for c in bench.CONDITIONS if c[0] == "dry")
+    pcm, _, _ = bench.place(word, dry, bench.seed_of("calibration", "ko+f3", "없음", "dry"), cache)
+    assert choices(model, ko, VOTE, pcm) == ["nobody"]
