@@ -52,7 +52,7 @@ table tables question questions answer answers answered press key keys start sta
 """.split())
 OWN_WORDS: dict[str, frozenset[str]] = {  # words of the list that are words in that language too
     "nl": frozenset({"is", "in", "we", "door", "has", "had"}),
-    "de": frozenset({"in", "so", "will", "was", "die", "man", "hat", "also", "war"}),
+    "de": frozenset({"in", "so", "will", "was", "die", "man", "hat", "also", "war", "argument", "option"}),
     "fr": frozenset({"on", "de", "a", "les", "plus", "choix", "message", "options", "option", "table", "tables", "village"}),
     "es": frozenset({"no", "a", "de", "con", "es", "voz"}),
     "it": frozenset({"no", "a", "di", "con", "come"}),
