@@ -34,7 +34,7 @@ else:  # pragma: no cover
 
 FILE = MESSAGES
 SOURCE = Path(__file__).resolve().parent  # the narrator package
-_WORD = re.compile(r"[A-Za-z]{2,}")
+_WORD = re.compile(r"[A-Za-z]")
 
 
 def _python_files(root: Path) -> list[Path]:

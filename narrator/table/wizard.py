@@ -10,7 +10,7 @@ import sys
 from typing import Callable, Iterable, Mapping, Protocol, TextIO, TypeVar
 
 from narrator.errors import UsageError
-from narrator.i18n import message_of, set_language, tr
+from narrator.i18n import current_language, message_of, set_language, tr
 from narrator.flow.timing import Timing
 from narrator.listening.check import voice_mode_label
 from narrator.roles import night_calls, wizard_roles
@@ -101,7 +101,11 @@ class Wizard:
         self.io = asker
         self.config = with_defaults(config)
         self.languages = languages or ["en"]
-        self.pack = pack if pack is not None else _pack(self.config.language, self.languages)
+        # The words of the questions: the language they are printed in (the command line's --lang, or
+        # the table's remembered one), so role names match the sentences around them.
+        chosen = current_language()
+        shown = chosen if chosen != "en" and chosen in self.languages else self.config.language
+        self.pack = pack if pack is not None else _pack(shown, self.languages)
         # The balance advisor: lines to show and the fair compositions offered (their special roles).
         self.advisor = advisor
         # The phones question: only where phones can be played (the full screen; the text screen has no panel).

@@ -193,3 +193,17 @@ def test_a_language_chosen_on_the_command_line_wins_over_the_tables(voices: Path
     with i18n.language("en"):
         assert adopt_language("xx")
         assert i18n.current_language() == "xx"
+
+
+def test_the_wizards_role_names_are_in_the_language_chosen_on_the_command_line() -> None:
+    """`narrator --lang fr play`: the questions before the language question name the roles in French,
+    not in the remembered table's English (found by the German translation: "1 Werewolf x2" among German lines)."""
+    from narrator import i18n
+    from narrator.table.config import TableConfig
+    from narrator.table.wizard import Wizard
+
+    asker = ScriptedAsker(["", "", "", "", "", "", ""])
+    with i18n.language("fr"):
+        Wizard(asker, TableConfig(language="en"), ["en", "fr"]).run()
+    first = asker.told[0] if asker.told else ""
+    assert "Loup-Garou" in "\n".join(asker.told) and "Werewolf x" not in "\n".join(asker.told), first
