@@ -53,7 +53,8 @@ table tables question questions answer answers answered press key keys start sta
 OWN_WORDS: dict[str, frozenset[str]] = {  # words of the list that are words in that language too
     "nl": frozenset({"is", "in", "we", "door", "has", "had"}),
     "de": frozenset({"in", "so", "will", "was", "die", "man", "hat", "also", "war"}),
-    "fr": frozenset({"on", "de", "a", "les", "plus", "choix", "message", "options", "option", "table", "tables", "village"}),
+    "fr": frozenset({"on", "de", "a", "les", "plus", "choix", "message", "options", "option", "table", "tables", "village",
+           "argument", "arguments", "vote", "votes", "question", "questions"}),
     "es": frozenset({"no", "a", "de", "con", "es", "voz"}),
     "it": frozenset({"no", "a", "di", "con", "come"}),
     "pt": frozenset({"no", "a", "de", "com", "do"}),
