@@ -56,7 +56,7 @@ OWN_WORDS: dict[str, frozenset[str]] = {  # words of the list that are words in 
     "fr": frozenset({"on", "de", "a", "les", "plus", "choix", "message", "options", "option", "table", "tables", "village",
            "argument", "arguments", "vote", "votes", "question", "questions"}),
     "es": frozenset({"no", "a", "de", "con", "es", "voz"}),
-    "it": frozenset({"no", "a", "di", "con", "come", "in", "file"}),
+    "it": frozenset({"no", "a", "di", "con", "come", "in", "file", "all"}),
     "pt": frozenset({"no", "a", "de", "com", "do"}),
     "pl": frozenset({"no", "to", "a", "on", "do"}),
 }
