@@ -53,9 +53,10 @@ table tables question questions answer answers answered press key keys start sta
 OWN_WORDS: dict[str, frozenset[str]] = {  # words of the list that are words in that language too
     "nl": frozenset({"is", "in", "we", "door", "has", "had", "die", "was", "of", "argument"}),
     "de": frozenset({"in", "so", "will", "was", "die", "man", "hat", "also", "war", "argument", "option"}),
-    "fr": frozenset({"on", "de", "a", "les", "plus", "choix", "message", "options", "option", "table", "tables", "village"}),
+    "fr": frozenset({"on", "de", "a", "les", "plus", "choix", "message", "options", "option", "table", "tables", "village",
+           "argument", "arguments", "vote", "votes", "question", "questions"}),
     "es": frozenset({"no", "a", "de", "con", "es", "voz", "vote"}),  # vote: subjunctive of votar
-    "it": frozenset({"no", "a", "di", "con", "come"}),
+    "it": frozenset({"no", "a", "di", "con", "come", "in", "file", "all"}),  # all: all'alba
     "pt": frozenset({"no", "a", "de", "com", "do", "for", "some"}),  # for: subjunctive of ser/ir; some: of sumir
     "pl": frozenset({"no", "to", "a", "on", "do"}),
 }
