@@ -57,7 +57,7 @@ OWN_WORDS: dict[str, frozenset[str]] = {  # words of the list that are words in 
     "es": frozenset({"no", "a", "de", "con", "es", "voz"}),
     "it": frozenset({"no", "a", "di", "con", "come"}),
     "pt": frozenset({"no", "a", "de", "com", "do"}),
-    "pl": frozenset({"no", "to", "a", "on", "do"}),
+    "pl": frozenset({"no", "to", "a", "on", "do", "by", "role", "model", "folder", "argument"}),
 }
 # Every language whose pack has its printed words (voices/L/messages.toml).
 REAL_LANGUAGES: tuple[str, ...] = tuple(sorted(
