@@ -102,3 +102,18 @@ def message_of(exc: BaseException) -> str:
 
 def _templated(value: object) -> bool:
     return isinstance(value, BaseException) and isinstance(getattr(value, "template", None), str)
+
+
+def side_name(side: str) -> str:
+    """A winning side as a table in the current language reads it: the pack's name for it (`[sides]`).
+
+    English keeps the side's id (`village`, `werewolves`): the game-over line is read by scripts,
+    and those ids are its English words."""
+    if _language == REFERENCE:
+        return side
+    from narrator.packs import PackError, load_pack
+
+    try:
+        return load_pack(_language).sides.get(side, side)
+    except PackError:
+        return side

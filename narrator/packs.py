@@ -10,9 +10,9 @@ import string
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence, cast
 
-from narrator.errors import NarratorError
+from narrator.errors import NarratorError, marked
 from narrator.ports import Cue, SlotValue
 from narrator.rules.options import CHOICES, NUMBERS, TEXTS, Options
 from narrator.rules.roles import Role
@@ -246,35 +246,79 @@ ENGINES = ("espeak", "piper")
 SEAT_NUMBERS = range(1, 31)
 
 
+class Text(str):
+    """A printed text: its English words (the str), keeping its template and slots so that the
+    command line prints it in the table's language (`narrator.i18n.tr`: this module is below
+    narrator.i18n and never translates). A slot may hold a Text or an error: translated too."""
+
+    template: str
+    slots: dict[str, object]
+
+    def __new__(cls, template: str, /, **slots: object) -> "Text":
+        try:
+            english = template.format(**slots) if slots else template
+        except (KeyError, IndexError, ValueError):
+            english = f"{template} {slots!r}"
+        text = super().__new__(cls, english)
+        text.template, text.slots = template, dict(slots)
+        return text
+
+
+class Problem(Text):
+    """A line of `narrator voices check`, and its kind for the pack's summary: "untranslated",
+    "missing", "broken" (slots) or "other"."""
+
+    kind: str
+
+    def __new__(cls, kind: str, template: str, /, **slots: object) -> "Problem":
+        problem = cast("Problem", super().__new__(cls, template, **slots))
+        problem.kind = kind
+        return problem
+
+
+
 def _slot_problems(where: str, ref: Mapping[str, tuple[str, ...]], other: Mapping[str, tuple[str, ...]]) -> list[str]:
     problems: list[str] = []
     for key, ref_variants in ref.items():
         if key not in other:
-            problems.append(f"{where}: missing key {key!r}")
+            problems.append(Problem("missing", marked("{where}: missing key {key!r}"), where=where, key=key))
             continue
         want = slots_of(ref_variants[0])
         for i, template in enumerate(other[key]):
             try:
                 have = slots_of(template)
             except PackError as exc:
-                problems.append(f"{where}: key {key!r}: {exc}")
+                problems.append(Problem("broken", marked("{where}: key {key!r}: {error}"), where=where, key=key,
+                                         error=_message(exc)))
                 continue
             if have != want:
-                label = f"key {key!r}" if len(other[key]) == 1 else f"key {key!r} variant {i + 1}"
                 missing = ", ".join(sorted(want - have))
                 extra = ", ".join(sorted(have - want))
-                detail = "; ".join(x for x in (missing and f"missing slots {{{missing}}}", extra and f"unknown slots {{{extra}}}") if x)
-                problems.append(f"{where}: {label}: {detail} (expected {sorted(want) or 'no slots'})")
+                details = [Text(marked("missing slots {slots}"), slots=f"{{{missing}}}") if missing else "",
+                           Text(marked("unknown slots {slots}"), slots=f"{{{extra}}}") if extra else ""]
+                detail = "; ".join(x for x in details if x)
+                expected = str(sorted(want)) if want else Text(marked("no slots"))
+                if len(other[key]) == 1:
+                    text = Text(marked("{where}: key {key!r}: {detail} (expected {expected})"), where=where, key=key,
+                              detail=detail, expected=expected)
+                else:
+                    text = Text(marked("{where}: key {key!r} variant {variant}: {detail} (expected {expected})"), where=where,
+                              key=key, variant=i + 1, detail=detail, expected=expected)
+                problems.append(Problem("broken", text))
     for key in other:
         if key not in ref:
-            problems.append(f"{where}: key {key!r} is not in the {REFERENCE_LANGUAGE} pack (a typo, or add it there too)")
+            problems.append(Problem("other", marked("{where}: key {key!r} is not in the {reference} pack (a typo, or add it "
+                                                "there too)"), where=where, key=key, reference=REFERENCE_LANGUAGE))
     return problems
 
 
 def _names_problems(where: str, ref: Mapping[str, object], other: Mapping[str, object]) -> list[str]:
-    problems = [f"{where}: missing key {k!r}" for k in ref if k not in other]
-    problems += [f"{where}: key {k!r} is not in the {REFERENCE_LANGUAGE} pack" for k in other if k not in ref]
-    problems += [f"{where}: key {k!r} is empty" for k, v in other.items() if not str(v).strip()]
+    problems: list[str] = [Problem("missing", marked("{where}: missing key {key!r}"), where=where, key=k)
+                           for k in ref if k not in other]
+    problems += [Problem("other", marked("{where}: key {key!r} is not in the {reference} pack"), where=where, key=k,
+                          reference=REFERENCE_LANGUAGE) for k in other if k not in ref]
+    problems += [Problem("other", marked("{where}: key {key!r} is empty"), where=where, key=k)
+                 for k, v in other.items() if not str(v).strip()]
     return problems
 
 
@@ -291,30 +335,38 @@ def check_pack(pack: VoicePack, reference: VoicePack) -> list[str]:
     problems += _names_problems(f"{name} [rules]", reference.rules, pack.rules)
     problems += _names_problems(f"{name} [phone]", reference.phone, pack.phone)
     problems += _rules_problems(name, pack)
-    problems += [f"{name} {entry}: untranslated (still marked {UNTRANSLATED.strip()!r})" for entry in pack.untranslated]
+    problems += [Problem("untranslated", marked("{where} {entry}: untranslated (still marked {mark!r})"), where=name,
+                                            entry=entry, mark=UNTRANSLATED.strip()) for entry in pack.untranslated]
     missing_numbers = [n for n in SEAT_NUMBERS if not pack.numbers.get(n, "").strip()]
     if missing_numbers:
-        problems.append(f"{name} [numbers]: missing seat numbers {', '.join(map(str, missing_numbers))}")
+        problems.append(Problem("missing", marked("{where} [numbers]: missing seat numbers {numbers}"), where=name,
+                                 numbers=", ".join(map(str, missing_numbers))))
     seen: dict[str, int] = {}
     for n in SEAT_NUMBERS:
         word = pack.numbers.get(n, "").strip().lower()
         if word and word in seen:
-            problems.append(f"{name} [numbers]: {n} and {seen[word]} are both {word!r} (the listener could not tell them apart)")
+            problems.append(Problem("other", marked("{where} [numbers]: {seat} and {other} are both {word!r} (the listener "
+                                                "could not tell them apart)"), where=name, seat=n, other=seen[word],
+                                                word=word))
         seen.setdefault(word, n)
     bad_forms = [f for f in pack.seat_forms if "{seat}" not in f]
     if bad_forms:
-        problems.append(f"{name} [listening] seat: {', '.join(repr(f) for f in bad_forms)} must each hold {{seat}}")
+        problems.append(Problem("other", marked("{where} [listening] seat: {forms} must each hold {slot}"), where=name,
+                                 forms=", ".join(repr(f) for f in bad_forms), slot="{seat}"))
     for key, variants in pack.words.items():
         if not all(v.strip() for v in variants):
-            problems.append(f"{name} [words]: key {key!r} has an empty word")
+            problems.append(Problem("other", marked("{where} [words]: key {key!r} has an empty word"), where=name, key=key))
     if pack.engine not in ENGINES:
-        problems.append(f"{name} [pack]: engine {pack.engine!r} is not one of {', '.join(ENGINES)}")
+        problems.append(Problem("other", marked("{where} [pack]: engine {engine!r} is not one of {engines}"), where=name,
+                                 engine=pack.engine, engines=", ".join(ENGINES)))
     if not pack.voice.strip():
-        problems.append(f"{name} [pack]: voice is empty")
+        problems.append(Problem("other", marked("{where} [pack]: voice is empty"), where=name))
     if not 80 <= pack.rate <= 400:
-        problems.append(f"{name} [pack]: rate {pack.rate} is outside 80..400 words per minute")
+        problems.append(Problem("other", marked("{where} [pack]: rate {rate} is outside 80..400 words per minute"), where=name,
+                                 rate=pack.rate))
     if not 0.0 < pack.volume <= 1.0:
-        problems.append(f"{name} [pack]: volume {pack.volume} is outside (0, 1]")
+        problems.append(Problem("other", marked("{where} [pack]: volume {volume} is outside (0, 1]"), where=name,
+                                 volume=pack.volume))
     return problems
 
 
@@ -323,7 +375,8 @@ def _rules_problems(name: str, pack: VoicePack) -> list[str]:
     missing = missing_keys(pack)
     if not missing:
         return []
-    return [f"{name} [rules]: no text for {', '.join(missing)} (every role and option of the engine needs one)"]
+    return [Problem("missing", marked("{where} [rules]: no text for {keys} (every role and option of the engine needs one)"),
+                     where=name, keys=", ".join(missing))]
 
 
 def check_packs(root: Path | None = None, languages: list[str] | None = None) -> list[str]:
@@ -338,14 +391,14 @@ def check_packs(root: Path | None = None, languages: list[str] | None = None) ->
     try:
         reference = load_pack(REFERENCE_LANGUAGE, base)
     except PackError as exc:
-        return [str(exc)]
+        return [_message(exc)]
     if not langs:
-        return [f"no voice packs under {base}"]
+        return [Problem("other", marked("no voice packs under {folder}"), folder=base)]
     for lang in langs:
         try:
             pack = load_pack(lang, base)
         except PackError as exc:
-            problems.append(str(exc))
+            problems.append(_message(exc))
             continue
         problems += check_pack(pack, reference)
         problems += catalogue_problems(lang, base)
@@ -355,21 +408,49 @@ def check_packs(root: Path | None = None, languages: list[str] | None = None) ->
 def summary(pack: VoicePack, problems: Sequence[str]) -> str:
     """One line for a pack: how many of its problems are untranslated, missing and slot-broken lines."""
     mine = [p for p in problems if p.startswith(f"{pack.language} (")]
-    untranslated = sum(1 for p in mine if p.endswith(f"untranslated (still marked {UNTRANSLATED.strip()!r})"))
-    missing = sum(1 for p in mine if ": missing key " in p or "missing seat numbers" in p or "[rules]: no text for" in p)
-    broken = sum(1 for p in mine if " slots {" in p or "has a broken slot" in p)
+    untranslated = sum(1 for p in mine if _kind(p) == "untranslated")
+    missing = sum(1 for p in mine if _kind(p) == "missing")
+    broken = sum(1 for p in mine if _kind(p) == "broken")
     other = len(mine) - untranslated - missing - broken
     if not mine:
-        return f"{pack.language} ({pack.name}): complete"
-    return (f"{pack.language} ({pack.name}): {untranslated} untranslated, {missing} missing, {broken} slot-broken"
-            + (f", {other} other" if other else ""))
+        return Text(marked("{lang} ({name}): complete"), lang=pack.language, name=pack.name)
+    if other:
+        return Text(marked("{lang} ({name}): {untranslated} untranslated, {missing} missing, {broken} slot-broken, {other} other"),
+                  lang=pack.language, name=pack.name, untranslated=untranslated, missing=missing, broken=broken,
+                  other=other)
+    return Text(marked("{lang} ({name}): {untranslated} untranslated, {missing} missing, {broken} slot-broken"),
+              lang=pack.language, name=pack.name, untranslated=untranslated, missing=missing, broken=broken)
+
+
+def _kind(problem: str) -> str:
+    """A problem's kind: its own, or read from its English text (a problem written elsewhere)."""
+    kind = getattr(problem, "kind", None)
+    if isinstance(kind, str):
+        return kind
+    if problem.endswith(f"untranslated (still marked {UNTRANSLATED.strip()!r})"):
+        return "untranslated"
+    if ": missing key " in problem or "missing seat numbers" in problem or "[rules]: no text for" in problem:
+        return "missing"
+    if " slots {" in problem or "has a broken slot" in problem:
+        return "broken"
+    return "other"
+
+
+def _message(exc: BaseException) -> str:
+    """An error as a problem line, keeping its template and slots (a broken slot counts as slot-broken)."""
+    kind = "broken" if "has a broken slot" in str(exc) else "other"
+    template, slots = getattr(exc, "template", None), getattr(exc, "slots", None)
+    if isinstance(template, str) and isinstance(slots, dict) and slots:
+        return Problem(kind, template, **slots)
+    return Problem(kind, str(exc))
 
 
 def check_voice_ids(packs: list[VoicePack], installed: set[str]) -> list[str]:
     """Packs whose voice id is not among the installed espeak-ng ids (lower-case, with aliases)."""
     return [
-        f"{p.language} ({p.path}): voice {p.voice!r} is not installed in espeak-ng "
-        "(see 'espeak-ng --voices'; set [pack] voice to one listed there)"
+        Problem("other", marked("{lang} ({path}): voice {voice!r} is not installed in espeak-ng (see {command}; set {key} to "
+                 "one listed there)"), lang=p.language, path=p.path, voice=p.voice, command="'espeak-ng --voices'",
+                 key="[pack].voice")
         for p in packs
         if p.voice.lower() not in installed
     ]

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from narrator.errors import UsageError
+from narrator.i18n import message_of, tr
 
 
 def register(sub: Any) -> None:
@@ -73,23 +74,25 @@ def _list(conn: Any, args: argparse.Namespace) -> int:
             w.writerow([getattr(r, f) for f in fields])
         return 0
     if not rows:
-        print("No game in the history yet. Play one, or import journals: narrator history import")
+        print(tr("No game in the history yet. Play one, or import journals: {command}",
+                 command="narrator history import"))
         return 0
     for r in rows:
         print(_line(r, args.lang))
     if any(r.status != "finished" for r in rows):
-        print("(stopped games are 'abandoned': narrator history prune --abandoned removes them; "
-              "narrator history delete N removes one)")
+        print(tr("(stopped games are 'abandoned': {prune} removes them; {delete} removes one)",
+                 prune="narrator history prune --abandoned", delete="narrator history delete N"))
     return 0
 
 
 def _line(r: Any, lang: str | None = None) -> str:
     """One game of the list: its cards in the game's language (or `lang`)."""
     pack = _pack(lang or r.language)
-    winner = pack.sides.get(r.winner, r.winner) if r.winner else "(abandoned)"
-    mark = "  (headless)" if r.source == "headless" else ""
-    return (f"{r.id:>4}  {(r.ended_at or r.started_at or '?')[:16]:16}  {r.players:>2} players  "
-            f"{pack.deck_text(r.composition)}  {r.nights} nights  winner: {winner}{mark}")
+    winner = pack.sides.get(r.winner, r.winner) if r.winner else tr("(abandoned)")
+    mark = "  " + tr("(headless)") if r.source == "headless" else ""
+    return (f"{r.id:>4}  {(r.ended_at or r.started_at or '?')[:16]:16}  "
+            + tr("players: {players}  {deck}  nights: {nights}  winner: {winner}", players=f"{r.players:>2}",
+                 deck=pack.deck_text(r.composition), nights=r.nights, winner=winner) + mark)
 
 
 @functools.lru_cache(maxsize=None)
@@ -130,8 +133,13 @@ def _detail(conn: Any, gid: int, args: argparse.Namespace) -> int:
         return 0
     pack = load_pack(args.lang or row.language)
     told = story(row.events, pack, names)  # the whole story before the first line is printed
-    print(f"Game {row.id}: {row.players} players, {pack.deck_text(row.composition)}; {row.status}"
-          + (f", journal {row.journal}" if row.journal else ""))
+    status = tr("finished") if row.status == "finished" else tr("abandoned")
+    if row.journal:
+        print(tr("Game {game}: players: {players}; {deck}; {status}, journal {journal}", game=row.id,
+                 players=row.players, deck=pack.deck_text(row.composition), status=status, journal=row.journal))
+    else:
+        print(tr("Game {game}: players: {players}; {deck}; {status}", game=row.id, players=row.players,
+                 deck=pack.deck_text(row.composition), status=status))
     for line in told:
         print(line)
     return 0
@@ -150,9 +158,9 @@ def _stats(conn: Any, args: argparse.Namespace) -> int:
         for r in stats.rows:
             w.writerow([r.section, r.key, r.games, r.wins, f"{r.rate:.4f}"])
         return 0
-    from narrator.packs import load_pack
+    from narrator.i18n import current_language
 
-    for line in stats_lines(stats, load_pack(args.lang or "en")):
+    for line in stats_lines(stats, _pack(args.lang or current_language())):
         print(line)
     return 0
 
@@ -208,20 +216,20 @@ def _remove(conn: Any, what: list[str], args: argparse.Namespace) -> int:
             raise UsageError("history prune: say what to remove: narrator history prune --abandoned")
         ids = [gid for gid, r in rows.items() if r.status != "finished"]
         if not ids:
-            print("No abandoned game in the history: nothing to remove.")
+            print(tr("No abandoned game in the history: nothing to remove."))
             return 0
-    print(f"{len(ids)} game{'s' * (len(ids) != 1)} to remove:")
+    print(tr("Games to remove: {count}", count=len(ids)))
     for gid in ids:
         print(_line(rows[gid], args.lang))
     if not args.yes:
-        print("Remove them from the history? Type y then Enter (anything else keeps them): ", end="", flush=True)
+        print(tr("Remove them from the history? Type y then Enter (anything else keeps them): "), end="", flush=True)
         answer = sys.stdin.readline()
-        if answer.strip().lower() not in ("y", "yes"):
+        if answer.strip().lower() not in ("y", "yes", tr("y"), tr("yes")):
             print("" if answer.endswith("\n") else "\n", end="")
-            print("Nothing removed. (--yes removes without asking.)")
+            print(tr("Nothing removed. ({flag} removes without asking.)", flag="--yes"))
             return 1
     removed = db.delete(conn, ids)
-    print(f"Removed {removed} game{'s' * (removed != 1)} from the history.")
+    print(tr("Games removed from the history: {count}", count=removed))
     return 0
 
 
@@ -243,12 +251,13 @@ def _import(conn: Any, paths: Sequence[Path]) -> int:
             written = path.stat().st_mtime
             record = from_journal(records, path, **_journal_times(records, written, ended_at=_iso(written)))
         except (JournalError, HistoryError) as exc:
-            print(f"skipped {path}: {exc}", file=sys.stderr)
+            print(tr("skipped {path}: {error}", path=path, error=message_of(exc)), file=sys.stderr)
             skipped += 1
             continue
         db.save(conn, record)
         imported += 1
-    print(f"imported {imported} game{'s' * (imported != 1)}" + (f", skipped {skipped}" if skipped else ""))
+    print(tr("games imported: {imported}, skipped: {skipped}", imported=imported, skipped=skipped) if skipped
+          else tr("games imported: {imported}", imported=imported))
     return 0 if imported or not skipped else 1
 
 
@@ -294,7 +303,7 @@ class Recorder:
                     record = from_events(setup, [start_event(setup)], names=self.names, journal=path, mode="text",
                                          **self._times())
                 except HistoryError as exc:
-                    print(f"narrator: the game was not added to the history: {exc}", file=sys.stderr)
+                    print("narrator: " + tr("the game was not added to the history: {error}", error=message_of(exc)), file=sys.stderr)
                     return
                 self._save(record)
             return
@@ -305,7 +314,7 @@ class Recorder:
             now = self._times()
             record = from_journal(records, path, **_journal_times(records, time.time(), **now))
         except (JournalError, HistoryError) as exc:
-            print(f"narrator: the game was not added to the history: {exc}", file=sys.stderr)
+            print("narrator: " + tr("the game was not added to the history: {error}", error=message_of(exc)), file=sys.stderr)
             return
         self._save(record)
 
@@ -316,7 +325,7 @@ class Recorder:
         try:
             record = from_events(setup, events, names=self.names, seed=seed, mode=mode, **self._times())
         except HistoryError as exc:
-            print(f"narrator: the game was not added to the history: {exc}", file=sys.stderr)
+            print("narrator: " + tr("the game was not added to the history: {error}", error=message_of(exc)), file=sys.stderr)
             return
         self._save(record)
 
@@ -334,4 +343,4 @@ class Recorder:
             finally:
                 conn.close()
         except Exception as exc:  # the game is over; the history must not crash it
-            print(f"narrator: the game was not added to the history: {exc}", file=sys.stderr)
+            print("narrator: " + tr("the game was not added to the history: {error}", error=message_of(exc)), file=sys.stderr)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from narrator.errors import NarratorError, UsageError, marked
+from narrator.i18n import tr
 
 
 def register(sub: Any) -> None:
@@ -63,15 +64,15 @@ def cmd_list(args: argparse.Namespace) -> int:
     pins = models.read_pins()
     for lang, info in models.CATALOG.items():
         path = models.find_model(lang)
-        where = f"installed at {path}" if path else "not installed"
+        where = tr("installed at {folder}", folder=path) if path else tr("not installed")
         if info.package:
-            check = f"from the {info.package} package"
+            check = tr("from the {package} package", package=info.package)
         elif info.sha256:
-            check = "sha256 published"
+            check = tr("sha256 published")
         elif info.name in pins:
-            check = "sha256 pinned"
+            check = tr("sha256 pinned")
         else:
-            check = "sha256 unknown (pinned on first fetch)"
+            check = tr("sha256 unknown (pinned on first fetch)")
         print(f"{lang:3} {info.name:30} {info.size_mb:4d} MB  {check:38} {where}")
     return 0
 
@@ -82,13 +83,14 @@ def cmd_fetch(args: argparse.Namespace) -> int:
     info = models.info(args.lang)
     target = models.user_models_dir() / args.lang
     if not info.package and target.is_dir() and not args.force:
-        print(f"the {args.lang} model is already installed at {target} (--force fetches it again)")
+        print(tr("the {lang} model is already installed at {folder} ({flag} fetches it again)", lang=args.lang,
+                 folder=target, flag="--force"))
         return 0
     result = _fetch_with_progress(args.lang)
     for note in result.notes:
-        print(f"note: {note}")
+        print(tr("note: {warning}", warning=note))
     if result.sha256:
-        print(f"installed {info.name} at {result.path}")
+        print(tr("installed {name} at {folder}", name=info.name, folder=result.path))
     return 0
 
 
@@ -123,10 +125,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
             problems = models.verify(path)
             if problems:
                 bad += 1
-                print(f"{lang}: {path}: BROKEN: {'; '.join(problems)} (fetch it again: narrator models fetch {lang} --force)")
+                print(f"{lang}: {path}: " + tr("BROKEN: {problems} (fetch it again: {command})",
+                                                   problems="; ".join(problems),
+                                                   command=f"narrator models fetch {lang} --force"))
             else:
-                how = "files match the install manifest" if models.has_manifest(path) else "complete (no install manifest)"
-                print(f"{lang}: {path}: ok, {how}")
+                how = (tr("ok, files match the install manifest") if models.has_manifest(path)
+                       else tr("ok, complete (no install manifest)"))
+                print(f"{lang}: {path}: {how}")
     if checked == 0:
         if args.lang:
             raise NarratorError("no {lang} model installed; {hint}", lang=args.lang, hint=models.missing_model_hint(args.lang))
@@ -149,10 +154,10 @@ def _candidates(lang: str) -> list[Path]:
 def cmd_path(args: argparse.Namespace) -> int:
     from narrator.listening import models
 
-    print("speech models are looked for, in this order, in:")
+    print(tr("speech models are looked for, in this order, in:"))
     for d in models.search_dirs():
-        print(f"  {d}{'' if d.is_dir() else '  (does not exist)'}")
-    print(f"'narrator models fetch' installs into: {models.user_models_dir()}")
+        print(f"  {d}" + ("" if d.is_dir() else "  " + tr("(does not exist)")))
+    print(tr("{command} installs into: {folder}", command="'narrator models fetch'", folder=models.user_models_dir()))
     return 0
 
 
@@ -160,7 +165,7 @@ def cmd_remove(args: argparse.Namespace) -> int:
     from narrator.listening import models
 
     path = models.remove(args.lang)
-    print(f"removed {path}")
+    print(tr("removed {path}", path=path))
     return 0
 
 
@@ -190,7 +195,7 @@ def cmd_listen(args: argparse.Namespace) -> int:
     model = VoskModel(path, info(args.lang).name if _known(args.lang) else path.name)
     missing = missing_words(model, pack)
     if missing:
-        print(f"note: {describe_missing(missing, pack, model.name)}", file=sys.stderr)
+        print(tr("note: {warning}", warning=describe_missing(missing, pack, model.name)), file=sys.stderr)
     if args.check:
         return _check(args, model, pack, missing)
     if args.wav is not None:
@@ -270,7 +275,7 @@ def listen_line(r: Any) -> dict[str, Any]:
     """A line of `listen`: what was heard and its choice, and why there is none when there is none."""
     line: dict[str, Any] = r.to_json()
     if line.get("choice") is None:
-        line["reason"] = r.reason or "not one of the choices"
+        line["reason"] = r.reason or "not one of the choices"  # JSON: kept in English
     return line
 
 
@@ -325,15 +330,17 @@ def _listen_wav(wav: Path, model: Any, pack: Any, prompt: Any, missing: Any) -> 
 
     channels, width, rate, frames = probe_wav(wav)
     if width == 2 and (rate != RATE or channels != 1):
-        print(f"note: {wav} is {rate} Hz, {channels} channel(s): converted to {RATE} Hz mono for the speech model",
-              file=sys.stderr)
+        print(tr("note: {warning}", warning=tr("{wav} is {rate} Hz, channels: {channels}; converted to {target} Hz mono "
+                                               "for the speech model", wav=wav, rate=rate, channels=channels,
+                                               target=RATE)), file=sys.stderr)
     grammar = listening_grammar(prompt, pack, model, missing)
     heard = 0
     for r in recognise_pcm(model, grammar, read_wav(wav), margin=alternative_margin(pack.language)):
         heard += 1
         _emit(listen_line(r))
     if heard == 0:
-        print(f"note: nothing was heard in {wav} ({frames / max(rate, 1):.1f} s): silence, or too quiet", file=sys.stderr)
+        print(tr("note: {warning}", warning=tr("nothing was heard in {wav} ({seconds} s): silence, or too quiet", wav=wav,
+                                               seconds=f"{frames / max(rate, 1):.1f}")), file=sys.stderr)
     return 0
 
 
@@ -345,7 +352,7 @@ def _listen_microphone(model: Any, pack: Any, prompt: Any, missing: Any, device:
     listener = VoiceListener(model, pack, MicrophoneSource(dev), missing=missing,
                              observer=lambda r: _emit(listen_line(r)))
     listener.start()  # a missing microphone raises MicrophoneError: one line, exit 1
-    print(f"listening ({pack.language}); speak, Ctrl-C to stop", file=sys.stderr)
+    print(tr("listening ({lang}); speak, Ctrl-C to stop", lang=pack.language), file=sys.stderr)
     try:
         while True:
             listener.listen(prompt)
@@ -358,7 +365,7 @@ def _listen_keypad(prompt: Any) -> int:
 
     if not os.isatty(sys.stdin.fileno()):
         raise UsageError("--keypad needs a terminal on stdin (the keypad types into it)")
-    print("type on the keypad; Ctrl-C to stop", file=sys.stderr)
+    print(tr("type on the keypad; Ctrl-C to stop"), file=sys.stderr)
     stop = threading.Event()
     with KeypadListener() as keypad:
         while not stop.is_set():

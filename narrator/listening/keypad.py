@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 from narrator.listening import MAX_SEAT
 from narrator.errors import UsageError
+from narrator.i18n import tr
 from narrator.ports import Heard, Prompt, drops_stale_keys
 
 # Key names the parser understands. Anything else the decoder meets is dropped.
@@ -179,7 +180,7 @@ Echo = Callable[[str], None]
 
 def echo_to_stderr(text: str) -> None:
     """The default echo: rewrite one status line on the terminal (never spoken)."""
-    sys.stderr.write(f"\r\x1b[Kkeypad: {text}")
+    sys.stderr.write("\r\x1b[K" + tr("keypad: {text}", text=text))
     sys.stderr.flush()
 
 

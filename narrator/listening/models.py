@@ -152,10 +152,10 @@ def structure_problems(path: Path) -> list[str]:
     problems = []
     for rel in ("am/final.mdl", "conf/model.conf"):
         if not (path / rel).is_file():
-            problems.append(f"{rel} is missing")
+            problems.append(tr("{file} is missing", file=rel))
     graph = path / "graph"
     if not ((graph / "HCLG.fst").is_file() or ((graph / "HCLr.fst").is_file() and (graph / "Gr.fst").is_file())):
-        problems.append("graph/HCLG.fst (or graph/HCLr.fst + Gr.fst) is missing")
+        problems.append(tr("{file} (or {other}) is missing", file="graph/HCLG.fst", other="graph/HCLr.fst + Gr.fst"))
     return problems
 
 
@@ -192,9 +192,9 @@ def write_pin(name: str, digest: str) -> None:
 
 
 def offline_hint(model: ModelInfo, url: str) -> str:
-    return (f"on a connected machine download {url} (about {model.size_mb} MB), unzip it, "
-            f"and put its folder {model.name} at {user_models_dir() / model.lang} "
-            f"(or {project_models_dir() / model.lang})")
+    return tr("on a connected machine download {url} (about {size} MB), unzip it, and put its folder {name} at {folder} "
+              "(or {other})", url=url, size=model.size_mb, name=model.name, folder=user_models_dir() / model.lang,
+              other=project_models_dir() / model.lang)
 
 
 def fetch(lang: str, progress: Progress | None = None, url_base: str | None = None, timeout: float = 30.0) -> Fetched:
@@ -203,7 +203,8 @@ def fetch(lang: str, progress: Progress | None = None, url_base: str | None = No
     if model.package:
         installed = package_model_path(model.package)
         if installed is not None:
-            return Fetched(installed, "", (f"the {lang} model comes with the {model.package} package, installed at {installed}",))
+            return Fetched(installed, "", (tr("the {lang} model comes with the {package} package, installed at {folder}",
+                                              lang=lang, package=model.package, folder=installed),))
         raise ModelError(missing_model_hint(lang))
     url = model.url(url_base)
     dest_root = user_models_dir()
@@ -223,8 +224,9 @@ def fetch(lang: str, progress: Progress | None = None, url_base: str | None = No
             _write_manifest(folder, model, digest)
             if expected is None:
                 write_pin(model.name, digest)
-                notes.append(f"no checksum is published for {model.name}: its SHA-256 {digest[:16]}… is now "
-                             f"pinned in {pins_path()}, and later downloads must match it")
+                notes.append(tr("no checksum is published for {name}: its SHA-256 {digest}… is now pinned in {file}, "
+                                "and later downloads must match it", name=model.name, digest=digest[:16],
+                                file=pins_path()))
             final = dest_root / lang
             move_into_place(folder, final)
     return Fetched(final, digest, tuple(notes))
@@ -320,13 +322,13 @@ def verify(path: Path) -> list[str]:
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
         files = manifest["files"]
     except (OSError, ValueError, KeyError, TypeError):
-        return problems + [f"{MANIFEST} is unreadable"]
+        return problems + [tr("{file} is unreadable", file=MANIFEST)]
     for rel, (size, digest) in sorted(files.items()):
         f = path / rel
         if not f.is_file():
-            problems.append(f"{rel} is missing")
+            problems.append(tr("{file} is missing", file=rel))
         elif f.stat().st_size != size or sha256_file(f) != digest:
-            problems.append(f"{rel} changed since it was installed")
+            problems.append(tr("{file} changed since it was installed", file=rel))
     return problems
 
 

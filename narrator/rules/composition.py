@@ -6,6 +6,7 @@ import random
 from dataclasses import dataclass
 from typing import Final, Mapping
 
+from narrator.errors import marked
 from narrator.rules import hooks
 from narrator.rules.errors import CompositionError, UnknownRoleError
 from narrator.rules.options import Options
@@ -20,6 +21,20 @@ MAX_PLAYERS = 30
 RECOMMENDED = range(8, 19)
 
 Composition = Mapping[Role, int]
+
+
+class Note(str):
+    """A warning about a deck that can be played: its English text, keeping its template and slots
+    (like a NarratorError's) so that the command line can print it in the table's language."""
+
+    template: str
+    slots: dict[str, object]
+
+    def __new__(cls, template: str, /, **slots: object) -> "Note":
+        note = super().__new__(cls, template.format(**slots))
+        note.template, note.slots = template, dict(slots)
+        return note
+
 
 
 def suggested_wolves(players: int) -> int:
@@ -189,10 +204,11 @@ def _validate(players: int, deck: Composition, options: Options) -> list[str]:
         raise CompositionError("the deck {describe} has only Werewolves; add at least one other role", describe=describe(deck))
     warnings: list[str] = []
     if players not in RECOMMENDED:
-        warnings.append(f"{players} players: the game is best with 8 to 18")
+        warnings.append(Note(marked("{players} players: the game is best with 8 to 18"), players=players))
     pack = sum(n for role, n in deck.items() if role in hooks.PACK)  # wolf cards (the White Werewolf too)
     if pack * 2 >= players:
-        warnings.append(f"{pack} Werewolves for {players} players: the village can hardly win")
+        warnings.append(Note(marked("{wolves} Werewolves for {players} players: the village can hardly win"),
+                             wolves=pack, players=players))
     return warnings
 
 

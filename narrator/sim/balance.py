@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping
 
+from narrator.i18n import tr
 from narrator.roles import wizard_roles
 from narrator.rules import Options, Role
 from narrator.rules.composition import complete, default_deck, describe, suggest, suggested_wolves
@@ -471,13 +472,14 @@ def precompute(players: Iterable[int], jobs: int, path: Path = TABLE, progress: 
         for k, games, village, error in results:
             done += 1
             if error:
-                print(f"{k.split('|')[1]} players {k.split('|')[2]}: left out, the simulator failed ({error})",
-                      file=sys.stderr, flush=True)
+                print(tr("players: {players}; {deck}: left out, the simulator failed ({error})",
+                         players=k.split('|')[1], deck=k.split('|')[2], error=error), file=sys.stderr, flush=True)
                 continue
             table[k] = (games, village)
             if progress:
-                print(f"{done}/{len(tasks)} {k.split('|')[1]} players {k.split('|')[2]}: "
-                      f"{village / games:.1%} of {games} games", flush=True)
+                print(tr("{done}/{total} players: {players}; {deck}: the village wins {rate} (games played: {games})",
+                         done=done, total=len(tasks), players=k.split('|')[1], deck=k.split('|')[2],
+                         rate=f"{village / games:.1%}", games=games), flush=True)
             if done % 50 == 0:
                 _write(path, table)
     finally:

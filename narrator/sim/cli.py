@@ -11,6 +11,7 @@ from typing import Any
 
 from narrator.argtypes import integer
 from narrator.errors import UsageError
+from narrator.i18n import current_language, tr
 from narrator.reference import option_help
 from narrator.rules import Options, Role, Side, complete, default_deck, parse_roles, suggest
 from narrator.rules.composition import describe, validate
@@ -59,10 +60,16 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_json()))
         return 0
     for w in warnings:
-        print(f"note: {w}", file=sys.stderr)
+        print(tr("note: {warning}", warning=_translated(w)), file=sys.stderr)
     result = _with_progress(config, args.games, jobs)
     _print_table(config, deck_text=describe(deck), result=result.to_json())
     return 0
+
+
+def _translated(note: str) -> str:
+    """A rules engine's warning in the language printed in (its template and slots, when it keeps them)."""
+    template, slots = getattr(note, "template", None), getattr(note, "slots", None)
+    return tr(template, **slots) if isinstance(template, str) and isinstance(slots, dict) else note
 
 
 def _with_progress(config: SimConfig, games: int, jobs: int) -> Any:
@@ -71,7 +78,7 @@ def _with_progress(config: SimConfig, games: int, jobs: int) -> Any:
     if games < 5000 or not sys.stderr.isatty():
         return simulate(config, games, jobs)
     with Progress(transient=True) as progress:
-        task = progress.add_task("simulating", total=games)
+        task = progress.add_task(tr("simulating"), total=games)
         return simulate(config, games, jobs, lambda n: progress.advance(task, n))
 
 
@@ -80,19 +87,32 @@ def _print_table(config: SimConfig, deck_text: str, result: dict[str, Any]) -> N
     from rich.table import Table
 
     games = result["games"]
-    table = Table(title=f"{games} games, {config.players} players: {deck_text} (policy {config.policy}, seed {config.seed})")
-    table.add_column("side")
-    table.add_column("wins", justify="right")
-    table.add_column("rate", justify="right")
-    table.add_column("95% interval", justify="right")
+    pack = table_pack()
+    table = Table(title=tr("Games: {games}; players: {players}; {deck} (policy {policy}, seed {seed})", games=games,
+                           players=config.players, deck=deck_text, policy=config.policy,
+                           seed=config.seed))
+    table.add_column(tr("side"))
+    table.add_column(tr("wins"), justify="right")
+    table.add_column(tr("rate"), justify="right")
+    table.add_column(tr("95% interval"), justify="right")
     for side in Side:
         wins = result["wins"][side.value]
         lo, hi = wilson(wins, games)
-        table.add_row(side.value, str(wins), f"{wins / games:.1%}", f"{lo:.1%} – {hi:.1%}")
+        table.add_row(pack.sides.get(side.value, side.value), str(wins), f"{wins / games:.1%}", f"{lo:.1%} – {hi:.1%}")
     console = Console()
     console.print(table)
-    console.print(f"mean days: {result['mean_days']:.2f}   time: {result['seconds']:.2f} s "
-                  f"({games / max(result['seconds'], 1e-9):,.0f} games/s)")
+    console.print(tr("mean days: {days}   time: {seconds} s ({speed} games/s)", days=f"{result['mean_days']:.2f}",
+                     seconds=f"{result['seconds']:.2f}", speed=f"{games / max(result['seconds'], 1e-9):,.0f}"))
+
+
+def table_pack() -> Any:
+    """The pack of the language printed in (English when that language has no pack): role and side names."""
+    from narrator.packs import PackError, load_pack
+
+    try:
+        return load_pack(current_language())
+    except PackError:
+        return load_pack("en")
 
 
 def register_balance(sub: Any) -> None:
@@ -162,52 +182,64 @@ AGAIN = "ask again, or give more --budget: the games played are kept"
 
 def advice_lines(advice: Any, pack: Any = None, again: str = AGAIN) -> list[str]:
     """The advisor's answer as plain lines (the command line and the wizard print the same), the
-    roles named in the pack's language (English by default), never by their keys."""
-    from narrator.packs import load_pack
+    roles named in the pack's language (the language printed in by default), never by their keys.
+    `again` (an English template, translated here) says how to weigh more compositions."""
     from narrator.sim.balance import FAIR, LIMIT, NEAR
 
-    pack = pack or load_pack("en")
+    pack = pack or table_pack()
+    again = tr("ask again, or give more --budget: the games played are kept") if again == AGAIN else tr(again)
 
     def changes(a: Any, b: Any) -> str:
         """`-1 Werewolf, +1 Witch`: what turns deck a into deck b."""
         roles = sorted((set(a) | set(b)) - {Role.VILLAGER}, key=lambda r: r.value)
         parts = [f"{b.get(r, 0) - a.get(r, 0):+d} {pack.role_name(r.value)}" for r in roles if b.get(r, 0) != a.get(r, 0)]
-        return ", ".join(parts) or "none"
+        return ", ".join(parts) or tr("none")
 
     def named(deck: Any) -> str:
         return str(pack.deck_text(dict(sorted(((r.value, n) for r, n in deck.items())))))
 
+    def rate(x: float) -> str:
+        return f"{x:.0%}"
+
     chosen = advice.chosen
     lo, hi = chosen.interval
-    lines = [f"{advice.players} players, {named(chosen.deck)}:"]
+    lines = [tr("Players: {players}; {deck}:", players=advice.players, deck=named(chosen.deck))]
     if chosen.games:
-        lines.append(f"  the village wins {chosen.rate:.0%} of games with informed players "
-                     f"(95% interval {lo:.0%}–{hi:.0%}, {chosen.games:,} games)")
+        lines.append("  " + tr("the village wins {rate} of games with informed players (95% interval {low}–{high}, "
+                               "games played: {games})", rate=rate(chosen.rate), low=rate(lo), high=rate(hi),
+                               games=f"{chosen.games:,}"))
     elif _describe(chosen.deck) in advice.failed:
-        lines.append("  no estimate: the simulator failed on this composition (a bug; please report it)")
+        lines.append("  " + tr("no estimate: the simulator failed on this composition (a bug; please report it)"))
     else:
-        lines.append("  no estimate yet (no game could be played in the time given)")
-    verdict = "fair" if chosen.fair else ("favours the village" if chosen.rate > FAIR[1] else "favours the Werewolves")
+        lines.append("  " + tr("no estimate yet (no game could be played in the time given)"))
     if chosen.games:
-        lines.append(f"  verdict: {verdict} (fair is {FAIR[0]:.0%}–{FAIR[1]:.0%})")
+        fair = dict(low=rate(FAIR[0]), high=rate(FAIR[1]))
+        if chosen.fair:
+            lines.append("  " + tr("verdict: fair (fair is {low}–{high})", **fair))
+        elif chosen.rate > FAIR[1]:
+            lines.append("  " + tr("verdict: favours the village (fair is {low}–{high})", **fair))
+        else:
+            lines.append("  " + tr("verdict: favours the Werewolves (fair is {low}–{high})", **fair))
     # Notes first: the wizard numbers the last lines, the fair compositions, to take one with *N.
     others = [name for name in advice.failed if name != describe(chosen.deck)]
     if others:
-        lines.append("  left out, the simulator failed on them (a bug; please report it): "
-                     + "; ".join(pack.deck_text(name) for name in others))
+        lines.append("  " + tr("left out, the simulator failed on them (a bug; please report it): {decks}",
+                               decks="; ".join(pack.deck_text(name) for name in others)))
     if advice.unweighed:
-        lines.append(f"  {advice.unweighed} composition(s) {advice.searched} card(s) away were not weighed in the "
-                     f"time given ({again})")
+        lines.append("  " + tr("compositions {cards} card(s) away were not weighed in the time given: {count} ({again})",
+                               count=advice.unweighed, cards=advice.searched, again=again))
     elif advice.searched == 0:
-        lines.append(f"  no composition near this one could be weighed in the time given ({again})")
+        lines.append("  " + tr("no composition near this one could be weighed in the time given ({again})", again=again))
     elif advice.searched < NEAR and len(advice.fair) < LIMIT:
-        lines.append(f"  compositions more than {advice.searched} card(s) away were not weighed in the time given "
-                     f"({again})")
+        lines.append("  " + tr("compositions more than {cards} card(s) away were not weighed in the time given "
+                               "({again})", cards=advice.searched, again=again))
     if advice.fair:
-        lines.append("  nearest fair compositions:")
+        lines.append("  " + tr("nearest fair compositions:"))
         for e in advice.fair:
             elo, ehi = e.interval
-            lines.append(f"    {named(e.deck)}: {e.rate:.0%} ({elo:.0%}–{ehi:.0%}); change {changes(chosen.deck, e.deck)}")
+            lines.append("    " + tr("{deck}: {rate} ({low}–{high}); change {changes}", deck=named(e.deck),
+                                     rate=rate(e.rate), low=rate(elo), high=rate(ehi),
+                                     changes=changes(chosen.deck, e.deck)))
     elif advice.searched == NEAR:
-        lines.append("  no fair composition found near this one with the roles owned")
+        lines.append("  " + tr("no fair composition found near this one with the roles owned"))
     return lines

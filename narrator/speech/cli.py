@@ -11,6 +11,7 @@ from typing import Any
 
 from narrator.argtypes import decimal, integer, languages
 from narrator.errors import UsageError
+from narrator.i18n import message_of, tr
 from narrator.packs import VoicePack, available_languages, check_packs, check_voice_ids, load_pack, packs_root, summary
 from narrator.ports import Cue, SlotValue
 
@@ -244,7 +245,7 @@ def _installed_voices() -> tuple[set[str], str]:
     try:
         synth = Pyttsx3Synth()
     except SpeechError as exc:
-        return set(), str(exc)
+        return set(), message_of(exc)
     try:
         return voice_aliases(synth.voices()), ""
     finally:
@@ -263,18 +264,18 @@ def run_list(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     installed, why = _installed_voices()
-    table = Table(title=f"voice packs in {packs_root()}")
-    for col in ("lang", "name", "voice id", "rate", "volume", "lines", "installed here"):
+    table = Table(title=tr("voice packs in {folder}", folder=packs_root()))
+    for col in (tr("lang"), tr("name"), tr("voice id"), tr("speech rate"), tr("volume"), tr("lines"), tr("installed here")):
         table.add_column(col)
     for lang in available_languages():
         try:
             pack = load_pack(lang)
         except Exception as exc:  # noqa: BLE001 - a broken pack is listed, not fatal
-            table.add_row(lang, "[red]broken[/red]", str(exc), "", "", "", "")
+            table.add_row(lang, f"[red]{tr('broken')}[/red]", message_of(exc), "", "", "", "")
             continue
         ok = pack.voice.lower() in installed
         table.add_row(pack.language, pack.name, pack.voice, str(pack.rate), f"{pack.volume:g}", str(len(pack.lines)),
-                      "yes" if ok else "[red]no[/red]")
+                      tr("yes") if ok else f"[red]{tr('no')}[/red]")
     Console().print(table)
     _list_engines()
     if why:
@@ -286,14 +287,18 @@ def _list_engines() -> None:
     from narrator.speech import piper
     from narrator.speech.recorded import recorded_root, units
 
-    print("engines: espeak (default, every language)"
-          + (", piper (installed)" if piper.available() else ", piper (not installed: pip install 'narrator[neural]')"))
+    if piper.available():
+        print(tr("engines: espeak (default, every language), piper (installed)"))
+    else:
+        print(tr("engines: espeak (default, every language), piper (not installed: {command})",
+                 command="pip install 'narrator[neural]'"))
     voices = piper.installed()
     for v in voices:
-        print(f"  piper voice {v.name} ({v.how}) at {v.model.parent}")
+        print("  " + tr("piper voice {voice} ({how}) at {folder}", voice=v.name, how=_how(v.how), folder=v.model.parent))
     fetchable = [f"{lang} ({v.name})" for lang, v in piper.CATALOG.items() if piper.find_voice(v.name) is None]
     if fetchable:
-        print(f"  fetchable with 'narrator voices fetch LANG': {', '.join(fetchable)}")
+        print("  " + tr("fetchable with {command}: {voices}", command="'narrator voices fetch LANG'",
+                        voices=", ".join(fetchable)))
     root = recorded_root()
     packs = sorted(p for p in root.glob("*/*") if p.is_dir() and not p.name.startswith(".")) if root.is_dir() else []
     for folder in packs:
@@ -303,7 +308,8 @@ def _list_engines() -> None:
         except Exception:  # noqa: BLE001 - a recorded pack for a pack that is gone
             total = 0
         have = len(list(folder.glob("*.wav")))
-        print(f"  recorded {lang} pack {folder.name!r}: {have} of {total} lines, at {folder}")
+        print("  " + tr("recorded {lang} pack {name!r}: {have} of {total} lines, at {folder}", lang=lang,
+                        name=folder.name, have=have, total=total, folder=folder))
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -318,21 +324,34 @@ def run_check(args: argparse.Namespace) -> int:
     problems += [why] if why else check_voice_ids(packs, installed)
     if problems:
         for problem in problems:
-            print(f"narrator: {problem}", file=sys.stderr)
+            print("narrator: " + shown(problem), file=sys.stderr)
         for pack in packs:
-            print(f"narrator: {summary(pack, problems)}", file=sys.stderr)
-        print(f"narrator: {len(problems)} problem(s) in the voice packs under {packs_root()}", file=sys.stderr)
+            print("narrator: " + shown(summary(pack, problems)), file=sys.stderr)
+        print("narrator: " + tr("problems in the voice packs under {folder}: {count}", folder=packs_root(),
+                                count=len(problems)), file=sys.stderr)
         return 1
-    print(f"{len(packs)} voice packs ({', '.join(p.language for p in packs)}): every key, every slot, every voice installed")
+    print(tr("voice packs: {count} ({languages}): every key, every slot, every voice installed", count=len(packs),
+             languages=", ".join(p.language for p in packs)))
     return 0
+
+
+def shown(text: object) -> str:
+    """A text in the language printed in: one that keeps its template and slots (narrator.packs.Text, an
+    error) translated, its slots too; any other as it is."""
+    template, slots = getattr(text, "template", None), getattr(text, "slots", None)
+    if isinstance(template, str) and isinstance(slots, dict):
+        return tr(template, **{name: shown(value) if hasattr(value, "template") else value
+                               for name, value in slots.items()})
+    return str(text)
 
 
 def run_new(args: argparse.Namespace) -> int:
     from narrator.packkit import create_pack
 
     path = create_pack(args.lang)
-    print(f"wrote {path}: every line of the en pack, each marked untranslated. Translate them (docs/languages.md), "
-          f"then run 'narrator voices check'; list the pack under [tool.setuptools.data-files] in pyproject.toml")
+    print(tr("wrote {path}: every line of the en pack, each marked untranslated. Translate them ({doc}), "
+             "then run {command}; list the pack under {section} in {file}", path=path, doc="docs/languages.md",
+             command="'narrator voices check'", section="[tool.setuptools.data-files]", file="pyproject.toml"))
     return 0
 
 
@@ -340,8 +359,8 @@ def run_fill(args: argparse.Namespace) -> int:
     from narrator.packkit import fill_pack
 
     path, added = fill_pack(args.lang)
-    print(f"{path}: {added} line(s) added from the en pack, marked untranslated" if added
-          else f"{path}: no line missing")
+    print(tr("{path}: lines added from the en pack, marked untranslated: {count}", path=path, count=added) if added
+          else tr("{path}: no line missing", path=path))
     return 0
 
 
@@ -362,13 +381,14 @@ def run_render(args: argparse.Namespace) -> int:
             renderer = Renderer(synth)
             texts = texts_of(pack, every_cue(pack, args.players))
             t0 = time.perf_counter()
-            rendered = render_with_progress(renderer, texts, settings, f"rendering {pack.name}", jobs)
-            print(f"{pack.language}: {len(texts)} lines for {args.players} seats with {synth.engine} ({settings.voice}), "
-                  f"{rendered} rendered, {len(texts) - rendered} already cached, {time.perf_counter() - t0:.1f} s "
-                  f"on {jobs} worker(s)")
+            rendered = render_with_progress(renderer, texts, settings, tr("rendering {pack}", pack=pack.name), jobs)
+            print(tr("{lang}: lines for {players} seats with {engine} ({voice}): {lines}; rendered: {rendered}; "
+                     "already cached: {cached}; {seconds} s; workers: {jobs}", lang=pack.language, lines=len(texts),
+                     players=args.players, engine=synth.engine, voice=settings.voice, rendered=rendered,
+                     cached=len(texts) - rendered, seconds=f"{time.perf_counter() - t0:.1f}", jobs=jobs))
         finally:
             synth.close()
-    print(f"cache: {renderer.root}")
+    print(tr("cache: {folder}", folder=renderer.root))
     return 0
 
 
@@ -379,17 +399,26 @@ def run_fetch(args: argparse.Namespace) -> int:
     if not args.force:
         have = piper.find_voice(voice.name)
         if have is not None:
-            print(f"{voice.name} is already installed ({have.how}) at {have.model.parent}; --force fetches it again")
+            print(tr("{voice} is already installed ({how}) at {folder}; {flag} fetches it again", voice=voice.name,
+                     how=_how(have.how), folder=have.model.parent, flag="--force"))
             return 0
     progress = _progress_printer()
     fetched = piper.fetch(args.lang, progress)
     progress("", 0, None)
     for note in fetched.notes:
-        print(f"note: {note}")
-    print(f"installed {fetched.voice.name} at {fetched.voice.model.parent}")
+        print(tr("note: {warning}", warning=note))
+    print(tr("installed {name} at {folder}", name=fetched.voice.name, folder=fetched.voice.model.parent))
     if not piper.available():
-        print("note: the Piper engine itself is not installed: pip install 'narrator[neural]'")
+        print(tr("note: {warning}", warning=tr("the Piper engine itself is not installed: {command}",
+                                               command="pip install 'narrator[neural]'")))
     return 0
+
+
+def _how(how: str) -> str:
+    """How a Piper voice came here ("fetched" or "package NAME"), in the language printed in."""
+    if how.startswith("package "):
+        return tr("package {name}", name=how.removeprefix("package "))
+    return tr("fetched") if how == "fetched" else how
 
 
 def _progress_printer() -> Any:
@@ -403,11 +432,12 @@ def _progress_printer() -> Any:
                 print(file=sys.stderr)
             current[0] = name
             if name and not tty:
-                size = f" ({total / 1e6:.1f} MB)" if total else ""
-                print(f"downloading {name}{size}", file=sys.stderr)
+                print(tr("downloading {file} ({size} MB)", file=name, size=f"{total / 1e6:.1f}") if total
+                      else tr("downloading {file}", file=name), file=sys.stderr)
         if name and tty:
-            of = f" of {total / 1e6:.1f}" if total else ""
-            print(f"\r  {name}: {done / 1e6:.1f}{of} MB", end="", file=sys.stderr, flush=True)
+            line = (tr("{file}: {done} of {size} MB", file=name, done=f"{done / 1e6:.1f}", size=f"{total / 1e6:.1f}")
+                    if total else tr("{file}: {done} MB", file=name, done=f"{done / 1e6:.1f}"))
+            print(f"\r  {line}", end="", file=sys.stderr, flush=True)
 
     return show
 
@@ -435,8 +465,8 @@ def run_record(args: argparse.Namespace) -> int:
             return "q"
 
     saved, missing = record_session(pack, recorded, mic.take, ask, print, target, args.only, args.again)
-    print(f"{saved} line(s) recorded into {recorded.folder}; {missing} still to record "
-          f"(said by the engine until then). Play with --recorded {args.name}")
+    print(tr("lines recorded into {folder}: {saved}; still to record (said by the engine until then): {missing}. "
+             "Play with {flag}", folder=recorded.folder, saved=saved, missing=missing, flag=f"--recorded {args.name}"))
     return 0
 
 
@@ -449,5 +479,6 @@ def run_import(args: argparse.Namespace) -> int:
         raise UsageError("--name {name!r}: use letters, digits, - and _ only", name=args.name)
     target = VoiceSettings(pack.voice, pack.rate, pack.volume).target_lufs
     folder, taken, missing = import_folder(pack, Path(args.folder), args.name, target)
-    print(f"{taken} file(s) imported into {folder}; {len(missing)} line(s) still missing (said by the engine)")
+    print(tr("files imported into {folder}: {taken}; lines still missing (said by the engine): {missing}",
+             folder=folder, taken=taken, missing=len(missing)))
     return 0

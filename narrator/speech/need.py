@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, Iterable, Protocol
 
+from narrator.i18n import tr
 from narrator.packs import VoicePack
 from narrator.ports import Cue, Speaker
 
@@ -183,5 +184,5 @@ def in_order_of_need(speaker: Speaker) -> Speaker:
     from narrator.speech.pool import RenderPool
 
     pool = RenderPool(engine, speaker.renderer.root)
-    label = f"rendering {speaker.pack.name} voice lines for the first night"
+    label = tr("rendering {pack} voice lines for the first night", pack=speaker.pack.name)
     return NeedSpeaker(speaker, speaker.pack, PoolLines(pool, speaker.settings, label))

@@ -220,8 +220,8 @@ def fetch(lang: str, progress: Progress | None = None, url_base: str | None = No
         for n in new_pins:
             write_pin(pin_name(n), digests[n])
         if new_pins:
-            notes.append(f"no checksum is published for {voice.name}: the SHA-256 of {', '.join(new_pins)} is now "
-                         "pinned, and later downloads must match it")
+            notes.append(tr("no checksum is published for {voice}: the SHA-256 of {files} is now pinned, and later "
+                            "downloads must match it", voice=voice.name, files=", ".join(new_pins)))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return Fetched(InstalledVoice(voice.name, final / f"{voice.name}.onnx", final / f"{voice.name}.onnx.json", "fetched"),

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from narrator.folders import move_into_place
+from narrator.i18n import tr
 from narrator.listening.models import data_dir
 from narrator.packs import ROLE_SLOTS, SIDE_SLOTS, VoicePack
 from narrator.ports import Cue
@@ -415,7 +416,7 @@ def play_back(audio: "Audio", rate: int = SAMPLE_RATE) -> None:
 
         sd.play(audio, rate, blocking=True)
     except Exception as exc:  # noqa: BLE001 - playback is a courtesy: say why, go on
-        print(f"  (cannot play it back: {exc})")
+        print("  " + tr("(cannot play it back: {error})", error=exc))
 
 
 def record_session(
@@ -442,29 +443,30 @@ def record_session(
     done = recorded.recorded()
     if not again:
         todo = [u for u in todo if u.name not in done]
-    say(f"{len(todo)} to record into {recorded.folder} (Enter: record, s: skip, q: stop and keep what is saved)")
+    say(tr("lines to record into {folder}: {count} (Enter: record, s: skip, q: stop and keep what is saved)",
+           folder=recorded.folder, count=len(todo)))
     saved = 0
     for i, unit in enumerate(todo, 1):
         say(f"[{i}/{len(todo)}] {unit.name}\n    \u201c{unit.text}\u201d")
-        answer = ask("  Enter to record > ").strip().lower()
+        answer = ask("  " + tr("Enter to record > ")).strip().lower()
         if answer == "q":
             break
         if answer == "s":
             continue
         while True:
-            say("  recording: speak now; it stops after a second of silence")
+            say("  " + tr("recording: speak now; it stops after a second of silence"))
             audio = clean(take(), target)
             if len(audio) == 0:
-                say("  heard nothing: check the microphone and try again")
-                answer = ask("  Enter to try again, s to skip, q to stop > ").strip().lower()
+                say("  " + tr("heard nothing: check the microphone and try again"))
+                answer = ask("  " + tr("Enter to try again, s to skip, q to stop > ")).strip().lower()
                 if answer in ("s", "q"):
                     break
                 continue
-            say(f"  took {len(audio) / SAMPLE_RATE:.1f} s")
-            answer = ask("  Enter to keep, r to redo, p to hear it, q to stop > ").strip().lower()
+            say("  " + tr("took {seconds} s", seconds=f"{len(audio) / SAMPLE_RATE:.1f}"))
+            answer = ask("  " + tr("Enter to keep, r to redo, p to hear it, q to stop > ")).strip().lower()
             while answer == "p":
                 (playback or play_back)(audio)
-                answer = ask("  Enter to keep, r to redo, q to stop > ").strip().lower()
+                answer = ask("  " + tr("Enter to keep, r to redo, q to stop > ")).strip().lower()
             if answer == "r":
                 continue
             if answer in ("", "y", "k", "q"):

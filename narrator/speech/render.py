@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Protocol
 
 from narrator.errors import NarratorError
+from narrator.i18n import tr
 
 ENGINE = "pyttsx3-espeak-ng"
 POOLED_ENGINES = (ENGINE, "piper")  # the engines narrator.speech.pool's workers run
@@ -353,9 +354,9 @@ def progress_bar(label: str) -> Iterator[Callable[[int, int], None]]:
     class Rate(ProgressColumn):
         def render(self, task: Task) -> Text:
             speed = task.finished_speed or task.speed
-            return Text(f"{speed:,.0f} lines/s" if speed else "… lines/s")
+            return Text(tr("{speed} lines/s", speed=f"{speed:,.0f}" if speed else "…"))
 
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), Rate(), TextColumn("left"),
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), Rate(), TextColumn(tr("left")),
                TimeRemainingColumn())
     with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task(label, total=None)

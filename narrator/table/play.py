@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Collection, TextIO
 from narrator.errors import NarratorError, UsageError
 from narrator.flow.script import Setup
 from narrator.flow.timing import Timing
-from narrator.i18n import message_of, tr
+from narrator.i18n import message_of, side_name, tr
 from narrator.ports import Clock, Display, Listener, Prompt, Speaker
 
 if TYPE_CHECKING:
@@ -473,7 +473,7 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
     assert outcome is not None
     if phones is not None:
         phones.forget()  # the game is over: its links die with it
-    print(tr("game over: the winner is {winner}; journal: {path}", winner=outcome.winner.value, path=path))
+    print(tr("game over: the winner is {winner}; journal: {path}", winner=side_name(outcome.winner.value), path=path))
     return 0
 
 

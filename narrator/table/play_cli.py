@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from narrator.errors import UsageError
-from narrator.i18n import tr
+from narrator.i18n import side_name, tr
 from narrator.reference import option_help
 
 
@@ -102,7 +102,9 @@ def _play_headless(args: argparse.Namespace) -> int:
 
 
 def game_over(winner: str, living: Any) -> str:
-    """The headless game's result, its one line on stdout (scripts read it): the winning side's id."""
+    """The headless game's result, its one line on stdout (scripts read it): the winning side's id, or in
+    another language than English the pack's name for it."""
+    winner = side_name(winner)
     alive = ", ".join(map(str, living))
     if not alive:
         return tr("game over: the winner is {winner}; alive: nobody", winner=winner)

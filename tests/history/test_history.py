@@ -145,7 +145,7 @@ def test_old_journals_import_whatever_record_kinds_they_hold(tmp_path: Path) -> 
     broken.write_text("not json\n")
     done = narrator("history", "import", str(with_unknown), str(stopped), str(broken))
     assert done.returncode == 0, done.stderr
-    assert "imported 2 games, skipped 1" in done.stdout and "broken.jsonl" in done.stderr
+    assert "games imported: 2, skipped: 1" in done.stdout and "broken.jsonl" in done.stderr
     conn = db.connect()
     rows = {Path(r.journal or "").name: r for r in db.games(conn)}
     assert rows["with_unknown.jsonl"].status == "finished" and rows["with_unknown.jsonl"].winner == "werewolves"

@@ -71,11 +71,11 @@ def test_delete_asks_first_and_keeps_the_games_unless_told_yes(history: Path, mo
                                                               capsys: pytest.CaptureFixture[str]) -> None:
     assert run(history, "delete", "3", typed="n\n", monkeypatch=monkeypatch) == 1
     out = capsys.readouterr().out
-    assert "1 game to remove:" in out and "Remove them from the history?" in out and "Nothing removed" in out
+    assert "Games to remove: 1" in out and "Remove them from the history?" in out and "Nothing removed" in out
     assert run(history, "delete", "3", typed="", monkeypatch=monkeypatch) == 1, "no answer (end of input) keeps them"
     assert [i for i, _ in ids(history)] == [1, 2, 3, 4]
     assert run(history, "delete", "3", "1", typed="y\n", monkeypatch=monkeypatch) == 0
-    assert "Removed 2 games from the history." in capsys.readouterr().out
+    assert "Games removed from the history: 2" in capsys.readouterr().out
     assert ids(history) == [(2, "abandoned"), (4, "abandoned")]
     assert run(history, "delete", "2", "--yes", monkeypatch=monkeypatch) == 0
     assert ids(history) == [(4, "abandoned")]
@@ -87,7 +87,7 @@ def test_delete_asks_first_and_keeps_the_games_unless_told_yes(history: Path, mo
 def test_prune_removes_the_abandoned_games_only(history: Path, monkeypatch: pytest.MonkeyPatch,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     assert run(history, "prune", "--abandoned", typed="y\n", monkeypatch=monkeypatch) == 0
-    assert "2 games to remove:" in capsys.readouterr().out
+    assert "Games to remove: 2" in capsys.readouterr().out
     assert ids(history) == [(1, "finished"), (3, "finished")]
     assert run(history, "prune", "--abandoned", "--yes", monkeypatch=monkeypatch) == 0
     assert "No abandoned game in the history" in capsys.readouterr().out

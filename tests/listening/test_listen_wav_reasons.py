@@ -89,7 +89,7 @@ def test_a_22khz_wav_is_converted_and_heard(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     lines = [json.loads(x) for x in proc.stdout.splitlines()]
     assert [x["choice"] for x in lines] == ["yes"], lines
-    assert "is 22050 Hz, 1 channel(s): converted to 16000 Hz mono" in proc.stderr
+    assert "is 22050 Hz, channels: 1; converted to 16000 Hz mono" in proc.stderr
 
 
 @pytest.mark.slow

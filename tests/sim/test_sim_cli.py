@@ -61,7 +61,7 @@ def test_simulate_runner_is_deterministic_per_game() -> None:
 def test_simulate_prints_a_table_without_json() -> None:
     done = narrator("simulate", "--players", "8", "--games", "50")
     assert done.returncode == 0, done.stderr
-    assert "village" in done.stdout and "werewolves" in done.stdout and "games/s" in done.stdout
+    assert "the village" in done.stdout and "the Werewolves" in done.stdout and "games/s" in done.stdout
 
 
 @pytest.mark.parametrize(

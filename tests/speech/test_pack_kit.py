@@ -137,7 +137,7 @@ def test_fill_adds_the_lines_english_gained_in_the_english_place(root: Path) -> 
     before = check_packs(root, ["de"])
     assert any("missing key 'seer.dream'" in p for p in before) and any("missing key 'maybe'" in p for p in before)
     proc = narrator("voices", "fill", "de", env={"NARRATOR_VOICES": str(root)})
-    assert proc.returncode == 0 and "2 line(s) added" in proc.stdout, proc.stderr
+    assert proc.returncode == 0 and "marked untranslated: 2" in proc.stdout, proc.stderr
     text = (root / "de" / "pack.toml").read_text(encoding="utf-8")
     assert ('"seer.sleep" = "Seherin, schlaf wieder ein."\n"seer.dream" = "[untranslated] Seer, dream of seat {seat}."\n'
             in text)

@@ -83,7 +83,7 @@ def test_import_levels_trims_and_resamples_and_refuses_strangers(data: Path, cap
     speech("Seat", src / "day.death#1.wav")
     speech("three", src / "number.3.wav", gain=0.3, rate=16000)
     assert main(["voices", "import", str(src), "--lang", "en", "--name", "mine"]) == 0
-    assert "4 file(s) imported" in capsys.readouterr().out
+    assert ": 4; lines still missing" in capsys.readouterr().out
     folder = pack_dir("en", "mine")
     for name in ("seer.wake", "seer.sleep", "day.death#1", "number.3"):
         with wave.open(str(folder / f"{name}.wav")) as w:
@@ -147,7 +147,7 @@ def test_the_walk_through_keeps_redoes_skips_and_resumes(data: Path) -> None:
     # A second session passes over what is recorded.
     out.clear()
     assert record_session(EN, recorded, lambda: next(given), lambda p: "", out.append, TARGET, only="seer.") == (0, missing)
-    assert out[0].startswith("0 to record")
+    assert out[0].startswith("lines to record into") and ": 0 (" in out[0]
     # Silence is not saved: the narrator is asked again.
     answers = iter(["", "", "s"])
     silence = lambda: np.zeros(SAMPLE_RATE, dtype=np.float32)  # noqa: E731

@@ -87,7 +87,7 @@ def test_the_process_that_renders_never_imports_scipy(tmp_path: Path) -> None:
     out = _narrator("import sys\nfrom narrator.cli import main\n"
                     "rc = main(['voices', 'render', '--players', '2', '--jobs', '2'])\n"
                     "print(rc, 'scipy' in sys.modules, 'pyloudnorm' in sys.modules)", tmp_path)
-    assert "2 worker(s)" in out
+    assert "workers: 2" in out
     assert out.splitlines()[-1] == "0 False False", out
     assert len(list((tmp_path / "tts").glob("*/*.wav"))) > 50
     out = _narrator("import sys\nfrom narrator.cli import main\nrc = main(['rules'])\n"

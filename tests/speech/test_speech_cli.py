@@ -83,7 +83,7 @@ def _broken_packs(tmp_path: Path) -> Path:
 def test_voices_check_passes_on_the_shipped_packs() -> None:
     proc = narrator("voices", "check")
     assert proc.returncode == 0, proc.stderr
-    assert f"{len(available_languages())} voice packs" in proc.stdout
+    assert f"voice packs: {len(available_languages())} (" in proc.stdout
 
 
 def test_voices_check_names_the_missing_key(tmp_path: Path) -> None:
@@ -125,7 +125,7 @@ def test_voices_list_shows_every_pack_and_whether_installed() -> None:
 def test_voices_render_fills_the_cache_once(cache: dict[str, str]) -> None:
     first = narrator("voices", "render", "--lang", "it", "--players", "5", env=cache)
     assert first.returncode == 0, first.stderr
-    assert " 0 already cached" in first.stdout
+    assert "already cached: 0;" in first.stdout
     again = narrator("voices", "render", "--lang", "it", "--players", "5", env=cache)
-    assert again.returncode == 0 and ", 0 rendered," in again.stdout
+    assert again.returncode == 0 and "rendered: 0;" in again.stdout
     assert "--players" in one_clear_line(narrator("voices", "render", "--players", "99", env=cache))

@@ -111,7 +111,7 @@ def test_a_pack_recorded_from_the_microphone_mixes_with_the_engine(tmp_path: Pat
     proc = record(tmp_path, "seer.wake", ["A first try.", "Seer, wake up. Choose a player whose card you want to see."],
                   "\nr\n\n")
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.count("recording: speak now") == 2 and "1 line(s) recorded" in proc.stdout
+    assert proc.stdout.count("recording: speak now") == 2 and "lines recorded into" in proc.stdout and ": 1; still to record" in proc.stdout
     proc = record(tmp_path, "seer.sleep", ["Seer, go back to sleep."], "\n\n")
     assert proc.returncode == 0, proc.stderr
     folder = tmp_path / "data" / "recorded" / "en" / "mine"
