@@ -17,7 +17,11 @@ live listener's own code path (`decide_stream` and the game's roll-call grammars
     after it;
   - table talk with nobody answering: 20-second windows of babble for the vote prompt, 4-second
     windows for the read-back (where a "yes" must not be taken), at a talking and a quiet level;
-  - every file over the program's own day bed ducked 30 dB (as while a prompt listens).
+  - every file over the program's own day bed ducked 30 dB (as while a prompt listens);
+  - before each prompt, BEFORE seconds of the same room with nobody answering (the babble already
+    running, or the bed alone): what the listener heard before the prompt opened. A listener that
+    learns the room's level across prompts hears it first (it is never decoded); one that does not
+    ignores it.
 
 The corpus is deterministic and cached in --cache (default bench/.cache/listening_table, gitignored).
 `--narrator PATH` measures another checkout of the package (how "before" figures are measured).
@@ -32,7 +36,7 @@ import subprocess
 import sys
 import time
 import wave
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -41,6 +45,8 @@ RATE = 16000
 VOICE_RMS = 0.1  # -20 dBFS: a player a metre or two from the microphone
 LEAD = 1.2  # seconds of room before the answer (babble already running)
 TAIL = 1.5
+BEFORE = 4.0  # seconds of the room heard before the prompt opened
+READ_BACK_WINDOWS = 160  # read-back windows of table talk: enough to show a rate of 1 % or less
 
 CALIBRATION = ["ko", "ko+f1", "ko+f2", "ko+f3", "ko+f5", "ko+m1", "ko+m2", "ko+m4", "ko+m5", "ko+klatt2",
                "ko+klatt3", "ko+croak", "ko+Andy", "ko+Annie"]
@@ -99,6 +105,7 @@ class Item:
     pcm: bytes
     speech_start: float | None
     speech_end: float | None
+    before: bytes = b""  # the room heard before the prompt opened (not decoded)
 
 
 def _np() -> Any:
@@ -197,10 +204,12 @@ def to_pcm(x: Any) -> bytes:
 
 
 def place(word: Any, condition: tuple[str, tuple[float | None, str | None], tuple[str, float] | None], seed: int,
-          cache: Path) -> tuple[bytes, float, float]:
+          cache: Path, seconds: float | None = None) -> tuple[bytes, float, float]:
+    """The prompt's audio with `word` said LEAD seconds in: (pcm, start, end) in seconds; with an
+    empty `word` and `seconds`, that long a stretch of the room alone."""
     np = _np()
     _, (rt60, mic), talk = condition
-    n = int((LEAD + TAIL) * RATE) + len(word)
+    n = int((LEAD + TAIL) * RATE) + len(word) if seconds is None else int(seconds * RATE)
     x = np.zeros(n)
     at = int(LEAD * RATE)
     x[at:at + len(word)] += word
@@ -214,6 +223,30 @@ def place(word: Any, condition: tuple[str, tuple[float | None, str | None], tupl
     if mic is not None:
         x = laptop(x, mic, seed)
     return to_pcm(x), at / RATE, (at + len(word)) / RATE
+
+
+def room_before(condition: tuple[str, tuple[float | None, str | None], tuple[str, float] | None], seed: int,
+                cache: Path) -> bytes:
+    """BEFORE seconds of the same room, nobody answering: what the listener heard before the
+    prompt opened (its own draw of talkers, so the prompt's audio is the same with or without it)."""
+    return place(_np().zeros(0), condition, seed_of("before", seed), cache, BEFORE)[0]
+
+
+def talk_window(split: str, prompt: str, k: int, cache: Path) -> Item:
+    """The k-th window of table talk with nobody answering for this prompt ("vote": 20 s,
+    "confirm": the read-back's 4 s), and the same table talking before the prompt opened."""
+    np = _np()
+    seconds = 20.0 if prompt == "vote" else 4.0
+    lang = "ko" if k % 2 == 0 else "other"
+    level = -26.0 if k % 4 < 2 else -40.0  # talking at the table / quietly, in dBFS
+
+    def table(n: int, seed: int) -> bytes:
+        x = reverb(babble(n, lang, seed, cache), 0.4, seed) * 10 ** (level / 20)
+        return to_pcm(x + day_bed(n, VOICE_RMS * 10 ** (-40 / 20), seed))
+
+    seed = seed_of(split, "talk", prompt, k)
+    return Item(f"talk/{prompt}/{lang}/{level:.0f}dBFS/{k}", "", "talk", prompt, None, f"talk-{lang}",
+                table(int(seconds * RATE), seed), None, None, table(int(BEFORE * RATE), seed_of("before", seed)))
 
 
 def corpus(split: str, cache: Path, quick: bool = False) -> list[Item]:
@@ -234,31 +267,24 @@ def corpus(split: str, cache: Path, quick: bool = False) -> list[Item]:
                 seed = seed_of(split, voice, text, cond[0])
                 pcm, start, end = place(w, cond, seed, cache)
                 items.append(Item(f"{text}/{voice}/{speed}/{pitch}/{cond[0]}", voice, kind, prompt, expected, cond[0],
-                                  pcm, start, end))
+                                  pcm, start, end, room_before(cond, seed, cache)))
     np = _np()
-    windows = 6 if quick else 16
-    for prompt, seconds in (("vote", 20.0), ("confirm", 4.0)):
-        for k in range(windows * (1 if prompt == "vote" else 3)):
-            lang = "ko" if k % 2 == 0 else "other"
-            level = -26.0 if k % 4 < 2 else -40.0  # talking at the table / quietly, in dBFS
-            seed = seed_of(split, "talk", prompt, k)
-            n = int(seconds * RATE)
-            x = reverb(babble(n, lang, seed, cache), 0.4, seed) * 10 ** (level / 20)
-            x = x + day_bed(n, VOICE_RMS * 10 ** (-40 / 20), seed)
-            items.append(Item(f"talk/{prompt}/{lang}/{level:.0f}dBFS/{k}", "", "talk", prompt, None,
-                              f"talk-{lang}", to_pcm(x), None, None))
+    windows = {"vote": 6 if quick else 16, "confirm": 30 if quick else READ_BACK_WINDOWS}
+    for prompt in ("vote", "confirm"):
+        items += [talk_window(split, prompt, k, cache) for k in range(windows[prompt])]
     for prompt in ("vote", "confirm"):
         for k in range(3):
             seed = seed_of(split, "noise", prompt, k)
             level = [-40.0, -30.0, -20.0][k]
-            x = np.random.default_rng(seed).normal(0, 10 ** (level / 20), int(6 * RATE))
+            rng = np.random.default_rng(seed)
+            x = rng.normal(0, 10 ** (level / 20), int(6 * RATE))
             items.append(Item(f"noise/white/{level:.0f}/{prompt}", "", "noise", prompt, None, "noise", to_pcm(x),
-                              None, None))
+                              None, None, to_pcm(rng.normal(0, 10 ** (level / 20), int(BEFORE * RATE)))))
             x = day_bed(6 * RATE, 10 ** (level / 20), seed)
             items.append(Item(f"noise/day/{level:.0f}/{prompt}", "", "noise", prompt, None, "noise", to_pcm(x),
-                              None, None))
+                              None, None, to_pcm(day_bed(int(BEFORE * RATE), 10 ** (level / 20), seed + 1))))
         items.append(Item(f"noise/silence/{prompt}", "", "noise", prompt, None, "noise", b"\0" * (6 * RATE * 2),
-                          None, None))
+                          None, None, b"\0" * 2 * int(BEFORE * RATE)))
     return items
 
 
@@ -273,6 +299,10 @@ class Outcome:
     # Per utterance the grammar took as a choice: (choice, began before the prompt, seconds of
     # speech, level / room level (0 when the room is not known), why refused or "").
     taken: list[tuple[Any, bool, float, float, str]] = field(default_factory=list)
+    utterances: list[dict[str, Any]] = field(default_factory=list)  # with --dump: every utterance heard
+    # The first utterance the grammar WITHOUT the look-alike table takes as a choice (and the
+    # table-talk rules let pass): (its words, that choice), for --calibrate.
+    plain: tuple[tuple[str, ...], Any] | None = None
 
 
 def prompt_for(kind: str) -> Any:
@@ -283,21 +313,43 @@ def prompt_for(kind: str) -> Any:
     return Prompt("day.vote.vote.3", seats=tuple(range(1, 13)), words=("nobody",))
 
 
-def make_decider(model: Any, pack: Any) -> Callable[[Item], Outcome]:
+def make_decider(model: Any, pack: Any, dump: bool = False) -> Callable[[Item], Outcome]:
     from narrator.listening import vosk_listener as vl
     from narrator.listening.rejection import alternative_margin
 
     grammars = {k: vl.listening_grammar(prompt_for(k), pack, model, vl.missing_words(model, pack))
                 for k in ("vote", "confirm")}
     margin = alternative_margin(pack.language)
+    # A listener that learns the room across prompts hears the room before the prompt first.
+    carries_room = hasattr(vl, "hear_room")
+    plain = {k: replace(g, confusions={}) for k, g in grammars.items()}
 
     def decide(item: Item) -> Outcome:
         heard: list[str] = []
         taken: list[tuple[Any, bool, float, float, str]] = []
         grammar = grammars[item.prompt]
-        for d in vl.decide_stream(model, grammar, item.pcm, margin=margin):
-            heard.append(d.heard)
+        extra: dict[str, Any] = {}
+        if carries_room:
+            from narrator.listening.rejection import RoomLevel
+
+            extra["room"] = vl.hear_room(RoomLevel(), item.before)
+        out: Outcome | None = None
+        utterances: list[dict[str, Any]] = []
+        first: tuple[tuple[str, ...], Any] | None = None
+        for d in vl.decide_stream(model, grammar, item.pcm, margin=margin, **extra):
             u = d.utterance
+            if first is None and u is not None and hasattr(u, "room"):
+                m = vl.decide(plain[item.prompt], u, vl.MIN_CONFIDENCE, margin)
+                if m.choice is not None:
+                    first = (tuple(w for w, _ in u.words), m.choice)
+            if u is not None and dump:
+                # Every utterance of the file, also after the answer, for rules tried offline.
+                utterances.append({"words": u.words, "alternatives": u.alternatives, "started": getattr(u, "started", 0.0),
+                                   "end": u.speech_end, "level": getattr(u, "level", 0.0),
+                                   "room": getattr(u, "room", 0.0), "choice": d.choice, "reason": d.recognised.reason})
+            if out is not None:
+                continue
+            heard.append(d.heard)
             if u is not None and hasattr(u, "room"):
                 raw = grammar.decide(u.words, u.alternatives, vl.MIN_CONFIDENCE, margin).choice
                 if raw is not None:
@@ -307,8 +359,13 @@ def make_decider(model: Any, pack: Any) -> Callable[[Item], Outcome]:
                 continue
             lat = None if item.speech_end is None else 1000 * (d.closed_at - item.speech_end) + d.processing_ms
             early = item.speech_start is not None and d.closed_at < item.speech_start
-            return Outcome(d.choice, lat, heard, early, taken)
-        return Outcome(None, None, heard, taken=taken)
+            out = Outcome(d.choice, lat, heard, early, taken)
+            if not dump:
+                break
+        out = out or Outcome(None, None, heard, taken=taken)
+        out.utterances = utterances
+        out.plain = first
+        return out
 
     return decide
 
@@ -371,19 +428,19 @@ def summarise(items: list[Item], outs: list[Outcome]) -> dict[str, Any]:
     return rows
 
 
-def confusions(items: list[Item], outs: list[Outcome]) -> dict[str, dict[str, int]]:
-    """For the look-alike table: heard word -> {said word: files} for every vote word."""
+def confusions(items: list[Item], outs: list[Outcome], phrases: set[str]) -> dict[str, dict[str, int]]:
+    """For the look-alike table: heard word -> {said word: files}, over the vote files whose first
+    utterance the grammar without the table TOOK as a choice (a reading refused anyway, such as
+    "사 없음" for 삼, is no look-alike). `phrases`: the grammar's one-word phrases."""
     table: dict[str, dict[str, int]] = {}
-    said_words = {w for w, _ in VOTE_WORDS}
     for i, o in zip(items, outs):
-        if i.kind != "vote":
+        if i.kind != "vote" or o.plain is None:
             continue
         said = i.name.split("/")[0]
-        for text in o.heard[:1]:
-            for h in text.split():
-                if h in said_words and h != said:
-                    table.setdefault(h, {}).setdefault(said, 0)
-                    table[h][said] += 1
+        for h in dict.fromkeys(o.plain[0]):
+            if h in phrases:
+                table.setdefault(h, {}).setdefault(said, 0)
+                table[h][said] += 1
     return table
 
 
@@ -395,6 +452,7 @@ def main() -> None:
     ap.add_argument("--json", type=Path, help="write the summary and every outcome here")
     ap.add_argument("--calibrate", action="store_true", help="print the look-alikes (calibration split only)")
     ap.add_argument("--quick", action="store_true", help="a third of the voices, fewer talk windows")
+    ap.add_argument("--dump", type=Path, help="write every utterance of every file here (JSON), to try rules offline")
     args = ap.parse_args()
     if args.calibrate and args.split != "calibration":
         sys.exit("--calibrate fits on the calibration voices only: add --split calibration")
@@ -412,7 +470,7 @@ def main() -> None:
     print(f"corpus: {len(items)} files, {audio:.0f} s of audio, built in {time.monotonic() - t0:.0f} s")
     pack = load_pack("ko", args.narrator / "voices")
     model = VoskModel(require_model("ko"))
-    decide = make_decider(model, pack)
+    decide = make_decider(model, pack, dump=args.dump is not None)
     t0 = time.monotonic()
     outs = [decide(i) for i in items]
     print(f"decoded in {time.monotonic() - t0:.0f} s")
@@ -433,8 +491,22 @@ def main() -> None:
                   f"p50 {pct(secs, 0.5):.2f} p95 {pct(secs, 0.95):.2f} p99 {pct(secs, 0.99):.2f} max {max(secs, default=0):.2f}; "
                   f"level/room p1 {pct(ratios, 0.01):.2f} p5 {pct(ratios, 0.05):.2f} p50 {pct(ratios, 0.5):.2f} "
                   f"p95 {pct(ratios, 0.95):.2f}")
-        for heard, said in sorted(confusions(items, outs).items()):
-            print(f"look-alike: {heard} <- " + ", ".join(f"{s} {n}" for s, n in sorted(said.items(), key=lambda x: -x[1])))
+        from narrator.listening.vosk_listener import listening_grammar
+
+        vote = listening_grammar(prompt_for("vote"), pack, model)
+        for heard, said in sorted(confusions(items, outs, {p for p in vote.phrases if " " not in p}).items()):
+            right = sum(n for s, n in said.items() if vote.phrases.get(s) == vote.phrases[heard])
+            total = sum(said.values())
+            others = sorted(((s, n) for s, n in said.items() if vote.phrases.get(s) != vote.phrases[heard]),
+                            key=lambda x: -x[1])
+            # narrator/listening/rejection.py CONFUSIONS: under 95 % right, and two or more wrong.
+            verdict = "look-alike" if right < 0.95 * total and total - right >= 2 else "kept"
+            print(f"{verdict}: {heard} taken right {right} of {total} <- " + ", ".join(f"{s} {n}" for s, n in others))
+    if args.dump:
+        args.dump.write_text(json.dumps([{"name": i.name, "kind": i.kind, "prompt": i.prompt, "expected": i.expected,
+                                          "condition": i.condition, "start": i.speech_start, "end": i.speech_end,
+                                          "utterances": o.utterances} for i, o in zip(items, outs)],
+                                        ensure_ascii=False))
     if args.json:
         args.json.write_text(json.dumps({"split": args.split, "summary": rows, "outcomes": [
             {"name": i.name, "kind": i.kind, "expected": i.expected, "choice": o.choice, "latency_ms": o.latency_ms,

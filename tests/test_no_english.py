@@ -51,12 +51,12 @@ installed install fetch check checked ready wrong empty broken corrupt again fir
 table tables question questions answer answers answered press key keys start started stop stopped
 """.split())
 OWN_WORDS: dict[str, frozenset[str]] = {  # words of the list that are words in that language too
-    "nl": frozenset({"is", "in", "we", "door", "has", "had"}),
-    "de": frozenset({"in", "so", "will", "was", "die", "man", "hat", "also", "war"}),
+    "nl": frozenset({"is", "in", "we", "door", "has", "had", "die", "was", "of", "argument"}),
+    "de": frozenset({"in", "so", "will", "was", "die", "man", "hat", "also", "war", "argument", "option"}),
     "fr": frozenset({"on", "de", "a", "les", "plus", "choix", "message", "options", "option", "table", "tables", "village"}),
-    "es": frozenset({"no", "a", "de", "con", "es", "voz"}),
+    "es": frozenset({"no", "a", "de", "con", "es", "voz", "vote"}),  # vote: subjunctive of votar
     "it": frozenset({"no", "a", "di", "con", "come"}),
-    "pt": frozenset({"no", "a", "de", "com", "do"}),
+    "pt": frozenset({"no", "a", "de", "com", "do", "for", "some"}),  # for: subjunctive of ser/ir; some: of sumir
     "pl": frozenset({"no", "to", "a", "on", "do", "by", "role", "model", "folder", "argument"}),
 }
 # Every language whose pack has its printed words (voices/L/messages.toml).

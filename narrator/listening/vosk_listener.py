@@ -21,9 +21,8 @@ from narrator.errors import NarratorError
 from narrator.i18n import tr
 from narrator.listening.audio import BYTES_PER_SECOND, RATE, AudioSource
 from narrator.listening.grammar import MIN_CONFIDENCE, UNK, Grammar, Interpretation, build_grammar, pack_vocabulary
-from narrator.listening.rejection import (DEFAULT_ALTERNATIVE_MARGIN, MAX_ALTERNATIVES, ROOM_WINDOW,
-                                          alternative_margin, confusions, prompt_rejects, reject_words, room_level,
-                                          table_talk)
+from narrator.listening.rejection import (DEFAULT_ALTERNATIVE_MARGIN, MAX_ALTERNATIVES, RoomLevel,
+                                          alternative_margin, confusions, prompt_rejects, reject_words, table_talk)
 from narrator.listening.vad import SpeechGate, rms
 from narrator.packs import VoicePack
 from narrator.ports import Cue, Heard, Prompt, Speaker
@@ -169,7 +168,8 @@ class Utterance:
 @dataclass
 class Detector:
     """Cuts a stream into utterances (`SpeechGate` decides what is speech) and runs the
-    recogniser on them only."""
+    recogniser on them only. `room` is the room's running speech level: the listener hands the
+    same one to every prompt's detector, so it carries over from prompt to prompt."""
 
     new_recognizer: Callable[[], Recognizer]
     silence: float = SILENCE
@@ -181,7 +181,7 @@ class Detector:
     _last_loud: float = 0.0
     _pre: collections.deque[bytes] = field(default_factory=collections.deque)
     speech_chunks: int = 0  # chunks the gate called speech, in this detector's life
-    _history: collections.deque[float] = field(default_factory=collections.deque)  # recent chunk levels
+    room: RoomLevel = field(default_factory=RoomLevel)
     _loud_levels: list[float] = field(default_factory=list)
     _room: float = 0.0
 
@@ -205,9 +205,7 @@ class Detector:
         duration = len(data) / BYTES_PER_SECOND
         level = rms(data)
         if self._start is None:
-            self._history.append(level)
-            while len(self._history) * duration > ROOM_WINDOW + 1e-9:
-                self._history.popleft()
+            self.room.hear(level, t_end, duration)
             if not loud:
                 self._pre.append(data)
                 while len(self._pre) * duration > self.preroll + 1e-9:
@@ -216,7 +214,7 @@ class Detector:
             self._rec = self.new_recognizer()
             self._start = t_end - duration
             self._loud_levels = []
-            self._room = room_level(list(self._history)[:-1], duration)
+            self._room = self.room.level(t_end, skip_last=1)
             for chunk in self._pre:
                 self._rec.AcceptWaveform(chunk)
             self._pre.clear()
@@ -310,10 +308,12 @@ class Decision:
 
 def decide_stream(model: SpeechModel, grammar: Grammar, pcm: bytes, block: int = 800,
                   min_confidence: float = MIN_CONFIDENCE, silence: float = SILENCE,
-                  margin: float | None = None) -> Iterator[Decision]:
-    """Each utterance of a recording, decided as the live listener decides it."""
+                  margin: float | None = None, room: RoomLevel | None = None) -> Iterator[Decision]:
+    """Each utterance of a recording, decided as the live listener decides it. `room`: the room's
+    level as the listener knew it when the prompt opened (see `hear_room`); none: learned afresh."""
     lang_margin = DEFAULT_ALTERNATIVE_MARGIN if margin is None else margin
-    detector = Detector(lambda: model.recognizer(grammar.vosk_words()), silence=silence)
+    detector = Detector(lambda: model.recognizer(grammar.vosk_words()), silence=silence,
+                        room=room if room is not None else RoomLevel())
     size = block * 2
     pcm += b"\0" * int((silence + 0.2) * BYTES_PER_SECOND)  # let the last utterance end
     for pos in range(0, len(pcm), size):
@@ -324,6 +324,16 @@ def decide_stream(model: SpeechModel, grammar: Grammar, pcm: bytes, block: int =
     utt = detector.finish(len(pcm) / BYTES_PER_SECOND)
     if utt is not None and utt.words:
         yield _decision(utt, grammar, min_confidence, lang_margin)
+
+
+def hear_room(room: RoomLevel, pcm: bytes, ends_at: float = 0.0, block: int = 800) -> RoomLevel:
+    """Let `room` hear a recording of the room that ended at stream time `ends_at` (what the
+    listener heard before a prompt opened, no prompt listening)."""
+    size = block * 2
+    start = ends_at - len(pcm) / BYTES_PER_SECOND
+    for pos in range(0, len(pcm) - size + 1, size):
+        room.hear(rms(pcm[pos:pos + size]), start + (pos + size) / BYTES_PER_SECOND, size / BYTES_PER_SECOND)
+    return room
 
 
 def _decision(utt: Utterance, grammar: Grammar, min_confidence: float, margin: float) -> Decision:
@@ -387,6 +397,9 @@ class VoiceListener:
         # Told when a prompt starts and stops listening by voice: the speaker ducks its bed.
         self.on_listening = on_listening or getattr(speaker, "listening", None)
         self.last_speech = 0.0  # capture time of the last chunk the gate called speech
+        # The room's running speech level, learned from every chunk heard (outside the narrator's
+        # lines and utterances), whether a prompt listens or not: each prompt starts knowing it.
+        self.room = RoomLevel()
         self.rejects = model_rejects(model, pack)
         self.margin = alternative_margin(pack.language)
         self._own_line_ends = 0.0  # our own "please repeat" is speech too
@@ -433,9 +446,12 @@ class VoiceListener:
                 self.chunks += 1
                 with self._lock:
                     session = self._session
+                seconds = len(data) / BYTES_PER_SECOND
                 if session is None:
+                    if not self._muted(t_end - seconds):
+                        self.room.hear(rms(data), t_end, seconds)
                     continue
-                if self._muted(t_end - len(data) / BYTES_PER_SECOND):
+                if self._muted(t_end - seconds):
                     if session.detector.in_speech:
                         session.detector.abort()
                     continue
@@ -462,7 +478,8 @@ class VoiceListener:
             # The microphone takes no choices now: wait out the prompt for the keypad.
             wait_out(prompt.deadline, cancel)
             return None
-        detector = Detector(lambda: self.model.recognizer(grammar.vosk_words()), silence=self.silence)
+        detector = Detector(lambda: self.model.recognizer(grammar.vosk_words()), silence=self.silence,
+                            room=self.room)
         session = _Session(grammar, detector)
         with self._lock:
             self._session = session

@@ -174,9 +174,11 @@ def check_keypad(read_key: Callable[[float], str | None] | None, out: TextIO, wa
 CHECKS: tuple[Callable[[], list[Check]], ...] = (check_audio_output, check_microphone, check_voices, check_models)
 
 
-def run_doctor(out: TextIO = sys.stdout, keypad: bool = True,
+def run_doctor(out: TextIO | None = None, keypad: bool = True,
                checks_to_run: Sequence[Callable[[], list[Check]]] = CHECKS) -> int:
-    """Exit 0 when keypad play works (with sound), whatever the optional items say."""
+    """Exit 0 when keypad play works (with sound), whatever the optional items say. It prints on
+    `out`, by default the standard output of the moment it runs (not of the moment it was imported)."""
+    out = out if out is not None else sys.stdout
     checks: list[Check] = []
     for check in checks_to_run:
         checks += check()
