@@ -58,7 +58,7 @@ OWN_WORDS: dict[str, frozenset[str]] = {  # words of the list that are words in 
     "es": frozenset({"no", "a", "de", "con", "es", "voz", "vote"}),  # vote: subjunctive of votar
     "it": frozenset({"no", "a", "di", "con", "come", "in", "file", "all"}),  # all: all'alba
     "pt": frozenset({"no", "a", "de", "com", "do", "for", "some"}),  # for: subjunctive of ser/ir; some: of sumir
-    "pl": frozenset({"no", "to", "a", "on", "do"}),
+    "pl": frozenset({"no", "to", "a", "on", "do", "by", "role", "model", "folder", "argument"}),
 }
 # Every language whose pack has its printed words (voices/L/messages.toml).
 REAL_LANGUAGES: tuple[str, ...] = tuple(sorted(
