@@ -279,7 +279,7 @@ class Wizard:
         while True:
             t = self.config.timings()
             menu = timing_menu(self.config.composition())
-            listing = ", ".join(tr("{number} {turn} {seconds}s", number=i, turn=self.pack.call_name(name),  # a call by its name
+            listing = ", ".join(tr("{number} {turn} {seconds}s", number=i, turn=_turn_name(self.pack, name),
                                    seconds=f"{_seconds(t, name):g}")
                                 for i, name in enumerate(menu, start=1))
             self.io.tell(tr("Turn lengths: {listing}", listing=listing))
@@ -422,6 +422,12 @@ def _next_value(name: str, value: object) -> object:
 
 def _seconds(t: Timing, name: str) -> float:
     return t.turn(name) if name in t.turns else float(getattr(t, name))
+
+
+def _turn_name(pack: VoicePack, name: str) -> str:
+    """A turn of the timing question by its name: a night call's from the pack, the day's times in words."""
+    day = {"debate": tr("debate"), "vote": tr("vote"), "defence": tr("defence")}
+    return day.get(name) or pack.call_name(name)
 
 
 def _pack(language: str, languages: list[str]) -> VoicePack:
