@@ -236,11 +236,16 @@ class RenderPool:
         """Queue the lines not in the cache yet (or move them up); how many are still to render."""
         return self.plan(((text, priority) for text in texts), settings)
 
-    def plan(self, lines: Iterable[tuple[str, float]], settings: VoiceSettings) -> int:
+    def plan(self, lines: Iterable[tuple[str, float]], settings: VoiceSettings, replace: bool = False) -> int:
         """Queue lines, each with its own priority (the moment it can first be said), all at once:
-        none goes to a worker before the soonest-needed has; how many are still to render."""
+        none goes to a worker before the soonest-needed has; how many are still to render. With
+        `replace`, what was queued and not yet sent to a worker is dropped first (an earlier plan
+        for a table that changed: its lines may not be needed)."""
         todo = 0
         with self._cond:
+            if replace:
+                self._heap.clear()
+                self._best.clear()
             for text, priority in lines:
                 todo += self._queue(text, settings, priority)
             self._feed()
