@@ -9,8 +9,8 @@ engine does, so a line rendered here is byte-identical to the same line rendered
 `Pyttsx3Synth` (tests/speech/test_render_pool.py compares them). Piper runs one voice per worker,
 each with one onnxruntime thread (processes measured faster than threads for short lines).
 
-Loudness levelling (pyloudnorm, which imports scipy) happens in the workers too: the process that
-asks for lines never imports scipy.
+Loudness levelling (BS.1770 as pyloudnorm measures it, with scipy's IIR filter; narrator/speech/loudness.py)
+happens in the workers too: the process that asks for lines never imports scipy.
 """
 
 from __future__ import annotations
@@ -146,7 +146,10 @@ def _start_worker(engine: str, threads: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker = EspeakSyncSynth() if engine == ESPEAK_ENGINE else PiperProcessSynth(threads)
     import numpy  # noqa: F401 - the first line pays no import
-    import pyloudnorm  # noqa: F401
+
+    from narrator.speech.loudness import linear_filter
+
+    linear_filter()
 
 
 def render_batch(engine: str, root: str, settings: VoiceSettings, texts: list[str]) -> list[float]:
