@@ -131,7 +131,8 @@ def integrated_loudness(x: "NDArray[np.float64]", rate: int, block: float = _BLO
     blocks = int(np.round(((seconds - block) / (block * step)))) + 1
     squares = np.square(y)
     scale = 1.0 / (block * rate)
-    z = np.array([scale * np.sum(squares[int(block * (j * step) * rate):int(block * (j * step + 1) * rate)])
+    add = np.add.reduce  # what np.sum runs, without its wrapper (50 blocks a line)
+    z = np.array([scale * add(squares[int(block * (j * step) * rate):int(block * (j * step + 1) * rate)])
                   for j in np.arange(0, blocks)])
     with np.errstate(divide="ignore", invalid="ignore"):
         levels = [-0.691 + 10.0 * np.log10(z_j) for z_j in z]

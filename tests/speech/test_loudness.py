@@ -117,3 +117,19 @@ def test_measuring_imports_neither_scipy_signal_nor_pyloudnorm() -> None:
             "print('scipy.signal' in sys.modules, 'pyloudnorm' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
     assert out.splitlines()[-1] == "False False", out
+
+
+@pytest.mark.parametrize("rate", (22050, 16000, 48000))
+def test_a_written_line_is_byte_identical_to_the_wave_modules(rate: int, tmp_path: Path) -> None:
+    """write_wav writes its header and samples in one go: the same bytes as the wave module's WAV."""
+    rng = np.random.default_rng(rate)
+    for n in (0, 1, 2, 1001, 3 * rate):
+        audio = np.clip(0.4 * rng.standard_normal(n), -1.2, 1.2).astype(np.float32)  # some samples clip
+        write_wav(tmp_path / "ours.wav", audio, rate)
+        data = np.clip(np.round(audio.astype(np.float64) * 32767.0), -32768, 32767).astype("<i2")
+        with wave.open(str(tmp_path / "theirs.wav"), "wb") as w:
+            w.setnchannels(1)
+            w.setsampwidth(2)
+            w.setframerate(rate)
+            w.writeframes(data.tobytes())
+        assert (tmp_path / "ours.wav").read_bytes() == (tmp_path / "theirs.wav").read_bytes(), n
