@@ -214,6 +214,7 @@ class WavSpeaker:
         self.pack, self.timeline, self.root, self.engine, self.settings = pack, timeline, root, engine, settings
         self.turns: dict[str, int] = {}
         self.late: list[str] = []
+        self.said: list[dict[str, Any]] = []  # unrounded (the timeline rounds to the millisecond)
 
     def say(self, cue: Any, at: float | None = None) -> float:
         import wave
@@ -234,6 +235,7 @@ class WavSpeaker:
             self.late.append(text)
             length = estimated_duration(text, self.pack.rate)
         self.timeline.said(cue, text, start)
+        self.said.append({"kind": "say", "key": cue.key, "phase": cue.phase, "t": start})
         return start + length
 
     def prepare(self, cues: Any) -> None:
@@ -291,9 +293,11 @@ def demo_bench(engine: str, speed: float) -> dict[str, Any]:
         out[run] = {"wall_s": wall, "cpu_s": cpu_s() - c0, "game_s": clock.now(), "said": len(said),
                     "late": len(wav.late) + len(speaker.late), "waits": len(speaker.waits),
                     "setup_to_first_line_s": first_at, "rendered": pool.rendered, "load": os.getloadavg()[0],
-                    "nights": len(nights(timeline.entries))}
+                    "nights": len(nights(wav.said))}
         pool.close()
-        timelines[run] = nights(timeline.entries)
+        # Offsets from nightfall to the microsecond, from unrounded times: the timeline's own
+        # millisecond rounding of times that differ by whole seconds can differ by one.
+        timelines[run] = nights(wav.said)
     out["nights_identical"] = timelines["cold"] == timelines["warm"]
     if not out["nights_identical"]:
         for i, (c, w) in enumerate(zip(timelines["cold"], timelines["warm"])):
@@ -328,8 +332,9 @@ else:  # this checkout: what a worker does, here in one process
 """
 
 
-def instructions_per_line(lines: int, env: dict[str, str]) -> float:
-    """callgrind's instruction count for `lines` lines less that of none, per line."""
+def instructions_per_line(lines: int, env: dict[str, str]) -> tuple[float, float]:
+    """callgrind's instruction count for `lines` lines less that of none, per line; and that of
+    none (the interpreter, the imports and a worker's start: what each worker pays once)."""
     import re
     import shutil
 
@@ -344,7 +349,7 @@ def instructions_per_line(lines: int, env: dict[str, str]) -> float:
             sys.exit(f"valgrind failed:\n{done.stderr[-2000:]}")
         counts.append(int(found.group(1)))
     assert shutil.which("valgrind")
-    return (counts[1] - counts[0]) / lines
+    return (counts[1] - counts[0]) / lines, float(counts[0])
 
 
 def latency_bench(count: int, engine: str) -> dict[str, float]:
@@ -489,8 +494,9 @@ def main() -> None:
                           f"{st['start_s']:.2f} s wall, {st['cpu_s']:.2f} s CPU   load {st['load']:.1f}")
             if args.instructions and engine == "espeak":
                 for name, env in variants:
-                    per = instructions_per_line(args.instructions, env)
-                    print(f"[{engine}, {name}] instructions per line (callgrind, {args.instructions} lines): {per / 1e6:.1f} M")
+                    per, start = instructions_per_line(args.instructions, env)
+                    print(f"[{engine}, {name}] instructions per line (callgrind, {args.instructions} lines): {per / 1e6:.1f} M; "
+                          f"a worker's start (interpreter, imports, engine): {start / 1e6:.0f} M")
             if args.no_latency or limit:
                 continue  # (Piper: the latency run would render every line first)
             with tempfile.TemporaryDirectory() as cache:
