@@ -39,12 +39,20 @@ class EarlyRender:
         self.planned: list[TableConfig] = []  # the tables planned for, in order
         self._lock = threading.Lock()
         self._stopped = False
+        self._threads: list[threading.Thread] = []
 
     def __call__(self, config: TableConfig) -> None:
         if not self.background:
             self._plan(config)
             return
-        threading.Thread(target=self._quietly, args=(config,), name="narrator-early-render", daemon=True).start()
+        thread = threading.Thread(target=self._quietly, args=(config,), name="narrator-early-render", daemon=True)
+        self._threads.append(thread)
+        thread.start()
+
+    def join(self) -> None:
+        """Wait until every plan asked for is made (or dropped)."""
+        for thread in self._threads:
+            thread.join()
 
     def _quietly(self, config: TableConfig) -> None:
         try:

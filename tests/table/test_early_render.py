@@ -7,6 +7,8 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
+
 from narrator.clock import VirtualClock
 from narrator.fakes import RandomListener, ScriptedAsker, SlowLines
 from narrator.flow.run import start_game
@@ -138,3 +140,40 @@ def test_a_new_plan_on_the_workers_drops_what_the_early_plan_still_had_queued(tm
         assert pool.pending() == 0
     finally:
         pool.close()
+
+
+def test_at_the_table_the_setups_workers_render_into_the_cache_the_game_reads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`narrator play`'s hook on real espeak-ng workers: the plan is made on its own thread; once
+    stopped, the workers are handed over with the first night's lines going into the very cache
+    folder the game's renderer reads (so `in_order_of_need` takes them over); silent: no workers."""
+    import argparse
+
+    from narrator.speech.render import Renderer, cache_root
+    from narrator.speech.speaker import make_engine
+    from narrator.table.early import TablePool
+
+    monkeypatch.setenv("NARRATOR_CACHE", str(tmp_path))
+    table = TablePool(argparse.Namespace(no_audio=False, recorded=None, engine=None))
+    hook = EarlyRender(table)
+    config = TableConfig(players=6)
+    hook(config)  # returns at once: the plan is made on a thread
+    hook.join()
+    hook.stop()
+    pool = table.take()
+    assert table.take() is None
+    assert pool is not None and hook.planned == [config]
+    try:
+        pack = load_pack("en")
+        synth, settings = make_engine(pack)
+        try:
+            assert (pool.engine, pool.root) == (synth.engine, Renderer(synth).root) == (ENGINE, cache_root() / "tts")
+        finally:
+            synth.close()
+        first = first_night_lines(config)
+        assert pool.pending() > 0  # planned, not waited for
+        assert pool.wait(first, settings)
+        assert all(pool.path(t, settings).is_file() for t in first)
+    finally:
+        pool.close()
+    silent = TablePool(argparse.Namespace(no_audio=True, recorded=None, engine=None))
+    assert silent(load_pack("en")) is None and silent.take() is None
