@@ -343,7 +343,9 @@ def instructions_per_line(lines: int, env: dict[str, str]) -> tuple[float, float
         with tempfile.TemporaryDirectory() as cache:
             done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
                                    "-c", LINES_CODE, str(n)], env=dict(env, NARRATOR_CACHE=cache),
-                                  capture_output=True, text=True, check=False)
+                                  capture_output=True, text=True, check=False, cwd=cache)
+            # (cwd: with -c the current folder comes first on sys.path, and from the checkout its
+            # narrator/ would shadow the baseline's)
         found = re.search(r"Collected : (\d+)", done.stderr)
         if done.returncode != 0 or found is None:
             sys.exit(f"valgrind failed:\n{done.stderr[-2000:]}")
