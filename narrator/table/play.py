@@ -195,6 +195,7 @@ def _play_games(args: argparse.Namespace, screen: str, lines: LineListener, give
         # The first night's lines render while the last questions are asked.
         config = run_wizard(args, lines.read_line, ask_phones=screen == "full", composed=hook)
         if hook is not None:
+            hook.join()  # a plan being made (a tenth of a second) starts the workers the game takes over
             hook.stop()  # the game plans its own lines on the same workers
         if config.phones and screen == "full":
             args.phones = True  # the setup's answer, as `--phones` (docs/phones.md)
