@@ -155,6 +155,158 @@ def need_bench(engine: str) -> dict[str, float]:
             "load": os.getloadavg()[0]}
 
 
+class PacedClock:
+    """Virtual time (exact, so two runs' timelines compare) that runs no faster than the wall clock
+    times `speed`: the render workers get the real time the game would give them. It starts at the
+    first line; after a real wait for the render (the narrator's open wait) it moves on by the
+    time lost, rounded up to whole seconds (so a timeline's offsets keep their fractions)."""
+
+    def __init__(self, speed: float = 1.0) -> None:
+        self.t = 0.0
+        self.speed = speed
+        self.wall0: float | None = None
+
+    def now(self) -> float:
+        return self.t
+
+    def sleep_until(self, t: float) -> None:
+        if t <= self.t:
+            return
+        if self.wall0 is not None:
+            time.sleep(max(0.0, self.wall0 + t / self.speed - time.monotonic()))
+        self.t = t
+
+    def waited(self) -> None:
+        import math
+
+        if self.wall0 is None:
+            self.wall0 = time.monotonic() - self.t / self.speed
+        else:
+            lost = (time.monotonic() - self.wall0) * self.speed - self.t
+            if lost > 0:
+                self.t += math.ceil(lost)
+                self.wall0 = time.monotonic() - self.t / self.speed
+
+
+class PacedLines:
+    """`ReadyLines` whose waits move a `PacedClock` (a real wait is time the game lost)."""
+
+    def __init__(self, inner: Any, clock: PacedClock) -> None:
+        self.inner = inner
+        self.clock = clock
+
+    def plan(self, lines: Any) -> None:
+        self.inner.plan(lines)
+
+    def ready(self, text: str) -> bool:
+        return bool(self.inner.ready(text))
+
+    def wait(self, texts: Any) -> None:
+        self.inner.wait(texts)
+        self.clock.waited()
+
+
+class WavSpeaker:
+    """The timeline's silent speaker with each line as long as its WAV in the cache (the real
+    engine's length, what a table hears); a line not in the cache when said is noted as late."""
+
+    def __init__(self, pack: Any, timeline: Any, root: Path, engine: str, settings: Any) -> None:
+        self.pack, self.timeline, self.root, self.engine, self.settings = pack, timeline, root, engine, settings
+        self.turns: dict[str, int] = {}
+        self.late: list[str] = []
+        self.said: list[dict[str, Any]] = []  # unrounded (the timeline rounds to the millisecond)
+
+    def say(self, cue: Any, at: float | None = None) -> float:
+        import wave
+
+        from narrator.speech.estimated import estimated_duration
+        from narrator.speech.render import line_path
+
+        turn = self.turns.get(cue.key, 0)
+        self.turns[cue.key] = turn + 1
+        text = self.pack.text(cue, turn % len(self.pack.lines.get(cue.key, ("",))))
+        clock = self.timeline.clock
+        start = clock.now() if at is None else max(at, clock.now())
+        path = line_path(self.root, self.engine, self.settings, text)
+        if path.is_file():
+            with wave.open(str(path)) as w:
+                length = w.getnframes() / w.getframerate()
+        else:
+            self.late.append(text)
+            length = estimated_duration(text, self.pack.rate)
+        self.timeline.said(cue, text, start)
+        self.said.append({"kind": "say", "key": cue.key, "phase": cue.phase, "t": start})
+        return start + length
+
+    def prepare(self, cues: Any) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def demo_bench(engine: str, speed: float) -> dict[str, Any]:
+    """The whole demo game (8 players, its seed and automatic players) with the real engine from an
+    empty cache, in the order of need, on a clock paced to the wall (times `speed`); then the same
+    game from the warm cache on a virtual clock. Late lines, open waits, and whether the nights'
+    timelines (lines and their offsets from nightfall, as the secrecy tests compare) are identical."""
+    from narrator.clock import VirtualClock
+    from narrator.flow.run import start_game
+    from narrator.flow.sequencer import all_cues
+    from narrator.headless import Timeline, run_game
+    from narrator.listening.automatic import RandomPlayers
+    from narrator.packs import load_pack
+    from narrator.speech.need import NeedSpeaker, PoolLines, plan_of
+    from narrator.speech.pool import RenderPool
+    from narrator.speech.render import cache_root
+    from narrator.speech.speaker import engine_voice
+    from narrator.table.demo import DEMO_SEED, demo_setup
+
+    sys.path.insert(0, str(ROOT / "tests" / "flow"))
+    from flow_helpers import nights
+
+    pack = load_pack("en")
+    setup = demo_setup("en", DEMO_SEED)
+    found = engine_voice(pack, engine)
+    if found is None:
+        sys.exit(f"no {engine} voice for English installed here")
+    engine_id, settings = found
+    root = cache_root() / "tts"
+    planned, first = plan_of(pack, all_cues(pack, start_game(setup), setup.timing))
+    out: dict[str, Any] = {"lines": len(planned), "first_lines": len(first)}
+    timelines = {}
+    for run in ("cold", "warm"):
+        clock: Any = PacedClock(speed) if run == "cold" else VirtualClock()
+        pool = RenderPool(engine_id, root)
+        lines: Any = PoolLines(pool, settings)
+        if run == "cold":
+            lines = PacedLines(lines, clock)
+        timeline = Timeline(clock)
+        wav = WavSpeaker(pack, timeline, root, engine_id, settings)
+        speaker = NeedSpeaker(wav, pack, lines)
+        players = RandomPlayers(clock, random.Random(DEMO_SEED + 1), silence=0.0, late=0.0)
+        t0, c0 = time.monotonic(), cpu_s()
+        run_game(setup, players, DEMO_SEED, clock, speaker=speaker)
+        wall = time.monotonic() - t0
+        said = [e for e in timeline.entries if e["kind"] == "say"]
+        first_at = (clock.wall0 - t0) if run == "cold" and isinstance(clock, PacedClock) and clock.wall0 else 0.0
+        out[run] = {"wall_s": wall, "cpu_s": cpu_s() - c0, "game_s": clock.now(), "said": len(said),
+                    "late": len(wav.late) + len(speaker.late), "waits": len(speaker.waits),
+                    "setup_to_first_line_s": first_at, "rendered": pool.rendered, "load": os.getloadavg()[0],
+                    "nights": len(nights(wav.said))}
+        pool.close()
+        # Offsets from nightfall to the microsecond, from unrounded times: the timeline's own
+        # millisecond rounding of times that differ by whole seconds can differ by one.
+        timelines[run] = nights(wav.said)
+    out["nights_identical"] = timelines["cold"] == timelines["warm"]
+    if not out["nights_identical"]:
+        for i, (c, w) in enumerate(zip(timelines["cold"], timelines["warm"])):
+            diff = [(a, b) for a, b in zip(c, w) if a != b]
+            if diff or len(c) != len(w):
+                out.setdefault("night_diff", f"night {i + 1} differs: {diff[:3]}, {len(c)} vs {len(w)} lines")
+    return out
+
+
 LINES_CODE = """
 import sys
 from narrator.packs import every_cue, load_pack, texts_of
@@ -180,8 +332,9 @@ else:  # this checkout: what a worker does, here in one process
 """
 
 
-def instructions_per_line(lines: int, env: dict[str, str]) -> float:
-    """callgrind's instruction count for `lines` lines less that of none, per line."""
+def instructions_per_line(lines: int, env: dict[str, str]) -> tuple[float, float]:
+    """callgrind's instruction count for `lines` lines less that of none, per line; and that of
+    none (the interpreter, the imports and a worker's start: what each worker pays once)."""
     import re
     import shutil
 
@@ -190,13 +343,15 @@ def instructions_per_line(lines: int, env: dict[str, str]) -> float:
         with tempfile.TemporaryDirectory() as cache:
             done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
                                    "-c", LINES_CODE, str(n)], env=dict(env, NARRATOR_CACHE=cache),
-                                  capture_output=True, text=True, check=False)
+                                  capture_output=True, text=True, check=False, cwd=cache)
+            # (cwd: with -c the current folder comes first on sys.path, and from the checkout its
+            # narrator/ would shadow the baseline's)
         found = re.search(r"Collected : (\d+)", done.stderr)
         if done.returncode != 0 or found is None:
             sys.exit(f"valgrind failed:\n{done.stderr[-2000:]}")
         counts.append(int(found.group(1)))
     assert shutil.which("valgrind")
-    return (counts[1] - counts[0]) / lines
+    return (counts[1] - counts[0]) / lines, float(counts[0])
 
 
 def latency_bench(count: int, engine: str) -> dict[str, float]:
@@ -241,15 +396,16 @@ def latency_bench(count: int, engine: str) -> dict[str, float]:
     }
 
 
-def child(mode: str, arg: int, cache: str, engine: str, env: dict[str, str] | None = None) -> dict[str, float]:
+def child(mode: str, arg: int, cache: str, engine: str, env: dict[str, str] | None = None,
+          extra: list[str] | None = None) -> dict[str, Any]:
     env = dict(env or os.environ, NARRATOR_CACHE=cache,
                ALSA_CONFIG_PATH=f"/usr/share/alsa/alsa.conf:{ALSA_CONF}", VOICE_OUTFILE=os.devnull)
     proc = subprocess.run([sys.executable, __file__, "--child", mode, "--arg", str(arg), "--engine", engine,
-                           "--players", str(PLAYERS[0])], env=env,
+                           "--players", str(PLAYERS[0]), *(extra or [])], env=env,
                           capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         sys.exit(f"bench {mode} failed:\n{proc.stderr}")
-    result: dict[str, float] = json.loads(proc.stdout.strip().splitlines()[-1])
+    result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
     return result
 
 
@@ -273,6 +429,9 @@ def main() -> None:
     parser.add_argument("--instructions", type=int, default=0, metavar="N", help="callgrind: instructions per line over N lines")
     parser.add_argument("--no-latency", action="store_true", help="skip cue -> first sample")
     parser.add_argument("--need", action="store_true", help="only setup -> first line in the order of need")
+    parser.add_argument("--demo", action="store_true",
+                        help="only the whole demo game from a cold cache (with --piper: Piper), late lines and nights vs warm")
+    parser.add_argument("--speed", type=float, default=1.0, help="--demo: the game's clock runs at most this many times the wall's")
     parser.add_argument("--child")
     parser.add_argument("--arg", type=int, default=0)
     parser.add_argument("--engine", default="espeak")
@@ -285,6 +444,22 @@ def main() -> None:
         return
     if args.child == "need":
         print(json.dumps(need_bench(args.engine)))
+        return
+    if args.child == "demo":
+        print(json.dumps(demo_bench(args.engine, args.speed)))
+        return
+    if args.demo:  # the whole demo from a cold cache, then warm (issue 25's goal: zero lines late)
+        engine = "piper" if args.piper else "espeak"
+        with tempfile.TemporaryDirectory() as cache:
+            r = child("demo", 0, cache, engine, extra=["--speed", str(args.speed)])
+        c, w = r["cold"], r["warm"]
+        print(f"[{engine}] the demo game (8 players, seed 2) from a cold cache, clock paced at x{args.speed:g} the wall: "
+              f"{r['lines']} lines planned ({r['first_lines']} for the first night)")
+        print(f"  cold: {c['said']} lines said, {c['late']} late, {c['waits']} open waits; setup -> first line "
+              f"{c['setup_to_first_line_s']:.1f} s; game {c['game_s']:.0f} s on its clock, {c['wall_s']:.0f} s wall, "
+              f"{c['rendered']} lines rendered   load {c['load']:.1f}")
+        print(f"  warm: {w['said']} lines said, {w['late']} late, {w['waits']} open waits, {w['rendered']} rendered; "
+              f"nights ({c['nights']}) identical to the cold game's: {r['nights_identical']} {r.get('night_diff', '')}")
         return
     if args.need:  # setup -> first line in the order of need (issue 25 point 3), cold cache
         for engine in ("espeak", "piper") if args.piper else ("espeak",):
@@ -321,8 +496,9 @@ def main() -> None:
                           f"{st['start_s']:.2f} s wall, {st['cpu_s']:.2f} s CPU   load {st['load']:.1f}")
             if args.instructions and engine == "espeak":
                 for name, env in variants:
-                    per = instructions_per_line(args.instructions, env)
-                    print(f"[{engine}, {name}] instructions per line (callgrind, {args.instructions} lines): {per / 1e6:.1f} M")
+                    per, start = instructions_per_line(args.instructions, env)
+                    print(f"[{engine}, {name}] instructions per line (callgrind, {args.instructions} lines): {per / 1e6:.1f} M; "
+                          f"a worker's start (interpreter, imports, engine): {start / 1e6:.0f} M")
             if args.no_latency or limit:
                 continue  # (Piper: the latency run would render every line first)
             with tempfile.TemporaryDirectory() as cache:

@@ -76,6 +76,27 @@ def texts_of_cue(pack: VoicePack, cue: Cue) -> list[str]:
     return [pack.text(cue, v) for v in range(len(pack.lines.get(cue.key, ("",))))]
 
 
+def plan_of(pack: VoicePack, cues: Iterable[Cue],
+            texts: Callable[[Cue], list[str]] | None = None) -> tuple[dict[str, float], list[str]]:
+    """Every line these cues can say with the moment it is first needed (FIRST, LATER or UNLIKELY),
+    and the lines the first night needs before the game's first line (the wait line's among them)."""
+    texts = texts or (lambda cue: texts_of_cue(pack, cue))
+    cues = list(cues)
+    first: list[str] = list(texts(Cue(WAIT_KEY)))
+    planned: dict[str, float] = dict.fromkeys(first, FIRST)
+    absent = roles_not_in_play(pack, cues)
+    for cue in cues:
+        need = need_of(cue.key)
+        if need == FIRST and role_of_key(pack, cue.key) in absent:
+            need = UNLIKELY
+        for text in texts(cue):
+            if planned.get(text, float("inf")) > need:
+                planned[text] = need
+            if need == FIRST:
+                first.append(text)
+    return planned, list(dict.fromkeys(first))
+
+
 class NeedSpeaker:
     """A `Speaker` whose lines render in the order of need: `prepare` waits only for the first
     night's lines; `say` never speaks a line that is not ready, and waits openly for one only at a
@@ -91,21 +112,9 @@ class NeedSpeaker:
         self.late: list[Cue] = []  # cues said before they were ready: must stay empty
 
     def prepare(self, cues: Iterable[Cue]) -> None:
-        cues = list(cues)
-        first: list[str] = list(self.texts(Cue(WAIT_KEY)))
-        planned: dict[str, float] = dict.fromkeys(first, FIRST)
-        absent = roles_not_in_play(self.pack, cues)
-        for cue in cues:
-            need = need_of(cue.key)
-            if need == FIRST and role_of_key(self.pack, cue.key) in absent:
-                need = UNLIKELY
-            for text in self.texts(cue):
-                if planned.get(text, float("inf")) > need:
-                    planned[text] = need
-                if need == FIRST:
-                    first.append(text)
+        planned, first = plan_of(self.pack, cues, self.texts)
         self.lines.plan(planned.items())
-        self.lines.wait(dict.fromkeys(first))
+        self.lines.wait(first)
 
     def say(self, cue: Cue, at: float | None = None) -> float:
         texts = self.texts(cue)
@@ -137,7 +146,8 @@ class PoolLines:
         self.label = label  # the first wait (before the game's screen) shows a progress bar with it
 
     def plan(self, lines: Iterable[tuple[str, float]]) -> None:
-        self.pool.plan(lines, self.settings)
+        # A plan replaces the one before (the setup's early plan, when the table changed since).
+        self.pool.plan(lines, self.settings, replace=True)
 
     def ready(self, text: str) -> bool:
         return self.pool.ready(text, self.settings)
@@ -170,19 +180,27 @@ class PoolLines:
         self.pool.close()
 
 
-def in_order_of_need(speaker: Speaker) -> Speaker:
+def in_order_of_need(speaker: Speaker, started: "RenderPool | None" = None) -> Speaker:
     """The table's speaker with its engine's lines rendered in the order of need by worker processes;
-    unchanged when there is nothing to render that way (no audio, a recorded pack, another engine)."""
+    unchanged when there is nothing to render that way (no audio, a recorded pack, another engine).
+    `started`: the workers the setup started while it asked its last questions (narrator/table/early.py),
+    taken over when they render for this engine into this cache, else closed."""
     from narrator.speech.render import POOLED_ENGINES
     from narrator.speech.speaker import AudioSpeaker
 
-    if not isinstance(speaker, AudioSpeaker) or speaker.recorded is not None:
+    engine = speaker.renderer.synth.engine if isinstance(speaker, AudioSpeaker) else None
+    if (not isinstance(speaker, AudioSpeaker) or speaker.recorded is not None or engine not in POOLED_ENGINES
+            or engine is None):
+        if started is not None:
+            started.close()
         return speaker
-    engine = speaker.renderer.synth.engine
-    if engine not in POOLED_ENGINES:
-        return speaker
-    from narrator.speech.pool import RenderPool
+    if started is not None and (started.engine, started.root) == (engine, speaker.renderer.root):
+        pool = started
+    else:
+        if started is not None:
+            started.close()
+        from narrator.speech.pool import RenderPool
 
-    pool = RenderPool(engine, speaker.renderer.root)
+        pool = RenderPool(engine, speaker.renderer.root)
     label = tr("rendering {pack} voice lines for the first night", pack=speaker.pack.name)
     return NeedSpeaker(speaker, speaker.pack, PoolLines(pool, speaker.settings, label))

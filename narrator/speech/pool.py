@@ -9,8 +9,8 @@ engine does, so a line rendered here is byte-identical to the same line rendered
 `Pyttsx3Synth` (tests/speech/test_render_pool.py compares them). Piper runs one voice per worker,
 each with one onnxruntime thread (processes measured faster than threads for short lines).
 
-Loudness levelling (pyloudnorm, which imports scipy) happens in the workers too: the process that
-asks for lines never imports scipy.
+Loudness levelling (BS.1770 as pyloudnorm measures it, with scipy's IIR filter; narrator/speech/loudness.py)
+happens in the workers too: the process that asks for lines never imports scipy.
 """
 
 from __future__ import annotations
@@ -147,7 +147,10 @@ def _start_worker(engine: str, threads: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker = EspeakSyncSynth() if engine == ESPEAK_ENGINE else PiperProcessSynth(threads)
     import numpy  # noqa: F401 - the first line pays no import
-    import pyloudnorm  # noqa: F401
+
+    from narrator.speech.loudness import linear_filter
+
+    linear_filter()
 
 
 def render_batch(engine: str, root: str, settings: VoiceSettings, texts: list[str]) -> list[float]:
@@ -238,11 +241,16 @@ class RenderPool:
         """Queue the lines not in the cache yet (or move them up); how many are still to render."""
         return self.plan(((text, priority) for text in texts), settings)
 
-    def plan(self, lines: Iterable[tuple[str, float]], settings: VoiceSettings) -> int:
+    def plan(self, lines: Iterable[tuple[str, float]], settings: VoiceSettings, replace: bool = False) -> int:
         """Queue lines, each with its own priority (the moment it can first be said), all at once:
-        none goes to a worker before the soonest-needed has; how many are still to render."""
+        none goes to a worker before the soonest-needed has; how many are still to render. With
+        `replace`, what was queued and not yet sent to a worker is dropped first (an earlier plan
+        for a table that changed: its lines may not be needed)."""
         todo = 0
         with self._cond:
+            if replace:
+                self._heap.clear()
+                self._best.clear()
             for text, priority in lines:
                 todo += self._queue(text, settings, priority)
             self._feed()

@@ -326,12 +326,18 @@ def write_wav(path: Path, audio: "Any", rate: int) -> None:
     """float samples in [-1, 1] → a 16-bit mono WAV."""
     import numpy as np
 
-    data = np.clip(np.round(np.asarray(audio, dtype=np.float64) * 32767.0), -32768, 32767).astype("<i2")
-    with wave.open(str(path), "wb") as w:
-        w.setnchannels(1)
-        w.setsampwidth(2)
-        w.setframerate(rate)
-        w.writeframes(data.tobytes())
+    import struct
+
+    scaled = np.asarray(audio, dtype=np.float64) * 32767.0  # a new array: rounded and clipped in place
+    np.round(scaled, out=scaled)
+    np.clip(scaled, -32768, 32767, out=scaled)
+    data = scaled.astype("<i2").tobytes()
+    # The 44-byte header the wave module writes for 16-bit mono PCM, and the samples, in one write
+    # (the wave module writes four times and seeks back to patch the sizes).
+    header = b"RIFF" + struct.pack("<L4s4sLHHLLHH4sL", 36 + len(data), b"WAVE", b"fmt ", 16, 1, 1, rate, 2 * rate, 2,
+                                   16, b"data", len(data))
+    with open(path, "wb") as f:
+        f.write(header + data)
 
 
 def render_with_progress(renderer: Renderer, texts: Iterable[str], settings: VoiceSettings, label: str,

@@ -237,6 +237,30 @@ def make_engine(pack: VoicePack, engine: str | None = None) -> tuple[Synth, Voic
     return synth, VoiceSettings(pack.voice, pack.rate, pack.volume)
 
 
+def engine_voice(pack: VoicePack, engine: str | None = None) -> tuple[str, VoiceSettings] | None:
+    """The engine id and voice settings `make_engine` would give, without starting the engine; None
+    when they cannot be known that way (an unknown engine, no Piper voice installed: `make_engine`
+    says what is wrong)."""
+    name = engine or pack.engine
+    if name == "espeak":
+        from narrator.speech.render import ENGINE
+
+        return ENGINE, VoiceSettings(pack.voice, pack.rate, pack.volume)
+    if name == "piper":
+        from narrator.speech.piper import ENGINE as PIPER, available, installed, voice_for
+
+        if not available():
+            return None
+        voice = pack.piper_voice
+        if not voice:
+            found = voice_for(pack.language)
+            voice = found.name if found is not None else ""
+        if not voice or voice not in {v.name for v in installed()}:
+            return None
+        return PIPER, VoiceSettings(voice, pack.rate, pack.volume)
+    return None
+
+
 def open_speaker(
     pack: VoicePack,
     device: str | None = None,

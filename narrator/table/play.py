@@ -18,6 +18,8 @@ from narrator.ports import Clock, Display, Listener, Prompt, Speaker
 
 if TYPE_CHECKING:
     from narrator.phones.play import TablePhones
+    from narrator.speech.pool import RenderPool
+    from narrator.table.early import EarlyRender, TablePool
     from narrator.table.text import LineListener
 from narrator.table.config import Loaded, TableConfig, adopt_language, config_path, load_config, save_config
 
@@ -81,8 +83,9 @@ def _voice_check(asker: Any, config: TableConfig) -> str:
 
 
 def run_wizard(args: argparse.Namespace, read_line: Callable[[], str | None] | None = None,
-               ask_phones: bool = True) -> TableConfig:
-    """Read the remembered setup (reporting any problem), ask the questions, remember the answers."""
+               ask_phones: bool = True, composed: Callable[[TableConfig], None] | None = None) -> TableConfig:
+    """Read the remembered setup (reporting any problem), ask the questions, remember the answers;
+    `composed` is told the table once its composition and language are known (`Wizard.composed`)."""
     from narrator.packs import available_languages
     from narrator.table.wizard import LineAsker, Wizard
 
@@ -96,6 +99,7 @@ def run_wizard(args: argparse.Namespace, read_line: Callable[[], str | None] | N
         asker.tell(f"! {problem}")
     wizard = Wizard(asker, loaded.config, available_languages(), advisor=balance_advice, ask_phones=ask_phones)
     wizard.voice_check = partial(_voice_check, asker)
+    wizard.composed = composed
     config = wizard.run(offer_last=loaded.exists and not loaded.problems)
     try:
         kept = save_config(config, path, keep_old=bool(loaded.problems))
@@ -144,8 +148,6 @@ def wizard_advice(advice: Any, pack: Any = None) -> tuple[list[str], list[dict[s
 
 
 def play_at_table(args: argparse.Namespace) -> int:
-    from narrator.flow.script import setup_from_args
-
     if args.pace is not None and not 0 < args.pace <= 10:
         raise UsageError("--pace {pace!r}: give a factor above 0, at most 10 (0.1 is ten times faster)", pace=args.pace)
     tty = sys.stdout.isatty() and sys.stdin.isatty()
@@ -166,6 +168,24 @@ def play_at_table(args: argparse.Namespace) -> int:
     if screen == "full" and not args.no_audio:
         # Before the first question: a table with no speaker learns it now, not after the setup.
         screen = check_sound(args, lines.read_line, _voice_remembered(args, given))
+    from narrator.table.early import EarlyRender, TablePool
+
+    # The render workers the wizard starts once the composition is known (narrator/table/early.py).
+    early = TablePool(args) if screen == "full" and not (given or args.again) else None
+    hook = EarlyRender(early) if early is not None else None
+    try:
+        return _play_games(args, screen, lines, given, early, hook)
+    finally:
+        if early is not None and hook is not None:
+            hook.stop()
+            early.close()  # the game did not take them: a stop during the setup
+
+
+def _play_games(args: argparse.Namespace, screen: str, lines: LineListener, given: bool,
+                early: TablePool | None, hook: EarlyRender | None) -> int:
+    """The setup (wizard, --setup or --again), then games until the table wants no rematch."""
+    from narrator.flow.script import setup_from_args
+
     config: TableConfig | None = None
     names: dict[int, str] = {}
     if args.again:
@@ -182,7 +202,11 @@ def play_at_table(args: argparse.Namespace) -> int:
 
             setup = replace(setup, timing=scaled(setup.timing, args.pace), speech_scale=setup.speech_scale * args.pace)
     else:
-        config = run_wizard(args, lines.read_line, ask_phones=screen == "full")
+        # The first night's lines render while the last questions are asked.
+        config = run_wizard(args, lines.read_line, ask_phones=screen == "full", composed=hook)
+        if hook is not None:
+            hook.join()  # a plan being made (a tenth of a second) starts the workers the game takes over
+            hook.stop()  # the game plans its own lines on the same workers
         if config.phones and screen == "full":
             args.phones = True  # the setup's answer, as `--phones` (docs/phones.md)
         setup = setup_from_config(config, args.seed, args.pace)
@@ -213,7 +237,8 @@ def play_at_table(args: argparse.Namespace) -> int:
             # The voice check (`narrator listen --check`) may have picked yes/no only, or the keypad.
             voice = config is None or (config.inputs != "keypad" and config.voice_mode != "keypad")
             code = _play_full(args, setup, deal_mode, voice=voice, names=names, rematch=rematch,
-                              seats_by_voice=config is None or config.voice_mode == "voice")
+                              seats_by_voice=config is None or config.voice_mode == "voice",
+                              started=early.take() if early is not None else None)
             again = code == 0 and any(rematch)
         if not again:
             return code
@@ -343,11 +368,12 @@ def _play_text(args: argparse.Namespace, setup: Setup, deal_mode: str, listener:
     return 0
 
 
-def _in_order_of_need(speaker: Speaker) -> Speaker:
-    """The first night's lines before the first line, the day's while the night plays (issue 25 point 3)."""
+def _in_order_of_need(speaker: Speaker, started: RenderPool | None = None) -> Speaker:
+    """The first night's lines before the first line, the day's while the night plays (issue 25 point 3);
+    `started`: the workers the setup started (narrator/table/early.py)."""
     from narrator.speech.need import in_order_of_need
 
-    return in_order_of_need(speaker)
+    return in_order_of_need(speaker, started)
 
 
 def _now() -> str:
@@ -361,11 +387,11 @@ def _names_head(names: dict[int, str] | None) -> dict[str, object]:
 
 def _play_full(args: argparse.Namespace, setup: Setup, deal_mode: str = "program", voice: bool = True,
                names: dict[int, str] | None = None, rematch: list[bool] | None = None,
-               seats_by_voice: bool = True) -> int:
+               seats_by_voice: bool = True, started: RenderPool | None = None) -> int:
     """One game on the full screen; `rematch` gets True when the table asks for another at game over (`*`)."""
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     return _full_screen(args, setup, seed, _journal(args), deal_mode, voice, names=names, rematch=rematch,
-                        seats_by_voice=seats_by_voice)
+                        seats_by_voice=seats_by_voice, started=started)
 
 
 def resume_full(args: argparse.Namespace, path: Path, setup: Setup, seed: int, voice: bool = True) -> int:
@@ -377,7 +403,8 @@ def resume_full(args: argparse.Namespace, path: Path, setup: Setup, seed: int, v
 
 def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, deal_mode: str | None,
                  voice: bool = True, resuming: bool = False, names: dict[int, str] | None = None,
-                 rematch: list[bool] | None = None, seats_by_voice: bool = True) -> int:
+                 rematch: list[bool] | None = None, seats_by_voice: bool = True,
+                 started: RenderPool | None = None) -> int:
     from narrator.clock import RealClock
     from narrator.flow.run import play_game, resume_from, start_game
     from narrator.flow.sequencer import all_cues
@@ -389,7 +416,13 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
 
     pack = load_pack(setup.language)
     clock = RealClock()
-    voice_out = SpeakingTracker(_in_order_of_need(open_table_speaker(pack, clock, args, setup.speech_scale)))  # no device: stop here
+    try:
+        table_speaker = open_table_speaker(pack, clock, args, setup.speech_scale)  # no device: stop here
+    except BaseException:
+        if started is not None:
+            started.close()
+        raise
+    voice_out = SpeakingTracker(_in_order_of_need(table_speaker, started))
     try:
         stopped = path.stat().st_mtime if resuming else 0.0  # when the game stopped: its journal's last write
         journal = FileJournal.reopen(path) if resuming else FileJournal.create(path)

@@ -94,6 +94,10 @@ class Invalid(ValueError):
 class Wizard:
     # Runs the voice check for this config and returns the mode (see voice_check_question).
     voice_check: Callable[[TableConfig], str] | None = None
+    # Told the table once its composition, rules and language are answered (or the last table is
+    # offered): the questions after those change no line of the first night, so its lines can
+    # render meanwhile (narrator/table/early.py). It prints nothing and must not wait.
+    composed: Callable[[TableConfig], None] | None = None
 
     def __init__(self, asker: Asker, config: TableConfig, languages: list[str], pack: VoicePack | None = None,
                  advisor: Callable[[TableConfig], tuple[list[str], list[dict[str, int]]]] | None = None,
@@ -122,6 +126,7 @@ class Wizard:
             self.roles()
             self.options()
             self.language()
+            self._composed()
             self.inputs()
             voice_check_question(self)
             self.timing()
@@ -141,7 +146,15 @@ class Wizard:
             return False
         self.io.tell(tr("Last table: {summary}.", summary=summary))
         self._warn_players(self.config.players)
-        return self._ask(tr("Enter = play with it, 1 = change it:"), lambda a: _pick(a, ("keep", "change"), "keep")) == "keep"
+        self._composed()
+        # 1 is "change" (the first and only choice besides Enter's "keep").
+        return self._ask(tr("Enter = play with it, 1 = change it:"), lambda a: _pick(a, ("change",), "keep")) == "keep"
+
+    def _composed(self) -> None:
+        if self.composed is not None:
+            from copy import deepcopy
+
+            self.composed(deepcopy(self.config))  # a copy: the answers still to come are not its business
 
     def players(self) -> None:
         def parse(answer: str) -> int:

@@ -309,3 +309,16 @@ def test_issue27_no_phones_question_where_phones_cannot_play_and_a_bad_value_is_
     (tmp_path / "config.toml").write_text("phones = 'yes'\n")
     assert load_config(tmp_path / "config.toml").problems == [
         f"config file {str(tmp_path / 'config.toml')!r}: phones: 'yes'; write phones = true or phones = false"]
+
+
+def test_one_at_the_last_table_changes_it_and_enter_keeps_it() -> None:
+    """"Enter = play with it, 1 = change it": 1 used to keep it too (1 picked the first of keep/change)."""
+    last = TableConfig(players=8)
+    asker = ScriptedAsker(["1", "12", "", "", "", "", "", "", "", ""])
+    config = Wizard(asker, last, ["en", "fr"]).run(offer_last=True)
+    assert config.players == 12 and not asker.answers
+    asker = ScriptedAsker([""])
+    assert Wizard(asker, TableConfig(players=8), ["en"]).run(offer_last=True) == TableConfig(players=8)
+    asker = ScriptedAsker(["3", ""])
+    Wizard(asker, TableConfig(players=8), ["en"]).run(offer_last=True)
+    assert "! '3' is not a choice; type a number from 1 to 1" in asker.told
