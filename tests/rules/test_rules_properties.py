@@ -6,7 +6,7 @@ import dataclasses
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -504,10 +504,12 @@ class Driver:
             self.until_legal(lambda: (lambda t: (t is None or t in alive, "hunter_shoot", t))(self.seat()), "hunter_shoot", None)
         elif s.awaiting is Awaiting.WINDOW:
             def taker() -> tuple[Any, ...]:
+                # Living, powered, not in love (docs/rules-spec.md#role-devoted_servant): the Elder's
+                # revenge leaves her powerless, and then she takes nothing (#powers-lost).
                 t = self.seat()
                 lovers = s.lovers or ()
                 ok = t is None or (t in alive and s.roles[t - 1] is Role.DEVOTED_SERVANT and t != s.awaiting_seat
-                                   and t not in lovers)
+                                   and t not in lovers and t not in self.checker.powerless)
                 return (ok, "take_card", t)
             self.until_legal(taker, "take_card", None)
         elif s.awaiting is Awaiting.SUCCESSOR:
@@ -801,3 +803,44 @@ def test_issue22_point10_a_captain_diseased_at_dusk_names_his_successor_at_dawn(
     game.name_successor(6)
     checker.check()
     assert game.state.captain == 6
+
+
+class Scripted:
+    """Stands for Hypothesis's `data` in an explicit game: each draw is the next value given."""
+
+    def __init__(self, *values: Any) -> None:
+        self.values = list(values)
+
+    def draw(self, strategy: st.SearchStrategy[Any]) -> Any:
+        return self.values.pop(0)
+
+
+def test_the_model_knows_a_servant_powerless_after_the_elders_revenge_takes_no_card() -> None:
+    """The village votes out the Elder: every villager loses his power, the Devoted Servant too,
+    and she takes nothing after that (docs/rules-spec.md#powers-lost, #role-devoted_servant).
+    The model once let her claim a card then, so a correct engine's refusal failed the Hypothesis
+    tests that share the model at random (seed 238640236578298413487896547013299010960)."""
+    game = new_game("elder devoted_servant werewolf villager villager villager villager",
+                    elder_revenge_causes="vote_only", captain_election="never")
+    checker = Checker(game)
+    game.begin_night()
+    game.wolves_choose(None)
+    game.dawn()
+    game.open_vote()
+    game.cast_votes({p: 1 for p in game.state.ballot_voters})  # the Elder
+    game.take_card(None)
+    checker.check()
+    assert 2 in checker.powerless
+    game.begin_night()
+    game.wolves_choose(None)
+    game.dawn()
+    game.open_vote()
+    game.cast_votes({p: 4 for p in game.state.ballot_voters})
+    checker.check()
+    assert game.state.awaiting is Awaiting.WINDOW and game.state.awaiting_seat == 4
+    # The Servant's own seat, three times: the model must call her claim illegal (the engine
+    # refuses it, nothing changes), then the Driver plays its fallback: nobody steps forward.
+    Driver(game, checker, cast(st.DataObject, Scripted(2, 2, 2))).move()
+    checker.check()
+    assert not any(isinstance(e, ev.CardTaken) for e in game.events)
+    assert game.state.roles[1] is Role.DEVOTED_SERVANT and not game.is_alive(4)
