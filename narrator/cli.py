@@ -149,20 +149,34 @@ def _translate(parser: argparse.ArgumentParser, slots: dict[str, str]) -> None:
 
 
 def chosen_language(argv: Sequence[str], environ: Mapping[str, str] = os.environ) -> str:
-    """The language of every printed line: the last `--lang L` on the command line (the global one,
-    `narrator --lang de COMMAND`, or the command's own), else $NARRATOR_LANG, else English.
+    """The language of every printed line: the global `--lang L` (before the command: `narrator --lang de
+    COMMAND`), else the command's own `--lang` (the last given), else $NARRATOR_LANG, else English.
 
-    It must be known before the command line is parsed, so that argparse's errors and the help
-    pages are printed in it too.
+    The global one wins, so `narrator --lang en listen --lang ko` prints in English while it listens with
+    the Korean model. It must be known before the command line is parsed, so that argparse's errors and
+    the help pages are printed in it too.
     """
-    chosen = ""
-    for i, token in enumerate(argv):
+    chosen = global_choice = ""
+    in_command = False
+    i = 0
+    while i < len(argv):
+        token = argv[i]
         if token == "--":
             break
+        value = None
         if token == "--lang" and i + 1 < len(argv):
-            chosen = argv[i + 1]
+            value = argv[i + 1]
+            i += 1
         elif token.startswith("--lang="):
-            chosen = token.split("=", 1)[1]
+            value = token.split("=", 1)[1]
+        elif not token.startswith("-"):
+            in_command = True
+        if value is not None:
+            chosen = value
+            if not in_command:
+                global_choice = value
+        i += 1
+    chosen = global_choice or chosen
     if chosen and chosen != "all":
         return chosen
     return environ.get("NARRATOR_LANG", "") or i18n.REFERENCE

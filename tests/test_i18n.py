@@ -53,10 +53,13 @@ from narrator.packs import UNTRANSLATED, catalogue_problems, check_packs, load_p
 REPO = Path(__file__).resolve().parent.parent
 
 
-def test_the_language_is_the_last_lang_given_else_narrator_lang_else_english() -> None:
+def test_the_language_is_the_global_lang_else_the_commands_else_narrator_lang_else_english() -> None:
     assert chosen_language(["--lang", "de", "play"], {}) == "de"
     assert chosen_language(["play", "--lang=fr"], {"NARRATOR_LANG": "de"}) == "fr"
-    assert chosen_language(["--lang", "de", "rules", "--lang", "ko"], {}) == "ko"
+    assert chosen_language(["rules", "--lang", "de", "--lang", "ko"], {}) == "ko"
+    # The global one wins: English lines while listening with the Korean model.
+    assert chosen_language(["--lang", "en", "listen", "--lang", "ko"], {}) == "en"
+    assert chosen_language(["--lang=de", "rules", "--lang", "ko"], {}) == "de"
     assert chosen_language(["simulate"], {"NARRATOR_LANG": "nl"}) == "nl"
     assert chosen_language(["voices", "render", "--lang", "all"], {}) == "en"
     assert chosen_language(["say", "--", "--lang", "de"], {}) == "en"

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from narrator import i18n
 from narrator.cli import main
 from narrator.history import db
 from narrator.history.record import from_events
@@ -96,7 +97,11 @@ def test_history_shows_a_game_of_every_cause_and_every_win_on_the_command_line(
         for lang in LANGUAGES:
             assert main(["history", str(gid), "--db", str(path), "--lang", lang]) == 0
             out = capsys.readouterr()
-            assert out.err == "" and out.out.startswith(f"Game {gid}:"), (gid, lang, out.err)
+            with i18n.language(lang):  # the story's header in the language asked for (docs/languages.md)
+                header = i18n.tr("Game {game}: players: {players}; {deck}; {status}", game=gid, players="", deck="",
+                                 status="")
+            opening = header[:header.index(str(gid)) + len(str(gid))]
+            assert out.err == "" and out.out.startswith(opening), (gid, lang, out.err, opening)
             assert load_pack(lang).panel_text("history.winner", {"side": winners[gid].value}) in out.out
     assert main(["history", "--stats", "--db", str(path)]) == 0
     out = capsys.readouterr()

@@ -49,7 +49,7 @@ def test_unreadable_wav_gives_the_real_reason(tmp_path: Path, capsys: pytest.Cap
                                                               make: object, says: str) -> None:
     wav = tmp_path / "take.wav"
     make(wav)  # type: ignore[operator]
-    assert main(["listen", "--lang", "ko", "--wav", str(wav)]) == 1
+    assert main(["--lang", "en", "listen", "--lang", "ko", "--wav", str(wav)]) == 1
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and err.startswith("narrator: ")
     assert says in err, err
@@ -64,7 +64,7 @@ def test_a_null_choice_says_why() -> None:
 
 
 def listen(wav: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "narrator", "listen", "--lang", "ko", "--wav", str(wav), *extra],
+    return subprocess.run([sys.executable, "-m", "narrator", "--lang", "en", "listen", "--lang", "ko", "--wav", str(wav), *extra],
                           capture_output=True, text=True, timeout=180)
 
 

@@ -110,7 +110,7 @@ def test_a_broken_pack_names_the_file(tmp_path: Path, cache: dict[str, str]) -> 
     root = _broken_packs(tmp_path)
     (root / "ko" / "pack.toml").write_text("[pack\n", encoding="utf-8")
     env = dict(cache, NARRATOR_VOICES=str(root))
-    line = one_clear_line(narrator("say", "--lang", "ko", "--to", str(tmp_path / "x.wav"), "안녕.", env=env))
+    line = one_clear_line(narrator("--lang", "en", "say", "--lang", "ko", "--to", str(tmp_path / "x.wav"), "안녕.", env=env))
     assert "ko/pack.toml" in line and "cannot be read" in line
 
 
@@ -123,9 +123,9 @@ def test_voices_list_shows_every_pack_and_whether_installed() -> None:
 
 
 def test_voices_render_fills_the_cache_once(cache: dict[str, str]) -> None:
-    first = narrator("voices", "render", "--lang", "it", "--players", "5", env=cache)
+    first = narrator("--lang", "en", "voices", "render", "--lang", "it", "--players", "5", env=cache)
     assert first.returncode == 0, first.stderr
     assert "already cached: 0;" in first.stdout
-    again = narrator("voices", "render", "--lang", "it", "--players", "5", env=cache)
+    again = narrator("--lang", "en", "voices", "render", "--lang", "it", "--players", "5", env=cache)
     assert again.returncode == 0 and "rendered: 0;" in again.stdout
     assert "--players" in one_clear_line(narrator("voices", "render", "--players", "99", env=cache))

@@ -107,11 +107,13 @@ def record(tmp: Path, key: str, takes: list[str], answers: str) -> subprocess.Co
 
 
 def test_a_pack_recorded_from_the_microphone_mixes_with_the_engine(tmp_path: Path) -> None:
-    # Enter to record, r to redo, Enter to record again, Enter to keep.
-    proc = record(tmp_path, "seer.wake", ["A first try.", "Seer, wake up. Choose a player whose card you want to see."],
-                  "\nr\n\n")
+    # Enter to record, Enter to keep. One take a device opening: a redo reopens the device at once, and
+    # the FIFO feeder (real time) could not tell the new reader from the old one, so the second take
+    # sometimes heard the first one's trailing silence (a race that a faster levelling made frequent).
+    # Redo, skip and resume are tested on fake takes (tests/speech/test_recorded.py).
+    proc = record(tmp_path, "seer.wake", ["Seer, wake up. Choose a player whose card you want to see."], "\n\n")
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.count("recording: speak now") == 2 and "lines recorded into" in proc.stdout and ": 1; still to record" in proc.stdout
+    assert proc.stdout.count("recording: speak now") == 1 and "lines recorded into" in proc.stdout and ": 1; still to record" in proc.stdout
     proc = record(tmp_path, "seer.sleep", ["Seer, go back to sleep."], "\n\n")
     assert proc.returncode == 0, proc.stderr
     folder = tmp_path / "data" / "recorded" / "en" / "mine"

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from narrator import i18n
 from narrator.clock import VirtualClock
 from narrator.fakes import RandomListener, ScriptedAsker, SlowLines
 from narrator.flow.run import start_game
@@ -24,8 +25,8 @@ from narrator.table.play import setup_from_config
 from narrator.table.wizard import Wizard
 
 AFTER = ["", "", "", "", ""]  # Enter at every question after the language: inputs, turns, cards, names, phones
-# The first question asked once composition, rules and language are answered.
-AFTER_LANGUAGE = "Answers by:"
+# The first question asked once composition, rules and language are answered ("Answers by:", in the
+# language chosen) comes right after the language question.
 
 
 def first_night_lines(config: TableConfig) -> list[str]:
@@ -43,7 +44,9 @@ class CheckingAsker(ScriptedAsker):
     queued_at_question: list[set[str]] = field(default_factory=list)
 
     def ask(self, question: str) -> str:
-        if question.startswith(AFTER_LANGUAGE) and self.slow is not None:
+        # The question after the language one: asked in the language just chosen, so known by its place.
+        after_language = bool(self.questions) and self.questions[-1].startswith("Language:")
+        if after_language and self.slow is not None:
             self.queued_at_question.append(set(self.slow.done_at))
         return super().ask(question)
 
@@ -60,7 +63,8 @@ def _wizard(answers: list[str], slow: SlowLines | None, config: TableConfig | No
 
         early = EarlyRender(open_lines, background=False)
         wizard.composed = early
-    result = wizard.run(offer_last=offer_last)
+    with i18n.language("en"):  # each wizard starts in English (a French answer switches the process's printed words)
+        result = wizard.run(offer_last=offer_last)
     assert not asker.answers, "the wizard did not use every answer"
     return result, asker, early
 
