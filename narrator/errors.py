@@ -17,13 +17,18 @@ class NarratorError(Exception):
     def __init__(self, template: object = "", /, **slots: object) -> None:
         self.template = str(template)
         self.slots: dict[str, object] = dict(slots)
-        text = self.template
-        if slots:
-            try:
-                text = self.template.format(**slots)
-            except (KeyError, IndexError, ValueError):
-                text = f"{self.template} {slots!r}"
-        super().__init__(text)
+        super().__init__(english(self.template, slots))
+
+
+def english(template: str, slots: dict[str, object]) -> str:
+    """A template's English text, its slots filled (a template whose slots do not fit keeps them
+    beside it, so nothing is lost from a message)."""
+    if not slots:
+        return template
+    try:
+        return template.format(**slots)
+    except (KeyError, IndexError, ValueError):
+        return f"{template} {slots!r}"
 
 
 class UsageError(NarratorError):

@@ -20,20 +20,14 @@ The spoken lines are not here: they live in each pack's `pack.toml`.
 
 from __future__ import annotations
 
-import sys
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import Iterator
 
 from narrator.errors import marked
-from narrator.packs import UNTRANSLATED, packs_root
+from narrator.packs import MESSAGES, UNTRANSLATED, PackError, packs_root, read_catalogue
 
 __all__ = ["catalogue", "current_language", "language", "marked", "message_of", "set_language", "tr"]
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 REFERENCE = "en"
 _language = REFERENCE
@@ -65,15 +59,11 @@ def catalogue(lang: str) -> dict[str, str]:
     """The translations of `lang`: English template -> translated template (untranslated ones left out)."""
     if lang == REFERENCE:
         return {}
-    path = packs_root() / lang / "messages.toml"
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        table = read_catalogue(packs_root() / lang / MESSAGES)
+    except PackError:
         return {}  # `narrator voices check` reports a catalogue it cannot read; printing goes on in English
-    table = data.get("messages", {})
-    if not isinstance(table, dict):
-        return {}
-    return {str(k): str(v) for k, v in table.items() if isinstance(v, str) and not v.startswith(UNTRANSLATED)}
+    return {k: v for k, v in table.items() if not v.startswith(UNTRANSLATED)}
 
 
 def tr(template: str, /, **slots: object) -> str:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence, cast
 
-from narrator.errors import NarratorError, marked
+from narrator.errors import NarratorError, english, marked
 from narrator.ports import Cue, SlotValue
 from narrator.rules.options import CHOICES, NUMBERS, TEXTS, Options
 from narrator.rules.roles import Role
@@ -255,11 +255,7 @@ class Text(str):
     slots: dict[str, object]
 
     def __new__(cls, template: str, /, **slots: object) -> "Text":
-        try:
-            english = template.format(**slots) if slots else template
-        except (KeyError, IndexError, ValueError):
-            english = f"{template} {slots!r}"
-        text = super().__new__(cls, english)
+        text = super().__new__(cls, english(template, slots))
         text.template, text.slots = template, dict(slots)
         return text
 
