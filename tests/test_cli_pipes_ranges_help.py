@@ -164,7 +164,7 @@ def test_text_no_audio_and_screen_say_which_wins(capsys: pytest.CaptureFixture[s
 
 @pytest.mark.parametrize("slots, expected", [
     (["--key", "day.death", "--slot", "seat=99"], "--slot seat=99: give a seat from 1 to 30"),
-    (["--key", "day.death_role", "--slot", "seat=3", "--slot", "role=wizard"], "--slot role=wizard: not a role"),
+    (["--key", "day.card", "--slot", "role=wizard"], "--slot role=wizard: not a role"),
     (["--key", "game.over", "--slot", "side=martians"], "--slot side=martians: not a side"),
     (["--key", "debate.start", "--slot", "minutes=-1"], "--slot minutes=-1: give a whole number of 0 or more"),
 ])

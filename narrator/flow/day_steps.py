@@ -160,7 +160,7 @@ def do_game_over(self: Sequencer) -> None:
     else:
         self.say(Cue("game.over", {"side": outcome.winner.value}, phase="game.over"))
     for seat in range(1, self.game.players + 1):
-        self.say(Cue("day.role", {"seat": seat, "role": self.game.role(seat).value}, phase="game.over"))
+        self.reveal(seat, phase="game.over")
 
 
 def minutes_cue(key: str, seconds: float) -> Cue:

@@ -137,19 +137,17 @@ def narrate(self: Sequencer) -> None:
             for seat in event.deaths:
                 # A card the Devoted Servant may still take at dawn is shown when its window closes.
                 if reveal and not self.game.window_at_dawn(seat):
-                    role = self.game.role(seat).value
-                    self.say(Cue("day.death_role", {"seat": seat, "role": role}, phase="day.morning"))
+                    self.reveal(seat, phase="day.morning")
                 else:
                     self.say(Cue("day.death", {"seat": seat}, phase="day.morning"))
         elif isinstance(event, ev.PlayerDied) and event.cause in (ev.Cause.GRIEF, ev.Cause.HUNTER, ev.Cause.VOTE, ev.Cause.ELDER):
             if event.cause is ev.Cause.GRIEF:
                 self.say(Cue("chain.grief", {"seat": event.seat}, phase="day.chain"))
             if reveal and event.seat not in self.game.state.taken:  # a taken card is never shown
-                self.say(Cue("day.role", {"seat": event.seat, "role": event.role.value}, phase="day.chain"))
+                self.reveal(event.seat, phase="day.chain", role=event.role.value)
         elif isinstance(event, ev.WindowClosed):  # a dawn window: the card is shown now, unless taken
             if reveal and event.seat not in self.game.state.taken:
-                self.say(Cue("day.role", {"seat": event.seat, "role": self.game.role(event.seat).value},
-                             phase="day.chain"))
+                self.reveal(event.seat, phase="day.chain")
         elif isinstance(event, ev.HunterShot):
             if event.target is None:
                 self.say(Cue("chain.hunter_missed", phase="day.chain"))

@@ -317,6 +317,15 @@ class Sequencer:
         end = self.speaker.say(cue, self._take_due())
         self.clock.sleep_until(end)
 
+    def reveal(self, seat: int, phase: str, role: str | None = None) -> None:
+        """A card shown to the table: the seat, then its card, as two lines ("Seat 3." "Their card:
+        Werewolf."). Said as one line, every seat and role would be a line of its own to render
+        (576 for 18 seats and 32 roles, twice); as two, 18 and 32. espeak-ng ends each line with
+        the pause it makes between two sentences, so the table hears the same rhythm
+        (docs/voice.md, "Lines made to be joined")."""
+        self.say(Cue("day.death", {"seat": seat}, phase=phase))
+        self.say(Cue("day.card", {"role": role if role is not None else self.game.role(seat).value}, phase=phase))
+
     def wait_until(self, t: float) -> None:
         if not self.fast:
             self.clock.sleep_until(t)

@@ -67,7 +67,7 @@ def taker(game: Game, seat: int) -> int | None:
 
 def announce(game: Game, event: object) -> list[PanelLine]:
     if isinstance(event, CardTaken):
-        return [("devoted_servant.takes", {"seat": event.servant, "other": event.seat})]
+        return [("devoted_servant.steps", {"seat": event.servant}), ("devoted_servant.card", {"other": event.seat})]
     return []
 
 
@@ -102,7 +102,7 @@ MODULE = RoleModule(
     Card(Role.DEVOTED_SERVANT, Team.VILLAGE, box="characters"),
     (Call("devoted_servant_reset", RESET_ORDER, Schedule.EVERY_NIGHT, Role.DEVOTED_SERVANT, run_reset, turn=20.0,
           due=reset_due, lines=("devoted_servant.took", "devoted_servant_reset.nothing", "devoted_servant.window",
-                                "devoted_servant.takes", "devoted_servant.none")),),
+                                "devoted_servant.steps", "devoted_servant.card", "devoted_servant.none")),),
     window=Window(opens, check, taker, at_dawn),
     announce=announce,
 )

@@ -56,6 +56,13 @@ def said(result: HeadlessResult) -> list[str]:
     return [e["text"] for e in result.timeline if e["kind"] == "say"]
 
 
+def reveals(result: HeadlessResult, phase_prefix: str = "") -> list[str]:
+    """Every card shown to the table, as the two lines say it, joined: "Seat 3. Their card: Hunter."
+    (`day.death` then `day.card`; a seat named with no card after it is not a reveal)."""
+    says = [e for e in result.timeline if e["kind"] == "say" and e["phase"].startswith(phase_prefix)]
+    return [f"{a['text']} {b['text']}" for a, b in zip(says, says[1:]) if a["key"] == "day.death" and b["key"] == "day.card"]
+
+
 def private(result: HeadlessResult) -> list[dict[str, Any]]:
     return [e for e in result.timeline if e["kind"] == "private"]
 

@@ -117,8 +117,8 @@ def test_text_mode_labels_and_hints(tmp_path: Path) -> None:
     dead = last.split("dead: ")[1].split("  ")[0]
     assert [int(x.split(":")[0]) for x in dead.split(", ")] == [2, 4], last
     assert "cards: 1:Seer, 3:Witch, 5:Villager" in last, last
-    # "Seat N's card: Cupid." wording, not "Seat N was the Cupid."
-    assert "  » Seat 2's card: Werewolf." in out and not any("was the" in line for line in out)
+    # A card is shown as two lines, "Seat N." then "Their card: Cupid." (never "Seat N was the Cupid.")
+    assert ("  » Seat 2.", "  » Their card: Werewolf.") in zip(out, out[1:]) and not any("was the" in line for line in out)
     # "*" tells the time actually left; the pause says how to go on; day prompts say what to type.
     star = out.index("  » You have 3 minutes to debate.", debate)
     assert "  » 3 minutes left." in out[star:], out[star:]

@@ -8,7 +8,7 @@ from typing import Any
 
 from narrator.rules import events as ev
 
-from flow_helpers import during, keys, panel_lines, play, play_screen
+from flow_helpers import during, keys, panel_lines, play, play_screen, reveals
 
 SETUP = {"players": 8, "roles": {1: "seer", 2: "werewolf", 3: "hunter", 4: "devoted_servant", 5: "werewolf"},
          "options": {"captain_election": "never"}}
@@ -19,10 +19,11 @@ def test_taking_the_hunters_card_he_does_not_shoot_and_is_not_shown() -> None:
                      "days": [{"eliminate": 3, "window": 4}, {"eliminate": 2}, {"eliminate": 5}]})
     said = keys(r)
     i = said.index("devoted_servant.window")
-    assert said[i - 1] == "vote.eliminated" and said[i + 1] == "devoted_servant.takes"
+    assert said[i - 1] == "vote.eliminated" and said[i + 1:i + 3] == ["devoted_servant.steps", "devoted_servant.card"]
     assert "chain.hunter" not in said
-    texts = [e.get("text") or "" for e in r.timeline if e["kind"] == "say" and e["phase"] != "game.over"]
-    assert not any("Seat 3" in t and "Hunter" in t for t in texts), "the taken card is never revealed"
+    shown = reveals(r, "day.")
+    assert not any(t.startswith("Seat 3.") for t in shown), f"the taken card is never revealed: {shown}"
+    assert "Seat 2. Their card: Werewolf." in shown, shown  # (the check above can fail: cards are shown)
     assert any(isinstance(e, ev.CardTaken) and e.servant == 4 and e.role.value == "hunter" for e in r.game.events)
     night = keys(r, "night.")
     assert night.count("devoted_servant_reset.wake") == 1
@@ -37,7 +38,8 @@ def test_nobody_steps_forward_and_the_card_is_shown() -> None:
                      "days": [{"eliminate": 6}, {"eliminate": 2}, {"eliminate": 5}]})
     said = keys(r)
     i = said.index("devoted_servant.window")
-    assert said[i + 1] == "devoted_servant.none" and said[i + 2] == "day.role"
+    assert said[i + 1:i + 4] == ["devoted_servant.none", "day.death", "day.card"]
+    assert "Seat 6. Their card: Villager." in reveals(r)
     assert "devoted_servant_reset.wake" not in said
 
 

@@ -18,15 +18,11 @@ from narrator.listening.automatic import ScriptPlayers
 from narrator.packs import load_pack
 from narrator.rules import events as ev
 
-from flow_helpers import FAST, keys, play, resumes_after_every_line
+from flow_helpers import FAST, keys, play, resumes_after_every_line, reveals
 
 OPTIONS = {"captain_election": "never", "servant_scope": "any_death"}
 SETUP = {"players": 8, "roles": {1: "seer", 2: "werewolf", 3: "hunter", 4: "devoted_servant", 5: "werewolf"},
          "options": OPTIONS}
-
-
-def texts(r: HeadlessResult) -> list[str]:
-    return [e.get("text") or "" for e in r.timeline if e["kind"] == "say" and e["phase"] != "game.over"]
 
 
 def first_dawn(r: HeadlessResult) -> list[str]:
@@ -41,11 +37,12 @@ def test_the_servant_takes_a_devoured_hunters_card_at_dawn() -> None:
                      "days": [{"dawn_window": {3: 4}, "eliminate": 2}, {"eliminate": 5}]})
     dawn = first_dawn(r)
     # Seat 3's death is announced without his card; his window opens; she takes it; he does not shoot.
-    assert dawn[dawn.index("day.deaths") + 1] == "day.death"
+    at = dawn.index("day.deaths")
+    assert dawn[at + 1] == "day.death" and dawn[at + 2] != "day.card"
     i = dawn.index("devoted_servant.window")
-    assert dawn[i + 1] == "devoted_servant.takes"
-    assert "chain.hunter" not in dawn and "day.role" not in dawn and "day.death_role" not in dawn
-    assert not any("Seat 3" in t and "Hunter" in t for t in texts(r)), "the taken card is never revealed"
+    assert dawn[i + 1:i + 3] == ["devoted_servant.steps", "devoted_servant.card"]
+    assert "chain.hunter" not in dawn and "day.card" not in dawn
+    assert not any(t.startswith("Seat 3.") for t in reveals(r, "day.")), "the taken card is never revealed"
     assert any(isinstance(e, ev.CardTaken) and e.servant == 4 and e.seat == 3 for e in r.game.events)
     # Taken at dawn 1: her reset call is on night 2, the next night.
     night = keys(r, "night.")
@@ -58,10 +55,11 @@ def test_nobody_takes_the_card_it_is_shown_after_the_window_then_the_hunter_shoo
     r = play(SETUP, {"nights": [{"werewolves": 3}, {"werewolves": 7}],
                      "days": [{"hunter": 8, "eliminate": 2}, {"eliminate": 5}]})
     dawn = first_dawn(r)
-    assert dawn[dawn.index("day.deaths") + 1] == "day.death"
+    at = dawn.index("day.deaths")
+    assert dawn[at + 1] == "day.death" and dawn[at + 2] != "day.card"
     i = dawn.index("devoted_servant.window")
-    assert dawn[i + 1:i + 4] == ["devoted_servant.none", "day.role", "chain.hunter"]
-    assert "Seat 3's card: Hunter." in texts(r)
+    assert dawn[i + 1:i + 5] == ["devoted_servant.none", "day.death", "day.card", "chain.hunter"]
+    assert "Seat 3. Their card: Hunter." in reveals(r)
     assert not any(isinstance(e, ev.CardTaken) for e in r.game.events)
     assert "devoted_servant_reset.wake" not in keys(r)
 
@@ -74,11 +72,11 @@ def test_two_dawn_deaths_one_window_each_in_seat_order_she_takes_the_second() ->
     dawn = first_dawn(r)
     windows = [i for i, k in enumerate(dawn) if k == "devoted_servant.window"]
     assert len(windows) == 2
-    assert dawn[windows[0] + 1:windows[0] + 3] == ["devoted_servant.none", "day.role"]
-    assert dawn[windows[1] + 1] == "devoted_servant.takes"
-    said = texts(r)
-    assert "Seat 5's card: Villager." in said
-    assert not any("Seat 7" in t and "Hunter" in t for t in said)
+    assert dawn[windows[0] + 1:windows[0] + 4] == ["devoted_servant.none", "day.death", "day.card"]
+    assert dawn[windows[1] + 1:windows[1] + 3] == ["devoted_servant.steps", "devoted_servant.card"]
+    shown = reveals(r, "day.")
+    assert "Seat 5. Their card: Villager." in shown
+    assert not any(t.startswith("Seat 7.") for t in shown), shown
     assert "chain.hunter" not in dawn
     order = [e.seat for e in r.game.events if isinstance(e, ev.WindowOpened)]
     assert order[:2] == [5, 7]
@@ -90,7 +88,7 @@ def test_without_the_option_no_window_opens_at_dawn() -> None:
                      "days": [{"dawn_window": {3: 4}, "hunter": 8, "eliminate": 2}, {"eliminate": 5}]})
     dawn = first_dawn(r)
     assert "devoted_servant.window" not in dawn
-    assert dawn[dawn.index("day.deaths") + 1] == "day.death_role"
+    assert dawn[dawn.index("day.deaths") + 1:dawn.index("day.deaths") + 3] == ["day.death", "day.card"]
     assert not any(isinstance(e, ev.CardTaken) for e in r.game.events)
 
 

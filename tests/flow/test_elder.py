@@ -31,7 +31,8 @@ def test_the_revenge_is_said_and_the_seer_panel_says_her_power_is_lost() -> None
                      "days": [{"eliminate": 5}, {"eliminate": 1}, {"eliminate": 2}]})
     lines = said(r)
     assert REVENGE in lines
-    assert lines.index(REVENGE) > lines.index("Seat 5's card: Elder.")
+    shown = lines.index("Their card: Elder.")
+    assert lines[shown - 1] == "Seat 5." and lines.index(REVENGE) > shown
     lost = next(e for e in r.game.events if isinstance(e, ev.PowersLost))
     assert set(lost.seats) == {3, 4, 6, 7}
     # Night 2: the Seer, the Savior and the Witch are called as before; their answers do nothing.

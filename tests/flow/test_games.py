@@ -6,7 +6,7 @@ import pytest
 
 from narrator.flow.timing import Timing
 
-from flow_helpers import during, index_of, keys, panel_lines, play, private, said
+from flow_helpers import during, index_of, keys, panel_lines, play, private, reveals, said
 
 BASIC = {"players": 8, "roles": {1: "seer", 2: "werewolf", 3: "werewolf", 4: "witch", 5: "hunter"}}
 
@@ -45,7 +45,7 @@ def test_option_seer_sees_team_shows_only_the_team() -> None:
 
 def test_werewolves_victim_dies_and_role_is_revealed() -> None:
     r = play(BASIC, {"nights": [{"werewolves": 6}], "days": [{"eliminate": 2}, {"eliminate": 3}]})
-    assert "Seat 6. They were the Villager." in said(r)
+    assert "Seat 6. Their card: Villager." in reveals(r, "day.morning")
     assert r.game.is_alive(6) is False
 
 
@@ -81,7 +81,7 @@ def test_option_witch_sees_victim_after_heal_default_hides_victim() -> None:
 def test_hunter_shoots_at_dawn_and_the_shot_is_revealed() -> None:
     r = play(BASIC, {"nights": [{"werewolves": 5}], "days": [{"hunter": 2, "eliminate": 3}]})
     k = keys(r, "day.chain")
-    assert k[:3] == ["chain.hunter", "chain.hunter_shot", "day.role"]
+    assert k[:4] == ["chain.hunter", "chain.hunter_shot", "day.death", "day.card"]
     assert r.game.outcome is not None and r.game.outcome.winner.value == "village"
 
 
@@ -114,7 +114,7 @@ def test_thief_offered_two_werewolves_must_take_one_even_without_answer() -> Non
 def test_little_girl_has_no_call_of_her_own() -> None:
     r = play({**BASIC, "roles": {**BASIC["roles"], 6: "little_girl"}}, {"nights": [{"werewolves": 6}], "days": [{"eliminate": 2}, {"eliminate": 3}]})
     assert not any("little" in k for k in keys(r))
-    assert "Seat 6. They were the Little Girl." in said(r)
+    assert "Seat 6. Their card: Little Girl." in reveals(r)
 
 
 def test_captain_elected_on_day_one_and_successor_named_when_he_dies() -> None:
@@ -144,7 +144,7 @@ def test_option_reveal_role_on_death_false_keeps_cards_hidden() -> None:
     r = play({**BASIC, "options": {"reveal_role_on_death": False}}, {"nights": [{"werewolves": 6}], "days": [{"eliminate": 2}, {"eliminate": 3}]})
     k = keys(r)
     before_end = k[: k.index("game.over")]
-    assert "day.death" in before_end and "day.death_role" not in before_end and "day.role" not in before_end
+    assert "day.death" in before_end and "day.card" not in before_end and reveals(r, "day.") == []
 
 
 def test_possible_role_never_dealt_is_still_called_for_a_full_turn() -> None:
@@ -216,7 +216,8 @@ def test_game_over_names_winner_and_every_role() -> None:
     last = r.timeline[-1]
     assert last["kind"] == "game_over" and last["winner"] == "village"
     assert last["roles"] == {"1": "seer", "2": "werewolf", "3": "werewolf", "4": "witch", "5": "hunter", "6": "villager", "7": "villager", "8": "villager"}
-    assert keys(r, "game.over") == ["game.over"] + ["day.role"] * 8
+    assert keys(r, "game.over") == ["game.over"] + ["day.death", "day.card"] * 8
+    assert reveals(r, "game.over")[0] == "Seat 1. Their card: Seer."
 
 
 def test_werewolves_win_when_only_werewolves_remain() -> None:

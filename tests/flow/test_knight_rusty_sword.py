@@ -7,7 +7,7 @@ from typing import Any
 
 from narrator.rules import events as ev
 
-from flow_helpers import keys, play, said
+from flow_helpers import keys, play, reveals, said
 
 SETUP: dict[str, Any] = {"players": 8, "roles": {1: "werewolf", 3: "knight_rusty_sword", 4: "werewolf", 7: "seer"},
                          "options": {"captain_election": "never"}}
@@ -23,11 +23,12 @@ def test_the_diseased_wolf_dies_the_next_night_and_is_announced_the_next_morning
     spoken = keys(r)
     day2 = [i for i, k in enumerate(spoken) if k == "day.dawn"][1]
     # Said on the morning of Day 2, among that dawn's deaths, like any night death.
-    assert lines.index("Seat 4. They were the Werewolf.") > day2
-    assert lines.index("Seat 4. They were the Werewolf.") < lines.index("Seat 5. They were the Villager.")
+    shown = reveals(r, "day.morning")
+    assert shown.index("Seat 4. Their card: Werewolf.") < shown.index("Seat 5. Their card: Villager.")
+    assert lines.index("Their card: Werewolf.") > day2
     # Nothing about the disease is said, before or then: no cause.
     assert not any("sword" in t.lower() or "disease" in t.lower() or "knight" in t.lower()
-                   for t in lines[:day2 + 4] if "They were" not in t)
+                   for t in lines[:day2 + 6] if not t.startswith("Their card:"))
 
 
 def test_the_pack_call_is_the_same_with_the_diseased_wolf_dead() -> None:

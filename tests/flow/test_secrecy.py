@@ -232,7 +232,7 @@ def test_issue22_12_every_option_is_drawn() -> None:
 # Public lines whose saying (or content) the rules tie to hidden state, by design: the deaths
 # and cards the morning tells, the chain reactions of a death, the Bear Tamer's growl, the
 # Raven's mark, the Angel's win... Two games may part there, and are compared no further.
-BY_DESIGN = ("day.death", "day.deaths", "day.no_deaths", "day.role", "chain.", "bear_tamer.", "raven.", "angel.",
+BY_DESIGN = ("day.death", "day.deaths", "day.no_deaths", "day.card", "chain.", "bear_tamer.", "raven.", "angel.",
              "wild_child.", "charmed.", "village_idiot.", "scapegoat.", "stuttering_judge.", "game.over", "vote.",
              "actor.")
 # By design in their content only: both games say one of them, in the same place.
@@ -325,7 +325,7 @@ def parting(a: HeadlessResult, b: HeadlessResult, keyed: Keyed) -> str | None:
         if len(says) == 2 and all(str(e[2]).startswith(SAME_PLACE) for e in says) and x[1] == y[1]:
             return None
         for e, r in ((x, a), (y, b)):
-            if e[0] == "say" and e[2] == "devoted_servant.takes":
+            if e[0] == "say" and e[2] == "devoted_servant.steps":
                 taker = next(ev_.servant for ev_ in r.game.events if isinstance(ev_, ev.CardTaken))
                 if taker in keyed.claims.values():
                     return None  # she stepped forward herself: public by design

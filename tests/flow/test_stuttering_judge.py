@@ -25,7 +25,7 @@ def test_second_vote_follows_at_once_without_debate() -> None:
     r = play(SETUP, day1([4]))
     spoken = keys(r)
     at = spoken.index("stuttering_judge.second_vote")
-    assert spoken[at - 2:at] == ["vote.eliminated", "day.role"]
+    assert spoken[at - 3:at] == ["vote.eliminated", "day.death", "day.card"]
     assert spoken[at + 1] == "vote.start"
     assert not any(k.startswith("debate.") for k in spoken[at:at + 3])
     assert "A second vote, now, without debate." in said(r)

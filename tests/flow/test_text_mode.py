@@ -25,7 +25,7 @@ def test_text_mode_plays_a_whole_game(tmp_path: Path) -> None:
     assert "  ┃ Seat 2 is the Werewolf." in out[seer_wake:seer_sleep]
     assert "  ┃ Seat 2 is the Werewolf." not in out[seer_sleep:]
     assert "  ┃ Tonight's victim: seat 4." in out
-    assert "  » Seat 4. They were the Villager." in out
+    assert ("  » Seat 4.", "  » Their card: Villager.") in zip(out, out[1:])
     assert "  » Seat 1 is the Sheriff. Their vote counts double." in out
     assert "  » Seat 2 is eliminated." in out
     assert "  » The game is over. Victory for the village." in out

@@ -64,15 +64,16 @@ def test_units_cover_every_line_once_and_each_slot_value_once() -> None:
     names = [u.name for u in units(EN)]
     assert len(names) == len(set(names))
     assert "seer.wake" in names and "vote.voter~2#1" in names
-    # "Seat {seat} was the {role}." → two parts, joined with number.N and role.R at play time.
-    assert {"day.role#1", "day.role#2"} <= set(names) and "day.role" not in names
+    # "Seat {seat} was in love, and dies of grief." → two parts, joined with number.N at play time.
+    assert {"chain.grief#1", "chain.grief#2", "day.card#1"} <= set(names) and "chain.grief" not in names
     assert [n for n in names if n.startswith("number.")] == [f"number.{i}" for i in range(1, 31)]
     assert {f"role.{r}" for r in EN.roles} <= set(names) and {f"side.{s}" for s in EN.sides} <= set(names)
     # Lines that repeat what was typed cannot be recorded: the engine says them.
     reason_keys = {k for k, v in EN.lines.items() if any("{reason}" in t for t in v)}
     assert all(not any(n.split("~")[0].split("#")[0] == k for n in names) for k in reason_keys)
     texts = {u.name: u.text for u in units(EN)}
-    assert texts["day.role#1"] == "Seat" and texts["day.role#2"] == "'s card:" and texts["number.3"] == "three"
+    assert texts["chain.grief#1"] == "Seat" and texts["chain.grief#2"] == "was in love, and dies of grief."
+    assert texts["day.card#1"] == "Their card:" and texts["number.3"] == "three"
 
 
 def test_import_levels_trims_and_resamples_and_refuses_strangers(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -105,22 +106,21 @@ def test_recorded_and_engine_lines_mix_at_one_loudness(data: Path, synth: Pyttsx
     src = data / "takes"
     src.mkdir()
     speech("Night falls on the village. Everyone, close your eyes.", src / "night.falls.wav", gain=0.1)
-    speech("Seat", src / "day.role#1.wav", gain=2.0)
-    speech("was the", src / "day.role#2.wav", gain=0.5)
+    speech("votes", src / "vote.said#1.wav", gain=2.0)
     speech("four", src / "number.4.wav", gain=0.2)
-    speech("Seer", src / "role.seer.wav", gain=1.5)
+    speech("seven", src / "number.7.wav", gain=1.5)
     import_folder(EN, src, "mine", TARGET)
     source = LineSource(EN, Renderer(synth, data / "cache" / "tts"), VoiceSettings("en", 150, 1.0), RecordedPack.open("en", "mine"))
 
     text, path, how = source.next(Cue("night.falls"))
     assert how == "recorded" and text.startswith("Night falls")
-    # Joined from four units: Seat · four · was the · Seer.
-    _, joined, how = source.next(Cue("day.role", {"seat": 4, "role": "seer"}))
-    parts = [read_audio(pack_dir("en", "mine") / f"{u}.wav") for u in ("day.role#1", "number.4", "day.role#2", "role.seer")]
+    # Joined from three units: four · votes · seven.
+    _, joined, how = source.next(Cue("vote.said", {"seat": 4, "other": 7}))
+    parts = [read_audio(pack_dir("en", "mine") / f"{u}.wav") for u in ("number.4", "vote.said#1", "number.7")]
     assert how == "recorded"
-    assert abs(len(read_audio(joined)) - sum(len(p) for p in parts) - 3 * int(0.07 * SAMPLE_RATE)) <= 1
+    assert abs(len(read_audio(joined)) - sum(len(p) for p in parts) - 2 * int(0.07 * SAMPLE_RATE)) <= 1
     # A seat with no recording, or a line never recorded: the engine says it.
-    assert source.next(Cue("day.role", {"seat": 5, "role": "seer"}))[2] == "pyttsx3-espeak-ng"
+    assert source.next(Cue("vote.said", {"seat": 5, "other": 7}))[2] == "pyttsx3-espeak-ng"
     assert source.next(Cue("seer.wake"))[2] == "pyttsx3-espeak-ng"
 
     levels = [measure(read_audio(p), SAMPLE_RATE) for p in

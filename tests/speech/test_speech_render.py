@@ -101,8 +101,12 @@ def test_every_cue_covers_every_seat_and_role() -> None:
     pack = load_pack("en")
     cues = every_cue(pack, 18)
     texts = texts_of(pack, cues)
-    assert "Seat 18. They were the Little Girl." in texts
+    assert "Seat 18." in texts and "Their card: Little Girl." in texts
     assert "Seat 19." not in texts
+    # A card shown is two lines ("Seat 3." "Their card: Werewolf."): no line names a seat and a role
+    # together, so the lines grow with seats plus roles, not seats times roles (docs/voice.md).
+    assert not any("Seat 3" in t and "Werewolf" in t for t in texts)
+    assert len(texts) < 1300
     assert "The game is over. Victory for the Lovers." in texts
     # Every variant of a line is rendered ahead too.
     assert set(pack.lines["vote.start"]) <= set(texts)

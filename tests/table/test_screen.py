@@ -123,7 +123,8 @@ def test_the_first_morning_is_day_1_and_a_vote_death_is_not_morning() -> None:
     text = draw(screen, console)
     assert "Day 1" in text and "Day 0" not in text and "Morning" in text
     screen.said(Cue("vote.eliminated", {"seat": 2}, phase="day.vote"), "Seat 2 is eliminated.", 0.0)
-    screen.said(Cue("day.role", {"seat": 2, "role": "cupid"}, phase="day.chain"), "Seat 2's card: Cupid.", 0.0)
+    screen.said(Cue("day.death", {"seat": 2}, phase="day.chain"), "Seat 2.", 0.0)
+    screen.said(Cue("day.card", {"role": "cupid"}, phase="day.chain"), "Their card: Cupid.", 0.0)
     text = draw(screen, console)
     assert "Morning" not in text and "Vote" in text
 

@@ -122,7 +122,7 @@ def play_to_the_end(t: Tmux, p: Player, full: bool) -> None:
         p.wait_said(f"Seat {living[0]}, your vote?")
         if not full:
             said = [ln[4:] for ln in t.scrollback().splitlines() if ln.startswith("  » ")]
-            assert any(f"Seat {victim}. They were the Villager." in ln for ln in said), "\n".join(said)
+            assert [f"Seat {victim}.", "Their card: Villager."] in [said[i:i + 2] for i in range(len(said))], "\n".join(said)
         for voter in living:
             p.wait_said(f"Seat {voter}, your vote?")
             t.type(str(seer))
