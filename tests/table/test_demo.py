@@ -23,8 +23,10 @@ def test_demo_text_finishes_a_whole_game() -> None:
                  "Time to vote.", "Hunter, seat"):
         assert any(s.startswith(line) for s in said), line
     # The default composition for 8 players (issue 23 point 4: one the balance advisor rates fair).
-    assert sum(s.endswith(("card: Villager.", "card: Werewolf.", "card: Seer.", "card: Witch.",
-                           "card: Hunter.")) for s in said[-8:]) == 8
+    # At the end every seat's card, as two lines: "Seat N." then "Their card: Villager."
+    assert said[-16::2] == [f"Seat {n}." for n in range(1, 9)]
+    assert sum(s in ("Their card: Villager.", "Their card: Werewolf.", "Their card: Seer.", "Their card: Witch.",
+                     "Their card: Hunter.") for s in said[-15::2]) == 8
 
 
 def test_the_demo_shows_what_everyone_did() -> None:
