@@ -162,7 +162,10 @@ def _ask_back(self: Sequencer, prompt: Prompt, heard: Heard) -> Heard | None:
     never asks at night): it depends only on what the table heard, which is public by day
     (docs/voice.md, "Voice answers at a real table")."""
     phase = self.last_cue.phase if self.last_cue is not None else ""
-    self.say(Cue("vote.ask_back", {"seat": int(heard.choice)}, phase=phase))
+    if heard.choice == "nobody":  # "없어요" is heard for 구, 육, 오 too
+        self.say(Cue("vote.ask_back_nobody", phase=phase))
+    else:
+        self.say(Cue("vote.ask_back", {"seat": int(heard.choice)}, phase=phase))
     question = Prompt(f"{prompt.name}.ask_back", words=("yes", "no"),
                       deadline=self.clock.now() + self.timing.ask_back, number=prompt.number)
     answer = self.listener.listen(question)

@@ -103,6 +103,16 @@ def test_nothing_heard_or_anything_else_asks_again_and_the_time_to_vote_is_kept(
     assert votes[1].deadline is not None and votes[0].deadline is not None and votes[1].deadline > votes[0].deadline
 
 
+def test_nobody_heard_as_a_lookalike_is_asked_back_too() -> None:
+    asked: list[Prompt] = []
+    r = game([Heard("nobody", "voice", "없어요", lookalike=True), Heard("yes", "voice", "네")], asked)
+    lines = said(r)
+    at = lines.index("Seat 3, your vote?")
+    assert lines[at + 1] == "Nobody? Yes or no."
+    assert first_votes(r)[3] is None
+    assert voter_3(asked) == ["day.vote.vote.3", "day.vote.vote.3.ask_back"]
+
+
 def test_a_seat_typed_during_the_question_is_the_vote() -> None:
     asked: list[Prompt] = []
     r = game([LOOKALIKE, Heard(6, "keypad", "6")], asked)
