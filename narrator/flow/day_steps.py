@@ -171,8 +171,9 @@ def _ask_back(self: Sequencer, prompt: Prompt, heard: Heard) -> Heard | None:
     answer = self.listener.listen(question)
     if answer is not None and answer.choice == "yes":
         return replace(heard, lookalike=False, confirmed=True)
-    if answer is not None and answer.source != "voice" and prompt.allows(answer.choice):
-        return answer  # the keypad answers at any time
+    if answer is not None and answer.source != "voice" and prompt.allows(answer.choice) \
+            and (isinstance(answer.choice, int) or answer.choice == "nobody"):
+        return answer  # a vote typed meanwhile: the keypad answers at any time
     self.say(Cue("prompt.repeat", phase=phase))
     return None
 

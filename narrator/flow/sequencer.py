@@ -370,7 +370,8 @@ class Sequencer:
                     self.display.feedback("input.refused", {"reason": heard.text or str(choice)})
                 continue
             self.display.feedback("input.accepted", {})
-            record: dict[str, Any] = {"kind": "input", "n": self.step, "prompt": prompt.name, "choice": choice, "source": heard.source}
+            record: dict[str, Any] = {"kind": "input", "n": self.step, "prompt": prompt.name, "choice": choice,
+                                      "source": heard.source}
             if heard.confirmed:
                 record["asked_back"] = True  # a resume then skips its said-back window too
             self.journal.append(record)

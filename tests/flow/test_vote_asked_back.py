@@ -121,6 +121,17 @@ def test_a_seat_typed_during_the_question_is_the_vote() -> None:
     assert voter_3(asked) == ["day.vote.vote.3", "day.vote.vote.3.ask_back"]
 
 
+def test_another_key_during_the_question_asks_again() -> None:
+    # `*` (repeat) typed during the question is no vote: "please repeat", the vote is asked again.
+    asked: list[Prompt] = []
+    r = game([LOOKALIKE, Heard("repeat", "keypad", "*"), Heard(6, "keypad", "6")], asked)
+    lines = said(r)
+    at = lines.index("Seat 4? Yes or no.")
+    assert lines[at + 1] == "Please repeat."
+    assert first_votes(r)[3] == 6
+    assert voter_3(asked) == ["day.vote.vote.3", "day.vote.vote.3.ask_back", "day.vote.vote.3"]
+
+
 def test_a_confirmed_vote_resumes_from_the_journal() -> None:
     """The said-back window a confirmed seat skipped is skipped on resume too (the journal keeps
     `asked_back`): the replayed roll call asks the same prompts in the same order."""
