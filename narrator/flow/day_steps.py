@@ -96,7 +96,8 @@ def _rounds(self: Sequencer, phase: str) -> None:
     self.narrate()
     while game.state.awaiting in (Awaiting.VOTE, Awaiting.TIEBREAK) and game.outcome is None:
         if game.state.awaiting is Awaiting.TIEBREAK:
-            heard = self.ask(self._day_prompt("day.tiebreak", game.state.candidates, self.timing.chain, risky=True))
+            heard = self.ask(self._day_prompt("day.tiebreak", game.state.candidates, self.timing.chain, risky=True,
+                                              ask_back=True))
             game.break_tie(None if heard is None else int(heard.choice))
         else:
             game.cast_votes(self._roll_call(phase), self.rng)

@@ -171,3 +171,27 @@ def test_at_night_a_lookalike_is_refused_in_silence() -> None:
     assert lines == quiet
     assert not any(p.name.endswith(".ask_back") for p in asked)
     assert not any("Yes or no" in t for t in lines)
+
+
+def test_the_hunters_shot_is_asked_back_too() -> None:
+    """The other day seat prompts that listen by voice (the Hunter's shot, the successor, the
+    tie-break) ask a look-alike back the same way."""
+    s = parse_setup({"language": "en", "players": 8, "roles": {1: "seer", 2: "werewolf", 3: "werewolf", 4: "witch",
+                                                               5: "hunter"}, "timing": dict(FAST)}, "SETUP")
+    base = parse_script({"nights": [{"werewolves": 5}], "days": [{"hunter": 2, "eliminate": 3}]}, s.players, "SCRIPT")
+    asked: list[Prompt] = []
+    plan = [Heard(4, "voice", "사", lookalike=True), Heard("yes", "voice", "네")]
+
+    def answer(prompt: Prompt) -> Heard | None:
+        asked.append(prompt)
+        if prompt.name.startswith("day.hunter") and plan:
+            return plan.pop(0)
+        return base.answer(prompt)
+
+    clock = VirtualClock()
+    r = run_game(s, FakeListener(clock, answer, delay=1.0), 0, clock)
+    assert [p.name for p in asked if p.name.startswith("day.hunter")] == ["day.hunter", "day.hunter.ask_back"]
+    assert next(p for p in asked if p.name == "day.hunter").ask_back
+    assert "Seat 4? Yes or no." in said(r)
+    shot = next(e for e in r.game.events if isinstance(e, ev.HunterShot))
+    assert shot.target == 4

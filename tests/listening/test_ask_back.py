@@ -118,3 +118,18 @@ def test_the_roll_call_asks_again_on_anioyo(ko: VoicePack, model: Any, tmp_path:
     assert votes[3] == 7
     at = lines.index("vote.ask_back")
     assert lines[at + 1] == "prompt.repeat"
+
+
+def test_a_risky_lookalike_is_not_read_back_but_handed_on_to_be_asked() -> None:
+    """The Hunter's shot, a successor, the tie-break: their read-back stands after a countdown of
+    silence, which must not take a look-alike. It goes to the sequencer's question instead, where
+    only a "yes" takes it."""
+    from narrator.listening.fake import ScriptedListener
+    from narrator.listening.table import ConfirmingListener
+
+    lookalike = Heard(4, "voice", "사", lookalike=True)
+    inner = ScriptedListener({"day.hunter": [lookalike]})
+    speaker = RecordingSpeaker()
+    heard = ConfirmingListener(inner, speaker).listen(Prompt("day.hunter", seats=(3, 4), risky=True, ask_back=True))
+    assert heard == lookalike
+    assert speaker.said == [] and [p.name for p in inner.prompts] == ["day.hunter"]
