@@ -56,6 +56,12 @@ class Heard:
     source: str = "keypad"  # "keypad", "voice" or "script"
     text: str = ""  # what was typed or heard, for the screen and the journal
     confidence: float = 1.0
+    # A seat heard by voice but refused as a look-alike (another legal seat's word is often heard
+    # as this one): no answer yet. Only a prompt that asks back (`Prompt.ask_back`) gets one; the
+    # sequencer asks "{seat}? Yes or no." and takes the seat only on "yes" (docs/voice.md).
+    lookalike: bool = False
+    # The voter said "yes" when that look-alike was asked back: it is not said back again.
+    confirmed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +78,9 @@ class Prompt:
     # No question is open: keys are only watched for (during a wake line, or after a night
     # answer, when `-` may take it back). A script of piped answers has nothing for it.
     idle: bool = False
+    # By day, a seat refused by voice as a look-alike comes back as `Heard(lookalike=True)` for
+    # the sequencer to ask back, instead of "please repeat" (the roll call; never at night).
+    ask_back: bool = False
 
     def allows(self, choice: Choice) -> bool:
         if isinstance(choice, bool):

@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 
 
 def _day_prompt(
-    self: Sequencer, name: str, seats: Iterable[int], seconds: float, words: Iterable[str] = (), risky: bool = False
+    self: Sequencer, name: str, seats: Iterable[int], seconds: float, words: Iterable[str] = (), risky: bool = False,
+    ask_back: bool = False,
 ) -> Prompt:
     return Prompt(
         name,
@@ -27,6 +28,7 @@ def _day_prompt(
         deadline=self.clock.now() + seconds,
         risky=risky,
         number=self.day_number(),
+        ask_back=ask_back,
     )
 
 
@@ -94,7 +96,8 @@ def _rounds(self: Sequencer, phase: str) -> None:
     self.narrate()
     while game.state.awaiting in (Awaiting.VOTE, Awaiting.TIEBREAK) and game.outcome is None:
         if game.state.awaiting is Awaiting.TIEBREAK:
-            heard = self.ask(self._day_prompt("day.tiebreak", game.state.candidates, self.timing.chain, risky=True))
+            heard = self.ask(self._day_prompt("day.tiebreak", game.state.candidates, self.timing.chain, risky=True,
+                                              ask_back=True))
             game.break_tie(None if heard is None else int(heard.choice))
         else:
             game.cast_votes(self._roll_call(phase), self.rng)
@@ -119,13 +122,16 @@ def _roll_call(self: Sequencer, phase: str) -> dict[int, int | None]:
         self.say(Cue("vote.voter", {"seat": voter}, phase=phase))
         words = ("nobody", *sign)
         while True:
-            prompt = self._day_prompt(f"{name}.{ballot}.{voter}", s.candidates, self.timing.vote, words)
+            # A seat heard as a look-alike is asked back ("4? Yes or no.", `_ask_back`).
+            prompt = self._day_prompt(f"{name}.{ballot}.{voter}", s.candidates, self.timing.vote, words, ask_back=True)
             heard = self.ask(prompt)
             while heard is not None and heard.choice == "yes":
                 self.game.signal_second_vote(voter)
                 words = ("nobody",)
                 heard = self.ask(replace(prompt, words=tuple(w for w in prompt.words if w != "yes")))
-            if heard is None or heard.source != "voice" or not _taken_back(self, voter, heard, prompt.name, phase):
+            # A seat the voter confirmed when it was asked back is not said back a second time.
+            if heard is None or heard.source != "voice" or heard.confirmed \
+                    or not _taken_back(self, voter, heard, prompt.name, phase):
                 break
         votes[voter] = None if heard is None or heard.choice == "nobody" else int(heard.choice)
     return votes
@@ -146,6 +152,31 @@ def _taken_back(self: Sequencer, voter: int, heard: Heard, name: str, phase: str
         return False
     self.say(Cue("vote.taken_back", {"seat": voter}, phase=phase))
     return True
+
+
+def _ask_back(self: Sequencer, prompt: Prompt, heard: Heard) -> Heard | None:
+    """A seat heard by voice as a look-alike ("사" is also heard for 삼) is asked back at once:
+    "4? Yes or no.", answered through the read-back's own yes/no path (its grammar, its
+    table-talk rules, the room's level; `+` / `-` on the keypad). "Yes" takes the seat; "no",
+    nothing within `ask_back` seconds, or anything else: "please repeat", and the prompt listens
+    again (nothing is lost; a seat typed meanwhile is the answer). By day only (`Sequencer.ask`
+    never asks at night): it depends only on what the table heard, which is public by day
+    (docs/voice.md, "Voice answers at a real table")."""
+    phase = self.last_cue.phase if self.last_cue is not None else ""
+    if heard.choice == "nobody":  # "없어요" is heard for 구, 육, 오 too
+        self.say(Cue("vote.ask_back_nobody", phase=phase))
+    else:
+        self.say(Cue("vote.ask_back", {"seat": int(heard.choice)}, phase=phase))
+    question = Prompt(f"{prompt.name}.ask_back", words=("yes", "no"),
+                      deadline=self.clock.now() + self.timing.ask_back, number=prompt.number)
+    answer = self.listener.listen(question)
+    if answer is not None and answer.choice == "yes":
+        return replace(heard, lookalike=False, confirmed=True)
+    if answer is not None and answer.source != "voice" and prompt.allows(answer.choice) \
+            and (isinstance(answer.choice, int) or answer.choice == "nobody"):
+        return answer  # a vote typed meanwhile: the keypad answers at any time
+    self.say(Cue("prompt.repeat", phase=phase))
+    return None
 
 
 def do_dusk(self: Sequencer) -> None:

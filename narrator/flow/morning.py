@@ -41,14 +41,16 @@ def do_chain(self: Sequencer) -> None:
         self._window(seat)
     elif game.state.awaiting is Awaiting.HUNTER:
         self.say(Cue("chain.hunter", {"seat": seat}, phase="day.chain"))
-        heard = self.ask(self._day_prompt("day.hunter", game.hunter_targets(), self.timing.chain, risky=True))
+        heard = self.ask(self._day_prompt("day.hunter", game.hunter_targets(), self.timing.chain, risky=True,
+                                          ask_back=True))
         game.hunter_shoot(None if heard is None else int(heard.choice))
     elif game.state.awaiting is Awaiting.VOTERS:
         self.say(Cue("scapegoat.designate", {"seat": seat}, phase="day.chain"))
         game.designate_voters(self._voters_list())
     else:
         self.say(Cue("chain.successor", {"seat": seat}, phase="day.chain"))
-        heard = self.ask(self._day_prompt("day.successor", game.living(), self.timing.chain, risky=True))
+        heard = self.ask(self._day_prompt("day.successor", game.living(), self.timing.chain, risky=True,
+                                          ask_back=True))
         game.name_successor(None if heard is None else int(heard.choice))
     self.narrate()
 

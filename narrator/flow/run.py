@@ -50,7 +50,8 @@ def resume_from(records: list[dict[str, Any]], path: Path | None = None) -> Resu
         try:
             if kind == "input":
                 choice = record["choice"]
-                heard = None if choice is None else Heard(choice, str(record.get("source", "journal")))
+                heard = None if choice is None else Heard(choice, str(record.get("source", "journal")),
+                                                          confirmed=record.get("asked_back") is True)
                 resume.inputs.setdefault(int(record["n"]), []).append((str(record["prompt"]), heard))
             elif kind == "step":
                 resume.steps[int(record["n"])] = list(record["events"])

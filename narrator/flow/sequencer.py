@@ -351,6 +351,17 @@ class Sequencer:
                 # A prompt that ran out is journaled too: on resume each answer goes to its own prompt.
                 self.journal.append({"kind": "input", "n": self.step, "prompt": prompt.name, "choice": None, "source": "timeout"})
                 return None
+            if heard.lookalike:
+                if prompt.night or not prompt.ask_back or not prompt.allows(heard.choice):
+                    continue  # a refusal like any other: nothing is ever asked at night
+                started = self.clock.now()
+                asked = self._ask_back(prompt, heard)
+                if asked is None:
+                    if prompt.deadline is not None:
+                        # The question and its answer do not eat the time left to choose again.
+                        prompt = replace(prompt, deadline=prompt.deadline + self.clock.now() - started)
+                    continue
+                heard = asked
             choice = heard.choice
             if not prompt.night and choice == "repeat" and "repeat" in prompt.words:
                 if prompt.name == "day.debate" and self.debate_end is not None:
@@ -368,9 +379,11 @@ class Sequencer:
                     self.display.feedback("input.refused", {"reason": heard.text or str(choice)})
                 continue
             self.display.feedback("input.accepted", {})
-            self.journal.append(
-                {"kind": "input", "n": self.step, "prompt": prompt.name, "choice": choice, "source": heard.source}
-            )
+            record: dict[str, Any] = {"kind": "input", "n": self.step, "prompt": prompt.name, "choice": choice,
+                                      "source": heard.source}
+            if heard.confirmed:
+                record["asked_back"] = True  # a resume then skips its said-back window too
+            self.journal.append(record)
             return heard
 
     def _pause(self, prompt: Prompt) -> Prompt:
@@ -429,6 +442,7 @@ class Sequencer:
     do_vote = _day_steps.do_vote
     _rounds = _day_steps._rounds
     _roll_call = _day_steps._roll_call
+    _ask_back = _day_steps._ask_back
     do_dusk = _day_steps.do_dusk
     do_game_over = _day_steps.do_game_over
 

@@ -30,6 +30,9 @@ class Timing:
     vote: float = 20.0  # for one voter's answer
     # After a vote taken by voice is said back: "no" (or `-`) in this time takes it back.
     take_back: float = 1.5
+    # After a seat heard by voice as a look-alike is asked back ("4? Yes or no."): this long to
+    # say yes (or press +); anything else, or nothing, and the voter is asked again.
+    ask_back: float = 3.0
     chain: float = 30.0  # the Hunter's shot, the Captain's successor or tie-break
     # The physical cards' roll call (narrator/table/deal.py): a role's turn to type its seat, and
     # more for each card of that role beyond the first (the Werewolves type several seats).

@@ -41,7 +41,10 @@ class Interpretation:
 
     choice: Choice | None
     confidence: float
-    reason: str = ""  # why no choice: "silence", "low confidence", "not a choice", "ambiguous"
+    reason: str = ""  # why no choice: "silence", "low confidence", "not a choice", "ambiguous", "confusable"...
+    # A "confusable" refusal: the seat the grammar took before the look-alike table refused it
+    # (a day prompt may ask it back: "4? Yes or no."; docs/voice.md).
+    candidate: Choice | None = None
 
 
 @dataclass(frozen=True)
@@ -102,7 +105,7 @@ class Grammar:
         # alone or in a longer form ("이 번"): the keypad, or another way to say it, answers.
         lookalikes = [p for w, _ in words for p in self.confusions.get(normalise(w), ())]
         if any(p in self.phrases and self.phrases[p] != meaning.choice for p in lookalikes):
-            return Interpretation(None, meaning.confidence, "confusable")
+            return Interpretation(None, meaning.confidence, "confusable", candidate=meaning.choice)
         if len(alternatives) < 2:
             return meaning
         best = alternatives[0][1]

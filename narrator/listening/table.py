@@ -105,7 +105,10 @@ class ConfirmingListener:
     def listen(self, prompt: Prompt, cancel: threading.Event | None = None) -> Heard | None:
         while True:
             heard = self.inner.listen(prompt, cancel)
-            if heard is None or not prompt.risky or not isinstance(heard.choice, int) or not prompt.allows(heard.choice):
+            # A look-alike is no choice yet: the sequencer asks it back ("4? Yes or no."), and a
+            # "yes" to that question confirms it as this read-back's "yes" would.
+            if heard is None or heard.lookalike or not prompt.risky or not isinstance(heard.choice, int) \
+                    or not prompt.allows(heard.choice):
                 return heard
             asked = time.monotonic()
             spoken = self.speaker.say(Cue(self.confirm_line, {"seat": heard.choice}))

@@ -346,8 +346,9 @@ def decide(grammar: Grammar, utt: Utterance, min_confidence: float, margin: floa
     """What an utterance means for the prompt: nothing if it is table talk (see `table_talk`),
     else what the grammar makes of it."""
     meaning = grammar.decide(utt.words, utt.alternatives, min_confidence, margin)
-    if meaning.choice is None:
+    if meaning.choice is None and meaning.candidate is None:
         return meaning
+    # A look-alike's candidate seat is judged as an answer too: table talk is never asked back.
     talk = table_talk(utt.speech_end - utt.started, utt.level, utt.room)
     if talk is not None:
         return Interpretation(None, meaning.confidence, talk)
@@ -506,6 +507,10 @@ class VoiceListener:
                     self.observer(Recognised(utt.text, meaning.choice, meaning.confidence, utt.latency_ms, meaning.reason))
                 if meaning.choice is not None:
                     return Heard(meaning.choice, source="voice", text=utt.text, confidence=meaning.confidence)
+                if meaning.candidate is not None and prompt.ask_back and not prompt.idle:
+                    # A look-alike by day: the sequencer asks it back rather than "please repeat".
+                    return Heard(meaning.candidate, source="voice", text=utt.text, confidence=meaning.confidence,
+                                 lookalike=True)
                 if prompt.idle:
                     continue  # a window only watched for a word (a vote's take-back): no "please repeat"
                 misses += 1
