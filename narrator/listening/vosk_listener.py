@@ -22,7 +22,8 @@ from narrator.i18n import tr
 from narrator.listening.audio import BYTES_PER_SECOND, RATE, AudioSource
 from narrator.listening.grammar import MIN_CONFIDENCE, UNK, Grammar, Interpretation, build_grammar, pack_vocabulary
 from narrator.listening.rejection import (DEFAULT_ALTERNATIVE_MARGIN, MAX_ALTERNATIVES, RoomLevel,
-                                          alternative_margin, confusions, prompt_rejects, reject_words, table_talk)
+                                          alternative_margin, confusions, loud_part, prompt_rejects, reject_words,
+                                          table_talk)
 from narrator.listening.vad import SpeechGate, rms
 from narrator.packs import VoicePack
 from narrator.ports import Cue, Heard, Prompt, Speaker
@@ -154,6 +155,12 @@ class Utterance:
     started: float = 0.0  # stream time of the first chunk called speech
     level: float = 0.0  # median RMS of its speech chunks
     room: float = 0.0  # the room's running speech level before it began (0: not known yet)
+    # Its loud part alone, decoded again when the room was talking (`loud_part`): the reading, its
+    # alternatives, its length and median level. `decide` judges it when the whole is no choice.
+    core: tuple[tuple[str, float], ...] = ()
+    core_alternatives: tuple[tuple[str, float], ...] = ()
+    core_seconds: float = 0.0
+    core_level: float = 0.0
 
     @property
     def text(self) -> str:
@@ -183,6 +190,7 @@ class Detector:
     speech_chunks: int = 0  # chunks the gate called speech, in this detector's life
     room: RoomLevel = field(default_factory=RoomLevel)
     _loud_levels: list[float] = field(default_factory=list)
+    _chunks: list[tuple[bytes, float]] = field(default_factory=list)  # the utterance's own, with their levels
     _room: float = 0.0
 
     @property
@@ -197,6 +205,7 @@ class Detector:
         """Forget the utterance under way (it overlapped the narrator's voice)."""
         self._rec = None
         self._start = None
+        self._chunks = []
         self._pre.clear()
 
     def feed(self, data: bytes, t_end: float) -> Utterance | None:
@@ -214,6 +223,7 @@ class Detector:
             self._rec = self.new_recognizer()
             self._start = t_end - duration
             self._loud_levels = []
+            self._chunks = []
             self._room = self.room.level(t_end, skip_last=1)
             for chunk in self._pre:
                 self._rec.AcceptWaveform(chunk)
@@ -222,6 +232,7 @@ class Detector:
         if loud:
             self._last_loud = t_end
             self._loud_levels.append(level)
+        self._chunks.append((data, level))
         received = time.monotonic()
         self._rec.AcceptWaveform(data)  # Vosk's own endpoint is late or absent: ours decides
         if t_end - self._last_loud >= self.silence or t_end - self._start >= self.max_utterance:
@@ -241,8 +252,24 @@ class Detector:
         words, alternatives = parse_result(result)
         levels = sorted(self._loud_levels)
         level = levels[len(levels) // 2] if levels else 0.0
+        core: tuple[tuple[str, float], ...] = ()
+        core_alternatives: tuple[tuple[str, float], ...] = ()
+        core_seconds = core_level = 0.0
+        span = loud_part([lv for _, lv in self._chunks], self._room)
+        if span is not None:
+            # The room talks: decode the part that stands out from it again, on its own.
+            chunks = self._chunks[span[0]:span[1]]
+            rec = self.new_recognizer()
+            for data, _ in chunks:
+                rec.AcceptWaveform(data)
+            core, core_alternatives = parse_result(rec.FinalResult())
+            core_seconds = sum(len(data) for data, _ in chunks) / BYTES_PER_SECOND
+            ordered = sorted(lv for _, lv in chunks)
+            core_level = ordered[len(ordered) // 2]
+        self._chunks = []
         return Utterance(words, self._last_loud, t_end, received, time.monotonic(), alternatives,
-                         started=started, level=level, room=self._room)
+                         started=started, level=level, room=self._room, core=core,
+                         core_alternatives=core_alternatives, core_seconds=core_seconds, core_level=core_level)
 
 
 def parse_result(result: str) -> tuple[tuple[tuple[str, float], ...], tuple[tuple[str, float], ...]]:
@@ -347,6 +374,13 @@ def decide(grammar: Grammar, utt: Utterance, min_confidence: float, margin: floa
     else what the grammar makes of it."""
     meaning = grammar.decide(utt.words, utt.alternatives, min_confidence, margin)
     if meaning.choice is None and meaning.candidate is None:
+        if utt.core:
+            # The room talks and the whole is no choice: its loud part alone may be the answer
+            # (the talk around it read as "not a choice" words; rejection.py, `loud_part`).
+            core = grammar.decide(utt.core, utt.core_alternatives, min_confidence, margin)
+            if core.choice is not None or core.candidate is not None:
+                talk = table_talk(utt.core_seconds, utt.core_level, utt.room)
+                return core if talk is None else Interpretation(None, core.confidence, talk)
         return meaning
     # A look-alike's candidate seat is judged as an answer too: table talk is never asked back.
     talk = table_talk(utt.speech_end - utt.started, utt.level, utt.room)

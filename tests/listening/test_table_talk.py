@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 
 from narrator.listening.grammar import build_grammar
-from narrator.listening.rejection import MAX_ANSWER_SECONDS, STAND_OUT, RoomLevel, confusions, table_talk
-from narrator.listening.vosk_listener import decide_stream, hear_room, listening_grammar
+from narrator.listening.rejection import (CORE_PAD, MAX_ANSWER_SECONDS, ROOM_TALKING, STAND_OUT, RoomLevel, confusions,
+                                         loud_part, table_talk)
+from narrator.listening.vosk_listener import SILENCE, decide_stream, hear_room, listening_grammar
 from narrator.packs import VoicePack
 from narrator.ports import Prompt
 
@@ -131,3 +132,42 @@ def test_nobody_said_by_a_calibration_voice_is_taken_with_every_seat_legal(bench
     dry = next(c for c in bench.CONDITIONS if c[0] == "dry")
     pcm, _, _ = bench.place(word, dry, bench.seed_of("calibration", "ko+f3", "없음", "dry"), cache)
     assert choices(model, ko, VOTE, pcm) == ["nobody"]
+
+
+def answer_file(bench: ModuleType, cache: Path, name: str) -> Any:
+    """The calibration corpus's answer file `name` (word/voice/speed/pitch/room), by its own generator."""
+    text, voice, _, _, room = name.split("/")
+    vi = bench.CALIBRATION.index(voice)
+    words = bench.corpus_words()
+    wi = next(i for i, (_, _, (t, _)) in enumerate(words) if t == text)
+    kind, prompt, (_, expected) = words[wi]
+    cond = next(c for c in bench.CONDITIONS if c[0] == room)
+    item = bench.answer_item("calibration", voice, vi, wi, kind, prompt, text, expected, cond, cache)
+    assert item.name == name
+    return item
+
+
+# Answers 10 dB over a table that was already talking, which the whole utterance lost: the talk
+# around the answer (its pre-roll, the silence wait after it) was read as "not a choice" words
+# ("그거 진짜 왜" for 십, "아홉 열" for 아니요). Taken on their loud part alone.
+@pytest.mark.parametrize("name", ["십/ko+klatt3/160/50/babble-other-10dB", "아니요/ko+croak/160/50/babble-ko-10dB"])
+def test_an_answer_over_table_talk_is_judged_by_its_loud_part(bench: ModuleType, cache: Path, model: Any,
+                                                              ko: VoicePack, name: str) -> None:
+    item = answer_file(bench, cache, name)
+    grammar = listening_grammar(VOTE if item.prompt == "vote" else CONFIRM, ko, model)
+    heard = list(decide_stream(model, grammar, item.pcm, margin=2.0, room=hear_room(RoomLevel(), item.before)))
+    taken = [d for d in heard if d.choice is not None]
+    assert taken and taken[0].choice == item.expected, [(d.heard, d.choice, d.recognised.reason) for d in heard]
+    u = taken[0].utterance
+    assert u is not None and u.room >= ROOM_TALKING
+    assert grammar.decide(u.words, u.alternatives, margin=2.0).choice is None  # the whole: no choice
+    assert u.core_seconds < u.speech_end - u.started + SILENCE  # its loud part: shorter
+
+
+def test_the_loud_part_is_what_stands_out_from_a_talking_room() -> None:
+    room = 1000.0
+    levels = [900.0, 1200.0, 2600.0, 3000.0, 2400.0, 2700.0, 1100.0, 800.0, 700.0]
+    assert loud_part(levels, room) == (2 - CORE_PAD, 6 + CORE_PAD)
+    assert loud_part(levels, ROOM_TALKING * 0.9) is None  # a quiet room: the whole utterance is the answer
+    assert loud_part(levels, 0.0) is None  # the room is not known
+    assert loud_part([900.0, 1200.0], room) is None  # nothing stands out
