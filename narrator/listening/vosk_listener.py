@@ -250,8 +250,7 @@ class Detector:
         self._rec = None
         self._start = None
         words, alternatives = parse_result(result)
-        levels = sorted(self._loud_levels)
-        level = levels[len(levels) // 2] if levels else 0.0
+        level = _median(self._loud_levels)
         core: tuple[tuple[str, float], ...] = ()
         core_alternatives: tuple[tuple[str, float], ...] = ()
         core_seconds = core_level = 0.0
@@ -264,12 +263,18 @@ class Detector:
                 rec.AcceptWaveform(data)
             core, core_alternatives = parse_result(rec.FinalResult())
             core_seconds = sum(len(data) for data, _ in chunks) / BYTES_PER_SECOND
-            ordered = sorted(lv for _, lv in chunks)
-            core_level = ordered[len(ordered) // 2]
+            core_level = _median([lv for _, lv in chunks])
         self._chunks = []
         return Utterance(words, self._last_loud, t_end, received, time.monotonic(), alternatives,
                          started=started, level=level, room=self._room, core=core,
                          core_alternatives=core_alternatives, core_seconds=core_seconds, core_level=core_level)
+
+
+def _median(levels: list[float]) -> float:
+    """The level an utterance (or its loud part) is judged by: the median of its chunks' (the
+    upper one of an even count; 0.0 for none)."""
+    ordered = sorted(levels)
+    return ordered[len(ordered) // 2] if ordered else 0.0
 
 
 def parse_result(result: str) -> tuple[tuple[tuple[str, float], ...], tuple[tuple[str, float], ...]]:
