@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable, TYPE_CHECKING, cast
 
 from narrator.ports import Cue, Heard, JournalError, Prompt
-from narrator.roles import Call
+from narrator.roles import PANELS, Call
 from narrator.roles.base import NightTurn, PanelLine, powerless_turn
-from narrator.rules import Phase, hooks
+from narrator.rules import Phase
 
 if TYPE_CHECKING:
     from narrator.flow.sequencer import Sequencer
@@ -157,11 +157,11 @@ def _night_prompt(self: Sequencer, call: str, deadline: float, seats: Iterable[i
 def do_call(self: Sequencer, call: Call) -> None:
     """The one night call every role's declaration drives (narrator/roles/<role>.py)."""
     tonight = call.run(self.game, self.rng)
-    extra = [line for lines in hooks.PANEL.get(call.name, ()) for line in lines(self.game)]
+    extra = [line for lines in PANELS.get(call.name, ()) for line in lines(self.game)]
     if extra:
         # Private lines other roles add to this call's panel (the pack's: a Wild Child turned).
         panel = tonight.turn.panel
-        tonight.turn.panel = lambda answers: [*panel(answers), *cast(list[PanelLine], extra)]
+        tonight.turn.panel = lambda answers: [*panel(answers), *extra]
     turn = tonight.turn
     holder = self.game.living_holder(call.role)
     if call.by_holder and holder is not None and not self.game.powered(holder):

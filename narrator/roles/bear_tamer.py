@@ -10,16 +10,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from narrator.roles.base import Card, PanelLine, RoleModule, living_neighbours
 from narrator.rules.roles import Role, Team
-
-if TYPE_CHECKING:
-    from narrator.rules.game import Game
+from narrator.rules.view import GameView
 
 
-def growls(game: Game) -> bool:
+def growls(game: GameView) -> bool:
     tamer = game.living_holder(Role.BEAR_TAMER)
     if tamer is None or not game.powered(tamer):
         return False
@@ -28,7 +25,7 @@ def growls(game: Game) -> bool:
     return any(game.is_pack(seat) for seat in living_neighbours(game, tamer))
 
 
-def morning(game: Game) -> list[PanelLine]:
+def morning(game: GameView) -> list[PanelLine]:
     return [("bear_tamer.growl", {})] if growls(game) else []
 
 

@@ -1,5 +1,5 @@
 """Cupid: first night only, names two Lovers (himself allowed); then the Lovers wake and see
-each other. If one Lover dies the other dies of grief (`Game._resolve`)."""
+each other. If one Lover dies the other dies of grief (the first of a death's chain reactions)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING
 
 from narrator.ports import Heard
 from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
+from narrator.rules.events import Cause
 from narrator.rules.roles import Role, Team
+from narrator.rules.view import Chain, GameView, Hooks, Reaction
 
 if TYPE_CHECKING:
     from narrator.rules.game import Game
@@ -41,12 +43,20 @@ def run_cupid(game: Game, rng: random.Random) -> CallTurn:
     return CallTurn("cupid.wake", NightTurn("cupid", question, panel), finish)
 
 
-def run_lovers(game: Game, rng: random.Random) -> CallTurn:
+def run_lovers(game: GameView, rng: random.Random) -> CallTurn:
     lovers = game.state.lovers
     if lovers is None:
         return CallTurn("lovers.wake", closed_turn("lovers"))
     shown: list[PanelLine] = [("lovers.show", {"seat": lovers[0], "other": lovers[1]})]
     return CallTurn("lovers.wake", NightTurn("lovers", lambda answers: None, lambda answers: shown, final=True))
+
+
+def grief(game: GameView, seat: int, cause: Cause) -> Reaction | None:
+    """Dawn step 6: a Lover's death kills the other, of grief."""
+    lovers = game.state.lovers
+    if lovers is None or seat not in lovers:
+        return None
+    return Reaction(deaths=((lovers[1] if lovers[0] == seat else lovers[0], Cause.GRIEF),))
 
 
 MODULE = RoleModule(
@@ -55,4 +65,5 @@ MODULE = RoleModule(
         Call("cupid", 5, Schedule.FIRST_NIGHT, Role.CUPID, run_cupid, turn=25.0, lines=("cupid.prompt", "echo.lover", "echo.lovers")),
         Call("lovers", 6, Schedule.AFTER, Role.CUPID, run_lovers, turn=10.0, after="cupid", lines=("lovers.show",)),
     ),
+    hooks=Hooks(chain=(Chain(1, grief),)),
 )

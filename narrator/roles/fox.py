@@ -19,8 +19,8 @@ from narrator.ports import Heard
 from narrator.roles.base import (Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn,
                                   living_neighbours)
 from narrator.rules.events import Event, PowerLost
-from narrator.rules.hooks import Power
 from narrator.rules.roles import Role, Team
+from narrator.rules.view import GameView, Power
 
 if TYPE_CHECKING:
     from narrator.rules.game import Game
@@ -28,26 +28,26 @@ if TYPE_CHECKING:
 ORDER = 13  # docs/rules-spec.md#night-order: after the Seer, before the pack
 
 
-def group(game: Game, centre: int) -> tuple[int, ...]:
+def group(game: GameView, centre: int) -> tuple[int, ...]:
     """The centre and his nearest living neighbour on each side (seat+1 clockwise, seat-1)."""
     if not game.is_alive(centre):
         return ()
     return tuple(sorted({centre, *living_neighbours(game, centre)}))
 
 
-def smells_wolf(game: Game, centre: int) -> bool:
+def smells_wolf(game: GameView, centre: int) -> bool:
     return any(game.is_pack(seat) for seat in group(game, centre))
 
 
-def targets(game: Game, fox: int) -> tuple[int, ...]:
+def targets(game: GameView, fox: int) -> tuple[int, ...]:
     return game.living()
 
 
-def check(game: Game, fox: int, chosen: tuple[int, ...]) -> str | None:
+def check(game: GameView, fox: int, chosen: tuple[int, ...]) -> str | None:
     return None if len(chosen) <= 1 else "the Fox sniffs around one player, or nobody"
 
 
-def effect(game: Game, fox: int, chosen: tuple[int, ...]) -> tuple[Event, ...]:
+def effect(game: GameView, fox: int, chosen: tuple[int, ...]) -> tuple[Event, ...]:
     """A "no" costs a powered Fox his power (fox_loses_power_on_miss)."""
     if not chosen or not game.powered(fox) or not game.options.fox_loses_power_on_miss:
         return ()

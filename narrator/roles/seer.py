@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from narrator.ports import Heard
 from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
 from narrator.rules.roles import Role, Team
+from narrator.rules.view import GameView
 
 if TYPE_CHECKING:
     from narrator.rules.game import Game

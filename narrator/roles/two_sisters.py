@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 
 from narrator.ports import Heard
 from narrator.roles.base import Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
-from narrator.rules.hooks import Power
 from narrator.rules.options import Options
 from narrator.rules.roles import Role, Team
+from narrator.rules.view import GameView, Power
 
 if TYPE_CHECKING:
     from narrator.rules.game import Game
@@ -49,11 +49,11 @@ def siblings_turn(game: Game, role: Role, call: str) -> CallTurn:
     return CallTurn(f"{call}.wake", NightTurn(call, lambda answers: None, lambda answers: shown, final=True), finish)
 
 
-def nobody(game: Game, sibling: int) -> tuple[int, ...]:
+def nobody(game: GameView, sibling: int) -> tuple[int, ...]:
     return ()
 
 
-def check(game: Game, sibling: int, chosen: tuple[int, ...]) -> str | None:
+def check(game: GameView, sibling: int, chosen: tuple[int, ...]) -> str | None:
     return None if not chosen else "the siblings only wake and recognise each other: they choose nobody"
 
 

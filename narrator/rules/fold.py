@@ -315,14 +315,14 @@ def _ended(s: State, e: GameEnded) -> None:
 
 
 E = TypeVar("E", bound=Event)
-_APPLY: dict[type, Callable[[State, Any], None]] = {}
+APPLY: dict[type, Callable[[State, Any], None]] = {}
 
 
 def _on(kind: type[E], apply: Callable[[State, E], None]) -> None:
     """Register the fold of one event type (once); the types of `kind` and `apply` must agree."""
-    if kind in _APPLY:
+    if kind in APPLY:
         raise ValueError(f"the fold of {kind.__name__} is registered twice")
-    _APPLY[kind] = apply
+    APPLY[kind] = apply
 
 
 _on(GameStarted, _started)

@@ -140,7 +140,6 @@ class State:
     ballot_voters: tuple[int, ...] = ()  # who may vote in the open ballot (`VoteOpened.voters`)
     resolving_day: bool = False
     outcome: Outcome | None = None
-    events: int = 0
     # The catalogue's powers (narrator/roles): call -> seats chosen tonight, and last night.
     # Replaced, never changed in place, so a copy may share them.
     chosen_tonight: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)

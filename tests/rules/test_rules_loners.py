@@ -31,9 +31,9 @@ def test_a_rank_is_taken_once() -> None:
 
 def test_a_loners_row_is_checked_only_when_he_is_possible() -> None:
     plain = new_game("werewolf seer villager villager villager")
-    assert Side.PIED_PIPER not in {w.side for w in plain.wins}
+    assert Side.PIED_PIPER not in {w.side for w in plain.hooks.wins}
     loners = new_game("werewolf pied_piper white_werewolf villager villager")
-    assert {Side.PIED_PIPER, Side.WHITE_WEREWOLF} <= {w.side for w in loners.wins}
+    assert {Side.PIED_PIPER, Side.WHITE_WEREWOLF} <= {w.side for w in loners.hooks.wins}
 
 
 def test_the_white_werewolf_is_a_pack_member_and_the_piper_is_not() -> None:
