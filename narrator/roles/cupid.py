@@ -8,12 +8,36 @@ from typing import TYPE_CHECKING
 
 from narrator.ports import Heard
 from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
-from narrator.rules.events import Cause
+from narrator.rules.errors import InvalidTargetError
+from narrator.rules.events import Cause, Event, LoversChosen
 from narrator.rules.roles import Role, Team
-from narrator.rules.view import Chain, GameView, Hooks, Reaction
+from narrator.rules.view import Chain, GameView, Hooks, Power, Reaction
 
 if TYPE_CHECKING:
     from narrator.rules.game import Game
+
+ORDER = 5  # docs/rules-spec.md#night-order: the first night, after the Thief and the Actor
+
+
+def targets(game: GameView, cupid: int) -> tuple[int, ...]:
+    """Any two living players, himself allowed."""
+    return game.living()
+
+
+def check(game: GameView, cupid: int, chosen: tuple[int, ...]) -> str | None:
+    if len(chosen) != 2:
+        return "Cupid names exactly two Lovers"
+    if chosen[0] == chosen[1]:
+        raise InvalidTargetError("Cupid named seat {first} twice; the Lovers are two different players", first=chosen[0])
+    return None
+
+
+def chose(game: GameView, cupid: int, chosen: tuple[int, ...]) -> tuple[Event, ...]:
+    return (LoversChosen(cupid, chosen[0], chosen[1]),)
+
+
+def said(chosen: tuple[int, ...]) -> str:
+    return f"Lovers {chosen[0]!r} and {chosen[1]!r}" if len(chosen) == 2 else f"Lovers {chosen!r}"
 
 
 def run_cupid(game: Game, rng: random.Random) -> CallTurn:
@@ -38,7 +62,7 @@ def run_cupid(game: Game, rng: random.Random) -> CallTurn:
 
     def finish(answers: list[Heard]) -> None:
         if alive and len(answers) == 2:
-            game.cupid_choose(int(answers[0].choice), int(answers[1].choice))
+            game.use_power("cupid", (int(answers[0].choice), int(answers[1].choice)))
 
     return CallTurn("cupid.wake", NightTurn("cupid", question, panel), finish)
 
@@ -62,8 +86,10 @@ def grief(game: GameView, seat: int, cause: Cause) -> Reaction | None:
 MODULE = RoleModule(
     Card(Role.CUPID, Team.VILLAGE),
     (
-        Call("cupid", 5, Schedule.FIRST_NIGHT, Role.CUPID, run_cupid, turn=25.0, lines=("cupid.prompt", "echo.lover", "echo.lovers")),
+        Call("cupid", ORDER, Schedule.FIRST_NIGHT, Role.CUPID, run_cupid, turn=25.0, lines=("cupid.prompt", "echo.lover", "echo.lovers")),
         Call("lovers", 6, Schedule.AFTER, Role.CUPID, run_lovers, turn=10.0, after="cupid", lines=("lovers.show",)),
     ),
+    powers=(Power("cupid", Role.CUPID, ORDER, check, targets, count=2, first_night_only=True, record=chose, renewed=False,
+                  lost_with_power=False, who="Cupid", said=said),),
     hooks=Hooks(chain=(Chain(1, grief),)),
 )

@@ -4,9 +4,11 @@ shot (`GameView.hunter_shoot`); which deaths let him shoot: option `hunter_shoot
 from __future__ import annotations
 
 from narrator.roles.base import Card, RoleModule
-from narrator.rules.events import DEVOURING, Cause, HunterCalled
+from narrator.rules import checks
+from narrator.rules.events import DEVOURING, Cause, HunterCalled, HunterShot
 from narrator.rules.roles import Role, Team
-from narrator.rules.view import Chain, GameView, Hooks, Reaction
+from narrator.rules.state import Awaiting
+from narrator.rules.view import Answer, Chain, GameView, Hooks, Reaction
 
 
 def fires(game: GameView, cause: Cause) -> bool:
@@ -22,4 +24,19 @@ def shot(game: GameView, seat: int, cause: Cause) -> Reaction | None:
     return None
 
 
-MODULE = RoleModule(Card(Role.HUNTER, Team.VILLAGE), hooks=Hooks(chain=(Chain(4, shot, Role.HUNTER),)))
+def shoots(game: GameView, hunter: int, choice: tuple[int, ...] | None) -> Reaction:
+    """His shot: a living player dies (None: he let the moment pass)."""
+    target = None if choice is None else choice[0]
+    if target is not None:
+        checks.target(game, target, "the Hunter")
+    return Reaction(events=(HunterShot(hunter, target),), deaths=() if target is None else ((target, Cause.HUNTER),))
+
+
+def said(choice: tuple[int, ...] | None) -> str:
+    return f"the Hunter's shot at seat {None if choice is None else choice[0]!r}"
+
+
+MODULE = RoleModule(
+    Card(Role.HUNTER, Team.VILLAGE),
+    hooks=Hooks(chain=(Chain(4, shot, Role.HUNTER),), answers=(Answer(Awaiting.HUNTER, said, shoots),)),
+)

@@ -72,8 +72,10 @@ def dusk_deaths(game: GameView) -> tuple[int, ...]:
     return _diseased(game) if game.options.knight_disease_timing == "next_dusk" else ()
 
 
-def dawn_deaths(game: GameView) -> tuple[int, ...]:
-    return _diseased(game) if game.options.knight_disease_timing == "next_dawn" else ()
+def dawn_deaths(game: GameView) -> tuple[tuple[int, Cause], ...]:
+    if game.options.knight_disease_timing != "next_dawn":
+        return ()
+    return tuple((seat, Cause.DISEASE) for seat in _diseased(game))
 
 
 MODULE = RoleModule(

@@ -13,11 +13,12 @@
 
 from __future__ import annotations
 
-
 from narrator.roles.base import Card, PanelLine, RoleModule
+from narrator.rules import checks
 from narrator.rules.events import Cause, NobodyEliminated, TieVictim, VotersCalled, VotersDesignated
 from narrator.rules.roles import Role, Team
-from narrator.rules.view import Chain, GameView, Hooks, Reaction, Settled, Tie
+from narrator.rules.state import Awaiting
+from narrator.rules.view import Answer, Chain, GameView, Hooks, Reaction, Settled, Tie
 
 
 def tie(game: GameView, tie: Tie) -> Settled | None:
@@ -52,11 +53,28 @@ def announce(game: GameView, event: object) -> list[PanelLine]:
     return []
 
 
+def designates(game: GameView, seat: int, choice: tuple[int, ...] | None) -> Reaction:
+    """His list of the next day's voters: any living players, none, or all (None: no answer in
+    time, no restriction)."""
+    chosen: tuple[int, ...] | None = None
+    if choice is not None:
+        for voter in choice:
+            checks.target(game, voter, "the Scapegoat")
+        chosen = tuple(sorted(set(choice)))
+    return Reaction(events=(VotersDesignated(seat, chosen, game.state.day + 1),))
+
+
+def said(choice: tuple[int, ...] | None) -> str:
+    listed = "nobody" if choice is not None and not choice else " ".join(map(repr, choice or ())) or "no answer"
+    return f"the Scapegoat's voters ({listed})"
+
+
 MODULE = RoleModule(
     Card(Role.SCAPEGOAT, Team.VILLAGE, box="new_moon"),
     announce=announce,
     hooks=Hooks(
         ties=(tie,),
         chain=(Chain(5, names_voters, Role.SCAPEGOAT),),
+        answers=(Answer(Awaiting.VOTERS, said, designates),),
     ),
 )

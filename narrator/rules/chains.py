@@ -1,44 +1,44 @@
 """Chain reactions of deaths (the roles' table, `Hooks.chain`), the answers they wait for (the
-Hunter's shot, the Captain's successor, the Scapegoat's voters), and the end of a resolution
-(outcome, dusk or day).
+roles' `Hooks.answers`: the Hunter's shot, the Scapegoat's voters; and the Captain's successor), and
+the end of a resolution (outcome, dusk or day).
 
 Each step reads the game (`GameView`) and hands its events to `emit`, which folds them in.
 """
 
 from __future__ import annotations
 
-from typing import Sequence
-
-from narrator.rules import checks
+from narrator.rules import checks, hooks
 from narrator.rules.events import (
     CaptainSucceeded,
     Cause,
     DayBegan,
     DuskFell,
     GameEnded,
-    HunterShot,
     PlayerDied,
     SecondVoteDue,
     SuccessorCalled,
-    VotersDesignated,
 )
-from narrator.rules.state import Awaiting, _AWAITING_HUNTER, _AWAITING_SUCCESSOR, _CAUSE_HUNTER
+from narrator.rules.state import Awaiting, _AWAITING_SUCCESSOR
 from narrator.rules.view import Emit, GameView
 
 
-def hunter_shoot(game: GameView, emit: Emit, target: int | None) -> None:
-    """The dead Hunter's last shot; None when he let it pass (no answer in time)."""
+def answer(game: GameView, emit: Emit, awaiting: Awaiting, choice: tuple[int, ...] | None) -> None:
+    """The answer a death's chain reaction waits for (`Hooks.answers`: the Hunter's shot, the
+    Scapegoat's voters); None when none came in time. What it brings is resolved with the rest of
+    the chain."""
     s = game.state
-    checks.awaiting(game, _AWAITING_HUNTER, f"the Hunter's shot at seat {target!r}")
-    hunter = s.awaiting_seat
-    assert hunter is not None
-    if target is not None:
-        checks.target(game, target, "the Hunter")
+    found = hooks.answer(awaiting)
+    checks.awaiting(game, awaiting, found.said(choice))
+    seat = s.awaiting_seat
+    assert seat is not None
     queue = list(s.queue)
-    emit(HunterShot(hunter, target))
-    if target is not None:
-        emit(PlayerDied(target, _CAUSE_HUNTER, s.roles[target - 1]))
-        queue.append((target, _CAUSE_HUNTER))
+    reaction = found.answer(game, seat, choice)
+    for event in reaction.events:
+        emit(event)
+    for dead, why in reaction.deaths:
+        if s.alive[dead - 1]:
+            emit(PlayerDied(dead, why, s.roles[dead - 1]))
+            queue.append((dead, why))
     resolve(game, emit, queue)
 
 
@@ -52,24 +52,6 @@ def name_successor(game: GameView, emit: Emit, successor: int | None) -> None:
         checks.target(game, successor, "the Captain")
     emit(CaptainSucceeded(previous, successor))
     finish_resolution(game, emit)
-
-
-def designate_voters(game: GameView, emit: Emit, seats: Sequence[int] | None) -> None:
-    """The dead Scapegoat names who may vote the next day (any living players, none, all);
-    None (no answer in time) sets no restriction."""
-    s = game.state
-    said = "nobody" if seats is not None and not seats else " ".join(map(repr, seats or ())) or "no answer"
-    checks.awaiting(game, Awaiting.VOTERS, f"the Scapegoat's voters ({said})")
-    seat = s.awaiting_seat
-    assert seat is not None
-    chosen: tuple[int, ...] | None = None
-    if seats is not None:
-        for voter in seats:
-            checks.target(game, voter, "the Scapegoat")
-        chosen = tuple(sorted(set(seats)))
-    queue = list(s.queue)
-    emit(VotersDesignated(seat, chosen, s.day + 1))
-    resolve(game, emit, queue)
 
 
 def resolve(game: GameView, emit: Emit, queue: list[tuple[int, Cause]]) -> None:

@@ -7,16 +7,17 @@ from __future__ import annotations
 
 from narrator.rules import chains, checks
 from narrator.rules.events import Cause, DawnBroke, LifeLost, PlayerDied, WindowOpened
-from narrator.rules.state import _CAUSE_DISEASE, _CAUSE_POISON, _PHASE_NIGHT
+from narrator.rules.state import _PHASE_NIGHT
 from narrator.rules.view import Emit, GameView
 
 
 def dawn(game: GameView, emit: Emit) -> None:
     """End the night (docs/rules-spec.md#dawn): 1. the devoured (the pack's victim, and the
-    roles' devourings `Hooks.devourings`); 2. each saved by the Witch's potion or a role's
-    protection (`Hooks.saves`) if the devouring can be stopped, else absorbed by a spare life
-    (`Hooks.absorbs`: the Elder), else dead; 3. the poisoned; then the deaths in seat order,
-    then their chain reactions."""
+    roles' devourings `Hooks.devourings`); 2. each saved by a role (`Hooks.saves`: the Witch's
+    potion, the Savior) if the devouring can be stopped, else absorbed by a spare life
+    (`Hooks.absorbs`: the Elder), else dead; 3 and 4. those who die whatever protects them
+    (`Hooks.dawn_deaths`: the poisoned, the diseased); then the deaths in seat order, then their
+    chain reactions."""
     s = game.state
     hooks = game.hooks
     checks.phase(game, _PHASE_NIGHT, "dawn comes only at the end of a night")
@@ -24,20 +25,16 @@ def dawn(game: GameView, emit: Emit) -> None:
     for seat, cause, stoppable in game.devoured():
         if seat in dead:
             continue
-        if stoppable and (
-            (s.healed and seat == s.saved) or (s.chosen_tonight and any(save(game, seat, cause) for save in hooks.saves))
-        ):
+        if stoppable and any(save(game, seat, cause) for save in hooks.saves):
             continue
         if hooks.absorbs and any(absorbs(game, seat, cause) for absorbs in hooks.absorbs):
             emit(LifeLost(seat))
             continue
         dead[seat] = cause
-    if s.poisoned is not None:
-        dead.setdefault(s.poisoned, _CAUSE_POISON)
-    for dies in hooks.dawn_deaths:  # step 4: the disease (knight_disease_timing=next_dawn)
-        for seat in dies(game):
+    for dies in hooks.dawn_deaths:  # steps 3 and 4: the poisoned, the disease (knight_disease_timing=next_dawn)
+        for seat, why in dies(game):
             if s.alive[seat - 1]:
-                dead.setdefault(seat, _CAUSE_DISEASE)
+                dead.setdefault(seat, why)
     # Those who died at dusk (the disease) are announced now with the others.
     earlier = dict(s.night_dead)
     order = tuple(sorted({*dead, *earlier}))

@@ -23,11 +23,11 @@ from narrator.rules.events import Event, GameStarted
 from narrator.rules.fold import APPLY
 from narrator.rules.options import Options
 from narrator.rules.roles import Role, Team
-from narrator.rules.state import RESET_ORDER, Awaiting, Outcome, Phase, State, Step, WitchView, step_of
+from narrator.rules.state import RESET_ORDER, Awaiting, Outcome, Phase, State, Step, step_of
 from narrator.rules.state import _ROLE_THIEF, _ROLE_VILLAGER
 from narrator.rules.view import GameView
 
-__all__ = ["RESET_ORDER", "Awaiting", "Game", "Outcome", "Phase", "State", "Step", "WitchView", "step_of"]
+__all__ = ["RESET_ORDER", "Awaiting", "Game", "Outcome", "Phase", "State", "Step", "step_of"]
 
 
 class Game(GameView):
@@ -118,32 +118,44 @@ class Game(GameView):
         """The game opens with a day (the Angel is possible): Captain election, debate, vote."""
         night.open_day_zero(self, self._record)
 
-    def thief_choose(self, card: int) -> None:
-        """The Thief keeps his card (0) or takes extra card 1 or 2; two Werewolves force a take."""
-        night.thief_choose(self, self._record, card)
-
-    def cupid_choose(self, first: int, second: int) -> None:
-        night.cupid_choose(self, self._record, first, second)
-
-    def seer_inspect(self, target: int) -> Role | Team | None:
-        """What the Seer is shown of `target`; None when her power is lost (she sees nothing)."""
-        return night.seer_inspect(self, self._record, target)
-
     def wolves_choose(self, target: int | None) -> None:
         """The Werewolves' victim by consensus; None means no consensus (no victim)."""
         night.wolves_choose(self, self._record, target)
 
-    def witch_act(self, heal: bool, poison: int | None, saved: int | None = None) -> None:
-        """`saved`: whom she heals among the devoured (`witch_healable`); without it, the pack's
-        victim if he can be healed, else the first of them in seat order."""
-        night.witch_act(self, self._record, heal, poison, saved)
-
-    def use_power(self, call: str, targets: Sequence[int], reset: bool = False) -> None:
-        """A catalogue role's night call answered (narrator/roles/<role>.py): its choice of seats.
+    def use_power(self, call: str, targets: Sequence[int], reset: bool = False) -> Role | Team | None:
+        """A role's night call answered (narrator/roles/<role>.py): its choice, as its `Power`
+        reads it; returns what the chooser is shown at once (the Seer's look), else None.
 
         `reset`: answered in the `devoted_servant_reset` call, the night after a takeover, by the
         Devoted Servant for the first-night power of the card she took (docs/rules-spec.md)."""
-        night.use_power(self, self._record, call, targets, reset)
+        return night.use_power(self, self._record, call, targets, reset)
+
+    def targets(self, call: str) -> tuple[int, ...]:
+        """The seats a night power may choose now (its living holder's choices)."""
+        power = hooks.POWERS[call]
+        return power.targets(self, self.living_holder(power.role) or 0)
+
+    # The base game's roles by the names of their actions (their rules: narrator/roles/<role>.py).
+
+    def thief_choose(self, card: int) -> None:
+        """The Thief keeps his card (0) or takes extra card 1 or 2; two Werewolves force a take."""
+        self.use_power("thief", (card,))
+
+    def cupid_choose(self, first: int, second: int) -> None:
+        self.use_power("cupid", (first, second))
+
+    def seer_inspect(self, target: int) -> Role | Team | None:
+        """What the Seer is shown of `target`; None when her power is lost (she sees nothing)."""
+        return self.use_power("seer", (target,))
+
+    def seer_targets(self) -> tuple[int, ...]:
+        return self.targets("seer")
+
+    def witch_act(self, heal: bool, poison: int | None, saved: int | None = None) -> None:
+        """`saved`: whom she heals among the devoured; without it, the pack's victim if he can be
+        healed, else the first of them in seat order. Her choice as her power reads it: heal (1 or
+        0), the seat saved (0: as just said), then the seat poisoned if any."""
+        self.use_power("witch", (int(heal), saved or 0, *(() if poison is None else (poison,))))
 
     # ---- dawn and the chain reactions (narrator/rules/dawn.py, chains.py) -----------------
 
@@ -153,7 +165,7 @@ class Game(GameView):
 
     def hunter_shoot(self, target: int | None) -> None:
         """The dead Hunter's last shot; None when he let it pass (no answer in time)."""
-        chains.hunter_shoot(self, self._record, target)
+        chains.answer(self, self._record, Awaiting.HUNTER, None if target is None else (target,))
 
     def name_successor(self, successor: int | None) -> None:
         """The dead Captain names a living successor; None leaves the office vacant."""
@@ -161,7 +173,7 @@ class Game(GameView):
 
     def designate_voters(self, seats: Sequence[int] | None) -> None:
         """The dead Scapegoat names who may vote the next day; None (no answer) sets no restriction."""
-        chains.designate_voters(self, self._record, seats)
+        chains.answer(self, self._record, Awaiting.VOTERS, None if seats is None else tuple(seats))
 
     # ---- the day (narrator/rules/votes.py) ------------------------------------------------
 

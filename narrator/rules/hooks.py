@@ -9,10 +9,11 @@ once in narrator/rules/view.py) and the catalogue records them here with their r
 from __future__ import annotations
 
 from narrator.rules.roles import Role
-from narrator.rules.view import Chain, Hooks, Power, Reaction, Settled, Tie, Win, Window
+from narrator.rules.state import Awaiting
+from narrator.rules.view import Answer, Chain, Hooks, Power, Reaction, Settled, Tie, Win, Window
 
-__all__ = ["Chain", "DECLARED", "Hooks", "KEEPS_POWER", "PACK", "POWERS", "Power", "Reaction", "Settled", "Tie", "WINS",
-           "Win", "Window", "add_win", "declare", "of_game"]
+__all__ = ["Answer", "Chain", "DECLARED", "Hooks", "KEEPS_POWER", "PACK", "POWERS", "Power", "Reaction", "Settled", "Tie", "WINS",
+           "Win", "Window", "add_win", "answer", "declare", "of_game"]
 
 # call -> its power
 POWERS: dict[str, Power] = {}
@@ -56,6 +57,15 @@ def declare(owner: Role | None, hooks: Hooks) -> None:
         add_win(win)
     DECLARED.append((owner, hooks))
     _GAME_HOOKS.clear()
+
+
+def answer(awaiting: Awaiting) -> Answer:
+    """The role's answer the chain reactions wait for when the game awaits this (any game's)."""
+    for _owner, hooks in DECLARED:
+        for found in hooks.answers:
+            if found.awaiting is awaiting:
+                return found
+    raise LookupError(f"no role's answer is awaited as {awaiting.value!r}")  # a game never awaits one
 
 
 _GAME_HOOKS: dict[frozenset[Role], Hooks] = {}

@@ -172,16 +172,3 @@ class State:
         other = dataclasses.replace(self)
         other.roles, other.extra, other.alive = list(self.roles), list(self.extra), list(self.alive)
         return other
-
-
-@dataclass(frozen=True, slots=True)
-class WitchView:
-    """What the Witch is shown and may do this night."""
-
-    victim: int | None  # None: no victim, or not shown (healing potion spent, option off)
-    can_heal: bool
-    can_poison: bool
-    targets: tuple[int, ...]  # who may be poisoned
-    # The devoured players she is shown, in seat order (`witch_sees`: every devouring of the night
-    # that can be stopped, or the pack's victim only); empty when not shown. She heals one of them.
-    devoured: tuple[int, ...] = ()

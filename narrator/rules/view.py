@@ -23,7 +23,6 @@ from narrator.rules.state import (
     Awaiting,
     Outcome,
     State,
-    WitchView,
     _AWAITING_NOTHING,
     _AWAITING_VOTE,
     _BALLOT_CAPTAIN,
@@ -32,12 +31,9 @@ from narrator.rules.state import (
     _PHASE_DAY,
     _PHASE_NIGHT,
     _PHASE_SETUP,
-    _ROLE_SEER,
-    _ROLE_WITCH,
     _STEP_ELECTION,
     _TEAM_PIED_PIPER,
     _TEAM_VILLAGE,
-    _TEAM_WOLVES,
 )
 
 # Where the engine's steps put the events they decide: the game folds each one into its state.
@@ -205,43 +201,6 @@ class GameView:
                 out.extend(devours(self))
         return out
 
-    def seer_targets(self) -> tuple[int, ...]:
-        seer = self.living_holder(_ROLE_SEER)
-        return tuple([p for p in self.state.living if p != seer])
-
-    def seen(self, target: int) -> Role | Team:
-        """What the Seer is shown of `target` under the `seer_sees` option."""
-        role = self.role(target)
-        if self.state.options.seer_sees != "team":
-            return role
-        return _TEAM_WOLVES if self.is_pack(target) else role.team
-
-    def witch_view(self) -> WitchView:
-        s = self.state
-        witch = self.living_holder(_ROLE_WITCH)
-        if witch is not None and witch in s.powerless:
-            return WitchView(victim=None, can_heal=False, can_poison=False, targets=())
-        victim = self.pack_victim()
-        healable = self.witch_healable()
-        shows = s.heal_left or s.options.witch_sees_victim_after_heal
-        return WitchView(
-            victim=victim if shows else None,
-            can_heal=s.heal_left and bool(healable),
-            can_poison=s.poison_left,
-            targets=self.living() if s.poison_left else (),
-            devoured=healable if shows else (),
-        )
-
-    def witch_healable(self) -> tuple[int, ...]:
-        """The devoured players the Witch's healing potion may save tonight, in seat order
-        (docs/rules-spec.md#role-base, `witch_sees`)."""
-        s = self.state
-        if s.options.witch_sees == "pack_victim_only" or not (s.chosen_tonight and self.hooks.devourings):
-            # Only the pack's victim can be devoured (`devoured()` without the roles' devourings).
-            victim = self.pack_victim()
-            return () if victim is None else (victim,)
-        return tuple(sorted({seat for seat, _cause, stoppable in self.devoured() if stoppable}))
-
     # ---- the day --------------------------------------------------------------------------
 
     def day_zero_due(self) -> bool:
@@ -380,6 +339,31 @@ class Power:
     seats: bool = True  # the choices are seats (checked as living players); False: numbers `check` reads
     # Events that follow the choice at once (a player joins the pack...), emitted after PowerUsed.
     effect: Callable[[GameView, int, tuple[int, ...]], Sequence[Event]] | None = None
+    # The events that record the choice instead of `PowerUsed` (the base game's roles keep their
+    # own: `SeerSaw`, `WitchActed`, `ThiefChose`, `LoversChosen`).
+    record: Callable[[GameView, int, tuple[int, ...]], Sequence[Event]] | None = None
+    # What the chooser is shown at once of the choice (the Seer's look: a card, or a team).
+    shows: Callable[[GameView, tuple[int, ...]], Role | Team] | None = None
+    # Played again by a Devoted Servant who took the card, the night after (`devoted_servant_reset`),
+    # when its power is of the first night: the Wild Child's model, the Wolf-Hound's side; Cupid
+    # names no new Lovers, nor does the Thief take a card.
+    renewed: bool = True
+    # A holder whose power is lost answers and nothing happens (`PowerIgnored`); False: the choice
+    # stands all the same (the Thief's card and Cupid's Lovers, as the engine has always had them).
+    lost_with_power: bool = True
+    # How a refusal names the role and quotes the choice (default: "the pied piper on 3 5").
+    who: str = ""
+    said: Callable[[tuple[int, ...]], str] | None = None
+
+    def name(self) -> str:
+        """The role as a refusal names it."""
+        return self.who or f"the {self.role.value.replace('_', ' ')}"
+
+    def quote(self, chosen: tuple[int, ...]) -> str:
+        """The refused choice as a message quotes it."""
+        if self.said is not None:
+            return self.said(chosen)
+        return f"{self.name()} on {' '.join(map(str, chosen)) or 'nobody'}"
 
     def called(self, options: Options, night: int) -> bool:
         """Whether the power's call is made on night `night`."""
@@ -432,6 +416,19 @@ class Chain:
     rank: int
     react: Callable[[GameView, int, Cause], Reaction | None]
     card: Role | None = None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An answer the chain reactions wait for after a death (the Hunter's shot, the Scapegoat's
+    voters): what the game then awaits; how a refusal quotes the choice; and `answer(game, seat,
+    choice)`, which checks the choice (raising a `RulesError` that quotes it) and returns what
+    follows: events, then deaths to resolve with the rest of the chain. `choice` is None when no
+    answer came in time."""
+
+    awaiting: Awaiting
+    said: Callable[[tuple[int, ...] | None], str]
+    answer: Callable[[GameView, int, tuple[int, ...] | None], Reaction]
 
 
 @dataclass(frozen=True)
@@ -497,15 +494,18 @@ class Hooks:
     # Dawn step 1: devourings of the night besides the pack's victim (the White Werewolf's, the Big
     # Bad Wolf's): (seat, cause, stoppable: whether the Savior and the Witch can stop it).
     devourings: tuple[Callable[[GameView], tuple[tuple[int, Cause, bool], ...]], ...] = ()
-    # Dawn step 2: whether a devoured seat is saved tonight (besides the Witch's potion).
+    # Dawn step 2: whether a devoured seat is saved tonight (the Witch's potion, the Savior).
     saves: tuple[Callable[[GameView, int, Cause], bool], ...] = ()
     # Dawn step 2, after the saves: a devouring that was not saved costs a spare life instead of a
     # death (the Elder). The engine emits `LifeLost`; nothing is said.
     absorbs: tuple[Callable[[GameView, int, Cause], bool], ...] = ()
-    # Dawn step 4: seats that die at dawn whatever protects them (the disease with `next_dawn`).
-    dawn_deaths: tuple[Callable[[GameView], tuple[int, ...]], ...] = ()
-    # Dawn step 6: the chain reactions of each death (ONE table in rank order, see `Chain`).
+    # Dawn steps 3 and 4: seats that die at dawn whatever protects them, with the cause (the Witch's
+    # poison, the disease with `next_dawn`); the first cause named for a seat is his.
+    dawn_deaths: tuple[Callable[[GameView], tuple[tuple[int, Cause], ...]], ...] = ()
+    # Dawn step 6: the chain reactions of each death (ONE table in rank order, see `Chain`), and
+    # the answers some of them wait for (`Answer`).
     chain: tuple[Chain, ...] = ()
+    answers: tuple[Answer, ...] = ()
     # Dawn step 7: when the chain reactions are done, events a role emits (the Knight's diseased
     # wolf), before dead Captains name successors; called again after a successor is named, so a
     # hook emits only what it has not emitted since the last DawnBroke.

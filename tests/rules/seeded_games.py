@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-if __package__ in (None, ""):
+if __name__ == "__main__":  # run as a script from the checkout: its own package
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from narrator.errors import NarratorError
