@@ -1,5 +1,6 @@
 """Cupid: first night only, names two Lovers (himself allowed); then the Lovers wake and see
-each other. If one Lover dies the other dies of grief (the first of a death's chain reactions)."""
+each other. If one Lover dies the other dies of grief: the Lovers are the engine's (the first of a
+death's chain reactions, narrator/rules/chains.py; their row of the end check, narrator/rules/ends.py)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ from typing import TYPE_CHECKING
 
 from narrator.ports import Heard
 from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
-from narrator.rules.errors import InvalidTargetError
-from narrator.rules.events import Cause, Event, LoversChosen
+from narrator.rules.errors import IllegalActionError, InvalidTargetError
+from narrator.rules.events import Event, LoversChosen
 from narrator.rules.roles import Role, Team
-from narrator.rules.view import Chain, GameView, Hooks, Power, Reaction
+from narrator.rules.view import GameView, Power
 
 if TYPE_CHECKING:
     from narrator.rules.game import Game
@@ -24,15 +25,12 @@ def targets(game: GameView, cupid: int) -> tuple[int, ...]:
     return game.living()
 
 
-def check(game: GameView, cupid: int, chosen: tuple[int, ...]) -> str | None:
+def chose(game: GameView, cupid: int, chosen: tuple[int, ...]) -> tuple[Event, ...]:
+    """His Lovers, checked: two different living players."""
     if len(chosen) != 2:
-        return "Cupid names exactly two Lovers"
+        raise IllegalActionError("{said}: {problem}", said=said(chosen), problem="Cupid names exactly two Lovers")
     if chosen[0] == chosen[1]:
         raise InvalidTargetError("Cupid named seat {first} twice; the Lovers are two different players", first=chosen[0])
-    return None
-
-
-def chose(game: GameView, cupid: int, chosen: tuple[int, ...]) -> tuple[Event, ...]:
     return (LoversChosen(cupid, chosen[0], chosen[1]),)
 
 
@@ -75,21 +73,12 @@ def run_lovers(game: GameView, rng: random.Random) -> CallTurn:
     return CallTurn("lovers.wake", NightTurn("lovers", lambda answers: None, lambda answers: shown, final=True))
 
 
-def grief(game: GameView, seat: int, cause: Cause) -> Reaction | None:
-    """Dawn step 6: a Lover's death kills the other, of grief."""
-    lovers = game.state.lovers
-    if lovers is None or seat not in lovers:
-        return None
-    return Reaction(deaths=((lovers[1] if lovers[0] == seat else lovers[0], Cause.GRIEF),))
-
-
 MODULE = RoleModule(
     Card(Role.CUPID, Team.VILLAGE),
     (
         Call("cupid", ORDER, Schedule.FIRST_NIGHT, Role.CUPID, run_cupid, turn=25.0, lines=("cupid.prompt", "echo.lover", "echo.lovers")),
         Call("lovers", 6, Schedule.AFTER, Role.CUPID, run_lovers, turn=10.0, after="cupid", lines=("lovers.show",)),
     ),
-    powers=(Power("cupid", Role.CUPID, ORDER, check, targets, count=2, first_night_only=True, record=chose, renewed=False,
+    powers=(Power("cupid", Role.CUPID, ORDER, None, targets, count=2, first_night_only=True, record=chose, renewed=False,
                   lost_with_power=False, who="Cupid", said=said),),
-    hooks=Hooks(chain=(Chain(1, grief),)),
 )

@@ -13,7 +13,7 @@ from narrator.rules.view import Answer, Chain, GameView, Hooks, Reaction
 
 def fires(game: GameView, cause: Cause) -> bool:
     """Whether a death by `cause` lets him shoot (`hunter_shoots_on`)."""
-    return game.options.hunter_shoots_on == "any_death" or cause in DEVOURING or cause is Cause.VOTE
+    return game.state.options.hunter_shoots_on == "any_death" or cause in DEVOURING or cause is Cause.VOTE
 
 
 def shot(game: GameView, seat: int, cause: Cause) -> Reaction | None:

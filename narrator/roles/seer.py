@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from narrator.ports import Heard
 from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
-from narrator.rules.errors import InvalidTargetError
+from narrator.rules.errors import IllegalActionError, InvalidTargetError
 from narrator.rules.events import Event, SeerSaw
 from narrator.rules.roles import Role, Team
 from narrator.rules.view import GameView, Power
@@ -24,15 +24,12 @@ def targets(game: GameView, seer: int) -> tuple[int, ...]:
     return tuple([p for p in game.state.living if p != seer])
 
 
-def check(game: GameView, seer: int, chosen: tuple[int, ...]) -> str | None:
+def saw(game: GameView, seer: int, chosen: tuple[int, ...]) -> tuple[Event, ...]:
+    """Her look, checked: one other player's card."""
     if len(chosen) != 1:
-        return "the Seer looks at exactly one card"
+        raise IllegalActionError("{said}: {problem}", said=said(chosen), problem="the Seer looks at exactly one card")
     if chosen[0] == seer:
         raise InvalidTargetError("seat {target} is the Seer herself; she looks at another player's card", target=seer)
-    return None
-
-
-def saw(game: GameView, seer: int, chosen: tuple[int, ...]) -> tuple[Event, ...]:
     return (SeerSaw(seer, chosen[0], game.state.roles[chosen[0] - 1]),)
 
 
@@ -41,15 +38,18 @@ def said(chosen: tuple[int, ...]) -> str:
 
 
 def shows(game: GameView, chosen: tuple[int, ...]) -> Role | Team:
-    return seen(game, chosen[0])
+    """What she is shown of her choice: his card, or whether he is a Werewolf (`seer_sees`)."""
+    target = chosen[0]
+    role = game.state.roles[target - 1]
+    if game.state.options.seer_sees != "team":
+        return role
+    return Team.WOLVES if game.is_pack(target) else role.team
 
 
 def seen(game: GameView, target: int) -> Role | Team:
-    """What the Seer is shown of `target` under the `seer_sees` option: his card, or whether he is a Werewolf."""
-    role = game.role(target)
-    if game.options.seer_sees != "team":
-        return role
-    return Team.WOLVES if game.is_pack(target) else role.team
+    """What the Seer is shown of `target` (any seat)."""
+    game.check_seat(target)
+    return shows(game, (target,))
 
 
 def run(game: Game, rng: random.Random) -> CallTurn:
@@ -82,5 +82,5 @@ MODULE = RoleModule(
     Card(Role.SEER, Team.VILLAGE),
     (Call("seer", ORDER, Schedule.EVERY_NIGHT, Role.SEER, run, turn=20.0,
           lines=("seer.prompt", "seer.result", "seer.result_wolf", "seer.result_not_wolf")),),
-    powers=(Power("seer", Role.SEER, ORDER, check, targets, record=saw, shows=shows, who="the Seer", said=said),),
+    powers=(Power("seer", Role.SEER, ORDER, None, targets, record=saw, shows=shows, who="the Seer", said=said),),
 )

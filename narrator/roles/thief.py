@@ -29,18 +29,14 @@ def targets(game: GameView, thief: int) -> tuple[int, ...]:
     return (1, 2) if forced(game) else (0, 1, 2)
 
 
-def check(game: GameView, thief: int, chosen: tuple[int, ...]) -> str | None:
+def chose(game: GameView, thief: int, chosen: tuple[int, ...]) -> tuple[Event, ...]:
+    """His card, checked: 0 keeps his own (not with two Werewolf cards), 1 or 2 takes that one."""
     card = chosen[0] if len(chosen) == 1 else chosen
     if card not in (0, 1, 2):
         raise InvalidTargetError("card {card!r}: the Thief chooses 1 or 2, or 0 to keep his card", card=card)
     if card == 0 and forced(game):
         raise IllegalActionError("card 0: both extra cards are Werewolves, so the Thief must take one (1 or 2)")
-    return None
-
-
-def chose(game: GameView, thief: int, chosen: tuple[int, ...]) -> tuple[Event, ...]:
-    card = chosen[0]
-    return (ThiefChose(thief, card, game.state.extra[card - 1] if card else None),)
+    return (ThiefChose(thief, chosen[0], game.state.extra[chosen[0] - 1] if chosen[0] else None),)
 
 
 def said(chosen: tuple[int, ...]) -> str:
@@ -86,6 +82,6 @@ MODULE = RoleModule(
     Card(Role.THIEF, Team.VILLAGE),
     (Call("thief", ORDER, Schedule.FIRST_NIGHT, Role.THIEF, run, turn=20.0,
           lines=("thief.cards", "thief.cards_forced", "thief.forced", "thief.took", "thief.kept")),),
-    powers=(Power("thief", Role.THIEF, ORDER, check, targets, first_night_only=True, seats=False, record=chose,
+    powers=(Power("thief", Role.THIEF, ORDER, None, targets, first_night_only=True, seats=False, record=chose,
                   renewed=False, lost_with_power=False, who="the Thief", said=said),),
 )

@@ -2,7 +2,8 @@
 She is shown the devoured players of the night (`witch_sees`: all of them that can be saved, or the
 pack's victim only; `witch_sees_victim_after_heal`) and answers in two steps: with one devoured
 player, "save him?" (+/-); with several, the seat she saves (0 for nobody). The call's lines and
-length are the same whatever the number devoured; only her private panel differs."""
+length are the same whatever the number devoured; only her private panel differs. Her heal and
+her poison are seen to at dawn (`State.saved_tonight`, `State.doomed`: narrator/rules/dawn.py)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,9 @@ from narrator.ports import Heard
 from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
 from narrator.rules import checks
 from narrator.rules.errors import IllegalActionError, InvalidTargetError
-from narrator.rules.events import Cause, Event, WitchActed
+from narrator.rules.events import Event, WitchActed
 from narrator.rules.roles import Role, Team
-from narrator.rules.view import GameView, Hooks, Power
+from narrator.rules.view import GameView, Power
 
 if TYPE_CHECKING:
     from narrator.rules.game import Game
@@ -76,66 +77,38 @@ def choice(heal: bool, poison: int | None, saved: int | None = None) -> tuple[in
     return (int(heal), saved or 0, *(() if poison is None else (poison,)))
 
 
-def _read(chosen: tuple[int, ...]) -> tuple[bool, int | None, int | None]:
-    """(heal, poison, saved) from her power's choice."""
-    return bool(chosen[0]), chosen[2] if len(chosen) > 2 else None, chosen[1] or None
-
-
 def said(chosen: tuple[int, ...]) -> str:
-    heal, poison, _saved = _read(chosen) if len(chosen) in (2, 3) else (chosen, None, None)
-    return f"the Witch (heal={heal!r}, poison={poison!r})"
+    heal = bool(chosen[0]) if len(chosen) in (2, 3) else chosen
+    return f"the Witch (heal={heal!r}, poison={chosen[2] if len(chosen) == 3 else None!r})"
 
 
-def saved_seat(game: GameView, chosen: tuple[int, ...]) -> int | None:
-    """Whom she heals: the seat she named, else the pack's victim if devoured, else the first devoured."""
-    heal, _poison, saved = _read(chosen)
-    if not heal:
-        return None
-    if saved is None:
-        devoured = healable(game)
-        victim = game.pack_victim()
-        return victim if victim in devoured else devoured[0]
-    return saved
-
-
-def check(game: GameView, witch: int, chosen: tuple[int, ...]) -> str | None:
+def acted(game: GameView, witch: int, chosen: tuple[int, ...]) -> tuple[Event, ...]:
+    """Her potions, checked: each once a game, the heal on a devoured player, the poison on a living one."""
     if len(chosen) not in (2, 3) or chosen[0] not in (0, 1):
-        return "the Witch answers heal (1 or 0), the seat saved (0: the pack's victim), then the seat poisoned"
+        raise IllegalActionError("{said}: {problem}", said=said(chosen), problem="the Witch answers heal (1 or 0), the "
+                                 "seat saved (0: the pack's victim), then the seat poisoned")
     s = game.state
-    heal, poison, saved = _read(chosen)
-    if heal:
+    saved: int | None = None
+    if chosen[0]:
+        saved = chosen[1]
         if not s.heal_left:
             raise IllegalActionError("heal: the Witch has already used her healing potion")
         devoured = healable(game)
         if not devoured:
             raise IllegalActionError("heal: there is no victim tonight, so the healing potion cannot be used")
-        if saved is not None and saved not in devoured:
+        if not saved:  # the pack's victim if he can be healed, else the first devoured
+            victim = game.pack_victim()
+            saved = victim if victim in devoured else devoured[0]
+        elif saved not in devoured:
             raise InvalidTargetError("heal seat {saved!r}: not devoured tonight (devoured: {healable}); she heals one "
                                      "of them", saved=saved, healable=" ".join(map(str, devoured)))
-    if poison is not None:
+    if len(chosen) == 3:
         if not s.poison_left:
-            raise IllegalActionError("poison seat {poison}: the Witch has already used her poison", poison=poison)
-        checks.target(game, poison, "the Witch")
-    return None
-
-
-def acted(game: GameView, witch: int, chosen: tuple[int, ...]) -> tuple[Event, ...]:
-    heal, poison, _saved = _read(chosen)
-    saved = saved_seat(game, chosen)
+            raise IllegalActionError("poison seat {poison}: the Witch has already used her poison", poison=chosen[2])
+        checks.target(game, chosen[2], "the Witch")
     # `saved` is written only when it is not the pack's victim (journals stay as they were).
-    return (WitchActed(witch, heal, poison, None if saved == game.state.victim else saved),)
-
-
-def saves(game: GameView, seat: int, cause: Cause) -> bool:
-    """Dawn step 2: the devoured player she healed tonight lives."""
-    s = game.state
-    return s.healed and seat == s.saved
-
-
-def poisoned(game: GameView) -> tuple[tuple[int, Cause], ...]:
-    """Dawn step 3: the player she poisoned tonight dies, whatever protects him."""
-    s = game.state
-    return () if s.poisoned is None else ((s.poisoned, Cause.POISON),)
+    return (WitchActed(witch, bool(chosen[0]), chosen[2] if len(chosen) == 3 else None,
+                       None if saved == s.victim else saved),)
 
 
 def run(game: Game, rng: random.Random) -> CallTurn:
@@ -214,7 +187,6 @@ MODULE = RoleModule(
     (Call("witch", ORDER, Schedule.EVERY_NIGHT, Role.WITCH, run, turn=30.0,
           lines=("witch.victim", "witch.no_victim", "witch.unknown_victim", "witch.heal_prompt", "witch.poison_prompt",
                  "witch.nothing", "witch.devoured", "witch.heal_which", "echo.save_seat", "echo.save_yes", "echo.save_no", "echo.poison", "echo.poison_nobody")),),
-    powers=(Power("witch", Role.WITCH, ORDER, check, targets, seats=False, record=acted,
+    powers=(Power("witch", Role.WITCH, ORDER, None, targets, seats=False, record=acted,
                   who="the Witch", said=said),),
-    hooks=Hooks(saves=(saves,), dawn_deaths=(poisoned,)),
 )

@@ -18,7 +18,7 @@ from narrator.rules.events import (
     SecondVoteDue,
     SuccessorCalled,
 )
-from narrator.rules.state import Awaiting, _AWAITING_SUCCESSOR
+from narrator.rules.state import Awaiting, _AWAITING_SUCCESSOR, _CAUSE_GRIEF
 from narrator.rules.view import Emit, GameView
 
 
@@ -56,14 +56,20 @@ def name_successor(game: GameView, emit: Emit, successor: int | None) -> None:
 
 def resolve(game: GameView, emit: Emit, queue: list[tuple[int, Cause]]) -> None:
     """Process deaths in order (docs/rules-spec.md#dawn step 6): each death's chain reactions, the
-    roles' table in rank order (`Hooks.chain`: grief, the Wild Child, the Elder, the Hunter's
-    shot, the Scapegoat's voters); a reaction that waits for an answer stops here until it comes;
-    then the Captain; then the end."""
+    other Lover's grief first, then the roles' table in rank order (`Hooks.chain`: the Wild Child,
+    the Elder, the Hunter's shot, the Scapegoat's voters); a reaction that waits for an answer
+    stops here until it comes; then the Captain; then the end."""
     s = game.state
     table = game.hooks.chain
     acting = bool(game.hooks.acting)
     while queue:
         seat, cause = queue.pop(0)
+        lovers = s.lovers
+        if lovers is not None and seat in lovers:  # the Lovers (Cupid's) die together, of grief
+            other = lovers[1] if lovers[0] == seat else lovers[0]
+            if s.alive[other - 1]:
+                emit(PlayerDied(other, _CAUSE_GRIEF, s.roles[other - 1]))
+                queue.append((other, _CAUSE_GRIEF))
         for row in table:
             card = row.card
             if card is not None and (seat in s.taken or (

@@ -7,31 +7,35 @@ from __future__ import annotations
 
 from narrator.rules import chains, checks
 from narrator.rules.events import Cause, DawnBroke, LifeLost, PlayerDied, WindowOpened
-from narrator.rules.state import _PHASE_NIGHT
+from narrator.rules.state import _AWAITING_NOTHING, _PHASE_NIGHT
 from narrator.rules.view import Emit, GameView
 
 
 def dawn(game: GameView, emit: Emit) -> None:
     """End the night (docs/rules-spec.md#dawn): 1. the devoured (the pack's victim, and the
-    roles' devourings `Hooks.devourings`); 2. each saved by a role (`Hooks.saves`: the Witch's
-    potion, the Savior) if the devouring can be stopped, else absorbed by a spare life
-    (`Hooks.absorbs`: the Elder), else dead; 3 and 4. those who die whatever protects them
-    (`Hooks.dawn_deaths`: the poisoned, the diseased); then the deaths in seat order, then their
-    chain reactions."""
+    roles' devourings `Hooks.devourings`); 2. each saved by a heal tonight (`State.saved_tonight`:
+    the Witch's potion) or a role's protection (`Hooks.saves`: the Savior) if the devouring can be
+    stopped, else absorbed by a spare life (`Hooks.absorbs`: the Elder), else dead; 3. those doomed
+    tonight whatever protects them (`State.doomed`: the poisoned); 4. the roles' deaths at dawn
+    (`Hooks.dawn_deaths`: the disease); then the deaths in seat order, then their chain reactions."""
     s = game.state
     hooks = game.hooks
-    checks.phase(game, _PHASE_NIGHT, "dawn comes only at the end of a night")
+    if s.phase is not _PHASE_NIGHT or s.awaiting is not _AWAITING_NOTHING:  # checked inline: once a night
+        checks.phase(game, _PHASE_NIGHT, "dawn comes only at the end of a night")
     dead: dict[int, Cause] = {}
     for seat, cause, stoppable in game.devoured():
         if seat in dead:
             continue
-        if stoppable and any(save(game, seat, cause) for save in hooks.saves):
+        if stoppable and (seat in s.saved_tonight or (hooks.saves and _saved(game, seat, cause))):
             continue
         if hooks.absorbs and any(absorbs(game, seat, cause) for absorbs in hooks.absorbs):
             emit(LifeLost(seat))
             continue
         dead[seat] = cause
-    for dies in hooks.dawn_deaths:  # steps 3 and 4: the poisoned, the disease (knight_disease_timing=next_dawn)
+    for seat, why in s.doomed:  # step 3: the poisoned
+        if s.alive[seat - 1]:
+            dead.setdefault(seat, why)
+    for dies in hooks.dawn_deaths:  # step 4: the disease (knight_disease_timing=next_dawn)
         for seat, why in dies(game):
             if s.alive[seat - 1]:
                 dead.setdefault(seat, why)
@@ -54,5 +58,13 @@ def window(game: GameView, emit: Emit, queue: list[tuple[int, Cause]], after: in
     for seat, _cause in queue:
         if seat > after and game.window_at_dawn(seat):
             emit(WindowOpened(seat, tuple(queue)))
+            return True
+    return False
+
+
+def _saved(game: GameView, seat: int, cause: Cause) -> bool:
+    """Whether a role's protection saves this devoured seat tonight (`Hooks.saves`: the Savior)."""
+    for save in game.hooks.saves:
+        if save(game, seat, cause):
             return True
     return False

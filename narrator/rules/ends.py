@@ -25,26 +25,17 @@ def _lovers_alone(game: GameView) -> tuple[int, ...] | None:
 
 def _no_pack_alive(game: GameView) -> tuple[int, ...] | None:
     s = game.state
-    roles, pack, joined = s.roles, game.pack, s.joined  # game.is_pack, inlined (every death's end check)
-    for p in s.living:
-        if roles[p - 1] in pack or p in joined:
-            return None
+    if s.pack_living:
+        return None
     team = game.lovers_team() if s.lovers is not None else None
     return game.side_seats(_TEAM_VILLAGE, team or ())
 
 
 def _only_pack_alive(game: GameView) -> tuple[int, ...] | None:
     s = game.state
-    # Living players outside the pack (game.is_pack, inlined), counted only up to what the row
-    # allows: most end checks stop here, before the Lovers are looked at.
-    allowed = 1 if s.options.wolves_win_at_parity else 0
-    roles, pack, joined = s.roles, game.pack, s.joined
-    others = 0
-    for p in s.living:
-        if roles[p - 1] not in pack and p not in joined:
-            others += 1
-            if others > allowed:
-                return None
+    # Living players outside the pack: most end checks stop here, before the Lovers are looked at.
+    if len(s.living) - s.pack_living > (1 if s.options.wolves_win_at_parity else 0):
+        return None
     if s.lovers is not None and game.lovers_alive() is not None:
         return None  # a living mixed couple: the Lovers may still win
     team = game.lovers_team() if s.lovers is not None else None

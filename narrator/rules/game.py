@@ -24,7 +24,7 @@ from narrator.rules.fold import APPLY
 from narrator.rules.options import Options
 from narrator.rules.roles import Role, Team
 from narrator.rules.state import RESET_ORDER, Awaiting, Outcome, Phase, State, Step, step_of
-from narrator.rules.state import _ROLE_THIEF, _ROLE_VILLAGER
+from narrator.rules.state import _ROLE_SEER, _ROLE_THIEF, _ROLE_VILLAGER
 from narrator.rules.view import GameView
 
 __all__ = ["RESET_ORDER", "Awaiting", "Game", "Outcome", "Phase", "State", "Step", "step_of"]
@@ -49,7 +49,7 @@ class Game(GameView):
                 living=tuple(range(1, started.players + 1)),
             ),
             hooks.of_game(started.possible),
-            frozenset(hooks.PACK),
+            hooks.PACK,
         )
         self._record(started)
 
@@ -139,23 +139,23 @@ class Game(GameView):
 
     def thief_choose(self, card: int) -> None:
         """The Thief keeps his card (0) or takes extra card 1 or 2; two Werewolves force a take."""
-        self.use_power("thief", (card,))
+        night.use_power(self, self._record, "thief", (card,))
 
     def cupid_choose(self, first: int, second: int) -> None:
-        self.use_power("cupid", (first, second))
+        night.use_power(self, self._record, "cupid", (first, second))
 
     def seer_inspect(self, target: int) -> Role | Team | None:
         """What the Seer is shown of `target`; None when her power is lost (she sees nothing)."""
-        return self.use_power("seer", (target,))
+        return night.use_power(self, self._record, "seer", (target,))
 
     def seer_targets(self) -> tuple[int, ...]:
-        return self.targets("seer")
+        return hooks.POWERS["seer"].targets(self, self.living_holder(_ROLE_SEER) or 0)
 
     def witch_act(self, heal: bool, poison: int | None, saved: int | None = None) -> None:
         """`saved`: whom she heals among the devoured; without it, the pack's victim if he can be
         healed, else the first of them in seat order. Her choice as her power reads it: heal (1 or
         0), the seat saved (0: as just said), then the seat poisoned if any."""
-        self.use_power("witch", (int(heal), saved or 0, *(() if poison is None else (poison,))))
+        night.use_power(self, self._record, "witch", (int(heal), saved or 0, *(() if poison is None else (poison,))))
 
     # ---- dawn and the chain reactions (narrator/rules/dawn.py, chains.py) -----------------
 

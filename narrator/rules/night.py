@@ -32,7 +32,8 @@ def begin_night(game: GameView, emit: Emit) -> None:
             raise WrongPhaseError("the game opens with a Day 0 before the first night (the Angel is possible)")
         emit(NightBegan(1))
         return
-    checks.phase(game, _PHASE_DUSK, "night falls only after the day's vote")
+    if s.phase is not _PHASE_DUSK or s.awaiting is not _AWAITING_NOTHING:  # checked inline: once a night
+        checks.phase(game, _PHASE_DUSK, "night falls only after the day's vote")
     emit(NightBegan(s.night + 1))
     for dusk in game.hooks.dusk_deaths:  # the Knight's diseased wolf: dead before anyone wakes
         for seat in dusk(game):
@@ -50,20 +51,29 @@ def open_day_zero(game: GameView, emit: Emit) -> None:
 def wolves_choose(game: GameView, emit: Emit, target: int | None) -> None:
     """The Werewolves' victim by consensus; None means no consensus (no victim)."""
     s = game.state
-    said = f"the Werewolves on seat {target!r}" if target is not None else "the Werewolves without a victim"
-    checks.night_step(game, _STEP_WOLVES, "the Werewolves", said)
-    if not game.pack_alive():
-        raise IllegalActionError("{said}: no Werewolf is alive to choose a victim", said=said)
+    # The usual answer is checked inline, the messages built only for a refusal (once a night).
+    if s.phase is not _PHASE_NIGHT or s.awaiting is not _AWAITING_NOTHING or s.step >= _STEP_WOLVES:
+        checks.night_step(game, _STEP_WOLVES, "the Werewolves", _wolves_said(target))
+    if not s.pack_living:
+        raise IllegalActionError("{said}: no Werewolf is alive to choose a victim", said=_wolves_said(target))
     if target is not None:
         if s.night == 1 and not s.options.first_night_kill:
             raise IllegalActionError(
                 "seat {target}: on the first night the Werewolves only recognise each other (first_night_kill=false)",
                 target=target
             )
-        checks.target(game, target, "the Werewolves")
-        if game.is_pack(target):
+        if type(target) is not int or not 1 <= target <= s.players or not s.alive[target - 1]:
+            checks.target(game, target, "the Werewolves")
+        if s.roles[target - 1] in game.pack or target in s.joined:
             raise InvalidTargetError("seat {target} is a Werewolf; the Werewolves cannot choose one of their own", target=target)
     emit(WolvesChose(target))
+
+
+_POWERS = hooks.POWERS  # filled in place by the catalogue as it loads
+
+
+def _wolves_said(target: int | None) -> str:
+    return f"the Werewolves on seat {target!r}" if target is not None else "the Werewolves without a victim"
 
 
 def use_power(game: GameView, emit: Emit, call: str, targets: Sequence[int], reset: bool = False) -> Role | Team | None:
@@ -73,7 +83,7 @@ def use_power(game: GameView, emit: Emit, call: str, targets: Sequence[int], res
 
     `reset`: answered in the `devoted_servant_reset` call, the night after a takeover, by the
     Devoted Servant for the first-night power of the card she took (docs/rules-spec.md)."""
-    power = hooks.POWERS.get(call)
+    power = _POWERS.get(call)
     if power is None:
         raise RulesError("unknown night call {call!r}", call=call)
     chosen = tuple(targets)
@@ -87,12 +97,13 @@ def use_power(game: GameView, emit: Emit, call: str, targets: Sequence[int], res
         if not (power.first_night_only and power.renewed) or seat != game.taker():
             raise IllegalActionError("{said}: only the Devoted Servant's new card's first-night power is reset", said=said)
     else:
-        step = step_of(power.order)
+        step = power.step
         # The messages are built only for a refusal: this is the simulator's hot path.
         if (s.phase is not _PHASE_NIGHT or s.awaiting is not _AWAITING_NOTHING or s.step >= step
                 or (power.first_night_only and s.night != 1)):
             checks.night_step(game, step, power.name(), power.quote(chosen), first_night_only=power.first_night_only)
-        if not power.called(s.options, s.night):
+        nights = power.nights
+        if nights is not None and not nights(s.options, s.night):
             raise WrongPhaseError("{said}: {who} is not called on night {night}",
                                   said=power.quote(chosen), who=power.name(), night=s.night)
         holder = game.living_holder(power.role)
@@ -102,16 +113,22 @@ def use_power(game: GameView, emit: Emit, call: str, targets: Sequence[int], res
         for target in chosen:
             if type(target) is not int or not 1 <= target <= players or not alive[target - 1]:
                 checks.target(game, target, power.name())
-    elif not all(isinstance(t, int) and not isinstance(t, bool) for t in chosen):
-        raise InvalidTargetError("{said}: give whole numbers", said=power.quote(chosen))
-    problem = power.check(game, seat, chosen)
-    if problem is not None:
-        raise IllegalActionError("{said}: {problem}", said=power.quote(chosen), problem=problem)
+    else:
+        for target in chosen:
+            if type(target) is not int:
+                raise InvalidTargetError("{said}: give whole numbers", said=power.quote(chosen))
+    check = power.check
+    if check is not None:
+        problem = check(game, seat, chosen)
+        if problem is not None:
+            raise IllegalActionError("{said}: {problem}", said=power.quote(chosen), problem=problem)
+    record = power.record
+    recorded = record(game, seat, chosen) if record is not None else None
     if seat in s.powerless and power.lost_with_power:
-        emit(PowerIgnored(call, seat, step_of(RESET_ORDER if reset else power.order)))
+        emit(PowerIgnored(call, seat, step_of(RESET_ORDER) if reset else power.step))
         return None
-    if power.record is not None:
-        for event in power.record(game, seat, chosen):
+    if recorded is not None:
+        for event in recorded:
             emit(event)
     else:
         emit(PowerUsed(call, seat, chosen, reset))

@@ -117,6 +117,11 @@ class State:
     alive: list[bool]
     laid: tuple[Role, ...] = ()  # cards laid face up for a role (the Actor's), public
     living: tuple[int, ...] = ()  # the living seats in seat order: `alive` as a tuple, kept by `_died`
+    # How many living players wake with the pack (their card is a pack card, or they joined it):
+    # kept by the folds, so the end check needs no count of the living after every death.
+    pack_living: int = 0
+    # The seats holding each card now, in seat order (alive or dead); replaced, never changed in place.
+    seats_of: Mapping[Role, tuple[int, ...]] = dataclasses.field(default_factory=dict)
     phase: Phase = Phase.SETUP
     night: int = 0
     day: int = 0
@@ -128,9 +133,10 @@ class State:
     heal_left: bool = True
     poison_left: bool = True
     victim: int | None = None
-    healed: bool = False
-    saved: int | None = None  # the seat the Witch healed tonight
-    poisoned: int | None = None
+    # Decided tonight, seen to at dawn: devoured players saved by a heal (the Witch's potion), and
+    # players who die whatever protects them, with the cause (her poison).
+    saved_tonight: tuple[int, ...] = ()
+    doomed: tuple[tuple[int, Cause], ...] = ()
     last_vote_day: int = -1  # the last day with an elimination vote (-1: none yet; Day 0 may have one)
     awaiting: Awaiting = Awaiting.NOTHING
     awaiting_seat: int | None = None

@@ -12,8 +12,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from dataclasses import dataclass
-from functools import cached_property
-from typing import Callable, Mapping, Sequence
+from typing import AbstractSet, Callable, Mapping, Sequence
 
 from narrator.rules.errors import CompositionError, InvalidTargetError
 from narrator.rules.events import Cause, CardTaken, Event
@@ -45,7 +44,7 @@ class GameView:
 
     __slots__ = ("state", "events", "hooks", "pack")
 
-    def __init__(self, state: State, hooks: Hooks, pack: frozenset[Role]) -> None:
+    def __init__(self, state: State, hooks: Hooks, pack: AbstractSet[Role]) -> None:
         self.state = state
         self.events: list[Event] = []
         self.hooks = hooks
@@ -86,19 +85,15 @@ class GameView:
 
     def holders(self, role: Role) -> tuple[int, ...]:
         """Seats that hold `role` now (alive or dead)."""
-        return tuple(i + 1 for i, r in enumerate(self.state.roles) if r is role)
+        return self.state.seats_of.get(role, ())
 
     def living_holder(self, role: Role) -> int | None:
-        roles = self.state.roles
-        if role not in roles:
-            return self._acting(role) if self.hooks.acting else None
-        alive = self.state.alive
-        i = roles.index(role)
-        if alive[i]:
-            return i + 1
-        for j in range(i + 1, len(roles)):  # a role held more than once (Werewolves, Villagers)
-            if roles[j] is role and alive[j]:
-                return j + 1
+        """The first living seat that holds `role` (or acts as it: the Actor holding that card)."""
+        s = self.state
+        alive = s.alive
+        for seat in s.seats_of.get(role, ()):
+            if alive[seat - 1]:
+                return seat
         return self._acting(role) if self.hooks.acting else None
 
     def _acting(self, role: Role) -> int | None:
@@ -165,13 +160,8 @@ class GameView:
         return tuple([p for p in s.living if roles[p - 1] in pack or p in joined])
 
     def pack_alive(self) -> bool:
-        """Whether a pack member is alive (`living_wolves()` is not empty), stopping at the first."""
-        s = self.state
-        roles, pack, joined = s.roles, self.pack, s.joined
-        for p in s.living:
-            if roles[p - 1] in pack or p in joined:
-                return True
-        return False
+        """Whether a pack member is alive (`living_wolves()` is not empty)."""
+        return self.state.pack_living > 0
 
     def wolf_targets(self) -> tuple[int, ...]:
         """Whom the Werewolves may choose tonight (never a pack member; none on a no-kill first night)."""
@@ -193,8 +183,8 @@ class GameView:
         Wolf's victim)."""
         s = self.state
         out: list[tuple[int, Cause, bool]] = []
-        victim = self.pack_victim()
-        if victim is not None:
+        victim = s.victim
+        if victim is not None and s.roles[victim - 1] not in self.pack and victim not in s.joined:  # pack_victim()
             out.append((victim, _CAUSE_WOLVES, True))
         if s.chosen_tonight and self.hooks.devourings:
             for devours in self.hooks.devourings:
@@ -305,16 +295,16 @@ class GameView:
 # ---- the hooks: what a role plugs in ---------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Power:
     """A night power answered through `Game.use_power`: its call, its role, its place in the
     night (`order`, as in the merged night order), and its check of a choice (an error message
-    quoting the choice, or None when legal)."""
+    quoting the choice, or None when legal; None: `record` checks it)."""
 
     call: str
     role: Role
     order: float
-    check: Callable[[GameView, int, tuple[int, ...]], str | None]
+    check: Callable[[GameView, int, tuple[int, ...]], str | None] | None
     # The seats it may choose tonight, for the simulator and the sequencer's prompt.
     targets: Callable[[GameView, int], tuple[int, ...]]
     count: int = 1  # seats chosen at once
@@ -340,7 +330,8 @@ class Power:
     # Events that follow the choice at once (a player joins the pack...), emitted after PowerUsed.
     effect: Callable[[GameView, int, tuple[int, ...]], Sequence[Event]] | None = None
     # The events that record the choice instead of `PowerUsed` (the base game's roles keep their
-    # own: `SeerSaw`, `WitchActed`, `ThiefChose`, `LoversChosen`).
+    # own: `SeerSaw`, `WitchActed`, `ThiefChose`, `LoversChosen`), made once the choice is checked
+    # (with no `check`, it checks the choice itself, raising a `RulesError` that quotes it).
     record: Callable[[GameView, int, tuple[int, ...]], Sequence[Event]] | None = None
     # What the chooser is shown at once of the choice (the Seer's look: a card, or a team).
     shows: Callable[[GameView, tuple[int, ...]], Role | Team] | None = None
@@ -354,6 +345,11 @@ class Power:
     # How a refusal names the role and quotes the choice (default: "the pied piper on 3 5").
     who: str = ""
     said: Callable[[tuple[int, ...]], str] | None = None
+    step: int = dataclasses.field(init=False, default=0)
+
+    def __post_init__(self) -> None:
+        # Its step of the night (`State.step` once it is answered), read on every answer.
+        object.__setattr__(self, "step", round(self.order * 10))
 
     def name(self) -> str:
         """The role as a refusal names it."""
@@ -372,7 +368,7 @@ class Power:
         return self.nights is None or self.nights(options, night)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Win:
     """One row of the end check (docs/rules-spec.md#end; first match wins).
 
@@ -386,7 +382,7 @@ class Win:
     at_once: bool = False  # the game stops at once, before a dead Captain names a successor (the Angel)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Reaction:
     """What a death sets off: events to emit, then deaths to resolve in turn (each with its own
     reactions); or an answer the chain now waits for (the Hunter's shot, the Scapegoat's voters):
@@ -397,13 +393,13 @@ class Reaction:
     waits: Callable[[int, tuple[tuple[int, Cause], ...]], Event] | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Chain:
     """One row of a death's chain reactions (docs/rules-spec.md#dawn step 6; ONE table in rank
     order, each death in turn): `react(game, seat, cause)` is what this death sets off, or None.
 
         rank  what                                            declared in
-        1     the other Lover dies of grief                   roles/cupid.py
+        1     the other Lover dies of grief                   rules/chains.py (the Lovers are the engine's)
         2     the Wild Child's model died: he joins the pack  roles/wild_child.py
         3     the Elder's revenge; the pardoned Idiot dies    roles/elder.py
         4     the Hunter shoots (awaited)                     roles/hunter.py
@@ -418,7 +414,7 @@ class Chain:
     card: Role | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Answer:
     """An answer the chain reactions wait for after a death (the Hunter's shot, the Scapegoat's
     voters): what the game then awaits; how a refusal quotes the choice; and `answer(game, seat,
@@ -431,7 +427,7 @@ class Answer:
     answer: Callable[[GameView, int, tuple[int, ...] | None], Reaction]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Tie:
     """A tie for the elimination (docs/rules-spec.md#day step 4) as a role may settle it."""
 
@@ -441,7 +437,7 @@ class Tie:
     rng: random.Random | None  # for a draw; None when the caller gave none
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Settled:
     """A tie settled by a role: `seat` is eliminated; `instead`: in the place of the tied (the
     Scapegoat, said in public with `TieVictim`), else as one of them drawn by lot (the Angel's)."""
@@ -450,7 +446,7 @@ class Settled:
     instead: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Window:
     """Day step 5: after the village designates a player, before his card is shown, a window in
     which a card may be taken (the Devoted Servant). `opens(game, seat)` reads public facts only;
@@ -465,7 +461,7 @@ class Window:
     at_dawn: Callable[[GameView, int], bool] | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Hooks:
     """Every point where a role plugs into the engine, each declared once, in the order of a game.
 
@@ -533,15 +529,15 @@ class Hooks:
     windows: tuple[Window, ...] = ()
     # The end check's rows (docs/rules-spec.md#end; ONE table in rank order, see narrator/rules/hooks.py).
     wins: tuple[Win, ...] = ()
+    # Its rows that stop the game at once (the Angel's), checked after every batch of deaths.
+    at_once: tuple[Win, ...] = dataclasses.field(init=False, default=())
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "at_once", tuple(w for w in self.wins if w.at_once))
 
     def __add__(self, other: Hooks) -> Hooks:
         """Both games' hooks, this one's first in each list; the ranked tables kept in rank order."""
-        joined = {f.name: getattr(self, f.name) + getattr(other, f.name) for f in dataclasses.fields(Hooks)}
+        joined = {f.name: getattr(self, f.name) + getattr(other, f.name) for f in dataclasses.fields(Hooks) if f.init}
         joined["wins"] = tuple(sorted(joined["wins"], key=lambda w: w.rank))
         joined["chain"] = tuple(sorted(joined["chain"], key=lambda c: c.rank))
         return Hooks(**joined)
-
-    @cached_property
-    def at_once(self) -> tuple[Win, ...]:
-        """The end check's rows that stop the game at once (the Angel's), checked after every batch of deaths."""
-        return tuple(w for w in self.wins if w.at_once)
