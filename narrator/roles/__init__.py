@@ -68,6 +68,13 @@ _roles._SEATED.update(r for r, c in CARDS.items() if not c.extra_card)
 for _module in MODULES.values():
     _hooks.POWERS.update({p.call: p for p in _module.powers})
     _hooks.declare(_module.card.role, _module.hooks)
+    for _option in _module.options:  # how the engine's Options checks and reads them
+        if _option.span is not None:
+            _options.NUMBERS[_option.key] = _option.span
+        if _option.check is not None:
+            _options.TEXTS[_option.key] = _option.check
+        if _option.read is not None:
+            _options.READERS[_option.key] = _option.read
 _hooks.KEEPS_POWER.update({r: c.keeps_power for r, c in CARDS.items() if c.keeps_power is not False})
 # Lines the roles add to the narration of the engine's events, in the catalogue's order.
 ANNOUNCE = tuple(m.announce for m in MODULES.values() if m.announce is not None)

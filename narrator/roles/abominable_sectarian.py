@@ -11,9 +11,11 @@
 
 from __future__ import annotations
 
+from typing import Literal
 
-from narrator.roles.base import Card, PanelLine, RoleModule
-from narrator.rules.errors import CompositionError
+
+from narrator.roles.base import Option, Card, PanelLine, RoleModule
+from narrator.rules.errors import CompositionError, OptionError
 from narrator.rules.options import Options
 from narrator.rules.roles import Role, Side, Team
 from narrator.rules.view import GameView, Hooks, Win
@@ -80,6 +82,21 @@ def wins(game: GameView) -> tuple[int, ...] | None:
     return (seat,)
 
 
+def groups_check(name: str, text: str) -> OptionError | None:
+    """One letter A or B a seat."""
+    if all(c in "ABab" for c in text):
+        return None
+    return OptionError("option {name} cannot be {value!r}; give one letter A or B a seat, in seat order, e.g. AAAABBBB",
+                       name=name, value=text)
+
+
+Infected = Literal["powerless", "keeps_goal"]
+OPTIONS = (
+    Option("sectarian_groups", str, "", check=groups_check, read=lambda text: text.replace(" ", "").replace(",", "")),
+    Option("sectarian_infected", Infected, "powerless"),
+)
+
+
 MODULE = RoleModule(
     Card(Role.ABOMINABLE_SECTARIAN, Team.ABOMINABLE_SECTARIAN, box="characters"),
     opening=opening,
@@ -88,4 +105,5 @@ MODULE = RoleModule(
         wins=(Win(6, Side.ABOMINABLE_SECTARIAN, wins, Role.ABOMINABLE_SECTARIAN),),
         setup_checks=(setup_check,),
     ),
+    options=OPTIONS,
 )

@@ -22,13 +22,13 @@ night he may take one and holds its power until his next call (docs/rules-spec.m
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from narrator.ports import Heard
-from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
-from narrator.rules.errors import CompositionError
+from narrator.roles.base import Option, Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
+from narrator.rules.errors import CompositionError, OptionError
 from narrator.rules.events import Event, PowerLost
-from narrator.rules.options import ACTOR_CARDS, Options
+from narrator.rules.options import Options
 from narrator.rules.roles import Role, Team
 from narrator.rules.view import GameView, Hooks, Power
 
@@ -37,8 +37,20 @@ if TYPE_CHECKING:
 
 ORDER = 2  # docs/rules-spec.md#night-order: right after the Thief
 CARDS = 3
-DEFAULT = ACTOR_CARDS
+# The cards listed by default (docs/rules-spec.md#role-actor), some of them played by later roles.
+DEFAULT = ("seer", "witch", "hunter", "little_girl", "savior", "elder", "scapegoat", "village_idiot", "fox",
+           "bear_tamer", "stuttering_judge", "knight_rusty_sword", "raven")
 NEVER = frozenset({Role.VILLAGER, Role.ACTOR})
+
+
+def cards_check(name: str, text: str) -> OptionError | None:
+    """Role keys separated by commas (which of them may be the Actor's is checked at the start)."""
+    known = {r.value for r in Role} | set(DEFAULT)
+    wrong = [w.strip() for w in text.split(",") if w.strip() and w.strip() not in known]
+    if not wrong:
+        return None
+    return OptionError("option {name} cannot be {value!r}; {wrong!r} is not a role; give role keys separated by commas, "
+                       "e.g. seer,witch,hunter", name=name, value=text, wrong=wrong[0])
 
 
 def listed(options: Options) -> tuple[str, ...]:
@@ -161,6 +173,13 @@ def run(game: Game, rng: random.Random) -> CallTurn:
     return CallTurn("actor.wake", NightTurn("actor", question, panel), finish)
 
 
+Infected = Literal["powerless", "keeps_power"]
+OPTIONS = (
+    Option("actor_cards", str, ",".join(DEFAULT), check=cards_check),
+    Option("actor_infected", Infected, "powerless"),
+)
+
+
 MODULE = RoleModule(
     Card(Role.ACTOR, Team.VILLAGE, box="characters"),
     (Call("actor", ORDER, Schedule.EVERY_NIGHT, Role.ACTOR, run, turn=20.0,
@@ -176,4 +195,5 @@ MODULE = RoleModule(
         laid=(lays,),
         infected=(infected,),
     ),
+    options=OPTIONS,
 )

@@ -13,9 +13,11 @@ in the first turn (docs/rules-spec.md#role-angel).
 
 from __future__ import annotations
 
+from typing import Literal
+
 import random
 
-from narrator.roles.base import Card, PanelLine, RoleModule
+from narrator.roles.base import Option, Card, PanelLine, RoleModule
 from narrator.rules.errors import RulesError
 from narrator.rules.events import Cause, DayBegan, GameEnded, GameStarted, NightBegan, PlayerDied
 from narrator.rules.roles import Role, Side, Team
@@ -100,6 +102,14 @@ def announce(game: GameView, event: object) -> list[PanelLine]:
     return []
 
 
+Opening = Literal["day_first", "night_first"]
+VoteTie = Literal["base", "random_among_tied"]
+OPTIONS = (
+    Option("angel_opening", Opening, "day_first"),
+    Option("angel_vote_tie", VoteTie, "base"),
+)
+
+
 MODULE = RoleModule(
     Card(Role.ANGEL, Team.ANGEL, box="characters"),
     opening=opening,
@@ -110,4 +120,5 @@ MODULE = RoleModule(
         team=(team,),
         ties=(tie,),
     ),
+    options=OPTIONS,
 )

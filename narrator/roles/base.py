@@ -10,9 +10,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, Union
 
 from narrator.ports import Heard, Prompt, SlotValue
+from narrator.rules.errors import OptionError
 from narrator.rules.events import JoinedPack, NightBegan
 from narrator.rules.view import GameView, Hooks, Power
 from narrator.rules.options import Options
@@ -216,6 +217,25 @@ class Call:
         return f"{self.role.value}_possible"
 
 
+OptionValue = Union[str, bool, int]
+
+
+@dataclass(frozen=True)
+class Option:
+    """A rule option a role brings (docs/rules.md#rule-options), declared once, in the role's module:
+    its key, its type (a `Literal` of its words, `bool`, `int` with its `span`, or `str` with its
+    `check`) and its default. The engine's `Options` holds it as a typed field written from this
+    declaration (narrator/rules/options.py's generated part, `python scripts/options.py`), so mypy
+    checks every `options.<key>` and every word compared with it."""
+
+    key: str
+    kind: Any
+    default: OptionValue
+    span: range | None = None  # the whole numbers it may take
+    check: Callable[[str, str], OptionError | None] | None = None  # a text's check: a refusal, or None
+    read: Callable[[str], str] | None = None  # how a typed text is read (default: stripped)
+
+
 @dataclass(frozen=True)
 class RoleModule:
     """Everything about one role: its card, its night calls, its powers and hooks into the engine,
@@ -240,3 +260,5 @@ class RoleModule:
     board: Callable[[GameView], list[PanelLine]] | None = None
     # Private lines this role adds to other calls' panels: (call, lines).
     panels: tuple[tuple[str, Callable[[GameView], list[PanelLine]]], ...] = ()
+    # The rule options it brings (`Option`).
+    options: tuple[Option, ...] = ()

@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 
-from narrator.roles.base import Card, PanelLine, RoleModule, living_neighbours
+from narrator.roles.base import Option, Card, PanelLine, RoleModule, living_neighbours
 from narrator.rules.roles import Role, Team
 from narrator.rules.view import GameView
 
@@ -29,8 +29,14 @@ def morning(game: GameView) -> list[PanelLine]:
     return [("bear_tamer.growl", {})] if growls(game) else []
 
 
+OPTIONS = (
+    Option("bear_growls_if_infected", bool, True),
+)
+
+
 MODULE = RoleModule(
     Card(Role.BEAR_TAMER, Team.VILLAGE, box="characters"),
     morning=morning,
-    morning_order=20,  # dawn step 9: after the Elder's revenge, before the Raven's mark
+    morning_order=20,  # dawn step 9: after the Elder's revenge, before the Raven's mark,
+    options=OPTIONS,
 )

@@ -17,7 +17,7 @@ import random
 from typing import TYPE_CHECKING, Sequence
 
 from narrator.ports import Heard
-from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
+from narrator.roles.base import Option, Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
 from narrator.rules.events import Cause
 from narrator.rules.roles import Role, Team
 from narrator.rules.view import GameView, Hooks, Power
@@ -87,6 +87,11 @@ def run(game: Game, rng: random.Random) -> CallTurn:
     return CallTurn("big_bad_wolf.wake", NightTurn("big_bad_wolf", question, panel), finish)
 
 
+OPTIONS = (
+    Option("bbw_loses_power_on_wolf_death", bool, True),
+)
+
+
 MODULE = RoleModule(
     Card(Role.BIG_BAD_WOLF, Team.WOLVES, pack=True, box="characters"),
     (Call("big_bad_wolf", ORDER, Schedule.EVERY_NIGHT, Role.BIG_BAD_WOLF, run, turn=20.0,
@@ -95,4 +100,5 @@ MODULE = RoleModule(
     hooks=Hooks(
         devourings=(devours,),
     ),
+    options=OPTIONS,
 )

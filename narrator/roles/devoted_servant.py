@@ -23,10 +23,10 @@ before his card is shown, she may reveal herself and take his card (docs/rules-s
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from narrator.roles import wild_child, wolf_hound
-from narrator.roles.base import Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
+from narrator.roles.base import Option, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
 from narrator.rules.events import CardTaken
 from narrator.rules.roles import Role, Team
 from narrator.rules.view import GameView, Hooks, Window
@@ -98,6 +98,12 @@ def run_reset(game: Game, rng: random.Random) -> CallTurn:
                     finish)
 
 
+Scope = Literal["vote_only", "any_death"]
+OPTIONS = (
+    Option("servant_scope", Scope, "vote_only"),
+)
+
+
 MODULE = RoleModule(
     Card(Role.DEVOTED_SERVANT, Team.VILLAGE, box="characters"),
     (Call("devoted_servant_reset", RESET_ORDER, Schedule.EVERY_NIGHT, Role.DEVOTED_SERVANT, run_reset, turn=20.0,
@@ -107,4 +113,5 @@ MODULE = RoleModule(
     hooks=Hooks(
         windows=(Window(opens, check, taker, at_dawn),),
     ),
+    options=OPTIONS,
 )

@@ -13,8 +13,10 @@
 
 from __future__ import annotations
 
+from typing import Literal
 
-from narrator.roles.base import Card, PanelLine, RoleModule
+
+from narrator.roles.base import Option, Card, PanelLine, RoleModule
 from narrator.rules import hooks
 from narrator.rules.events import DEVOURING, Cause, Event, PlayerDied, PowersLost
 from narrator.rules.roles import Role, Team
@@ -95,6 +97,15 @@ def announce(game: GameView, event: object) -> list[PanelLine]:
     return []
 
 
+RevengeCauses = Literal["vote_poison_shot", "vote_only", "none"]
+OPTIONS = (
+    Option("elder_lives", int, 2, span=range(1, 6)),
+    Option("elder_revenge_causes", RevengeCauses, "vote_poison_shot"),
+    Option("elder_revenge_announced", bool, True),
+    Option("idiot_dies_with_elder", bool, True),
+)
+
+
 MODULE = RoleModule(
     Card(Role.ELDER, Team.VILLAGE, box="new_moon"),
     announce=announce,
@@ -102,4 +113,5 @@ MODULE = RoleModule(
         absorbs=(absorbs,),
         chain=(Chain(3, reaction, Role.ELDER),),
     ),
+    options=OPTIONS,
 )

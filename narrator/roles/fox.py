@@ -16,7 +16,7 @@ import random
 from typing import TYPE_CHECKING
 
 from narrator.ports import Heard
-from narrator.roles.base import (Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn,
+from narrator.roles.base import (Option, Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn,
                                   living_neighbours)
 from narrator.rules.events import Event, PowerLost
 from narrator.rules.roles import Role, Team
@@ -93,9 +93,15 @@ def run(game: Game, rng: random.Random) -> CallTurn:
     return CallTurn("fox.wake", NightTurn("fox", question, panel, final=True, on_answer=sniff))
 
 
+OPTIONS = (
+    Option("fox_loses_power_on_miss", bool, True),
+)
+
+
 MODULE = RoleModule(
     Card(Role.FOX, Team.VILLAGE, box="characters"),
     (Call("fox", ORDER, Schedule.EVERY_NIGHT, Role.FOX, run, turn=20.0,
           lines=("fox.prompt", "fox.yes", "fox.no", "fox.power_lost", "echo.sniff", "echo.sniff_nobody", "power.none")),),
     powers=(Power("fox", Role.FOX, ORDER, check, targets, effect=effect),),
+    options=OPTIONS,
 )

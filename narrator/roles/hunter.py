@@ -3,7 +3,9 @@ shot (`GameView.hunter_shoot`); which deaths let him shoot: option `hunter_shoot
 
 from __future__ import annotations
 
-from narrator.roles.base import Card, RoleModule
+from typing import Literal
+
+from narrator.roles.base import Option, Card, RoleModule
 from narrator.rules import checks
 from narrator.rules.events import DEVOURING, Cause, HunterCalled, HunterShot
 from narrator.rules.roles import Role, Team
@@ -36,7 +38,14 @@ def said(choice: tuple[int, ...] | None) -> str:
     return f"the Hunter's shot at seat {None if choice is None else choice[0]!r}"
 
 
+ShootsOn = Literal["any_death", "wolves_or_vote"]
+OPTIONS = (
+    Option("hunter_shoots_on", ShootsOn, "any_death"),
+)
+
+
 MODULE = RoleModule(
     Card(Role.HUNTER, Team.VILLAGE),
     hooks=Hooks(chain=(Chain(4, shot, Role.HUNTER),), answers=(Answer(Awaiting.HUNTER, said, shoots),)),
+    options=OPTIONS,
 )

@@ -14,8 +14,10 @@
 
 from __future__ import annotations
 
+from typing import Literal
 
-from narrator.roles.base import Card, RoleModule
+
+from narrator.roles.base import Option, Card, RoleModule
 from narrator.rules.events import DEVOURING, Cause, DawnBroke, Event, Marked, PlayerDied
 from narrator.rules.roles import Role, Team
 from narrator.rules.view import GameView, Hooks
@@ -78,6 +80,14 @@ def dawn_deaths(game: GameView) -> tuple[tuple[int, Cause], ...]:
     return tuple((seat, Cause.DISEASE) for seat in _diseased(game))
 
 
+DiseaseVictim = Literal["guilty", "nearest_pack_member"]
+DiseaseTiming = Literal["next_dusk", "next_dawn"]
+OPTIONS = (
+    Option("knight_disease_victim", DiseaseVictim, "guilty"),
+    Option("knight_disease_timing", DiseaseTiming, "next_dusk"),
+)
+
+
 MODULE = RoleModule(
     Card(Role.KNIGHT_RUSTY_SWORD, Team.VILLAGE, box="characters"),
     hooks=Hooks(
@@ -85,4 +95,5 @@ MODULE = RoleModule(
         dawn_deaths=(dawn_deaths,),
         dawn_settled=(dawn_settled,),
     ),
+    options=OPTIONS,
 )

@@ -21,10 +21,10 @@ charmed players' call (docs/rules-spec.md#role-pied_piper).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from narrator.ports import Heard
-from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn, powerless_turn
+from narrator.roles.base import Option, Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn, powerless_turn
 from narrator.roles.designation import LINES as NOTICE_LINES
 from narrator.roles.designation import notice_lines
 from narrator.rules.events import Event, PowerLost
@@ -151,6 +151,15 @@ def run_charmed(game: GameView, rng: random.Random) -> CallTurn:
     return CallTurn("charmed.wake", NightTurn("charmed", lambda answers: None, lambda answers: shown, final=True))
 
 
+Infected = Literal["powerless", "keeps_power"]
+OPTIONS = (
+    Option("piper_charms_per_night", int, 2, span=range(1, 6)),
+    Option("piper_infected", Infected, "powerless"),
+    Option("piper_elder_revenge", bool, False),
+    Option("charmed_public", bool, False),
+)
+
+
 MODULE = RoleModule(
     # The Elder's revenge spares him unless `piper_elder_revenge` (docs/rules-spec.md#role-elder).
     Card(Role.PIED_PIPER, Team.PIED_PIPER, box="new_moon", keeps_power="piper_elder_revenge"),
@@ -168,4 +177,5 @@ MODULE = RoleModule(
         wins=(Win(4, Side.PIED_PIPER, wins, Role.PIED_PIPER),),
         infected=(infected,),
     ),
+    options=OPTIONS,
 )

@@ -16,7 +16,7 @@ import random
 from typing import TYPE_CHECKING, Mapping
 
 from narrator.ports import Heard
-from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
+from narrator.roles.base import Option, Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
 from narrator.rules.roles import Role, Team
 from narrator.rules.view import GameView, Hooks, Power
 
@@ -81,6 +81,12 @@ def run(game: Game, rng: random.Random) -> CallTurn:
     return CallTurn("raven.wake", NightTurn("raven", question, panel), finish)
 
 
+OPTIONS = (
+    Option("raven_mark_votes", int, 2, span=range(1, 6)),
+    Option("raven_mark_needs_living_raven", bool, False),
+)
+
+
 MODULE = RoleModule(
     Card(Role.RAVEN, Team.VILLAGE, box="village"),
     (Call("raven", ORDER, Schedule.EVERY_NIGHT, Role.RAVEN, run, turn=20.0,
@@ -91,4 +97,5 @@ MODULE = RoleModule(
     hooks=Hooks(
         vote_bonus=(vote_bonus,),
     ),
+    options=OPTIONS,
 )

@@ -14,10 +14,10 @@ player, himself allowed, from being devoured that night (docs/rules-spec.md#role
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from narrator.ports import Heard
-from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
+from narrator.roles.base import Option, Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
 from narrator.rules.events import DEVOURING, Cause
 from narrator.rules.roles import Role, Team
 from narrator.rules.view import GameView, Hooks, Power
@@ -82,6 +82,14 @@ def run(game: Game, rng: random.Random) -> CallTurn:
     return CallTurn("savior.wake", NightTurn("savior", question, panel), finish)
 
 
+Blocks = Literal["all_devouring", "pack_only"]
+OPTIONS = (
+    Option("savior_same_target_twice", bool, False),
+    Option("savior_protects_little_girl", bool, False),
+    Option("savior_blocks", Blocks, "all_devouring"),
+)
+
+
 MODULE = RoleModule(
     Card(Role.SAVIOR, Team.VILLAGE, box="new_moon"),
     (Call("savior", ORDER, Schedule.EVERY_NIGHT, Role.SAVIOR, run, turn=20.0, lines=("savior.prompt", "savior.last", "echo.protect")),),
@@ -89,4 +97,5 @@ MODULE = RoleModule(
     hooks=Hooks(
         saves=(saves,),
     ),
+    options=OPTIONS,
 )

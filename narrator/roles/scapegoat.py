@@ -13,7 +13,9 @@
 
 from __future__ import annotations
 
-from narrator.roles.base import Card, PanelLine, RoleModule
+from typing import Literal
+
+from narrator.roles.base import Option, Card, PanelLine, RoleModule
 from narrator.rules import checks
 from narrator.rules.events import Cause, NobodyEliminated, TieVictim, VotersCalled, VotersDesignated
 from narrator.rules.roles import Role, Team
@@ -69,6 +71,12 @@ def said(choice: tuple[int, ...] | None) -> str:
     return f"the Scapegoat's voters ({listed})"
 
 
+VsCaptain = Literal["scapegoat_first", "captain_first"]
+OPTIONS = (
+    Option("scapegoat_vs_captain", VsCaptain, "scapegoat_first"),
+)
+
+
 MODULE = RoleModule(
     Card(Role.SCAPEGOAT, Team.VILLAGE, box="new_moon"),
     announce=announce,
@@ -77,4 +85,5 @@ MODULE = RoleModule(
         chain=(Chain(5, names_voters, Role.SCAPEGOAT),),
         answers=(Answer(Awaiting.VOTERS, said, designates),),
     ),
+    options=OPTIONS,
 )

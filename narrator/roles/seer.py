@@ -4,10 +4,10 @@ Her answer is final: she has seen the card."""
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from narrator.ports import Heard
-from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
+from narrator.roles.base import Option, Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
 from narrator.rules.errors import IllegalActionError, InvalidTargetError
 from narrator.rules.events import Event, SeerSaw
 from narrator.rules.roles import Role, Team
@@ -78,9 +78,16 @@ def run(game: Game, rng: random.Random) -> CallTurn:
     return CallTurn("seer.wake", NightTurn("seer", question, panel, final=True, on_answer=look))
 
 
+Sees = Literal["role", "team"]
+OPTIONS = (
+    Option("seer_sees", Sees, "role"),
+)
+
+
 MODULE = RoleModule(
     Card(Role.SEER, Team.VILLAGE),
     (Call("seer", ORDER, Schedule.EVERY_NIGHT, Role.SEER, run, turn=20.0,
           lines=("seer.prompt", "seer.result", "seer.result_wolf", "seer.result_not_wolf")),),
     powers=(Power("seer", Role.SEER, ORDER, None, targets, record=saw, shows=shows, who="the Seer", said=said),),
+    options=OPTIONS,
 )

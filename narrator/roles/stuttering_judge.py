@@ -21,10 +21,10 @@ the village hold a second elimination vote at once, without debate (docs/rules-s
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from narrator.ports import Heard
-from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
+from narrator.roles.base import Option, Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
 from narrator.rules.events import SecondVoteAsked
 from narrator.rules.options import Options
 from narrator.rules.roles import Role, Team
@@ -112,6 +112,14 @@ def run_arm(game: Game, rng: random.Random) -> CallTurn:
     return CallTurn("stuttering_judge_arm.wake", NightTurn("stuttering_judge_arm", question, panel), finish)
 
 
+Signal = Literal["sign_during_vote", "night_arm"]
+OPTIONS = (
+    Option("judge_second_votes", int, 1, span=range(1, 6)),
+    Option("judge_request_survives_death", bool, True),
+    Option("judge_signal", Signal, "sign_during_vote"),
+)
+
+
 MODULE = RoleModule(
     Card(Role.STUTTERING_JUDGE, Team.VILLAGE, box="characters"),
     (Call("stuttering_judge", ORDER, Schedule.FIRST_NIGHT, Role.STUTTERING_JUDGE, run, turn=15.0,
@@ -125,4 +133,5 @@ MODULE = RoleModule(
         armed=(armed,),
         second_vote_stands=(stands,),
     ),
+    options=OPTIONS,
 )

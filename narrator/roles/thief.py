@@ -4,10 +4,10 @@ two Werewolf cards force a take (the card he gets without choosing is drawn befo
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from narrator.ports import Heard
-from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
+from narrator.roles.base import Option, Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
 from narrator.rules.errors import IllegalActionError, InvalidTargetError
 from narrator.rules.events import Event, ThiefChose
 from narrator.rules.roles import Role, Team
@@ -78,10 +78,17 @@ def run(game: Game, rng: random.Random) -> CallTurn:
     return CallTurn("thief.wake", turn, finish)
 
 
+ExtraCards = Literal["villagers", "from_deck"]
+OPTIONS = (
+    Option("thief_extra_cards", ExtraCards, "villagers"),
+)
+
+
 MODULE = RoleModule(
     Card(Role.THIEF, Team.VILLAGE),
     (Call("thief", ORDER, Schedule.FIRST_NIGHT, Role.THIEF, run, turn=20.0,
           lines=("thief.cards", "thief.cards_forced", "thief.forced", "thief.took", "thief.kept")),),
     powers=(Power("thief", Role.THIEF, ORDER, None, targets, first_night_only=True, seats=False, record=chose,
                   renewed=False, lost_with_power=False, who="the Thief", said=said),),
+    options=OPTIONS,
 )

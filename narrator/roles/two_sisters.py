@@ -12,10 +12,10 @@ to know each other, then consult in silence (docs/rules-spec.md#role-siblings).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from narrator.ports import Heard
-from narrator.roles.base import Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
+from narrator.roles.base import Option, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
 from narrator.rules.options import Options
 from narrator.rules.roles import Role, Team
 from narrator.rules.view import GameView, Power
@@ -65,9 +65,16 @@ def run(game: Game, rng: random.Random) -> CallTurn:
     return siblings_turn(game, Role.TWO_SISTERS, "two_sisters")
 
 
+SiblingsWake = Literal["every_other_night", "first_night_only", "every_night"]
+OPTIONS = (
+    Option("siblings_wake", SiblingsWake, "every_other_night"),
+)
+
+
 MODULE = RoleModule(
     Card(Role.TWO_SISTERS, Team.VILLAGE, unique=False, box="characters", copies=2),
     (Call("two_sisters", ORDER, Schedule.SOME_NIGHTS, Role.TWO_SISTERS, run, turn=15.0,
           lines=("two_sisters.show",), nights=siblings_night),),
     powers=(siblings_power("two_sisters", Role.TWO_SISTERS, ORDER),),
+    options=OPTIONS,
 )

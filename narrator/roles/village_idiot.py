@@ -9,8 +9,10 @@
 
 from __future__ import annotations
 
+from typing import Literal
 
-from narrator.roles.base import Card, PanelLine, RoleModule
+
+from narrator.roles.base import Option, Card, PanelLine, RoleModule
 from narrator.rules.events import PlayerSpared
 from narrator.rules.roles import Role, Team
 from narrator.rules.view import GameView, Hooks
@@ -35,6 +37,12 @@ def announce(game: GameView, event: object) -> list[PanelLine]:
     return lines
 
 
+CaptainOffice = Literal["lost", "successor"]
+OPTIONS = (
+    Option("idiot_captain_office", CaptainOffice, "lost"),
+)
+
+
 MODULE = RoleModule(
     Card(Role.VILLAGE_IDIOT, Team.VILLAGE, box="new_moon"),
     announce=announce,
@@ -42,4 +50,5 @@ MODULE = RoleModule(
         spares=(spares,),
         spared_captain_names_successor=(names_successor,),
     ),
+    options=OPTIONS,
 )

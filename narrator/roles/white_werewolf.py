@@ -19,10 +19,10 @@
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from narrator.ports import Heard
-from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
+from narrator.roles.base import Option, Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
 from narrator.rules.events import Cause
 from narrator.rules.options import Options
 from narrator.rules.roles import Role, Side, Team
@@ -97,6 +97,13 @@ def run(game: Game, rng: random.Random) -> CallTurn:
     return CallTurn("white_werewolf.wake", NightTurn("white_werewolf", question, panel), finish)
 
 
+Nights = Literal["even", "odd"]
+OPTIONS = (
+    Option("white_werewolf_nights", Nights, "even"),
+    Option("white_werewolf_kill_blockable", bool, True),
+)
+
+
 MODULE = RoleModule(
     Card(Role.WHITE_WEREWOLF, Team.WHITE_WEREWOLF, pack=True, box="village"),
     (Call("white_werewolf", ORDER, Schedule.ALTERNATE, Role.WHITE_WEREWOLF, run, turn=20.0, nights=his_night,
@@ -106,4 +113,5 @@ MODULE = RoleModule(
         devourings=(devours,),
         wins=(Win(5, Side.WHITE_WEREWOLF, wins, Role.WHITE_WEREWOLF),),
     ),
+    options=OPTIONS,
 )

@@ -17,7 +17,7 @@ import random
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from narrator.ports import Heard
-from narrator.roles.base import (Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn,
+from narrator.roles.base import (Option, Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn,
                                   joined_pack_panel)
 from narrator.rules.events import Cause, Event, JoinedPack
 from narrator.rules.roles import Role, Team
@@ -91,6 +91,11 @@ def run(game: Game, rng: random.Random) -> CallTurn:
     return CallTurn("wild_child.wake", turn(game, child), finish(game))
 
 
+OPTIONS = (
+    Option("wild_child_transformation_public", bool, False),
+)
+
+
 MODULE = RoleModule(
     Card(Role.WILD_CHILD, Team.VILLAGE, box="characters"),
     (Call("wild_child", ORDER, Schedule.FIRST_NIGHT, Role.WILD_CHILD, run, turn=20.0,
@@ -102,4 +107,5 @@ MODULE = RoleModule(
     hooks=Hooks(
         chain=(Chain(2, turns),),
     ),
+    options=OPTIONS,
 )

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from narrator.ports import Heard
-from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
+from narrator.roles.base import Option, Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
 from narrator.rules import checks
 from narrator.rules.errors import IllegalActionError, InvalidTargetError
 from narrator.rules.events import Event, WitchActed
@@ -182,6 +182,13 @@ def run(game: Game, rng: random.Random) -> CallTurn:
     return CallTurn("witch.wake", NightTurn("witch", question, panel, final=not (heals or poisons)), finish)
 
 
+Sees = Literal["all_devoured", "pack_victim_only"]
+OPTIONS = (
+    Option("witch_sees_victim_after_heal", bool, False),
+    Option("witch_sees", Sees, "all_devoured"),
+)
+
+
 MODULE = RoleModule(
     Card(Role.WITCH, Team.VILLAGE),
     (Call("witch", ORDER, Schedule.EVERY_NIGHT, Role.WITCH, run, turn=30.0,
@@ -189,4 +196,5 @@ MODULE = RoleModule(
                  "witch.nothing", "witch.devoured", "witch.heal_which", "echo.save_seat", "echo.save_yes", "echo.save_no", "echo.poison", "echo.poison_nobody")),),
     powers=(Power("witch", Role.WITCH, ORDER, None, targets, seats=False, record=acted,
                   who="the Witch", said=said),),
+    options=OPTIONS,
 )

@@ -15,10 +15,10 @@ the pack that very night (event JoinedPack) and wakes with it at its call, later
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Literal, Sequence
 
 from narrator.ports import Heard
-from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
+from narrator.roles.base import Option, Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
 from narrator.rules.events import Event, JoinedPack
 from narrator.rules.roles import Role, Team
 from narrator.rules.view import GameView, Power
@@ -91,6 +91,13 @@ def run(game: Game, rng: random.Random) -> CallTurn:
     return CallTurn("wolf_hound.wake", turn(game, hound), finish(game, hound, rng))
 
 
+Timeout = Literal["villager", "random"]
+OPTIONS = (
+    Option("wolf_hound_timeout", Timeout, "villager"),
+    Option("wolf_hound_choice_public", bool, False),
+)
+
+
 MODULE = RoleModule(
     Card(Role.WOLF_HOUND, Team.VILLAGE, box="characters"),
     (Call("wolf_hound", ORDER, Schedule.FIRST_NIGHT, Role.WOLF_HOUND, run, turn=20.0,
@@ -99,4 +106,5 @@ MODULE = RoleModule(
     powers=(Power("wolf_hound", Role.WOLF_HOUND, ORDER, check, targets, first_night_only=True,
                   effect=effect, lasting=True),),
     morning=morning,
+    options=OPTIONS,
 )

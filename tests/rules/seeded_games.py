@@ -60,7 +60,8 @@ def frozen_tables() -> dict[str, Any]:
     import dataclasses
 
     from narrator.roles import CARDS
-    from narrator.rules.options import ACTOR_CARDS, CHOICES, NUMBERS, TEXTS
+    from narrator.roles.actor import DEFAULT as ACTOR_CARDS
+    from narrator.rules.options import CHOICES, NUMBERS, TEXTS
 
     options: list[list[Any]] = []
     for f in dataclasses.fields(Options):
