@@ -122,7 +122,7 @@ def test_a_phone_off_the_network_misses_the_beats_and_gets_its_panel_back_on_ret
         if prompt.name == "night.seer" and not dropped:
             seer = phones[1]
             assert seer.channel is not None
-            hub.gone(1, seer.channel)  # the Wi-Fi drops: the server sees the socket close
+            hub.gone(seer.channel)  # the Wi-Fi drops: the server sees the socket close
             before = len(seer.conn.texts)
             for k in range(20):  # 5 s of the night's schedule go by without it
                 hub.beat(1000.0 + k * 0.25)
