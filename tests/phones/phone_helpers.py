@@ -208,11 +208,11 @@ def hub_players(script: Script, phones: dict[int, MemoryPhone], table: PhoneTabl
 def play_hub(setup: dict[str, Any], script: dict[str, Any], hub: PhoneHub, seed: int = 0,
              journal: Journal | None = None, resume: Resume | None = None,
              before_tap: Callable[[dict[int, MemoryPhone], Prompt], None] | None = None,
-             ) -> tuple[PhoneGame, dict[int, MemoryPhone]]:
+             language: str = "en") -> tuple[PhoneGame, dict[int, MemoryPhone]]:
     """A game whose every seat has a MemoryPhone on `hub`."""
-    s = parse_setup({"language": "en", **setup, "timing": dict(FAST)}, "SETUP")
+    s = parse_setup({"language": language, **setup, "timing": dict(FAST)}, "SETUP")
     sc = parse_script(script, s.players, "SCRIPT")
-    pack = load_pack("en")
+    pack = load_pack(language)
     clock = VirtualClock()
     hub.now = clock.now
     timeline = Timeline(clock)
