@@ -205,6 +205,7 @@ class PhoneServer:
         self.runner: web.AppRunner | None = None
         self.listening: asyncio.base_events.Server | None = None
         self.base = ""
+        self.address: tuple[str, int] = (host, port)  # where it listens (the base may be another's)
         self.origin = ""
         self.headers: dict[str, str] = {}
         self.tasks: list[asyncio.Task[None]] = []
@@ -269,6 +270,7 @@ class PhoneServer:
         self.listening = await self.loop.create_server(lambda: _Tracked(self, handlers()), self.host, self.port,
                                                        backlog=128)
         port = self.listening.sockets[0].getsockname()[1]
+        self.address = (self.host, port)
         self.base = self.public or f"http://{self.host}:{port}"
         where = urlsplit(self.base)
         self.origin = f"{where.scheme}://{where.netloc}".lower()
