@@ -182,6 +182,8 @@ class _Tracked(asyncio.Protocol):
         self.inner.resume_writing()
 
     def abort(self) -> None:
+        """Closed now, and counted no more (its descriptor goes when the loop next turns)."""
+        self.server._forget(self)
         if self.transport is not None:
             self.transport.abort()
 

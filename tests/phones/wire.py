@@ -154,6 +154,7 @@ class WirePhones:
         self.origin = origin
         self.sides = {seat: PhoneSide(key_bytes(link.split("#")[1]), f"device-of-{seat}") for seat, link in links.items()}
         self.views: dict[int, list[dict[str, Any]]] = {seat: [] for seat in links}
+        self.numbers: dict[int, list[int]] = {seat: [] for seat in links}  # each frame's counter
         self.pending: dict[int, dict[str, Any]] = {}
         self.closed: dict[int, int | None] = {}
         self.loop = asyncio.new_event_loop()
@@ -173,7 +174,9 @@ class WirePhones:
                 async for msg in ws:
                     if msg.type != aiohttp.WSMsgType.BINARY:
                         break
-                    self.views[seat].append(side.open(msg.data)["view"])
+                    message = side.open(msg.data)
+                    self.numbers[seat].append(message["n"])
+                    self.views[seat].append(message["view"])
                     await ws.send_bytes(side.seal(self.pending.pop(seat, None) or {"t": "idle"}))
                 self.closed[seat] = ws.close_code
 
@@ -201,3 +204,80 @@ class WirePhones:
         asyncio.run_coroutine_threadsafe(stop(), self.loop).result(timeout=60)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(timeout=60)
+
+
+class RawSocket:
+    """A WebSocket spoken by hand on a plain socket: the phone that says nothing after its upgrade,
+    or that stops reading (nothing in a library reads for it)."""
+
+    def __init__(self, link: str, origin: str, source: str | None = None, receive_buffer: int | None = None) -> None:
+        import base64
+        import os
+        import socket
+        from urllib.parse import urlsplit
+
+        where = urlsplit(link)
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        if receive_buffer is not None:
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+        if source is not None:
+            self.sock.bind((source, 0))
+        self.sock.settimeout(60)
+        self.sock.connect((where.hostname, where.port))
+        key = base64.b64encode(os.urandom(16)).decode("ascii")
+        path = where.path.replace("/p/", "/ws/")
+        self.sock.sendall((f"GET {path} HTTP/1.1\r\nHost: {where.netloc}\r\nUpgrade: websocket\r\n"
+                           f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+                           f"Origin: {origin}\r\n\r\n").encode("ascii"))
+        self.buffer = b""
+        while b"\r\n\r\n" not in self.buffer:
+            self.buffer += self._recv()
+        self.response, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
+
+    def _recv(self) -> bytes:
+        data = self.sock.recv(65536)
+        if not data:
+            raise ConnectionError("closed")
+        return data
+
+    def receive(self) -> tuple[int, bytes]:
+        while True:
+            if len(self.buffer) >= 2:
+                length, at = self.buffer[1] & 0x7F, 2
+                if length == 126 and len(self.buffer) >= 4:
+                    (length,), at = struct.unpack("!H", self.buffer[2:4]), 4
+                elif length == 127 and len(self.buffer) >= 10:
+                    (length,), at = struct.unpack("!Q", self.buffer[2:10]), 10
+                if length < 126 or at > 2:
+                    if len(self.buffer) >= at + length:
+                        opcode, payload = self.buffer[0] & 0x0F, self.buffer[at:at + length]
+                        self.buffer = self.buffer[at + length:]
+                        return opcode, payload
+            self.buffer += self._recv()
+
+    def send(self, payload: bytes, opcode: int = 2) -> None:
+        import os
+
+        mask = os.urandom(4)
+        n = len(payload)
+        header = bytes([0x80 | opcode]) + (bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + struct.pack("!H", n))
+        self.sock.sendall(header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+
+    def closed_by_server(self) -> bool:
+        """Whether the laptop has closed this socket (reads what is left, never blocks)."""
+        import socket
+
+        self.sock.setblocking(False)
+        try:
+            while True:
+                if not self.sock.recv(65536):
+                    return True
+        except BlockingIOError:
+            return False
+        except (ConnectionError, socket.error):
+            return True
+        finally:
+            self.sock.setblocking(True)
+
+    def close(self) -> None:
+        self.sock.close()
