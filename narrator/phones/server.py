@@ -8,7 +8,7 @@ What a stranger on the Wi-Fi can do to it is bounded (docs/phones.md, Security):
 - connections that do not hold a seat are few per address and few in all (`Limits`): past
   either bound the oldest of them is closed, so a flood never takes the descriptors the game
   needs, and a phone joining always gets in; each must hold its seat within `Limits.hello`
-  seconds; a phone that says nothing for `Limits.idle` seconds (it answers every beat) or does
+  seconds; a phone that owes an answer for `Limits.idle` seconds (it answers every frame) or does
   not read what it is sent (`Limits.queue` frames waiting) is closed;
 - a request whose Host is not the table's address, or a WebSocket whose Origin is not the
   page's, is refused; the page may not be framed and may connect only to its own origin;
@@ -54,7 +54,7 @@ class Limits:
     per_address: int = 16  # waiting connections from one address (a phone opens three or four)
     total: int = 256  # waiting connections in all (far under the descriptors the laptop has)
     hello: float = 20.0  # seconds a waiting connection may stay (a page loads, its socket says hello)
-    idle: float = 20.0  # seconds a phone may go without a message (it answers every beat)
+    idle: float = 20.0  # seconds a phone that owes an answer may stay silent (it answers every frame)
     queue: int = 80  # frames waiting for a phone that does not read them (20 s of beats)
     log_bytes: int = 512 * 1024  # the log file's size before it is rotated (two files at most)
 
@@ -151,7 +151,7 @@ class _Tracked(asyncio.Protocol):
         self.inner = inner
         self.address = "?"
         self.opened = self.last = 0.0
-        self.phone = False
+        self.phone: Link | None = None  # the seat's connection it became
         self.transport: asyncio.Transport | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -309,10 +309,10 @@ class PhoneServer:
         if tracked.transport is not None:
             self.by_transport.pop(tracked.transport, None)
 
-    def _settled(self, tracked: _Tracked) -> None:
+    def _settled(self, tracked: _Tracked, link: Link) -> None:
         if tracked in self.waiting:
             del self.waiting[tracked]
-            tracked.phone = True
+            tracked.phone = link
             self.phones.add(tracked)
 
     async def _sweep(self) -> None:
@@ -325,7 +325,9 @@ class PhoneServer:
                 WIRE.info("%s: a connection that did not take a seat within %s s: closed", tracked.address,
                           self.limits.hello)
                 tracked.abort()
-            for tracked in [t for t in self.phones if now - t.last > self.limits.idle]:
+            # A phone answers every frame: one that owes an answer and has said nothing for a while is gone.
+            for tracked in [t for t in self.phones if now - t.last > self.limits.idle
+                            and t.phone is not None and t.phone.up <= t.phone.down]:
                 WIRE.info("%s: a phone silent for %s s: closed", tracked.address, self.limits.idle)
                 tracked.abort()
 
@@ -412,8 +414,8 @@ class PhoneServer:
                 if msg.type != WSMsgType.BINARY:
                     raise Refused("a message that is not a sealed frame")
                 self.hub.hear(link, conn, msg.data)
-                if link.proven and tracked is not None and not tracked.phone:
-                    self._settled(tracked)
+                if link.proven and tracked is not None and tracked.phone is None:
+                    self._settled(tracked, link)
         except Refused as exc:
             conn.close(exc.code, str(exc)[:100])
             await asyncio.wait([conn.writer], timeout=self.limits.hello)

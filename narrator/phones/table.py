@@ -95,6 +95,7 @@ class PhoneTable:
         self.next_beat = self.clock.now()
         for seat in range(1, game.players + 1):
             self._rest(seat)
+        self._beats()  # the schedule's first beat: every phone its card
 
     # ---- Display -------------------------------------------------------------------------
 

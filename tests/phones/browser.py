@@ -54,9 +54,10 @@ class Browser:
         return WebDriverWait(self.tab(seat), timeout, poll_frequency=0.05).until(condition)
 
     def text(self, seat: int, element: str) -> str:
-        from selenium.webdriver.common.by import By
-
-        return str(self.tab(seat).find_element(By.ID, element).text)
+        """The element's text as the page holds it (a tab in the background is not laid out, so
+        what WebDriver calls its visible text may be empty)."""
+        return str(self.tab(seat).execute_script(f"return document.getElementById('{element}').innerText || "
+                                                  f"document.getElementById('{element}').textContent"))
 
     def screenshot(self, seat: int, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -17,7 +18,7 @@ from narrator.headless import HeadlessResult, play_headless
 from narrator.packs import load_pack
 from narrator.phones.crypto import FRAME, UP_FRAME, key_bytes, key_text, seal, session_key, unseal
 from narrator.phones.hub import Link, PhoneHub
-from narrator.phones.port import SeatChannels
+from narrator.phones.port import PhoneAnswer, SeatChannels, View
 from narrator.phones.run import play_with_phones
 from narrator.phones.table import PhoneTable
 from narrator.ports import Heard, Journal, Prompt
@@ -228,3 +229,45 @@ def play_hub(setup: dict[str, Any], script: dict[str, Any], hub: PhoneHub, seed:
     table.hold = hub_players(sc, phones, table, before_tap)
     game = play_with_phones(s, pack, table, TimelineSpeaker(pack, timeline), clock, journal, seed, resume)
     return PhoneGame(game, table, timeline, journal), phones
+
+
+class Lockstep:
+    """The hub as the table's `SeatChannels`, each beat waiting (real time, far deadline) until
+    every phone holding its seat has answered it: the game's clock then moves the same way
+    whatever the machine's load."""
+
+    def __init__(self, hub: PhoneHub) -> None:
+        self.hub = hub
+
+    def beat(self, at: float) -> None:
+        self.hub.beat(at)
+        end = time.monotonic() + 120
+        while True:
+            with self.hub.lock:
+                links = [s.link for s in self.hub.seats.values() if s.link is not None]
+                if all(link.up >= link.down + 1 for link in links):  # its hello, then one per frame
+                    return
+            if time.monotonic() > end:
+                raise AssertionError("a phone never answered a beat")
+            time.sleep(0.001)
+
+    def joined(self) -> tuple[int, ...]:
+        return self.hub.joined()
+
+    def show(self, seat: int, view: View) -> None:
+        self.hub.show(seat, view)
+
+    def night(self, on: bool) -> None:
+        self.hub.night(on)
+
+    def take(self) -> PhoneAnswer | None:
+        return self.hub.take()
+
+    def wait(self, timeout: float) -> bool:
+        return self.hub.wait(timeout)
+
+    def moves_asked(self) -> tuple[int, ...]:
+        return self.hub.moves_asked()
+
+    def allow_move(self, seat: int) -> None:
+        self.hub.allow_move(seat)

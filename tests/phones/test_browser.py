@@ -20,7 +20,7 @@ from narrator.phones.table import PhoneTable
 from narrator.ports import Heard, Prompt
 
 from tests.phones.browser import Browser
-from tests.phones.phone_helpers import BASIC, FAST, SCRIPT, play_keypad
+from tests.phones.phone_helpers import BASIC, FAST, SCRIPT, Lockstep, play_keypad
 
 pytestmark = pytest.mark.slow
 # NARRATOR_PHONE_SHOTS=DIR keeps the screenshots (docs/phones/ holds the ones taken so).
@@ -106,8 +106,8 @@ def test_a_whole_game_on_every_seats_phone_in_chromium(players: int, tmp_path: P
         def keypad(prompt: Prompt) -> Heard | None:
             return None if table.route(prompt) else script.answer(prompt)
 
-        table = PhoneTable(hub, TimelineDisplay(pack, timeline), FakeListener(clock, keypad, delay=1.0), pack, clock,
-                           hold=tap)
+        table = PhoneTable(Lockstep(hub), TimelineDisplay(pack, timeline), FakeListener(clock, keypad, delay=1.0), pack,
+                           clock, hold=tap)
         # The deal: each phone holds its card, seen only while pressed.
         from narrator.flow.run import start_game
 

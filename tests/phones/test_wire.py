@@ -7,7 +7,6 @@ has answered it, so the comparison does not depend on the machine's speed."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from narrator.fakes import FakeListener, MemoryJournal, Timeline, TimelineDisplay, TimelineSpeaker, VirtualClock
@@ -15,13 +14,13 @@ from narrator.flow.script import parse_script, parse_setup
 from narrator.packs import load_pack
 from narrator.phones.crypto import SEALED_BYTES, SEALED_UP_BYTES
 from narrator.phones.hub import Frame, PhoneHub
-from narrator.phones.port import PhoneAnswer, View
 from narrator.phones.run import play_with_phones
 from narrator.phones.server import PhoneServer
 from narrator.phones.table import PhoneTable
 from narrator.ports import Heard, Prompt
 from narrator.rules import Game
 
+from tests.phones.phone_helpers import Lockstep
 from tests.phones.wire import Proxy, WireFrame, WirePhones
 
 SETUP = {"players": 8, "options": {"captain_election": "never"}}
@@ -35,48 +34,6 @@ def script(judge: int, votes: dict[int, int]) -> dict[str, Any]:
     his vote; the votes eliminate seat 2; the second vote, seat 3: the village wins."""
     return {"nights": [{"seer": 2, "werewolves": 8, "witch": {"heal": False, "poison": 0}}],
             "days": [{"eliminate": 2, "votes": votes, "sign": [judge], "second": 3, "vote_now": True}]}
-
-
-class Lockstep:
-    """The hub as the table's `SeatChannels`, each beat waiting (real time, far deadline) until
-    every phone holding its seat has answered it: the game's clock then moves the same way
-    whatever the machine's load."""
-
-    def __init__(self, hub: PhoneHub) -> None:
-        self.hub = hub
-
-    def beat(self, at: float) -> None:
-        self.hub.beat(at)
-        end = time.monotonic() + 120
-        while True:
-            with self.hub.lock:
-                links = [s.link for s in self.hub.seats.values() if s.link is not None]
-                if all(link.up >= link.down + 1 for link in links):  # its hello, then one per frame
-                    return
-            if time.monotonic() > end:
-                raise AssertionError("a phone never answered a beat")
-            time.sleep(0.001)
-
-    def joined(self) -> tuple[int, ...]:
-        return self.hub.joined()
-
-    def show(self, seat: int, view: View) -> None:
-        self.hub.show(seat, view)
-
-    def night(self, on: bool) -> None:
-        self.hub.night(on)
-
-    def take(self) -> PhoneAnswer | None:
-        return self.hub.take()
-
-    def wait(self, timeout: float) -> bool:
-        return self.hub.wait(timeout)
-
-    def moves_asked(self) -> tuple[int, ...]:
-        return self.hub.moves_asked()
-
-    def allow_move(self, seat: int) -> None:
-        self.hub.allow_move(seat)
 
 
 def captured(roles: dict[int, str], judge: int, votes: dict[int, int]) -> tuple[Game, Proxy, list[Frame], Any]:

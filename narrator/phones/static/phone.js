@@ -57,6 +57,7 @@
   }
 
   function render(v) {
+    if (view && v.id === view.id && v.seat === view.seat) { return; }  // the same view again, on the beat
     view = v;
     $("seat").textContent = L.seat.replace("{seat}", String(v.seat));
     var lines = $("lines"); lines.textContent = "";
