@@ -493,7 +493,7 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
                 else:
                     game = play_game(setup, pack, listener, speaker, screen, clock, journal, seed, resume, head)
                 if phones is not None:
-                    phones.close()  # the game is over: the tokens die now (docs/phones.md), not at Enter
+                    phones.hub.close()  # the game is over: every token dies now, not at Enter (docs/phones.md)
                 # Game over: Enter leaves; `*` (a rematch) deals again where the caller offers one.
                 screen.final_hint = pack.panel_text("game.rematch" if rematch is not None else "screen.end", {})
                 screen.refresh()
