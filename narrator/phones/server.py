@@ -281,7 +281,7 @@ class PhoneServer:
                         "X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY",
                         "Content-Security-Policy": (
                             "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-                            f"media-src 'self'; connect-src {ws}://{where.netloc}; frame-ancestors 'none'; "
+                            f"media-src blob:; connect-src 'self' {ws}://{where.netloc}; frame-ancestors 'none'; "
                             "base-uri 'none'; form-action 'none'")}
         self.tasks.append(self.loop.create_task(self._sweep()))
         if self.beat is not None:

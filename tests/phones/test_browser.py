@@ -15,7 +15,7 @@ from narrator.flow.script import parse_script, parse_setup
 from narrator.packs import load_pack
 from narrator.phones.hub import PhoneHub
 from narrator.phones.run import play_with_phones
-from narrator.phones.server import PhoneServer
+from narrator.phones.server import Limits, PhoneServer
 from narrator.phones.table import PhoneTable
 from narrator.ports import Heard, Prompt
 
@@ -39,7 +39,7 @@ def test_a_whole_game_on_every_seats_phone_in_chromium(players: int, tmp_path: P
     pack = load_pack("en")
     clock = VirtualClock()
     hub = PhoneHub(s.players, now=clock.now)
-    server = PhoneServer(hub)
+    server = PhoneServer(hub, limits=Limits(per_address=Limits.total))  # every tab comes from 127.0.0.1
     base = server.start()
     assert base.startswith("http://127.0.0.1:")
     browser = Browser()

@@ -118,7 +118,10 @@ def test_a_page_of_another_origin_can_neither_frame_the_phone_page_nor_open_its_
 
     async def serve() -> tuple[web.AppRunner, int]:
         app = web.Application()
-        app.router.add_get("/", lambda request: web.Response(text=evil_page, content_type="text/html"))
+        async def front(request: web.Request) -> web.Response:
+            return web.Response(text=evil_page, content_type="text/html")
+
+        app.router.add_get("/", front)
         runner = web.AppRunner(app)
         await runner.setup()
         site = web.TCPSite(runner, "127.0.0.1", 0)
@@ -145,15 +148,20 @@ def test_a_page_of_another_origin_can_neither_frame_the_phone_page_nor_open_its_
 def test_the_page_is_kept_awake_once_touched_and_a_replaced_page_in_front_takes_its_seat_back(table: Table) -> None:
     from selenium.webdriver.common.by import By
 
+    def videos() -> int:
+        return sum(bytes(c.up.data).count(b"GET /static/awake.") for c in table.proxy.connections)
+
     browser = Browser()
     try:
         browser.open(1, table.link(1))
         until(lambda: 1 in table.hub.joined(), "the page holds its seat")
         first = table.hub.seats[1].link
         assert browser.tab(1).execute_script("return document.body.dataset.awake") is None  # no touch yet
+        until(lambda: videos() == 1, "the video fetched with the page")
         browser.tab(1).find_element(By.ID, "status").click()
         until(lambda: browser.tab(1).execute_script("return document.body.dataset.awake") == "yes",
               "the silent video plays")
+        assert videos() == 1  # nothing crossed the Wi-Fi at the touch
         # The same device opens the seat again in another tab (as a reload would): it takes the
         # seat, the first page is told 4410 and, in the background, waits.
         browser.open(2, table.link(1))

@@ -61,7 +61,7 @@ def test_the_page_may_not_be_framed_and_connects_to_its_own_origin_only(served: 
         headers = run(fetch(url))[2]
         policy = dict(part.strip().split(" ", 1) for part in headers["Content-Security-Policy"].split(";"))
         assert policy["frame-ancestors"] == "'none'" and headers["X-Frame-Options"] == "DENY"
-        assert policy["connect-src"] == base.replace("http://", "ws://")  # this origin's WebSocket, nothing else
+        assert policy["connect-src"] == "'self' " + base.replace("http://", "ws://")  # this origin, nothing else
         assert policy["default-src"] == "'none'" and policy["script-src"] == "'self'"
 
 

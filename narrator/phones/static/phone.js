@@ -131,15 +131,16 @@
 
   // Keep the page awake through the night (a locked or sleeping phone stops answering, and the
   // wire would show it): a silent looping video, started by the first touch (NoSleep.js's media;
-  // the Wake Lock API needs a secure context, which a page on the table's Wi-Fi is not).
+  // the Wake Lock API needs a secure context, which a page on the table's Wi-Fi is not). It is
+  // fetched with the page, never at the touch: a fetch then would tell the Wi-Fi who touched when.
   var awake = document.createElement("video");
   awake.setAttribute("playsinline", ""); awake.setAttribute("muted", ""); awake.muted = true; awake.loop = true;
-  ["webm", "mp4"].forEach(function (kind) {
-    var source = document.createElement("source");
-    source.src = "/static/awake." + kind; source.type = "video/" + kind; awake.appendChild(source);
-  });
+  var kind = awake.canPlayType("video/webm") ? "webm" : "mp4";
+  fetch("/static/awake." + kind).then(function (r) { return r.blob(); }).then(function (blob) {
+    awake.src = URL.createObjectURL(blob);
+  }).catch(function () {});
   awake.addEventListener("playing", function () { document.body.setAttribute("data-awake", "yes"); });
-  function keepAwake() { if (awake.paused) { awake.play().catch(function () {}); } }
+  function keepAwake() { if (awake.paused && awake.src) { awake.play().catch(function () {}); } }
   ["touchstart", "pointerdown", "click"].forEach(function (n) { document.addEventListener(n, keepAwake, true); });
 
   $("status").textContent = L.connecting;
