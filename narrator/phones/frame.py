@@ -12,7 +12,8 @@ takes each part at its largest for a pack and a number of seats:
   (the Witch with three devoured seats, her two questions, two echoes and `Change (-)` is eight;
   a line another role adds makes nine), counted as the pack's longest lines, all different (a
   panel repeats only its short lines: one per devoured or charmed seat), plus a day title;
-- the note is the longest line; the card the longest role name with the longest notice;
+- the note is the longest line; the card the longest role name with the longest notice; a day
+  panel's title the longest of the page's own words;
 - the buttons: every seat and every word button.
 
 `frame_needed(pack, players)` is the padded size that view needs inside its wrapper (type, the key
@@ -70,7 +71,7 @@ def largest_view(pack: VoicePack, players: int) -> dict[str, Any]:
     lines = sorted((longest_line(pack, key, players) for key in pack.panel), key=lambda t: -len(t.encode("utf-8")))
     labels = phone_labels(pack)
     card = f"{_longest(pack.roles.values())}. {_longest(labels[n] for n in _NOTICES)}"
-    titles = [labels[n] for n in ("vote", "shot", "window")]
+    titles = list(labels.values())  # a day panel's title is one of the page's words: the longest of them
     return {"mode": "panel", "lines": lines[:PANEL_LINES] + [_longest(titles)],
             "choices": [[seat, str(seat)] for seat in range(1, players + 1)]
             + [[word, labels[word]] for word in _WORD_BUTTONS],
