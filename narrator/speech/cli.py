@@ -193,7 +193,7 @@ def run_say(args: argparse.Namespace) -> int:
         if args.key not in pack.lines:
             raise UsageError("--key {key!r} is not a line of the {language} pack; see {path}",
                              key=args.key, language=pack.language, path=pack.path)
-        text = pack.text(Cue(args.key, _key_slots(pack, args.key, args.slot)))
+        text = pack.spoken(Cue(args.key, _key_slots(pack, args.key, args.slot)), engine=args.engine)
     else:
         text = " ".join(args.text).strip()
     if not text:
@@ -367,7 +367,7 @@ def run_fill(args: argparse.Namespace) -> int:
 def run_render(args: argparse.Namespace) -> int:
     from narrator.packs import every_cue, texts_of
     from narrator.speech.render import Renderer, render_with_progress
-    from narrator.speech.speaker import make_engine
+    from narrator.speech.speaker import make_engine, pack_engine
 
     if not 1 <= args.players <= 30:
         raise UsageError("--players {players}: give a table size from 1 to 30", players=args.players)
@@ -379,7 +379,7 @@ def run_render(args: argparse.Namespace) -> int:
         synth, settings = make_engine(pack, args.engine)
         try:
             renderer = Renderer(synth)
-            texts = texts_of(pack, every_cue(pack, args.players))
+            texts = texts_of(pack, every_cue(pack, args.players), pack_engine(synth.engine))
             t0 = time.perf_counter()
             rendered = render_with_progress(renderer, texts, settings, tr("rendering {pack}", pack=pack.name), jobs)
             print(tr("{lang}: lines for {players} seats with {engine} ({voice}): {lines}; rendered: {rendered}; "

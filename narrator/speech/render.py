@@ -157,6 +157,17 @@ class Pyttsx3Synth:
             return rc
 
         _espeak.SetSynthCallback(on_synth)
+        # pyttsx3 synthesizes without espeak-ng's PHONEMES flag: with it, a pack's espeak-only
+        # respelling may give a word as phonemes, "[[...]]" (docs/languages.md), as the espeak-ng
+        # command reads them. This worker thread is the only one that synthesizes here.
+        if not getattr(_espeak.Synth, "phonemes", False):
+            synth = _espeak.Synth
+
+            def with_phonemes(text: bytes, *a: Any, flags: int = 0, **k: Any) -> Any:
+                return synth(text, *a, flags=flags | _espeak.PHONEMES, **k)
+
+            setattr(with_phonemes, "phonemes", True)
+            setattr(_espeak, "Synth", with_phonemes)
         self._espeak = _espeak
         self._engine = engine
         self._finished = finished
