@@ -100,6 +100,9 @@ class VoicePack:
     # engine only ([spoken.espeak]: espeak-ng's own phoneme input, "[[VbVr'ot;n;I]]", is its alone).
     respellings: Mapping[str, str] = field(default_factory=dict)
     engine_respellings: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    # Phonemes espeak-ng must never give for a spoken line of this pack (a regular expression on
+    # `espeak-ng -x` output) and why: the readings once heard wrong ([misreadings]; tests/speech/test_readback.py).
+    misreadings: Mapping[str, str] = field(default_factory=dict)
     # A role's name after a count, by CLDR plural category ([plurals]: "2 Werwölfe"); else its [roles] name.
     plurals: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
@@ -265,7 +268,7 @@ def _counter(word: str, raw: Any, where: str) -> Counter:
 
 # The sections a language writes for itself, with no English counterpart to translate: how the
 # voice is to read the lines ([spoken], [counters]) and the plural forms of role names ([plurals]).
-LANGUAGE_SECTIONS = ("counters", "spoken", "plurals")
+LANGUAGE_SECTIONS = ("counters", "spoken", "plurals", "misreadings")
 
 # The mark `narrator voices new` puts before every English text it copies into a new pack; the
 # translator removes it with the English. The loader strips it (the line is spoken in English
@@ -341,6 +344,7 @@ def load_pack(language: str, root: Path | None = None) -> VoicePack:
             engine_respellings={e: _texts(t, f"{path} [spoken.{e}]") for e, t in data.get("spoken", {}).items()
                                 if e in ENGINES},
             plurals={str(r): _texts(t, f"{path} [plurals] {r}") for r, t in data.get("plurals", {}).items()},
+            misreadings=_texts(data.get("misreadings", {}), f"{path} [misreadings]"),
         )
     except KeyError as exc:
         raise PackError("voice pack {path} has no {args!r} section or key", path=path, args=exc.args[0]) from None
@@ -490,6 +494,12 @@ def _language_problems(name: str, pack: VoicePack) -> list[str]:
                                     have=", ".join(sorted(forms)), lang=pack.language, want=", ".join(wanted)))
     problems += [Problem("other", marked("{where} [plurals]: {role!r} is not a role of [roles]"), where=name, role=r)
                  for r in pack.plurals if r not in pack.roles]
+    for pattern in pack.misreadings:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            problems.append(Problem("other", marked("{where} [misreadings]: {pattern!r} is not a regular expression: {exc}"),
+                                    where=name, pattern=pattern, exc=exc))
     every = [*pack.respellings.items(), *(kv for table in pack.engine_respellings.values() for kv in table.items())]
     problems += [Problem("other", marked("{where} [spoken]: {text!r} is respelled to nothing"), where=name, text=k)
                  for k, v in every if not k or not v.strip()]
