@@ -147,8 +147,12 @@ def format_number(language: str, n: float, decimals: int | None = None) -> str:
     return str(format_decimal(n, format=pattern, locale=locale_of(language)))
 
 
-def format_percent(language: str, x: float) -> str:
+def format_percent(language: str, x: float, decimals: int = 0) -> str:
     """A share as the language writes a percentage (CLDR): "45%" in English, "45 %" in German."""
+    from babel import Locale
     from babel.numbers import format_percent as babel_percent
 
-    return str(babel_percent(x, locale=locale_of(language)))
+    pattern = Locale.parse(locale_of(language)).percent_formats[None].pattern
+    if decimals:
+        pattern = pattern.replace("0%", "0." + "0" * decimals + "%").replace("0\u00a0%", "0." + "0" * decimals + "\u00a0%")
+    return str(babel_percent(x, format=pattern, locale=locale_of(language)))

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Protocol
 
 from narrator.errors import NarratorError
+from narrator import i18n
 from narrator.i18n import tr
 
 ENGINE = "pyttsx3-espeak-ng"
@@ -371,7 +372,7 @@ def progress_bar(label: str) -> Iterator[Callable[[int, int], None]]:
     class Rate(ProgressColumn):
         def render(self, task: Task) -> Text:
             speed = task.finished_speed or task.speed
-            return Text(tr("{speed} lines/s", speed=f"{speed:,.0f}" if speed else "…"))
+            return Text(tr("{speed} lines/s", speed=i18n.number(round(speed)) if speed else "…"))
 
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), Rate(), TextColumn(tr("left")),
                TimeRemainingColumn())
