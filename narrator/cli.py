@@ -37,7 +37,7 @@ class _Parser(argparse.ArgumentParser):
                 wanted = (tr("{value!r} is not a whole number", value=arg_string) if action.type is int
                           else tr("{value!r} is not a number", value=arg_string))
                 raise argparse.ArgumentError(action, wanted) from None
-        return super()._get_value(action, arg_string)  # type: ignore[misc]
+        return super()._get_value(action, arg_string)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         # One clear line and exit 2, as argparse does, but without dumping the usage block.
