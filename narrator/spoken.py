@@ -52,6 +52,7 @@ def plural_categories(language: str) -> tuple[str, ...]:
     return tuple(c for c in PLURAL_CATEGORIES if c in tags or c == "other")
 
 
+@lru_cache(maxsize=None)
 def plural_category(language: str, n: int) -> str:
     """The CLDR plural category of `n` in the language: "ru", 2 → "few"; 5 → "many"."""
     from babel import Locale
@@ -59,6 +60,7 @@ def plural_category(language: str, n: int) -> str:
     return str(Locale.parse(locale_of(language)).plural_form(n))
 
 
+@lru_cache(maxsize=4096)
 def spelled(language: str, n: int) -> str | None:
     """`n` in the language's words from a speller, or None where none knows the language."""
     if language.split("-")[0] == "zh":
