@@ -17,8 +17,8 @@ from narrator.errors import NarratorError, english, marked
 from narrator.ports import Cue, SlotValue
 from narrator.rules.options import CHOICES, NUMBERS, TEXTS, Options
 from narrator.rules.roles import Role
-from narrator.spoken import (NUMBER_SLOTS, PLURAL_CATEGORIES, Counter, counter_after, join_list, list_separator,
-                             plural_category, respeller, spelled)
+from narrator.spoken import (NUMBER_SLOTS, PLURAL_CATEGORIES, Counter, counter_after, list_separator, plural_category,
+                             respeller, spelled)
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -174,7 +174,7 @@ class VoicePack:
                     counts[key.strip()] = int(n) if n.strip().isdigit() else 1
         else:
             counts = {str(getattr(k, "value", k)): int(v) for k, v in composition.items()}
-        return join_list(self.language, [self.count_text(n, key) for key, n in counts.items()])
+        return list_separator(self.language).join(self.count_text(n, key) for key, n in counts.items())
 
     def count_text(self, n: int, role: str, sign: str = "") -> str:
         """`n` cards of a role: "2 Werwölfe", "5 Оборотней" (the name by the language's plural

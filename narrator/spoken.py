@@ -126,13 +126,6 @@ def respeller(respellings: Mapping[str, str]) -> Callable[[str], str]:
     return lambda text: pattern.sub(lambda m: respellings[m.group(0)], text)
 
 
-def join_list(language: str, items: list[str]) -> str:
-    """Items as the language lists them (CLDR): "A, B and C"; Japanese "A、B、C"; Chinese "A、B和C"."""
-    from babel.lists import format_list
-
-    return str(format_list(items, locale=locale_of(language))) if items else ""
-
-
 def list_separator(language: str) -> str:
     """What stands between two items of a list in the language (CLDR): ", "; Japanese and Chinese "、"."""
     from babel import Locale

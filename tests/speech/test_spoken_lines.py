@@ -125,10 +125,10 @@ def test_the_growl_is_said_not_spelled_out(lang: str, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("lang", "deck", "shown"), [
-    ("de", {"werewolf": 2, "seer": 1, "villager": 9}, "2 Werwölfe, 1 Seherin und 9 Dorfbewohner"),
-    ("ru", {"werewolf": 2, "villager": 5}, "2 Оборотня и 5 Мирных жителей"),
-    ("ru", {"werewolf": 5, "villager": 21}, "5 Оборотней и 21 Мирный житель"),
-    ("pl", {"villager": 6, "werewolf": 2}, "6 Wieśniaków i 2 Wilkołaki"),
+    ("de", {"werewolf": 2, "seer": 1, "villager": 9}, "2 Werwölfe, 1 Seherin, 9 Dorfbewohner"),
+    ("ru", {"werewolf": 2, "villager": 5}, "2 Оборотня, 5 Мирных жителей"),
+    ("ru", {"werewolf": 5, "villager": 21}, "5 Оборотней, 21 Мирный житель"),
+    ("pl", {"villager": 6, "werewolf": 2}, "6 Wieśniaków, 2 Wilkołaki"),
     ("nl", {"werewolf": 2}, "2 Weerwolven"),
     ("pt", {"werewolf": 2}, "2 Lobisomens"),
     ("fr", {"werewolf": 3}, "3 Loups-Garous"),
