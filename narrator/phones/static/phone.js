@@ -112,17 +112,17 @@
       if (message.t === "view") { render(message.view); }
     };
     ws.onclose = function (e) {
-      if (e.code === 4410) { $("status").textContent = REFUSED[e.code]; retry(3000); return; }
+      if (e.code === 4410) { $("status").textContent = REFUSED[e.code]; takeBack(); return; }
       if (REFUSED[e.code]) { stopped = true; $("status").textContent = REFUSED[e.code]; return; }
       $("status").textContent = L.reconnecting;
-      if (!stopped) { retry(500); }
+      if (!stopped) { setTimeout(connect, 500); }
     };
   }
   // Replaced by another page of this device (4410): the page in front takes its seat back, after a
   // while; one in the background waits until it is in front again.
-  function retry(after) {
+  function takeBack() {
     if (document.visibilityState === "hidden") { waiting = true; return; }
-    setTimeout(connect, after);
+    setTimeout(connect, 3000);
   }
   var waiting = false;
   document.addEventListener("visibilitychange", function () {
