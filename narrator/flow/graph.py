@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from transitions.extensions import GraphMachine
 
-from narrator.flow.sequencer import STATES, transitions_table
+from narrator.flow.machine import STATES, transitions_table
 
 
 class _Model:

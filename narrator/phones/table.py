@@ -23,7 +23,7 @@ from typing import Any, Callable, Mapping
 
 from narrator.packs import VoicePack
 from narrator.phones.port import SeatChannels
-from narrator.ports import Clock, Display, Heard, Listener, PanelLines, Prompt, SlotValue
+from narrator.ports import Clock, Display, Heard, Listener, PanelLines, Prompt, PublicBoard, SlotValue
 from narrator.roles import night_calls
 from narrator.roles.designation import LINES as NOTICE_LINES
 from narrator.rules.game import Game
@@ -99,7 +99,7 @@ class PhoneTable:
 
     # ---- Display -------------------------------------------------------------------------
 
-    def board(self, state: Mapping[str, Any]) -> None:
+    def board(self, state: PublicBoard) -> None:
         self.display.board(state)
         self._beats()
 

@@ -32,7 +32,7 @@ from narrator.rules import roles as _roles
 from narrator.rules.roles import Role
 from narrator.rules.view import GameView
 
-__all__ = ["ANNOUNCE", "BOARD", "CALLS", "CARDS", "MODULES", "MORNING", "NIGHT_ELECTION_ORDER", "OPENING_LINES", "PANELS", "PUBLIC",
+__all__ = ["ANNOUNCE", "BOARD", "CALLS", "CARDS", "COUNTS", "MODULES", "MORNING", "NIGHT_ELECTION_ORDER", "OPENING_LINES", "PANELS", "PUBLIC",
            "Call", "Card", "RoleModule", "Schedule",
            "card", "night_calls", "night_order_table", "wizard_roles"]
 
@@ -94,6 +94,8 @@ PANELS: dict[str, tuple[Callable[[GameView], list[PanelLine]], ...]] = {
     call: tuple(lines for m in MODULES.values() for name, lines in m.panels if name == call)
     for call in dict.fromkeys(name for m in MODULES.values() for name, _ in m.panels)
 }
+# The numbers the roles' lines may say in a `count` slot (the Raven's extra votes).
+COUNTS = tuple(sorted({n for m in MODULES.values() for n in m.counts}))
 CALLS: dict[str, Call] = {c.name: c for c in sorted((c for m in MODULES.values() for c in m.calls), key=lambda c: c.order)}
 
 

@@ -262,3 +262,5 @@ class RoleModule:
     panels: tuple[tuple[str, Callable[[GameView], list[PanelLine]]], ...] = ()
     # The rule options it brings (`Option`).
     options: tuple[Option, ...] = ()
+    # The numbers its lines may say in a `count` slot (the Raven's extra votes), rendered ahead.
+    counts: tuple[int, ...] = ()

@@ -81,8 +81,9 @@ def run(game: Game, rng: random.Random) -> CallTurn:
     return CallTurn("raven.wake", NightTurn("raven", question, panel), finish)
 
 
+VOTES = range(1, 6)  # the extra votes a mark may bring (`raven_mark_votes`), said in the morning
 OPTIONS = (
-    Option("raven_mark_votes", int, 2, span=range(1, 6)),
+    Option("raven_mark_votes", int, 2, span=VOTES),
     Option("raven_mark_needs_living_raven", bool, False),
 )
 
@@ -98,4 +99,5 @@ MODULE = RoleModule(
         vote_bonus=(vote_bonus,),
     ),
     options=OPTIONS,
+    counts=tuple(VOTES),
 )
