@@ -115,7 +115,7 @@ class NightTurn:
 
 def closed_turn(call: str) -> NightTurn:
     """The turn of a role nobody holds or whose holder is dead: the same length, nothing to take.
-    One panel for every role (issue 22 point 6): "Keep your eyes closed." (`night.closed`), the
+    One panel for every role: "Keep your eyes closed." (`night.closed`), the
     only true instruction to whoever looks, never a role's own prompt (which asked a question
     nobody could answer)."""
     return NightTurn(call, lambda answers: None, lambda answers: [("night.closed", {})], final=True)

@@ -1,5 +1,5 @@
 """Telling a player he was designated in the night (docs/rules-spec.md#designation): the Piper's charm, and the
-infection (issue 12) use this one mechanism.
+infection use this one mechanism.
 
 The narrator has no hands to touch a shoulder; option `designation_notice` says who does:
 `tap_by_chooser` (the role who chose taps each designated player before going back to sleep) or

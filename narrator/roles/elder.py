@@ -72,7 +72,7 @@ def reaction(game: GameView, seat: int, cause: Cause) -> Reaction | None:
 
 
 # Night deaths: said at dawn without their cause (docs/rules-spec.md "Dawn"), so a revenge they bring is
-# never said in public (issue 22 point 3): the line would tell the table that the dead player
+# never said in public: the line would tell the table that the dead player
 # was the Elder and how he died (the Witch's poison). The powerless learn it on their own panel.
 HIDDEN_CAUSES = frozenset({Cause.POISON, Cause.DISEASE, *DEVOURING})
 

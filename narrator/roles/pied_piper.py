@@ -13,7 +13,7 @@ charmed players' call (docs/rules-spec.md#role-pied_piper).
 - He wins alone at the first end check (every morning, even with no death, and after each
   elimination) where he is alive, powered, and every other living player is charmed (rank 4 of
   the end check, `hooks.WINS`).
-- Infected (issue 12): a pack member; `piper_infected=powerless` takes his charms and his win.
+- Infected (the Accursed Wolf-Father's infection): a pack member; `piper_infected=powerless` takes his charms and his win.
   The Elder's revenge spares him, unless `piper_elder_revenge` (his card's `keeps_power`).
 - `charmed_public`: the charmed seats are said every morning.
 """

@@ -52,7 +52,7 @@ def chose_wolves(game: GameView) -> bool:
 
 def morning(game: GameView) -> list[PanelLine]:
     """`wolf_hound_choice_public`: his side, said on the first morning whenever his card is
-    possible, dealt or not (issue 22 point 4): out of play (a Thief's extra card left in the
+    possible, dealt or not: out of play (a Thief's extra card left in the
     centre, a possible role not dealt) it adds no wolf, and the village line is said, as for a
     Wolf-Hound who chose the village. Said only when dealt, the line told the table he was."""
     if (not game.options.wolf_hound_choice_public or game.state.night != 1

@@ -53,7 +53,7 @@ class Awaiting(str, Enum):
     VOTERS = "voters"  # the dead Scapegoat names who may vote the next day
 
 
-# The enum members the hot paths read, as module constants (issue 13): on Python 3.11 reading
+# The enum members the hot paths read, as module constants: on Python 3.11 reading
 # `Phase.NIGHT` goes through `EnumType.__getattr__`'s slot and costs about ten global reads; a
 # game reads a few hundred of them. Cold code (messages, queries the simulator never asks) keeps
 # the plain `Enum.MEMBER` spelling.
