@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Literal
 
 
-from narrator.roles.base import Option, Card, PanelLine, RoleModule
+from narrator.roles.base import Card, Option, PanelLine, RoleModule
 from narrator.rules.errors import CompositionError, OptionError
 from narrator.rules.options import Options
 from narrator.rules.roles import Role, Side, Team

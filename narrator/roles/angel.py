@@ -17,7 +17,7 @@ from typing import Literal
 
 import random
 
-from narrator.roles.base import Option, Card, PanelLine, RoleModule
+from narrator.roles.base import Card, Option, PanelLine, RoleModule
 from narrator.rules.errors import RulesError
 from narrator.rules.events import Cause, DayBegan, GameEnded, GameStarted, NightBegan, PlayerDied
 from narrator.rules.roles import Role, Side, Team

@@ -2,7 +2,7 @@
 
 Pure data and pure functions over a game: no I/O, no clock. The sequencer drives every call
 the same way from these declarations (wake line -> panel -> prompt until the deadline, answers
-echoed and changeable with `-` -> sleep line); see `narrator.flow.sequencer.Sequencer._night_call`.
+echoed and changeable with `-` -> sleep line); see `narrator.flow.night.NightCall`.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 
-from narrator.roles.base import Option, Card, PanelLine, RoleModule, living_neighbours
+from narrator.roles.base import Card, Option, PanelLine, RoleModule, living_neighbours
 from narrator.rules.roles import Role, Team
 from narrator.rules.view import GameView
 

@@ -26,7 +26,7 @@ import random
 from typing import TYPE_CHECKING, Literal
 
 from narrator.roles import wild_child, wolf_hound
-from narrator.roles.base import Option, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
+from narrator.roles.base import Call, CallTurn, Card, NightTurn, Option, PanelLine, RoleModule, Schedule, closed_turn
 from narrator.rules.events import CardTaken
 from narrator.rules.roles import Role, Team
 from narrator.rules.view import GameView, Hooks, Window

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Literal
 
 
-from narrator.roles.base import Option, Card, PanelLine, RoleModule
+from narrator.roles.base import Card, Option, PanelLine, RoleModule
 from narrator.rules import hooks
 from narrator.rules.events import DEVOURING, Cause, Event, PlayerDied, PowersLost
 from narrator.rules.roles import Role, Team

@@ -16,8 +16,8 @@ import random
 from typing import TYPE_CHECKING
 
 from narrator.ports import Heard
-from narrator.roles.base import (Option, Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn,
-                                  living_neighbours)
+from narrator.roles.base import (Ask, Call, CallTurn, Card, NightTurn, Option, PanelLine, RoleModule, Schedule,
+                                  closed_turn, living_neighbours)
 from narrator.rules.events import Event, PowerLost
 from narrator.rules.roles import Role, Team
 from narrator.rules.view import GameView, Power

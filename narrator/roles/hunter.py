@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from narrator.roles.base import Option, Card, RoleModule
+from narrator.roles.base import Card, Option, RoleModule
 from narrator.rules import checks
 from narrator.rules.events import DEVOURING, Cause, HunterCalled, HunterShot
 from narrator.rules.roles import Role, Team

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from narrator.roles.base import Option, Card, PanelLine, RoleModule
+from narrator.roles.base import Card, Option, PanelLine, RoleModule
 from narrator.rules import checks
 from narrator.rules.events import Cause, NobodyEliminated, TieVictim, VotersCalled, VotersDesignated
 from narrator.rules.roles import Role, Team

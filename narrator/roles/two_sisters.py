@@ -15,7 +15,7 @@ import random
 from typing import TYPE_CHECKING, Literal
 
 from narrator.ports import Heard
-from narrator.roles.base import Option, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
+from narrator.roles.base import Call, CallTurn, Card, NightTurn, Option, PanelLine, RoleModule, Schedule, closed_turn
 from narrator.rules.options import Options
 from narrator.rules.roles import Role, Team
 from narrator.rules.view import GameView, Power

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Literal
 
 
-from narrator.roles.base import Option, Card, PanelLine, RoleModule
+from narrator.roles.base import Card, Option, PanelLine, RoleModule
 from narrator.rules.events import PlayerSpared
 from narrator.rules.roles import Role, Team
 from narrator.rules.view import GameView, Hooks

@@ -17,8 +17,8 @@ import random
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from narrator.ports import Heard
-from narrator.roles.base import (Option, Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn,
-                                  joined_pack_panel)
+from narrator.roles.base import (Ask, Call, CallTurn, Card, NightTurn, Option, PanelLine, RoleModule, Schedule,
+                                  closed_turn, joined_pack_panel)
 from narrator.rules.events import Cause, Event, JoinedPack
 from narrator.rules.roles import Role, Team
 from narrator.rules.view import Chain, GameView, Hooks, Power, Reaction

@@ -18,7 +18,8 @@ import random
 from typing import TYPE_CHECKING, Callable, Literal, Sequence
 
 from narrator.ports import Heard
-from narrator.roles.base import Option, Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
+from narrator.roles.base import (Ask, Call, CallTurn, Card, NightTurn, Option, PanelLine, RoleModule, Schedule,
+                                  closed_turn)
 from narrator.rules.events import Event, JoinedPack
 from narrator.rules.roles import Role, Team
 from narrator.rules.view import GameView, Power

@@ -12,8 +12,8 @@ from narrator.rules.roles import Role
 from narrator.rules.state import Awaiting
 from narrator.rules.view import Answer, Chain, Hooks, Power, Reaction, Settled, Tie, Win, Window
 
-__all__ = ["Answer", "Chain", "DECLARED", "Hooks", "KEEPS_POWER", "PACK", "POWERS", "Power", "Reaction", "Settled", "Tie", "WINS",
-           "Win", "Window", "add_win", "answer", "declare", "of_game"]
+__all__ = ["Answer", "Chain", "DECLARED", "Hooks", "KEEPS_POWER", "PACK", "POWERS", "Power", "Reaction", "Settled",
+           "Tie", "WINS", "Win", "Window", "add_win", "answer", "declare", "of_game"]
 
 # call -> its power
 POWERS: dict[str, Power] = {}

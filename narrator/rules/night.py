@@ -107,7 +107,9 @@ def use_power(game: GameView, emit: Emit, call: str, targets: Sequence[int], res
             raise WrongPhaseError("{said}: {who} is not called on night {night}",
                                   said=power.quote(chosen), who=power.name(), night=s.night)
         holder = game.living_holder(power.role)
-        seat = holder if holder is not None else checks.living_actor(game, power.role, power.name(), power.quote(chosen))
+        if holder is None:
+            holder = checks.living_actor(game, power.role, power.name(), power.quote(chosen))  # refused
+        seat = holder
     if power.seats:
         alive, players = s.alive, s.players
         for target in chosen:

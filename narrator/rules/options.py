@@ -139,7 +139,8 @@ class Options:
         for key, raw in values.items():
             name = key.strip().replace("-", "_")
             if name not in KINDS:
-                raise OptionError("unknown option {key!r}; known options: {known}", key=key, known=', '.join(sorted(KINDS)))
+                raise OptionError("unknown option {key!r}; known options: {known}",
+                                  key=key, known=", ".join(sorted(KINDS)))
             changes[name] = _coerce(name, raw)
         return dataclasses.replace(self, **changes)
 
@@ -165,7 +166,8 @@ _HINTS = typing.get_type_hints(Options)
 # Each option's kind: a word (a `Literal`), a whole number, a text of its own, or true or false.
 KINDS: dict[str, str] = {f.name: _kind(_HINTS[f.name]) for f in fields(Options)}
 # Allowed values of the options that take a word, in their declared order; booleans are listed apart.
-CHOICES: dict[str, tuple[str, ...]] = {name: typing.get_args(_HINTS[name]) for name, kind in KINDS.items() if kind == "word"}
+CHOICES: dict[str, tuple[str, ...]] = {name: typing.get_args(_HINTS[name])
+                                       for name, kind in KINDS.items() if kind == "word"}
 # Options that take a whole number, with their allowed range (the default is the field's); filled by
 # the catalogue from each role's `Option.span` as it loads.
 NUMBERS: dict[str, range] = {}

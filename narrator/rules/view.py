@@ -433,7 +433,9 @@ class Tie:
 
     tied: tuple[int, ...]
     captain_can_break: bool  # a living Captain could break this tie now
-    by_lot: bool  # the round's own count, which a draw may settle (not the accusation's last round, nor a tie-break let pass)
+    # The round's own count, which a draw may settle (not the accusation's last round, nor a
+    # tie-break the Captain let pass).
+    by_lot: bool
     rng: random.Random | None  # for a draw; None when the caller gave none
 
 

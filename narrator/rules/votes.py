@@ -207,8 +207,8 @@ def _after_votes(
                 _no_elimination(game, emit, "tie")
     elif len(leaders) == 1:
         _eliminate(game, emit, leaders[0], by_captain=False)
-    elif game.hooks.ties and _tie_settled(
-            game, emit, Tie(leaders, ballot not in (_BALLOT_REVOTE, _BALLOT_BALLOT) and _captain_breaks_tie(game), True, rng)):
+    elif game.hooks.ties and _tie_settled(game, emit, Tie(
+            leaders, ballot not in (_BALLOT_REVOTE, _BALLOT_BALLOT) and _captain_breaks_tie(game), True, rng)):
         pass
     elif ballot in (_BALLOT_REVOTE, _BALLOT_BALLOT):
         _no_elimination(game, emit, "tie")

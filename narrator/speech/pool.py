@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Protocol
 
 from narrator.speech.render import ENGINE as ESPEAK_ENGINE
-from narrator.speech.render import POOLED_ENGINES, Renderer, SpeechError, VoiceSettings, line_path, progress_bar, voice_aliases
+from narrator.speech.render import (POOLED_ENGINES, Renderer, SpeechError, VoiceSettings, line_path, progress_bar,
+                                   voice_aliases)
 
 PIPER_ENGINE = "piper"
 URGENT = float("-inf")  # the priority of a line someone is waiting for
