@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import Literal
 
-
 from narrator.roles.base import Card, Option, PanelLine, RoleModule
 from narrator.rules.errors import CompositionError, OptionError
 from narrator.rules.options import Options

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 from typing import Literal
 
-import random
-
 from narrator.roles.base import Card, Option, PanelLine, RoleModule
 from narrator.rules.errors import RulesError
 from narrator.rules.events import Cause, DayBegan, GameEnded, GameStarted, NightBegan, PlayerDied

@@ -14,7 +14,7 @@ every night, alone after it, he devours a second victim (docs/rules-spec.md#role
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 from narrator.ports import Heard
 from narrator.roles.base import (Ask, Call, CallTurn, Card, NightTurn, Option, PanelLine, RoleModule, Schedule,

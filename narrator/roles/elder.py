@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from typing import Literal
 
-
 from narrator.roles.base import Card, Option, PanelLine, RoleModule
 from narrator.rules import hooks
 from narrator.rules.events import DEVOURING, Cause, Event, PlayerDied, PowersLost

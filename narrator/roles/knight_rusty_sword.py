@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from typing import Literal
 
-
 from narrator.roles.base import Card, Option, RoleModule
 from narrator.rules.events import DEVOURING, Cause, DawnBroke, Event, Marked, PlayerDied
 from narrator.rules.roles import Role, Team

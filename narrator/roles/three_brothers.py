@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 from narrator.roles.base import Call, CallTurn, Card, RoleModule, Schedule
 from narrator.roles.two_sisters import siblings_night, siblings_power, siblings_turn
 from narrator.rules.roles import Role, Team
-from narrator.rules.view import GameView
 
 if TYPE_CHECKING:
     from narrator.rules.game import Game

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Literal
 
-
 from narrator.roles.base import Card, Option, PanelLine, RoleModule
 from narrator.rules.events import PlayerSpared
 from narrator.rules.roles import Role, Team

@@ -10,7 +10,6 @@ from narrator.ports import Heard
 from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
 from narrator.rules.options import Options
 from narrator.rules.roles import Role, Team
-from narrator.rules.view import GameView
 
 if TYPE_CHECKING:
     from narrator.rules.game import Game

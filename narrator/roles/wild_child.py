@@ -14,12 +14,12 @@ other living players (docs/rules-spec.md#role-wild_child).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING, Callable
 
 from narrator.ports import Heard
 from narrator.roles.base import (Ask, Call, CallTurn, Card, NightTurn, Option, PanelLine, RoleModule, Schedule,
                                   closed_turn, joined_pack_panel)
-from narrator.rules.events import Cause, Event, JoinedPack
+from narrator.rules.events import Cause, JoinedPack
 from narrator.rules.roles import Role, Team
 from narrator.rules.view import Chain, GameView, Hooks, Power, Reaction
 
