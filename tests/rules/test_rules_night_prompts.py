@@ -4,6 +4,7 @@ phones give the prompt to the seat awake in that call (docs/rules-spec.md#secrec
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from narrator.headless import HeadlessResult
@@ -33,7 +34,8 @@ def prompted(asked: list[Prompt]) -> list[str]:
     return in_turn([p.name.split(".")[1] for p in asked if p.night])
 
 
-def test_closed_turns_prompt_in_their_calls_name() -> None:
+@functools.cache
+def closed_game() -> tuple[HeadlessResult, list[Prompt]]:
     """Every role with a night call possible, none dealt but the pack: every call's turn is closed."""
     calls = {c.name: c.role.value for c in night_calls()}
     possible = sorted(set(calls.values()) - {"werewolf"})
@@ -43,8 +45,23 @@ def test_closed_turns_prompt_in_their_calls_name() -> None:
     asked: list[Prompt] = []
     r = typed(setup, {"nights": [{"werewolves": n} for n in (3, 4, 5, 6)],
                       "days": [{"eliminate": n} for n in (10, 9, 8, 7)]}, "none", 0, [], asked)
-    assert set(woken(r)) == set(calls) - {"devoted_servant_reset"}
+    return r, asked
+
+
+def test_closed_turns_prompt_in_their_calls_name() -> None:
+    r, asked = closed_game()
+    assert set(woken(r)) == {c.name for c in night_calls()} - {"devoted_servant_reset"}
     assert prompted(asked) == woken(r)
+
+
+def test_closed_turns_prompt_at_night_for_nothing() -> None:
+    """A closed turn asks nothing: its prompts are night prompts (on the private panel only, never
+    asked back aloud), with no seat to take, and idle (a screen, a phone or the keypad has nothing to
+    take), but Cupid's, whose dead turn still asks, with no seat."""
+    _, asked = closed_game()
+    closed = [p for p in asked if p.name.startswith("night.") and p.name.split(".")[1] != "werewolves"]
+    assert closed and all(p.night and not p.seats for p in closed)
+    assert all(p.idle for p in closed if p.name != "night.cupid")
 
 
 def test_answered_turns_prompt_in_their_calls_name() -> None:

@@ -26,3 +26,13 @@ def test_a_vote_outside_the_revote_names_the_tied_candidates() -> None:
     game.cast_votes(votes("1>3 2>3 3>4 4>4"))  # a tie, no Captain: the tied are voted on again
     assert game.state.candidates == (3, 4)
     refused(game, "cast_votes", votes("1>5"), match=r"^seat 1 voted for seat 5, who is not a candidate \(3, 4\)$")
+
+
+def test_the_captains_choice_outside_the_tie_names_the_tied() -> None:
+    game = new_game(SEATS)
+    night(game, seer=1, wolves=8)
+    game.open_captain_election()
+    game.cast_votes(votes("1>7 2>7 3>7"))
+    game.open_vote()
+    game.cast_votes(votes("1>3 2>3 3>4 4>4"))  # a tie: the Captain (seat 7) chooses among the tied
+    refused(game, "break_tie", 5, match=r"^seat 5 is not among the tied \(3, 4\)$")
