@@ -37,7 +37,7 @@ import tomllib
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable, Sequence
 
 REPO = Path(__file__).resolve().parent.parent
 # What is mutated: the rules engine (globs over the package's files, as mutmut's `only_mutate`).
@@ -66,7 +66,6 @@ FOCUS_RECORD = RESULTS / "mutations-focus.json"
 EXPLAINED = REPO / "bench" / "mutations_equivalent.toml"
 SAMPLE = 300
 SEED = 1
-TOOL = "mutmut"
 
 # mutmut's statuses, as `mutmut results` prints them. A timeout is a kill (the mutant never ends);
 # everything else that is not a kill counts against the rate unless it is explained.
@@ -356,10 +355,10 @@ def statuses(work: Path) -> dict[str, str]:
     return found
 
 
-def examine(work: Path, mutants: Sequence[Mutant], explanations: Sequence[Explanation]) -> None:
-    """The lines each survivor changes, and its explanation if it has one."""
+def examine(work: Path, mutants: Sequence[Mutant], explanations: Sequence[Explanation], every: bool = False) -> None:
+    """The lines each survivor changes (`every`: each mutant), and its explanation if it has one."""
     for m in mutants:
-        if not m.killed:
+        if every or not m.killed:
             m.before, m.after = changed_lines(mutmut(work, "show", m.name))
             m.why = explain(m, explanations)
 
@@ -431,9 +430,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         run.load_before, run.load_after = load_before, os.getloadavg()
     found = statuses(WORK)
     fresh = [Mutant(n, source_of(n, files), found.get(n, "not checked")) for n in names]
-    examine(WORK, fresh, explanations)
+    examine(WORK, fresh, explanations, every=args.again)
     if args.again:
         for m in fresh:
+            old = previous[m.name]
+            if (m.before, m.after) != (old.before, old.after):  # the code changed: the name is another mutant now
+                m.status, m.before, m.after, m.why = "another mutant now (the code changed: run afresh)", old.before, old.after, ""
             previous[m.name] = m
         run.mutants = [previous[m.name] for m in run.mutants]
         run.again.append(f"{len(names)} on {started}, commit {commit}, {_duration(wall)} wall, load average "
