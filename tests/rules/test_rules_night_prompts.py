@@ -4,7 +4,6 @@ phones give the prompt to the seat awake in that call (docs/rules-spec.md#secrec
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from narrator.headless import HeadlessResult
@@ -34,9 +33,10 @@ def prompted(asked: list[Prompt]) -> list[str]:
     return in_turn([p.name.split(".")[1] for p in asked if p.night])
 
 
-@functools.cache
 def closed_game() -> tuple[HeadlessResult, list[Prompt]]:
-    """Every role with a night call possible, none dealt but the pack: every call's turn is closed."""
+    """Every role with a night call possible, none dealt but the pack: every call's turn is closed.
+    Played again by each test that reads it: a game shared between tests is played while the first
+    runs, and a mutation run picks for each mutant only the tests that run its code themselves."""
     calls = {c.name: c.role.value for c in night_calls()}
     possible = sorted(set(calls.values()) - {"werewolf"})
     setup: dict[str, Any] = {"players": 10, "roles": {1: "werewolf", 2: "werewolf"}, "possible": possible,
