@@ -237,9 +237,10 @@ def report(run: Run) -> str:
 
 
 def record(run: Run) -> str:
-    data = {k: v for k, v in run.__dict__.items() if k != "mutants"}
-    data["mutants"] = [m.__dict__ for m in run.mutants]
-    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    """The run as JSON, one mutant a line."""
+    head = json.dumps({k: v for k, v in run.__dict__.items() if k != "mutants"}, indent=1, ensure_ascii=False)
+    mutants = ",\n".join(f"  {json.dumps(m.__dict__, ensure_ascii=False)}" for m in run.mutants)
+    return f'{head[:-2]},\n "mutants": [\n{mutants}\n ]\n}}\n'
 
 
 def read_record(text: str) -> Run:
