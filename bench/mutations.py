@@ -377,7 +377,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="draw only from these files (globs within MUTATE; default: all of MUTATE)")
     parser.add_argument("--focus", action="store_true", help="draw only from FOCUS's files (where powers end or change)")
     parser.add_argument("--again", action="store_true",
-                        help="run the last run's survivors again (after new tests), keeping its other results")
+                        help="run the last run's unexplained survivors again (after new tests), keeping its other results")
     parser.add_argument("--report-only", action="store_true", help="rewrite the report from the last run's record")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="mutants at once (default: the cores)")
     args = parser.parse_args(argv)
@@ -404,7 +404,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     files = mutated_files(REPO)
     prepare(WORK, fresh=not args.again)
     if args.again:
-        names = [m.name for m in run.mutants if not m.killed]
+        names = [m.name for m in run.mutants if not m.killed and not explain(m, explanations)]
         previous = {m.name: m for m in run.mutants}
     else:
         if args.focus:
