@@ -185,3 +185,10 @@ def test_issue22_point8_the_white_werewolf_alone_is_refused() -> None:
         validate(5, parse_roles("white_werewolf=1,seer=1,villager=3"), Options())
     with pytest.raises(CompositionError, match="only Werewolves"):
         validate(4, parse_roles("big_bad_wolf=1,werewolf=3"), Options())
+
+
+def test_a_count_refused_names_the_count_and_the_role_it_counts() -> None:
+    with pytest.raises(CompositionError, match=r"^count 'three' for 'werewolf' is not a whole number$"):
+        parse_roles("werewolf=three")
+    with pytest.raises(CompositionError, match=r"^count -1 for 'werewolf' cannot be negative$"):
+        parse_roles("seer, werewolf = -1")

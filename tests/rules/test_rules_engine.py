@@ -163,3 +163,8 @@ def test_rule_deal_object_round_trips_through_start() -> None:
     seats = tuple(Role.parse(w) for w in TABLE.split())
     game = Game.start(Deal(seats))
     assert tuple(game.state.roles) == seats and game.players == 8
+
+
+def test_an_option_splits_at_its_first_equals_sign() -> None:
+    with pytest.raises(OptionError, match=r"^option elder_lives cannot be '2=3'; give a whole number from 1 to 5$"):
+        Options.parse(["elder_lives=2=3"])
