@@ -192,3 +192,8 @@ def test_a_count_refused_names_the_count_and_the_role_it_counts() -> None:
         parse_roles("werewolf=three")
     with pytest.raises(CompositionError, match=r"^count -1 for 'werewolf' cannot be negative$"):
         parse_roles("seer, werewolf = -1")
+
+
+def test_named_villagers_beyond_the_table_are_refused_counting_the_cards() -> None:
+    with pytest.raises(CompositionError, match=r"^seer=1,villager=6,werewolf=2 is 9 cards; 8 players take 8$"):
+        complete(8, parse_roles("werewolf=2,seer,villager=6"), Options())

@@ -283,3 +283,9 @@ def test_the_werewolves_answering_twice_are_refused_quoting_their_answer() -> No
     game.wolves_choose(5)
     refused(game, "wolves_choose", 6, match=r"^the Werewolves on seat 6: the Werewolves cannot act now")
     refused(game, "wolves_choose", None, match=r"^the Werewolves without a victim: the Werewolves cannot act now")
+
+
+def test_a_power_of_a_card_nobody_holds_is_refused_quoting_the_answer() -> None:
+    game = new_game("werewolf werewolf villager villager villager villager villager villager")
+    game.begin_night()
+    refused(game, "use_power", "fox", (3,), match=r"^the fox on 3: nobody holds the fox card, so the fox cannot act$")
