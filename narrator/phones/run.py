@@ -24,4 +24,5 @@ def play_with_phones(setup: Setup, pack: VoicePack, table: PhoneTable, speaker: 
         journal.append({"kind": "setup", **(head or {"mode": "test", "seed": seed, "setup": setup.to_record()})})
     seq = Sequencer(game, pack, speaker, table, table, clock, journal, random.Random(seed), setup.timing, resume)
     seq.run()
+    table.over()
     return game

@@ -16,7 +16,6 @@ from typing import Any, Mapping
 
 from aiohttp import WSMsgType, web
 
-from narrator.i18n import tr
 from narrator.phones.crypto import Refused
 from narrator.phones.hub import CLOSE_REFUSED, PhoneHub
 from narrator.phones.table import LABELS
@@ -85,6 +84,12 @@ class PhoneServer:
         page = (page.replace("__LANG__", html.escape(language)).replace("__TITLE__", html.escape(labels["title"]))
                 .replace("__LABELS__", data))
         self.page = page.encode("utf-8")
+        # A link that is not this game's: the page's own dark style, one line in the table's language.
+        self.refused = (f'<!doctype html><html lang="{html.escape(language)}"><head><meta charset="utf-8">'
+                        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+                        f'<title>{html.escape(labels["title"])}</title><link rel="stylesheet" href="/static/phone.css">'
+                        f'</head><body><div id="refused">{html.escape(labels["refused_link"])}</div></body></html>'
+                        ).encode("utf-8")
 
     def start(self) -> str:
         self.thread.start()
@@ -134,7 +139,8 @@ class PhoneServer:
         try:
             self.hub.seat_of(request.match_info["token"])
         except Refused:
-            return web.Response(status=404, text=tr("This is not a link of this game."), headers=_HEADERS)
+            return web.Response(status=404, body=self.refused, content_type="text/html", charset="utf-8",
+                                headers=_HEADERS)
         return web.Response(body=self.page, content_type="text/html", charset="utf-8", headers=_HEADERS)
 
     async def _file(self, request: web.Request) -> web.Response:

@@ -45,13 +45,24 @@
   }
   function send(message) { if (ws && ws.readyState === 1) { ws.send(seal(message)); } }
 
+  // Nothing of the seat stays on a page that is no longer its phone's (the game over, another phone).
+  function wipe() {
+    view = null; pending = null; seenSent = false;
+    $("seat").textContent = ""; $("lines").textContent = ""; $("choices").textContent = "";
+    $("note").textContent = ""; $("echo").textContent = "";
+    hideCard();
+    document.body.setAttribute("data-mode", "none");
+  }
   function render(v) {
+    if (typeof v.seat !== "number") { return; }  // the laptop has not dealt yet: nothing to show
+    if (!view || view.mode !== v.mode) { seenSent = false; }
     view = v;
     $("seat").textContent = L.seat.replace("{seat}", String(v.seat));
     var lines = $("lines"); lines.textContent = "";
-    v.lines.forEach(function (line) { var d = document.createElement("div"); d.textContent = line; lines.appendChild(d); });
+    (v.lines || []).forEach(function (line) { var d = document.createElement("div"); d.textContent = line; lines.appendChild(d); });
     var choices = $("choices"); choices.textContent = "";
-    v.choices.forEach(function (c) {
+    // At the deal the view's one choice is the seat itself: sent once the card was seen, not a button.
+    (v.mode === "deal" ? [] : v.choices || []).forEach(function (c) {
       var b = document.createElement("button");
       b.type = "button"; b.textContent = c[1]; b.className = typeof c[0] === "number" ? "seat" : "word";
       b.setAttribute("data-choice", String(c[0]));
@@ -65,13 +76,20 @@
   }
   function answer(c) {
     var message = {t: "answer", v: view.id, choice: c[0]};
-    $("echo").textContent = L.sent.replace("{choice}", c[1]);
+    if (view.mode !== "deal") { $("echo").textContent = L.sent.replace("{choice}", c[1]); }
     if (view.night) { pending = message; } else { send(message); }  // at night: on the next beat only
   }
 
-  var card = $("card");
-  function showCard(e) { if (e) { e.preventDefault(); } if (view) { card.textContent = view.card; card.className = "shown"; } }
-  function hideCard() { card.textContent = L.hold; card.className = ""; }
+  var card = $("card"), shown = false, seenSent = false;
+  function showCard(e) {
+    if (e) { e.preventDefault(); }
+    if (view && view.card) { card.textContent = view.card; card.className = "shown"; shown = true; }
+  }
+  function hideCard() {
+    card.textContent = L.hold; card.className = "";
+    if (shown && view && view.mode === "deal" && !seenSent) { seenSent = true; answer(view.choices[0]); }
+    shown = false;
+  }
   ["mousedown", "touchstart", "pointerdown"].forEach(function (n) { card.addEventListener(n, showCard); });
   ["mouseup", "mouseleave", "touchend", "touchcancel", "pointerup", "pointercancel", "blur"].forEach(function (n) { card.addEventListener(n, hideCard); });
   window.addEventListener("blur", hideCard);
@@ -97,7 +115,7 @@
       }
     };
     ws.onclose = function (e) {
-      if (REFUSED[e.code]) { stopped = true; $("status").textContent = REFUSED[e.code]; return; }
+      if (REFUSED[e.code]) { stopped = true; wipe(); $("status").textContent = REFUSED[e.code]; return; }
       $("status").textContent = L.reconnecting;
       if (!stopped) { setTimeout(connect, 500); }
     };
