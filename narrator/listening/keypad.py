@@ -124,8 +124,8 @@ class KeypadParser:
     """Keys → choices. Digits then Enter name a seat, `0` Enter is nobody, `+` yes, `-` no,
     `*` repeat, `/` pause, `.` or Backspace clears. Pure: no I/O, no clock.
 
-    It never yields anything but a seat in 1..max_seat or a word of `ports.WORDS`. Whether the
-    prompt allows that choice is the sequencer's business.
+    It never yields anything but a number (at most two digits) or a word of `ports.WORDS`. Whether
+    the prompt allows that choice (a seat at the table) is the sequencer's business.
     """
 
     MAX_DIGITS = 2
@@ -168,9 +168,8 @@ class KeypadParser:
         if n == 0:
             self.echo = "0"
             return Heard("nobody", source="keypad", text=typed)
-        if n > self.max_seat:
-            self.echo = f"{typed}?"
-            return None
+        # A number beyond max_seat is handed on as typed: the sequencer refuses it in one line
+        # ("Not possible: 40"), as it does any seat that is not at the table.
         self.echo = str(n)
         return Heard(n, source="keypad", text=typed)
 
