@@ -122,7 +122,7 @@ class VoicePack:
         return self.roles.get(role, role)
 
     def deck_text(self, composition: str | Mapping[str, int]) -> str:
-        """A deck for a person: "3 Werewolf, 1 Seer, 8 Villager" in the pack's names, from counts
+        """A deck for a person: "Werewolf ×3, Seer ×1, Villager ×8" in the pack's names, from counts
         by role key or a composition written `seer=1,villager=8,werewolf=3` (the history's)."""
         if isinstance(composition, str):
             counts: dict[str, int] = {}
@@ -132,7 +132,7 @@ class VoicePack:
                     counts[key.strip()] = int(n) if n.strip().isdigit() else 1
         else:
             counts = {str(getattr(k, "value", k)): int(v) for k, v in composition.items()}
-        return ", ".join(f"{n} {self.role_name(key)}" for key, n in counts.items())
+        return ", ".join(f"{self.role_name(key)} ×{n}" for key, n in counts.items())
 
     def call_name(self, call: str) -> str:
         """A night call's name for the table: `call.<call>` under [panel], else the role it is named after."""

@@ -89,7 +89,7 @@ class TableConfig:
         def role(key: str) -> str:
             return str(pack.role_name(key)) if pack is not None else key
 
-        roles = ", ".join(f"{n} {role(r.value)}" for r, n in sorted(deck.items(), key=lambda kv: _ROLE_ORDER[kv[0]]))
+        roles = ", ".join(f"{role(r.value)} ×{n}" for r, n in sorted(deck.items(), key=lambda kv: _ROLE_ORDER[kv[0]]))
         if pack is not None:
             changed = ", ".join(option_text(pack, k, v) for k, v in sorted(self.options.items())) or tr("standard rules")
         else:
