@@ -478,14 +478,12 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
     recorder = Recorder(names)
     screen = ScreenDisplay(pack, clock, timing=setup.timing)
     screen.title = tr("narrator — journal {name}", name=path.name)
-    speaker: Speaker = ScreenSpeaker(voice_out, pack, screen)
+    speaker = ScreenSpeaker(voice_out, pack, screen)
     try:
         # The first night's lines before the screen takes over (with the progress bar); the rest render
         # behind the game, in the order of need (narrator/speech/need.py).
         voice_out.prepare(all_cues(pack, start_game(setup), setup.timing))
         at_table = phones.table(screen, pack, clock) if phones is not None else None
-        if at_table is not None:
-            speaker = at_table.speaker(speaker)  # every phone follows night and day as they are said
         extra = [at_table.source()] if at_table is not None else []
         with open_table_listener(pack, speaker, voice_out.busy_until, voice=voice, echo=screen.echo,
                                  extra=extra, seats_by_voice=seats_by_voice) as answers:
