@@ -283,11 +283,11 @@ class PhoneTable:
             answer = self.phones.take()
             if answer is None:
                 return None
-            view = self.views.get(answer.seat, {})
-            if view.get("mode") == "deal" and answer.view == view.get("id") and answer.choice == answer.seat:
+            open_now = answer.view == self.ids.get(answer.seat)
+            if open_now and self.views.get(answer.seat, {}).get("mode") == "deal" and answer.choice == answer.seat:
                 self.seen.add(answer.seat)  # its card was seen, whatever is asked now
                 self._rest(answer.seat)
-            if answer.seat in seats and answer.view == self.ids.get(answer.seat) and prompt.allows(answer.choice):
+            if answer.seat in seats and open_now and prompt.allows(answer.choice):
                 if _WINDOW.match(prompt.name):
                     if answer.choice != answer.seat:
                         continue  # a phone claims for its own seat only
