@@ -561,6 +561,7 @@ def _phones(args: argparse.Namespace, setup: Setup, path: Path, resuming: bool) 
 
     if not (getattr(args, "phones", False) or (resuming and links_path(path).exists())):
         return None
+    path.parent.mkdir(parents=True, exist_ok=True)  # the links file goes beside the journal, made after it
     phones = TablePhones(setup.players, path, getattr(args, "phones_host", None),
                          getattr(args, "phones_port", 0) or 0, resuming)
     phones.start()
