@@ -40,7 +40,7 @@ LABELS = {"title": "Narrator", "connecting": "Connecting…", "connected": "Conn
           "day": "Day. Listen to the narrator.", "vote": "Your turn to vote",
           "elect": "Your turn to vote: who will be the {captain}?", "shot": "Choose a seat",
           "deal": "Press and hold your card to see it; let go to hide it.", "over": "The game is over.",
-          "nobody": "Nobody", "yes": "Yes", "change": "Change (-)",
+          "nobody": "Nobody", "yes": "Yes", "no": "No", "change": "Change (-)",
           "window": "A card may be taken now.", "claim": "I take the card",
           "charmed": "You are charmed by the Pied Piper.",
           "infected": "You were infected: you are a Werewolf now, and keep your card's power."}
@@ -397,7 +397,10 @@ class PhoneTable:
 
     def _choices(self, prompt: Prompt) -> list[list[Any]]:
         choices: list[list[Any]] = [[seat, str(seat)] for seat in prompt.seats]
-        choices += [[word, self.labels[_WORDS[word]]] for word in prompt.words if word in _WORDS]
+        # `-` is "no" where the prompt asks yes or no (the Witch's "Save the victim?"), else it takes back.
+        asks_yes_no = not prompt.seats and "yes" in prompt.words
+        choices += [[word, self.labels["no" if word == "no" and asks_yes_no else _WORDS[word]]]
+                    for word in prompt.words if word in _WORDS]
         return choices
 
     def _card(self, seat: int) -> str:

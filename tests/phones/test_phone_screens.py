@@ -138,3 +138,10 @@ def test_a_phone_seats_private_answer_is_on_its_phone_only_and_on_the_screen_whe
     assert answer not in laptop_panels(on_phones)
     keypad_seer = play_phones(BASIC, SCRIPT, FakePhones(8, away=frozenset({1})))
     assert answer in laptop_panels(keypad_seer)
+
+
+def test_the_witchs_save_question_offers_yes_and_no_not_change() -> None:
+    phones = FakePhones(8)
+    play_phones(BASIC, SCRIPT, phones)
+    witch = [v for v in night_views(phones, 4) if v["mode"] == "panel" and v["choices"]]
+    assert any(v["choices"] == [["yes", "Yes"], ["no", "No"]] for v in witch), [v["choices"] for v in witch]
