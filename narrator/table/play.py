@@ -490,6 +490,7 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
             listener = ScreenListener(answers, screen)
             if phones is not None and at_table is not None:
                 at_table.listener = listener
+                _drop_typed_ahead()  # an Enter typed twice at the setup's last question starts nothing
                 phones.codes(sys.stdout)
                 print(pack.panel_text("screen.start", {}))
                 sys.stdout.flush()
@@ -566,6 +567,14 @@ def _phones(args: argparse.Namespace, setup: Setup, path: Path, resuming: bool) 
                          getattr(args, "phones_port", 0) or 0, resuming)
     phones.start()
     return phones
+
+
+def _drop_typed_ahead() -> None:
+    """Keys typed before the phones' links are shown are not an answer to "Press Enter to start"."""
+    if sys.stdin.isatty():
+        import termios
+
+        termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
 
 
 def _final_prompt() -> Prompt:

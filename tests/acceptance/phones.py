@@ -140,9 +140,12 @@ class Phones:
         others = [s for s in seats if s != seat]
         return str(others[0]) if others else None
 
-    def play_until(self, done: Any) -> None:
-        """Round after round every phone is looked at, and its question answered, until `done()`."""
+    def play_until(self, done: Any, limit: float = 1800.0) -> None:
+        """Round after round every phone is looked at, and its question answered, until `done()` (a
+        game stuck for `limit` real seconds fails: far beyond any game's length)."""
+        end = time.monotonic() + limit
         while not done():
+            assert time.monotonic() < end, f"the game did not end in {limit} s; the phones show {self.shot.keys()}"
             for seat in sorted(self.links):
                 if done():
                     return

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import time
 from pathlib import Path
 from typing import Callable
 
@@ -50,13 +51,28 @@ def last_line(screen: str) -> str:
     return next((line for line in reversed(screen.splitlines()) if line.strip()), "")
 
 
+def asking(t: Tmux) -> bool:
+    """Whether the program waits at a question: the cursor right after the ":" that ends the last line
+    (a heading such as "Rules:" is followed by more lines, and the cursor is not on it)."""
+    x, y = (int(v) for v in subprocess.run(["tmux", "-L", t.name, "display", "-p", "-t", t.name,
+                                            "#{cursor_x} #{cursor_y}"], capture_output=True, text=True,
+                                           check=True).stdout.split())
+    rows = t.screen().splitlines()
+    row = rows[y] if y < len(rows) else ""
+    return row[:x].rstrip().endswith(":") and not row[x:].strip()
+
+
 def answer_every_question(t: Tmux, until: str, answer: Callable[[str], str | None] = lambda q: None) -> None:
     """Each setup question answered as it comes (`answer(question)`, Enter when it gives None), one at a
     time (the next is awaited before anything more is typed), until `until` is printed."""
     t.wait(lambda s: "How many players" in s or "Enter = play with it" in s or until in t.output(), timeout=600)
+    end = time.monotonic() + 900  # far: the setup takes seconds
     while until not in t.output():
-        screen = t.screen()
-        before = last_line(screen)
+        assert time.monotonic() < end, f"{until!r} never came; the screen shows:\n{t.screen()}"
+        before = last_line(t.screen())
+        if not asking(t):  # a question still being printed, or a summary line: nothing to type yet
+            time.sleep(0.1)
+            continue
         typed = answer(before)
         if typed:
             t.type(typed)

@@ -83,7 +83,9 @@ def test_play_with_phones_given_does_not_ask_for_phones_and_says_where_the_phone
              tmp_path, {"NARRATOR_DATA": str(tmp_path / "data"), "NARRATOR_CONFIG": str(tmp_path / "cfg"),
                         "PYTHONPATH": str(REPO)}, width=100, height=50)
     try:
-        enter_at_every_question(t)
+        enter_at_every_question(t, until="Name the seats")
+        t.send("Enter")
+        t.send("Enter")  # typed twice: the second must not start the game before the links are read
         out = t.wait_output("Press Enter to start the game.")
         assert "Play with phones" not in out
         assert re.search(r"Phones: this laptop listens on 127\.0\.0\.1 port \d+", out), out[-2000:]
