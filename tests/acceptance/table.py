@@ -69,16 +69,17 @@ def answer_every_question(t: Tmux, until: str, answer: Callable[[str], str | Non
     end = time.monotonic() + 900  # far: the setup takes seconds
     while until not in t.output():
         assert time.monotonic() < end, f"{until!r} never came; the screen shows:\n{t.screen()}"
-        before = last_line(t.screen())
         if not asking(t):  # a question still being printed, or a summary line: nothing to type yet
             time.sleep(0.1)
             continue
-        typed = answer(before)
+        typed = answer(last_line(t.screen())) or ""
+        printed = len(t.output()) + len(typed) + 2  # what was printed, and the echo of what is typed
         if typed:
             t.type(typed)
         else:
             t.send("Enter")
-        t.wait(lambda s, before=before: last_line(s) != before or until in t.output(), timeout=300)
+        # The program's answer to it: more than the echo (the same question again, after a turn's change).
+        t.wait(lambda s: len(t.output()) > printed or until in t.output(), timeout=300)
 
 
 def no_traceback(t: Tmux) -> None:
