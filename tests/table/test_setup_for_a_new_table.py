@@ -156,5 +156,5 @@ def test_the_roles_are_listed_in_columns_that_fit_the_terminal_counted_with_a_ti
     for i, role in enumerate(ROLE_MENU, start=1):  # every role whole on one line, with its count
         assert any(re.search(rf"(^| ){i} {re.escape(pack.role_name(role.value))} ×\d", line) for line in menu), role
     assert "Werewolf ×2" in asker.told[0] and " x" not in asker.told[0]
-    summary = asker.told[-1]
-    assert "Werewolf ×2" in summary and "2 Werewolf" not in summary
+    summary = asker.told[-1]  # a count in words: "2 Werewolves", never "2 Werewolf"
+    assert "2 Werewolves" in summary and not re.search(r"\b[2-9] Werewolf\b", summary), summary
