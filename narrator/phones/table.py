@@ -186,7 +186,7 @@ class PhoneTable:
                 self._set(seat, {k: v for k, v in view.items() if k not in ("id", "seat", "card", "night")})
 
     def feedback(self, key: str, slots: Mapping[str, SlotValue]) -> None:
-        if not (self.night and self.phones_only):
+        if not self._on_phones_only():
             self.display.feedback(key, slots)
         # Keys typed early are a keypad's matter: a phone's panel has no buttons before it opens.
         self.note = "" if key == "input.too_early" else self.pack.panel_text(key, slots)
