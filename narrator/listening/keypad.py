@@ -19,7 +19,6 @@ import time
 from types import FrameType
 from typing import Any, Callable
 
-from narrator.listening import MAX_SEAT
 from narrator.errors import UsageError
 from narrator.i18n import tr
 from narrator.ports import Heard, Prompt, drops_stale_keys
@@ -130,8 +129,7 @@ class KeypadParser:
 
     MAX_DIGITS = 2
 
-    def __init__(self, max_seat: int = MAX_SEAT) -> None:
-        self.max_seat = max_seat
+    def __init__(self) -> None:
         self.entry = ""
         # What the screen shows after the last key: the entry being typed, or a short verdict.
         self.echo = ""
@@ -168,7 +166,7 @@ class KeypadParser:
         if n == 0:
             self.echo = "0"
             return Heard("nobody", source="keypad", text=typed)
-        # A number beyond max_seat is handed on as typed: the sequencer refuses it in one line
+        # A number beyond the table's seats is handed on as typed: the sequencer refuses it in one line
         # ("Not possible: 40"), as it does any seat that is not at the table.
         self.echo = str(n)
         return Heard(n, source="keypad", text=typed)
@@ -261,10 +259,10 @@ class KeypadListener:
 
     POLL = 0.05  # seconds between checks of the deadline and of a cancel request
 
-    def __init__(self, fd: int | None = None, echo: Echo | None = None, max_seat: int = MAX_SEAT) -> None:
+    def __init__(self, fd: int | None = None, echo: Echo | None = None) -> None:
         self.fd = sys.stdin.fileno() if fd is None else fd
         self.echo = echo or echo_to_stderr
-        self.parser = KeypadParser(max_seat)
+        self.parser = KeypadParser()
         self.decoder = KeyDecoder()
         self.terminal = RawTerminal(self.fd)
         self.closed = False  # the input ended (stdin closed, keypad unplugged)
