@@ -203,10 +203,10 @@ def minutes_cue(key: str, seconds: float) -> Cue:
 
 
 def debate_cue(seconds: float) -> Cue:
-    """The debate's opening line: its length in minutes, or under 50 s in tens of seconds (a
-    20-second debate is not "one minute")."""
+    """The debate's opening line: its length in minutes, or under 50 s in seconds (a 20-second
+    debate is not "one minute")."""
     if seconds < 50:
-        return Cue("debate.start_seconds", {"count": max(10, 10 * round(seconds / 10))}, phase="day.debate")
+        return Cue("debate.start_seconds", {"seconds": round(seconds)}, phase="day.debate")
     return minutes_cue("debate.start", seconds)
 
 

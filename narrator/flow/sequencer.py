@@ -489,6 +489,6 @@ def all_cues(pack: VoicePack, game: Game, timing: Timing) -> list[Cue]:
     from narrator.rules.options import NUMBERS
 
     return every_cue(pack, game.players, roles,
-                     {"minutes": minutes, "seconds": [int(timing.defence)],
+                     {"minutes": minutes, "seconds": sorted({int(timing.defence), round(timing.debate)}),
                       # seconds left in a debate, and the Raven's extra votes (raven.votes)
-                      "count": sorted({10, 20, 30, 40, 50, *NUMBERS["raven_mark_votes"]})})
+                      "count": sorted({20, 30, 40, 50, *NUMBERS["raven_mark_votes"]})})

@@ -55,6 +55,8 @@ class Phones:
                 async for msg in ws:
                     view = unseal(key, msg.data)["view"]
                     self.views[seat].append(view)
+                    if view.get("mode") == "deal":  # pressed, read, let go: the page sends its seat
+                        await send({"t": "answer", "v": view["id"], "choice": seat})
                     if view.get("night"):  # the page answers every night frame with one of its own
                         choice = self.pending.pop(seat, None)
                         await send({"t": "answer", "v": view["id"], "choice": choice} if choice is not None
