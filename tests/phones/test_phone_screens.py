@@ -22,7 +22,7 @@ WOLVES = (2, 3)
 
 
 def night_views(phones: FakePhones, seat: int) -> list[dict[str, Any]]:
-    return [view for s, view, at in phones.sent if s == seat and at is not None]
+    return [view for s, view, _ in phones.sent if s == seat and view.get("night")]
 
 
 def test_a_joined_phone_holds_its_seat_and_card_from_the_start_of_the_deal_and_the_night_waits_until_each_was_seen() -> None:
@@ -65,8 +65,8 @@ def test_the_next_voters_phone_opens_with_no_note_of_the_last_voters_answer() ->
     phones = FakePhones(8)
     play_phones(BASIC, SCRIPT, phones)
     firsts: dict[tuple[int, str], dict[str, Any]] = {}
-    for seat, view, at in phones.sent:
-        if at is None and view["mode"] == "panel":
+    for seat, view, _ in phones.sent:
+        if not view.get("night") and view["mode"] == "panel":
             firsts.setdefault((seat, view["lines"][0]), view)
     assert len(firsts) >= 8
     assert all(view["note"] == "" for view in firsts.values()), [v["note"] for v in firsts.values()]
@@ -75,7 +75,7 @@ def test_the_next_voters_phone_opens_with_no_note_of_the_last_voters_answer() ->
 def test_the_sheriffs_election_is_labelled_on_the_phone() -> None:
     phones = FakePhones(8)
     play_phones(BASIC, SCRIPT, phones)
-    titles = {view["lines"][0] for _, view, at in phones.sent if at is None and view["mode"] == "panel"}
+    titles = {view["lines"][0] for _, view, _ in phones.sent if not view.get("night") and view["mode"] == "panel"}
     assert "Your turn to vote: who will be the Sheriff?" in titles and "Your turn to vote" in titles
 
 
