@@ -32,8 +32,8 @@ class Phones:
     """The phones of a game: `join` opens each seat's link, `deal` presses and holds every card,
     `play_until(done)` answers every question each phone is asked, as that seat's player would."""
 
-    def __init__(self, links: dict[int, str], shots: Path) -> None:
-        self.links = links
+    def __init__(self, shots: Path) -> None:
+        self.links: dict[int, str] = {}
         self.shots = shots
         self.browser = Browser()
         self.cards: dict[int, str] = {}
@@ -82,13 +82,14 @@ class Phones:
         self.browser.open(key, link)
         self.phone_size()
 
-    def join(self) -> None:
-        for seat, link in sorted(self.links.items()):
-            self.open(seat, link)
-        for seat in self.links:
-            snap = self.wait(seat, lambda s: s["status"] == "Connected", "Connected")
-            assert "undefined" not in snap["text"], snap
-        self.photo("joined", 1)
+    def join(self, seat: int, link: str) -> None:
+        """The seat's player opens the link its QR code holds; the page says it is connected."""
+        self.links[seat] = link
+        self.open(seat, link)
+        snap = self.wait(seat, lambda s: s["status"] == "Connected", "Connected")
+        assert "undefined" not in snap["text"], snap
+        if seat == 1:
+            self.photo("joined", 1, snap)
 
     def deal(self) -> None:
         """Every phone shows its seat and its card from the start of the deal; each player presses,
@@ -183,6 +184,9 @@ class Phones:
         if snap["mode"] == "over":
             assert snap["lines"] == [OVER], snap
             self.photo("over", seat, snap)
+        if snap["status"] == GONE:  # the game is over: its links died with it
+            assert snap["seat"] == "" and not snap["cardShown"] and snap["choices"] == [], snap
+            self.photo("closed", seat, snap)
 
     def record(self, seat: int, snap: dict[str, Any]) -> None:
         """The question a phone is asked, photographed the first time each kind comes."""

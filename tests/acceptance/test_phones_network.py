@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.acceptance.phones import ASLEEP, DAY, ELECT, GONE, OTHER, OVER, VOTE, Phones
-from tests.acceptance.table import ARTIFACTS, command, fresh_clone, no_traceback, qr_codes, answer_every_question
+from tests.acceptance.phones import ASLEEP, DAY, ELECT, GONE, OTHER, VOTE, Phones
+from tests.acceptance.table import ARTIFACTS, answer_every_question, command, fresh_clone, no_traceback, qr_codes
 from tests.netns import Network
+from tests.table.tmux import Tmux
 
 pytestmark = pytest.mark.slow
 
@@ -50,13 +51,18 @@ defence = 5
 """
 
 
-def links(out: str, net: Network, players: int) -> dict[int, str]:
-    assert f"Phones: this laptop listens on {net.laptop_ip} port " in out, out[-3000:]
-    codes = qr_codes(out)
-    assert sorted(codes) == list(range(1, players + 1)), sorted(codes)
-    for printed, decoded in codes.values():
+def join_one_by_one(t: Tmux, net: Network, phones: Phones, players: int) -> None:
+    """The laptop shows one seat's link and QR code at a time: that seat's player opens what the code
+    holds (read back from the terminal as drawn), then Enter shows the next seat's."""
+    for seat in range(1, players + 1):
+        out = t.wait_output(f"Seat {seat}: scan with the phone of seat {seat}", timeout=600)
+        assert f"Phones: this laptop listens on {net.laptop_ip} port " in out, out[-3000:]
+        printed, decoded = qr_codes(out)[seat]
         assert decoded == printed and re.fullmatch(rf"http://{re.escape(net.laptop_ip)}:\d+/p/[\w-]+#[\w-]+", decoded)
-    return {seat: decoded for seat, (_, decoded) in codes.items()}
+        phones.join(seat, decoded)
+        t.send("Enter")  # the link leaves the screen
+    t.wait_output("Press Enter to start the game.")
+    assert "Play with phones" not in t.output()
 
 
 @pytest.mark.parametrize("players", [8, 18])
@@ -72,25 +78,21 @@ def test_a_whole_game_on_every_seats_phone_over_the_tables_own_network(clone: Pa
     try:
         t.wait("Enter = play with it", timeout=600)
         t.send("Enter")
-        codes = links(t.wait_output("Press Enter to start the game.", timeout=600), net, players)
         with net.inside(net.phone):
-            phones = Phones(codes, shots)
+            phones = Phones(shots)
             try:
-                phones.join()
+                join_one_by_one(t, net, phones, players)
+                the_same_phone_elsewhere(phones, phones.links[1])
                 t.send("Enter")  # the laptop starts the game: the deal
                 phones.deal()
-                phones.play_until(lambda: "over" in phones.shot if phones else True)
-                for seat in codes:
-                    phones.wait(seat, lambda s: s["mode"] == "over", "the game's end")
-                base = codes[1].split("/p/")[0]
-                the_same_phone_elsewhere(phones, codes[1])
-                a_wrong_link(phones, base)
-                t.send("Enter")  # the table leaves: the game's links die with it
-                closed = phones.wait(2, lambda s: s["status"] == GONE, "the end of its link")
-                phones.photo("closed", 2, closed)
-                assert closed["seat"] == "" and not closed["cardShown"] and closed["choices"] == []
+                phones.play_until(lambda: "closed" in phones.shot if phones else True)
+                for seat in phones.links:  # every page: the game is over, nothing of its seat left
+                    phones.wait(seat, lambda s: s["status"] == GONE, "the end of its link")
+                a_wrong_link(phones, phones.links[1].split("/p/")[0])
             finally:
                 phones.quit()
+        t.wait("Enter alone finishes")  # the game-over screen (a rematch: *)
+        t.send("Enter")  # the table leaves the game-over screen
         assert t.exit_code() == 0
         assert re.search(r"game over: the winner is (village|werewolves)", t.output())
         no_traceback(t)
@@ -100,25 +102,30 @@ def test_a_whole_game_on_every_seats_phone_over_the_tables_own_network(clone: Pa
         (shots / "laptop.txt").write_text(t.output())
     states = set(phones.shot)
     assert {"joined", "deal", "card-held", "night-asleep", "night-seer-asked", "night-seer-answered",
-            "night-werewolves-asked", "day", "election", "vote", "over", "replaced", "wrong-link", "closed"} <= states, states
+            "night-werewolves-asked", "day", "election", "vote", "replaced", "wrong-link", "closed"} <= states, states
     shot = phones.shot
     assert shot["card-held"]["card"] == phones.cards[1] and shot["deal"]["seat"] == "Seat 1"
     assert shot["night-asleep"]["lines"] == [ASLEEP] and shot["day"]["lines"] == [DAY]
     assert shot["election"]["lines"] == [ELECT] and shot["vote"]["lines"] == [VOTE]
     assert ["nobody", "Nobody"] in shot["vote"]["choices"]
-    assert shot["over"]["lines"] == [OVER]
     assert phones.votes >= players  # the election's votes at least, each on the voter's own phone
 
 
 def the_same_phone_elsewhere(phones: Phones, link: str) -> None:
-    """Seat 1's link opened again on another page: the old page keeps nothing of the seat."""
+    """Seat 1's link opened again on another page of the same phone: the old page keeps nothing of the
+    seat; the new page closed, the old one takes its seat back."""
     old = phones.browser.tabs.pop(1)
     phones.open(1, link)
-    phones.wait(1, lambda s: s["seat"] == "Seat 1", "its seat on the new page")
+    phones.wait(1, lambda s: s["status"] == "Connected", "the seat on the new page")
+    new = phones.browser.tabs[1]
     phones.browser.tabs[0] = old
     gone = phones.wait(0, lambda s: s["status"] == OTHER, "the seat taken elsewhere")
     phones.photo("replaced", 0, gone)
     assert gone["seat"] == "" and not gone["cardShown"] and gone["choices"] == [] and gone["lines"] == []
+    phones.browser.driver.switch_to.window(new)
+    phones.browser.driver.close()
+    phones.browser.tabs[1] = phones.browser.tabs.pop(0)
+    phones.wait(1, lambda s: s["status"] == "Connected", "its seat back on the old page")
 
 
 def a_wrong_link(phones: Phones, base: str) -> None:
@@ -141,14 +148,11 @@ def test_play_phones_from_a_fresh_clone_to_the_first_night_over_the_tables_own_n
     try:
         t.wait("Play without sound?", timeout=600)  # no sound card here: the table chooses the silent screen
         t.type("1")
-        answer_every_question(t, "Press Enter to start the game.")
-        out = t.output()
-        assert "Play with phones" not in out
-        codes = links(out, net, 8)
+        answer_every_question(t, "Seat 1: scan with the phone of seat 1")
         with net.inside(net.phone):
-            phones = Phones(codes, shots)
+            phones = Phones(shots)
             try:
-                phones.join()
+                join_one_by_one(t, net, phones, 8)
                 t.send("Enter")
                 phones.deal()
                 phones.play_until(lambda: "night-seer-answered" in phones.shot)
