@@ -85,8 +85,8 @@ def test_play_with_phones_given_does_not_ask_for_phones_and_says_where_the_phone
     try:
         enter_at_every_question(t, until="Name the seats")
         t.send("Enter")
-        t.send("Enter")  # typed twice: the second must not start the game before the links are read
-        out = t.wait_output("Press Enter to start the game.")
+        t.send("Enter")  # typed twice: the second must not pass the first seat's link before it is read
+        out = t.wait_output("Seat 1: scan with the phone of seat 1")  # the links, one seat at a time
         assert "Play with phones" not in out
         assert re.search(r"Phones: this laptop listens on 127\.0\.0\.1 port \d+", out), out[-2000:]
     finally:
