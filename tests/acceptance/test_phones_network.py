@@ -55,7 +55,10 @@ def join_one_by_one(t: Tmux, net: Network, phones: Phones, players: int) -> None
     """The laptop shows one seat's link and QR code at a time: that seat's player opens what the code
     holds (read back from the terminal as drawn), then Enter shows the next seat's."""
     for seat in range(1, players + 1):
-        out = t.wait_output(f"Seat {seat}: scan with the phone of seat {seat}", timeout=600)
+        t.wait_output(f"Seat {seat}: scan with the phone of seat {seat}", timeout=600)
+        # Its code is drawn whole once the line under it is printed.
+        t.wait(lambda screen: "leave it open, screen on, face down" in screen and f"Seat {seat}: scan" in screen)
+        out = t.output()
         assert f"Phones: this laptop listens on {net.laptop_ip} port " in out, out[-3000:]
         printed, decoded = qr_codes(out)[seat]
         assert decoded == printed and re.fullmatch(rf"http://{re.escape(net.laptop_ip)}:\d+/p/[\w-]+#[\w-]+", decoded)
