@@ -60,7 +60,8 @@ def test_ci_runs_everything_with_ci_set(tmp_path: Path) -> None:
     root = _layout(tmp_path)
     done, calls = _run(root, ".ci/run")
     assert done.returncode == 0, done.stderr
-    assert calls[-1] == "-m pytest | CI=true"
+    # ./test's whole suite, then the table's acceptance tier, which ./test leaves out.
+    assert calls[-2:] == ["-m pytest | CI=true", "-m pytest tests/acceptance | CI=true"]
 
 
 def test_ci_fails_when_pytest_collected_no_tests(tmp_path: Path) -> None:
@@ -83,3 +84,16 @@ def test_the_hypothesis_profile_follows_ci(monkeypatch: pytest.MonkeyPatch) -> N
     ci, dev = settings.get_profile("ci"), settings.get_profile("dev")
     assert dev.max_examples < ci.max_examples
     assert ci.deadline is None and dev.deadline is None  # no wall-clock limits (point 22)
+
+
+def test_the_acceptance_tier_is_collected_only_when_asked_for() -> None:
+    """`./test` stays fast: tests/acceptance is collected only with NARRATOR_ACCEPTANCE=1 (.ci/run)."""
+    import sys
+
+    base = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "-n", "0", "tests/acceptance"]
+    env = {k: v for k, v in os.environ.items() if k != "NARRATOR_ACCEPTANCE"}
+    left_out = subprocess.run(base, cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    asked = subprocess.run(base, cwd=REPO, env={**env, "NARRATOR_ACCEPTANCE": "1"}, capture_output=True, text=True,
+                           timeout=300)
+    assert left_out.returncode == 5, left_out.stdout
+    assert asked.returncode == 0 and "tests/acceptance/test_phones_network.py: 3" in asked.stdout, asked.stdout

@@ -146,15 +146,15 @@ def test_the_private_panel_is_open_only_while_its_role_is_awake() -> None:
     assert keys.count("clear") == keys.count("deal.seat_wake")
 
 
-def test_claims_that_do_not_add_up_are_asked_again_for_everyone() -> None:
+def test_two_roles_on_one_seat_are_both_asked_again_from_nothing() -> None:
     truth = deal(8, DECKS[0], random.Random(4), Options())
     seer = truth.seats.index(Role.SEER) + 1
     wolf = truth.seats.index(Role.WEREWOLF) + 1
     learnt, timeline = call(truth, Options(), wrong={Role.SEER: wolf})  # the Seer types a Werewolf's seat
     assert learnt == truth and learnt.seats[seer - 1] is Role.SEER
     said = [e["key"] for e in timeline.entries if e["kind"] == "say"]
-    assert said.count("deal.roll_call_again") == 1
-    assert said.count("deal.seat_wake") == 2 * 2  # Seer and Werewolves, twice
+    assert said.count("deal.roll_call_twice") == 1
+    assert said.count("deal.seat_wake") == 2 * 2  # Seer and Werewolves (on one seat), twice
 
 
 def test_three_bad_roll_calls_stop_with_a_clear_message() -> None:
@@ -430,3 +430,22 @@ def test_issue23_point5_minus_with_no_seat_noted_says_there_is_nothing_to_take_b
     learnt, timeline = turns_roll_call(NINE, keys)
     assert learnt == NINE
     assert panel_during(timeline, Role.SEER) == ["Nothing to take back: no answer yet.", "Seat 1 noted."]
+
+
+def test_a_role_that_typed_its_seat_in_the_next_roles_turn_calls_again_only_the_two_roles_on_that_seat() -> None:
+    """The Seer misses her turn and types her seat in the Witch's (the Witch's own seat is then one too
+    many); called again alone, the Seer gives it once more: two roles on one seat. Only those two are
+    called again, from nothing, not every role (a whole third pass: about two minutes more)."""
+    seer, witch = seats_of(NINE, Role.SEER)[0], seats_of(NINE, Role.WITCH)[0]
+    keys = every_seat(NINE)
+    keys[Role.SEER] = [[], [seer], [seer]]
+    keys[Role.WITCH] = [[seer, witch], [witch]]
+    learnt, timeline = turns_roll_call(NINE, keys)
+    assert learnt == NINE
+    said = [(e["key"], e["text"]) for e in timeline.entries if e["kind"] == "say"]
+    wakes = [text for key, text in said if key == "deal.seat_wake"]
+    assert len(wakes) == 5 + 1 + 2, wakes  # every role, the Seer alone, then the Seer and the Witch
+    assert [key for key, _ in said].count("deal.roll_call_twice") == 1
+    assert "deal.roll_call_again" not in [key for key, _ in said]
+    everyone, _ = turns_roll_call(NINE, every_seat(NINE))
+    assert everyone == NINE

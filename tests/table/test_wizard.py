@@ -211,7 +211,7 @@ def test_setup_questions_use_the_packs_names_not_raw_keys() -> None:
     told = "\n".join(asker.told)
     for raw in ("little_girl", "witch_sees_victim_after_heal", "=no", "=yes", "seer_sees", "any_death"):
         assert raw not in told, raw
-    assert "6 Little Girl x0" in told
+    assert " 6 Little Girl ×0" in told
     assert f"{heal} the Witch sees the victim after healing: no" in told
     assert "the Witch sees the victim after healing: yes" in told  # after choosing 2, in the listing and summary
 
