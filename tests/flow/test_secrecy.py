@@ -213,7 +213,7 @@ def test_secrecy_check_would_catch_a_leak() -> None:
     assert nights(a.timeline) != nights(b.timeline)
 
 
-def test_issue22_12_every_option_is_drawn() -> None:
+def test_the_random_pairs_vary_every_option_over_its_values() -> None:
     """Issue 22 point 12: the random pairs vary every option of `Options`, each over all its
     values (a text option over at least two), drawn from `Options` itself."""
     rng = random.Random(20261124)
@@ -358,7 +358,7 @@ FOCUS = (Role.DEVOTED_SERVANT, Role.ELDER, Role.WITCH, Role.WOLF_HOUND)
 GONE = (Role.DEVOTED_SERVANT, Role.ELDER, Role.WOLF_HOUND)  # the focus card not dealt in the second game, in turn
 
 
-def test_issue22_12_differential_secrecy_by_day() -> None:
+def test_differential_secrecy_by_day() -> None:
     """Issue 22 point 12: two games that differ only in hidden state (some special cards not
     dealt), every option drawn from `Options`, the same answers to the same questions: by day
     they say the same lines at the same times and show the same screens (the private panel, the

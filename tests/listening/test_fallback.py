@@ -68,7 +68,7 @@ def test_no_microphone_and_missing_words_each_one_line(ko_pack: VoicePack) -> No
         os.close(slave)
 
 
-def test_issue23_point5_a_keypad_table_is_told_to_press_minus_not_to_say_no(en_pack: VoicePack) -> None:
+def test_a_keypad_table_is_told_to_press_minus_not_to_say_no(en_pack: VoicePack) -> None:
     """Before: "Seat 5. Say no within three seconds to cancel." at a table playing by keypad."""
     master, slave = pty.openpty()
     try:

@@ -57,7 +57,7 @@ def test_the_demo_status_lines_come_from_the_pack() -> None:
     assert text.splitlines()[-1].startswith("Fin de la démo : victoire pour")
 
 
-def test_issue23_point4_the_demo_plays_the_default_composition() -> None:
+def test_the_demo_plays_the_default_composition() -> None:
     """Before: 6 players (Werewolf, Seer, Witch, Hunter, Cupid, Villager), the village winning 83% of games."""
     from narrator.rules import default_deck
     from narrator.table.demo import DEMO_DECK, demo_setup
@@ -66,7 +66,7 @@ def test_issue23_point4_the_demo_plays_the_default_composition() -> None:
     assert sum(demo_setup("en", 2).deal.seats.count(r) for r in set(DEMO_DECK)) == 8
 
 
-def test_issue23_point15_demo_roles_plays_the_extension_roles() -> None:
+def test_demo_roles_plays_the_extension_roles() -> None:
     proc = subprocess.run([sys.executable, "-m", "narrator", "demo", "--text", "--pace", "0.02",
                            "--roles", "werewolf=2,seer,savior,fox,raven,elder,scapegoat"],
                           capture_output=True, text=True, timeout=180)
@@ -81,7 +81,7 @@ def test_issue23_point15_demo_roles_plays_the_extension_roles() -> None:
     assert out[-1].startswith("Demo over: victory for")
 
 
-def test_issue23_point15_a_bad_demo_deck_is_one_line() -> None:
+def test_a_bad_demo_deck_is_one_line() -> None:
     proc = subprocess.run([sys.executable, "-m", "narrator", "demo", "--text", "--roles", "werewolf=2,wizard"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1 and proc.stdout == ""

@@ -69,7 +69,7 @@ def _wizard(answers: list[str], slow: SlowLines | None, config: TableConfig | No
     return result, asker, early
 
 
-def test_issue25_point3_the_first_nights_lines_are_queued_before_the_question_after_the_language() -> None:
+def test_the_first_nights_lines_are_queued_before_the_question_after_the_language() -> None:
     # 12 players, the default composition, French: every first-night line of that game is in the
     # render queue when the table is asked how it answers (and then turn lengths, cards, names).
     slow = SlowLines(VirtualClock(), cost=0.05, jobs=2)
