@@ -1,4 +1,4 @@
-"""Issue 22 point 11: mutations of the role code that survived every test. Each test here fails
+"""Mutations of the role code that once survived every test. Each test here fails
 when its mutation is applied (the mutation is named in the test's name and docstring)."""
 
 from __future__ import annotations
