@@ -157,7 +157,7 @@ def test_check_names_a_missing_number_and_a_variant_with_other_slots(tmp_path: P
     assert any("'vote.voter' variant 1" in p and "missing slots {seat}" in p for p in problems)
 
 
-def test_leftover6_every_deal_key_of_the_packs_is_used_by_the_code() -> None:
+def test_every_deal_key_of_the_packs_is_used_by_the_code() -> None:
     """The deal's lines are never built from parts: each key is written out where it is used, so a
     key no code names (the old `deal.seat_taken`) is a line nobody can see."""
     package = Path(__file__).resolve().parents[2] / "narrator"

@@ -97,7 +97,7 @@ def test_thief_with_cards_from_the_deck_enters_the_middle_cards() -> None:
         assert learnt == truth
 
 
-def test_leftover5_the_middle_card_menu_lists_every_card_of_the_deck_extensions_too() -> None:
+def test_the_middle_card_menu_lists_every_card_of_the_deck_extensions_too() -> None:
     """With cards from the deck, an extension role can be in the middle: the Thief's menu lists it
     (in the pack's words), and the roll call learns a deal with it there."""
     options = Options(thief_extra_cards="from_deck")

@@ -49,7 +49,7 @@ def bad_journal(path: Path) -> tuple[Setup, Path]:
     return setup, path
 
 
-def test_leftover3_full_screen_resume_of_a_bad_journal_closes_the_speaker(tmp_path: Path,
+def test_full_screen_resume_of_a_bad_journal_closes_the_speaker(tmp_path: Path,
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     opened: list[ClosingSpeaker] = []
 
@@ -66,7 +66,7 @@ def test_leftover3_full_screen_resume_of_a_bad_journal_closes_the_speaker(tmp_pa
     assert path.read_bytes() == kept
 
 
-def test_leftover3_resume_of_a_bad_journal_is_one_line_without_a_traceback(tmp_path: Path) -> None:
+def test_resume_of_a_bad_journal_is_one_line_without_a_traceback(tmp_path: Path) -> None:
     _, path = bad_journal(tmp_path / "bad.jsonl")
     proc = subprocess.run([sys.executable, "-m", "narrator", "resume", str(path), "--screen", "text"], input="",
                           capture_output=True, text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(REPO)})
