@@ -16,8 +16,8 @@ from tests.conftest import REPO
 
 # "issue 24", "Issue 9 point 5", "issue #12", "issues 22 and 23", "issue-28's"
 ISSUE = re.compile(r"\bissues?[\s#-]*\d+", re.IGNORECASE)
-# test_issue22_..., TestIssue23..., test_rules_issue22_mutations.py
-TEST_NAMED_AFTER_AN_ISSUE = re.compile(r"(^test_?issue|_issue_?\d)", re.IGNORECASE)
+# test_issue22_..., TestIssue23..., test_rules_issue22_mutations.py, test_leftover3_... (a review's item)
+TEST_NAMED_AFTER_AN_ISSUE = re.compile(r"(^test_?issue|_issue_?\d|leftover_?\d)", re.IGNORECASE)
 
 
 def comments_and_docstrings(source: str) -> list[tuple[int, str]]:
@@ -67,18 +67,20 @@ def test_no_test_is_named_after_an_issue() -> None:
 
 
 def test_the_checks_find_what_they_look_for(tmp_path: Path) -> None:
-    """Both checks can fail: a comment, a docstring, a test file and two test names that cite issues
-    are found; a string, and the words "issue" and "point" alone, are not."""
+    """Both checks can fail: a comment, a docstring, a test file and three test names that cite issues
+    (or a review's numbered item) are found; a string, and the words "issue" and "point" alone, are not."""
     sample = ('"""Resolves the dawn (issue 9 point 5)."""\n\n'
               "x = 1  # see Issue #24\n"
               "y = 'issue 3'  # a string, not a comment\n"
               "# an issue with the sound, point 4 of the list\n\n\n"
               "def test_issue22_the_dawn() -> None:\n    pass\n\n\n"
               "class TestIssue23:\n    pass\n\n\n"
+              "def test_leftover3_the_dawn() -> None:\n    pass\n\n\n"
               "def test_the_dawn() -> None:\n    pass\n")
     (tmp_path / "test_rules_issue22_mutations.py").write_text(sample)
     assert issue_numbers_in(tmp_path) == ["test_rules_issue22_mutations.py:1: 'issue 9'",
                                           "test_rules_issue22_mutations.py:3: 'Issue #24'"]
     assert named_after_an_issue(tmp_path) == ["test_rules_issue22_mutations.py: the file",
-                                                    "test_rules_issue22_mutations.py:8: test_issue22_the_dawn",
-                                                    "test_rules_issue22_mutations.py:12: TestIssue23"]
+                                              "test_rules_issue22_mutations.py:8: test_issue22_the_dawn",
+                                              "test_rules_issue22_mutations.py:12: TestIssue23",
+                                              "test_rules_issue22_mutations.py:16: test_leftover3_the_dawn"]

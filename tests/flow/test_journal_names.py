@@ -1,4 +1,4 @@
-"""Journals of games started in the same second keep their order (review leftover 4).
+"""Journals of games started in the same second keep their order.
 
 Journals are named `game-YYYYmmdd-HHMMSS.jsonl`; a second game in the same second gets `-2`, then
 `-3`... Sorted as plain names, `-2` came before the first game (`-` sorts before `.`) and `-10`

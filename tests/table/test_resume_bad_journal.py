@@ -1,4 +1,4 @@
-"""Review leftover 3: resuming a bad journal on the full screen closes the speaker it opened, and
+"""Resuming a bad journal on the full screen closes the speaker it opened, and
 says what is wrong in one line (non-zero exit, no traceback)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The history, review leftovers 1 and 2: a resumed game's duration is the whole game's, and
+"""The history: a resumed game's duration is the whole game's, and
 headless runs are marked and left out of the statistics by default."""
 
 from __future__ import annotations
