@@ -179,6 +179,7 @@ def test_the_word_check_sees_english_and_lets_identifiers_and_pseudo_language_pa
     assert pseudo("give {n:g} of %(prog)s {{x}}") == "ǫevig {n:g} ǫfo %(prog)s {{ǫx}}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("path", [(), *command_paths()], ids=lambda p: " ".join(p) or "narrator")
 def test_every_help_page_is_in_the_tables_language(table: Path, capsys: pytest.CaptureFixture[str],
@@ -188,6 +189,7 @@ def test_every_help_page_is_in_the_tables_language(table: Path, capsys: pytest.C
     assert_no_english(lines, lang)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("path", command_paths(), ids=lambda p: " ".join(p))
 def test_a_bad_option_of_every_command_is_refused_in_the_tables_language(table: Path, capsys: pytest.CaptureFixture[str],
@@ -217,6 +219,7 @@ BAD_VALUES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("argv", BAD_VALUES, ids=lambda a: " ".join(a))
 def test_a_bad_value_is_refused_in_the_tables_language(table: Path, capsys: pytest.CaptureFixture[str],
@@ -272,6 +275,7 @@ eliminate = 2
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_whole_headless_game_is_in_the_tables_language(table: Path, capsys: pytest.CaptureFixture[str], lang: str) -> None:
     (table / "setup.toml").write_text(SETUP.replace('language = "qx"', f"language = {lang!r}"), encoding="utf-8")
@@ -296,6 +300,7 @@ WORKING = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("argv", WORKING, ids=lambda a: " ".join(a))
 def test_every_command_prints_in_the_tables_language(table: Path, capsys: pytest.CaptureFixture[str],

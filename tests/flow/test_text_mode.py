@@ -6,10 +6,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from narrator.ports import Cue
 from tests.text_game import KEYS, SETUP
 
 
+@pytest.mark.slow
 def test_text_mode_plays_a_whole_game(tmp_path: Path) -> None:
     (tmp_path / "setup.toml").write_text(SETUP)
     journal = tmp_path / "game.jsonl"

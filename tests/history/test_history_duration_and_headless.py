@@ -9,6 +9,8 @@ import sqlite3
 import time
 from pathlib import Path
 
+import pytest
+
 from narrator.history import db
 from narrator.history.record import from_events, played_seconds
 from narrator.rules import Game, Options, Role
@@ -18,6 +20,7 @@ from tests.text_game import AFTER_WEREWOLVES, cut_at, headless_journal, narrator
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "tests" / "flow" / "data"
 
+@pytest.mark.slow
 def test_a_resumed_game_is_recorded_with_the_whole_games_duration(tmp_path: Path) -> None:
     """A text game played for 10 minutes, stopped, resumed 40 minutes later and finished: the history
     counts the 10 minutes before the stop and the minutes after the resume, not only the resumed part,
@@ -63,6 +66,7 @@ def _game() -> list[object]:
     return list(game.events)
 
 
+@pytest.mark.slow
 def test_headless_runs_are_marked_and_left_out_of_the_stats(tmp_path: Path) -> None:
     done = narrator("play", "--headless", "--setup", str(DATA / "crash_setup.toml"), "--script",
                     str(DATA / "crash_script.toml"))

@@ -133,6 +133,7 @@ def test_a_bad_download_installs_nothing(server: str, store: Path, monkeypatch: 
     assert models.read_pins() == {}
 
 
+@pytest.mark.slow
 def test_a_refused_connection_says_what_to_download_and_where(tmp_path: Path) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -93,6 +93,7 @@ def test_the_loudness_is_pyloudnorms_to_the_last_bit(rate: int) -> None:
             assert ours == theirs or (np.isinf(ours) and np.isinf(theirs)), (ours, theirs)
 
 
+@pytest.mark.slow
 def test_levelled_espeak_lines_are_byte_identical_to_the_old_levelling(tmp_path: Path) -> None:
     for i, (audio, rate) in enumerate(_espeak_lines(tmp_path)):
         for target in (-23.0, -26.1):
@@ -109,6 +110,7 @@ def test_the_filter_is_scipys_lfilter() -> None:
         assert linear_filter()(b, a, x).tobytes() == lfilter(b, a, x).tobytes()
 
 
+@pytest.mark.slow
 def test_measuring_imports_neither_scipy_signal_nor_pyloudnorm() -> None:
     """What a render worker (and the player, measuring its beds) pays at start: not the 0.8 s of CPU
     scipy.signal's import takes."""

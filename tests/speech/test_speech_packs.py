@@ -84,6 +84,7 @@ def _espeak_voice_ids() -> set[str]:
     return ids
 
 
+@pytest.mark.slow
 def test_every_configured_voice_exists_in_espeak_ng() -> None:
     installed = _espeak_voice_ids()
     assert "gmw/en" in installed

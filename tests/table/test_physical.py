@@ -187,6 +187,7 @@ witch = 1
 {CARDS_TIMING}"""
 
 
+@pytest.mark.slow
 def test_a_text_game_with_physical_cards(tmp_path: Path) -> None:
     (tmp_path / "config.toml").write_text(CONFIG)
     # Keep the setup; roll call: Seer 1, Werewolf 2, Witch 3; then the game of test_text_mode.

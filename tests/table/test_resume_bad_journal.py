@@ -66,6 +66,7 @@ def test_full_screen_resume_of_a_bad_journal_closes_the_speaker(tmp_path: Path,
     assert path.read_bytes() == kept
 
 
+@pytest.mark.slow
 def test_resume_of_a_bad_journal_is_one_line_without_a_traceback(tmp_path: Path) -> None:
     _, path = bad_journal(tmp_path / "bad.jsonl")
     proc = subprocess.run([sys.executable, "-m", "narrator", "resume", str(path), "--screen", "text"], input="",

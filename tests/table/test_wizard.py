@@ -143,6 +143,7 @@ def _narrator(args: list[str], stdin: str, env_dir: Path) -> subprocess.Complete
                           text=True, timeout=60, env=env)
 
 
+@pytest.mark.slow
 def test_a_bad_config_on_the_screen_then_the_questions_again(tmp_path: Path) -> None:
     bad = tmp_path / "mine.toml"
     bad.write_text("players = 7\nwolves = 3\n")
@@ -155,6 +156,7 @@ def test_a_bad_config_on_the_screen_then_the_questions_again(tmp_path: Path) -> 
     assert bad.read_text() == "players = 7\nwolves = 3\n"  # nothing written until the setup is done
 
 
+@pytest.mark.slow
 def test_a_finished_wizard_remembers_and_keeps_the_bad_file(tmp_path: Path) -> None:
     cfg = tmp_path / "cfg"
     cfg.mkdir()
@@ -169,6 +171,7 @@ def test_a_finished_wizard_remembers_and_keeps_the_bad_file(tmp_path: Path) -> N
     assert proc.returncode == 1 and "the deal stopped: the input ended" in proc.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "args, expected",
     [
@@ -183,6 +186,7 @@ def test_bad_play_arguments_are_one_clear_line(tmp_path: Path, args: list[str], 
     assert not (tmp_path / "cfg" / "config.toml").exists()
 
 
+@pytest.mark.slow
 def test_a_config_that_cannot_be_saved_does_not_stop_the_game(tmp_path: Path) -> None:
     """--config naming a folder: one line says the setup was not saved; the wizard's answers still play."""
     import subprocess
