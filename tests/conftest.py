@@ -76,8 +76,8 @@ def _english_between_tests() -> Iterator[None]:
 #   unit        no marker: in-process, on the fakes and the virtual clock; `./test --unit`
 #   slow        @pytest.mark.slow: a child process, a real device, model, terminal or browser, or
 #               seconds of work; `./test` runs it with the unit tier
-#   acceptance  every test under tests/acceptance/ (marked here): a real table end to end; run by
-#               `./test --acceptance` (.ci/run), never by `./test`
+#   acceptance  every test under tests/acceptance/ (marked here): a real table end to end, collected
+#               only with NARRATOR_ACCEPTANCE=1 (tests/acceptance/conftest.py); `./test --acceptance`
 # The tests that play on the real clock and must not share the machine with one another also carry
 # `pytest.mark.xdist_group("terminal")` or `("audio")`: pytest-xdist's `--dist loadgroup` (pyproject's
 # addopts) runs a group's tests on one worker, one at a time; every other test goes to whichever
