@@ -33,6 +33,8 @@ from narrator.packs import UNTRANSLATED, available_languages
 
 REPO = Path(__file__).resolve().parent.parent
 PSEUDO = "qx"
+# The pseudo-language's voices folder and the catalogues are made once (the module's `voices`), on one worker.
+pytestmark = pytest.mark.xdist_group("no-english")
 
 # Words that are English and nothing else: any of them in a line printed for another language
 # means a text escaped translation. Each language leaves out what is a word of its own.
