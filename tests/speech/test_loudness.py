@@ -25,6 +25,8 @@ def pyloudnorm() -> ModuleType:
     import pyloudnorm as module
 
     return module
+
+
 RATES = (22050, 16000, 44100, 48000)
 
 
