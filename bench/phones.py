@@ -1,10 +1,12 @@
-"""The phones on loopback: tap -> engine latency with 18 phones connected, the server's CPU while
-idle (by day, and at night with the fixed schedule's beats), and memory per phone.
+"""The phones on loopback: tap -> engine latency with 18 phones connected, the server's CPU with
+the fixed schedule running (it runs day and night), memory per phone, and the beat as the phones
+receive it (each frame's interval from the one before, and how far apart one beat reaches them).
 
 The laptop (PhoneHub + PhoneServer, as `narrator play --phones` runs them) is a child process;
 18 phones speaking the page's protocol (sealed with PyNaCl, as the page does with TweetNaCl) run
 in this one over real WebSockets to 127.0.0.1. A tap's time runs from the phone sending it to the
-laptop's game thread taking it from the hub (CLOCK_MONOTONIC is the same in both processes).
+laptop's game thread taking it from the hub (CLOCK_MONOTONIC is the same in both processes); a tap
+goes with the phone's answer to a frame, so it waits for the next beat (at most one beat).
 Bounded: about half a minute.
 
     .venv/bin/python bench/phones.py [--phones 18] [--rounds 20] [--idle 10]
@@ -21,7 +23,10 @@ import statistics
 import time
 from typing import Any
 
-from narrator.phones.crypto import Channel, seal, unseal
+import nacl.bindings
+import nacl.public
+
+from narrator.phones.crypto import FRAME, UP_FRAME, key_bytes, key_text, seal, session_key, unseal
 
 
 def _rss_kib(pid: int) -> int:
@@ -41,10 +46,11 @@ def _cpu_s(pid: int) -> float:
 def laptop(players: int, beat: float, links: Any, commands: Any, taken: Any) -> None:
     """The child: hub and server; shows views on command; records when each tap is taken."""
     from narrator.phones.hub import PhoneHub
-    from narrator.phones.server import PhoneServer
+    from narrator.phones.server import Limits, PhoneServer
 
     hub = PhoneHub(players)
-    server = PhoneServer(hub, beat=beat)
+    # Every phone here comes from 127.0.0.1: one address may have them all waiting at once.
+    server = PhoneServer(hub, beat=beat, limits=Limits(per_address=Limits.total))
     base = server.start()
     links.put({seat: hub.link(seat, base) for seat in range(1, players + 1)})
     view = 0
@@ -72,40 +78,41 @@ def laptop(players: int, beat: float, links: Any, commands: Any, taken: Any) -> 
 
 
 class Phone:
+    """A phone as phone.js is one: its device key, the hello sealed with the link key, then one
+    answer (a tap or nothing) for every frame, sealed with the connection's key."""
+
     def __init__(self, link: str) -> None:
         path, fragment = link.split("#")
-        import base64
-
-        self.key = base64.urlsafe_b64decode(fragment + "==")
+        self.key = key_bytes(fragment)
+        self.origin = path.split("/p/")[0]
         self.url = path.replace("http://", "ws://").replace("/p/", "/ws/")
-        self.views: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.secret = nacl.public.PrivateKey.generate()
         self.sent: dict[int, float] = {}
+        self.arrived: list[float] = []  # when each frame came (time.monotonic)
 
     async def run(self, session: Any, ready: asyncio.Event) -> None:
-        async with session.ws_connect(self.url) as ws:
-            self.ws = ws
-            first = await ws.receive_str()
-            self.channel = Channel(self.key)
-            self.channel.challenge = json.loads(first)["c"]
-            self.n = 0
-            await ws.send_str(self._seal({"t": "hello", "device": os.urandom(8).hex()}))
+        async with session.ws_connect(self.url, origin=self.origin) as ws:
+            first = json.loads(await ws.receive_str())
+            self.challenge, self.n = first["c"], 0
+            await ws.send_bytes(self._seal({"t": "hello", "device": key_text(bytes(self.secret.public_key))}, self.key))
+            self.box = session_key(self.key, nacl.bindings.crypto_box_beforenm(key_bytes(first["s"]), bytes(self.secret)))
             ready.set()
             async for msg in ws:
-                message = unseal(self.key, msg.data)
-                view = message["view"]
-                if view.get("night"):
-                    await ws.send_str(self._seal({"t": "idle"}))
-                elif view.get("choices"):
+                self.arrived.append(time.monotonic())
+                view = unseal(self.box, msg.data, FRAME)["view"]
+                answer: dict[str, Any] = {"t": "idle"}
+                if view.get("choices") and view["id"] not in self.sent:
                     self.sent[view["id"]] = time.perf_counter()
-                    await ws.send_str(self._seal({"t": "answer", "v": view["id"], "choice": "nobody"}))
+                    answer = {"t": "answer", "v": view["id"], "choice": "nobody"}
+                await ws.send_bytes(self._seal(answer, self.box))
 
-    def _seal(self, message: dict[str, Any]) -> str:
+    def _seal(self, message: dict[str, Any], key: bytes) -> bytes:
         self.n += 1
-        return seal(self.key, {**message, "c": self.channel.challenge, "n": self.n})
+        return seal(key, {**message, "c": self.challenge, "n": self.n}, UP_FRAME)
 
 
 async def phones_side(links: dict[int, str], commands: Any, taken: Any, rounds: int, idle: float,
-                      pid: int) -> dict[str, Any]:
+                      pid: int, beat: float) -> dict[str, Any]:
     import aiohttp
 
     phones = {seat: Phone(link) for seat, link in links.items()}
@@ -118,15 +125,13 @@ async def phones_side(links: dict[int, str], commands: Any, taken: Any, rounds: 
         await asyncio.sleep(1.0)
         rss_after = _rss_kib(pid)
         loop = asyncio.get_running_loop()
-        # Idle by day: nothing to send.
-        cpu0, t0 = _cpu_s(pid), time.monotonic()
-        await asyncio.sleep(idle)
-        day_idle = (_cpu_s(pid) - cpu0) / (time.monotonic() - t0)
-        # Idle at night: the fixed schedule runs (every phone a frame each beat, and its reply).
+        # Nothing happening: the fixed schedule runs (every phone a frame each beat, and its answer).
         commands.put("night")
         cpu0, t0 = _cpu_s(pid), time.monotonic()
+        marks = {seat: len(p.arrived) for seat, p in phones.items()}
         await asyncio.sleep(idle)
         night_idle = (_cpu_s(pid) - cpu0) / (time.monotonic() - t0)
+        arrivals = {seat: p.arrived[marks[seat]:] for seat, p in phones.items()}
         commands.put("day")
         await asyncio.sleep(0.5)
         latencies: list[float] = []
@@ -138,11 +143,20 @@ async def phones_side(links: dict[int, str], commands: Any, taken: Any, rounds: 
         for task in tasks:
             task.cancel()
     latencies.sort()
+    beats = min(len(a) for a in arrivals.values())
+    intervals = sorted(abs((a[k + 1] - a[k]) - beat) * 1000 for a in arrivals.values() for k in range(beats - 1))
+    spread = sorted((max(a[k] for a in arrivals.values()) - min(a[k] for a in arrivals.values())) * 1000
+                    for k in range(beats))
     return {"phones": len(phones), "taps": len(latencies),
+            "beat_at_the_phones_ms": {"frames_each": beats,
+                                      "interval_off_the_beat": {"p50": round(statistics.median(intervals), 2),
+                                                                "p99": round(intervals[int(0.99 * (len(intervals) - 1))], 2)},
+                                      "one_beat_across_phones": {"p50": round(statistics.median(spread), 2),
+                                                                 "p99": round(spread[int(0.99 * (len(spread) - 1))], 2)}},
             "tap_to_engine_ms": {"p50": round(statistics.median(latencies), 2),
                                  "p99": round(latencies[int(0.99 * (len(latencies) - 1))], 2),
                                  "max": round(latencies[-1], 2)},
-            "idle_cpu_percent_of_a_core": {"day": round(100 * day_idle, 2), "night_beats": round(100 * night_idle, 2)},
+            "idle_cpu_percent_of_a_core_with_the_schedule": round(100 * night_idle, 2),
             "memory_per_phone_kib": round((rss_after - rss_before) / len(phones), 1),
             "server_rss_kib": rss_after}
 
@@ -152,14 +166,15 @@ def main() -> None:
     p.add_argument("--phones", type=int, default=18)
     p.add_argument("--rounds", type=int, default=20, help="every phone taps once a round, all at once")
     p.add_argument("--idle", type=float, default=10.0, help="seconds of each idle measurement")
-    p.add_argument("--beat", type=float, default=0.25, help="the night's schedule, seconds between frames")
+    p.add_argument("--beat", type=float, default=0.25, help="the schedule, seconds between frames")
     args = p.parse_args()
     ctx = mp.get_context("spawn")
     links, commands, taken = ctx.Queue(), ctx.Queue(), ctx.Queue()
     child = ctx.Process(target=laptop, args=(args.phones, args.beat, links, commands, taken))
     child.start()
     try:
-        result = asyncio.run(phones_side(links.get(timeout=60), commands, taken, args.rounds, args.idle, child.pid or 0))
+        result = asyncio.run(phones_side(links.get(timeout=60), commands, taken, args.rounds, args.idle, child.pid or 0,
+                                         args.beat))
     finally:
         commands.put("stop")
         child.join(timeout=30)

@@ -27,6 +27,18 @@ Handler = Callable[[argparse.Namespace], int]
 
 
 class _Parser(argparse.ArgumentParser):
+    def _get_value(self, action: argparse.Action, arg_string: str) -> object:
+        # argparse names a refused number by its Python type ("invalid int value: 'x'"), an English
+        # word in every language: say what was wanted instead.
+        if action.type in (int, float):
+            try:
+                return action.type(arg_string)
+            except ValueError:
+                wanted = (tr("{value!r} is not a whole number", value=arg_string) if action.type is int
+                          else tr("{value!r} is not a number", value=arg_string))
+                raise argparse.ArgumentError(action, wanted) from None
+        return super()._get_value(action, arg_string)
+
     def error(self, message: str) -> None:  # type: ignore[override]
         # One clear line and exit 2, as argparse does, but without dumping the usage block.
         self.exit(2, "narrator: " + tr("{message} (see '{prog} --help')", message=message, prog=self.prog) + "\n")

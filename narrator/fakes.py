@@ -127,11 +127,11 @@ class ScriptedAsker:
 @dataclass
 class FakePhones:
     """`SeatChannels` in memory: every seat has a phone; what each was sent is kept in `sent`
-    (seat, view, beat time or None when sent at once); `tap` is a player's tap on their phone."""
+    (seat, view, beat time: a view goes out on the beats only); `tap` is a player's tap on their phone."""
 
     players: int
     views: dict[int, dict[str, Any]] = field(default_factory=dict)
-    sent: list[tuple[int, dict[str, Any], float | None]] = field(default_factory=list)
+    sent: list[tuple[int, dict[str, Any], float]] = field(default_factory=list)
     is_night: bool = False
     taps: "queue.Queue[PhoneAnswer]" = field(default_factory=queue.Queue)
     moves: list[int] = field(default_factory=list)  # seats where a second device asks to take over
@@ -142,8 +142,6 @@ class FakePhones:
 
     def show(self, seat: int, view: View) -> None:
         self.views[seat] = dict(view)
-        if not self.is_night:
-            self.sent.append((seat, dict(view), None))
 
     def night(self, on: bool) -> None:
         self.is_night = on

@@ -27,7 +27,7 @@ from typing import Iterator
 from narrator.errors import marked
 from narrator.packs import MESSAGES, UNTRANSLATED, PackError, packs_root, read_catalogue
 
-__all__ = ["catalogue", "current_language", "language", "marked", "message_of", "set_language", "tr"]
+__all__ = ["catalogue", "current_language", "language", "marked", "message_of", "number", "percent", "set_language", "tr"]
 
 REFERENCE = "en"
 _language = REFERENCE
@@ -75,6 +75,20 @@ def tr(template: str, /, **slots: object) -> str:
         return text.format(**slots)
     except (KeyError, IndexError, ValueError):  # a translation with a broken slot: the English is right
         return template.format(**slots)
+
+
+def number(n: float, decimals: int | None = None) -> str:
+    """A number as the current language writes it (CLDR, through Babel): "1,000"; German "1.000"."""
+    from narrator.spoken import format_number
+
+    return format_number(_language, n, decimals)
+
+
+def percent(x: float, decimals: int = 0) -> str:
+    """A share as the current language writes a percentage (CLDR): "45%"; German "45 %"."""
+    from narrator.spoken import format_percent
+
+    return format_percent(_language, x, decimals)
 
 
 def message_of(exc: BaseException) -> str:

@@ -145,6 +145,66 @@ def fill_catalogue(lang: str, root: Path | None = None) -> tuple[Path, int]:
     return path, len(missing)
 
 
+# ---- gettext .po files: a language's catalogue for Poedit and Weblate (docs/languages.md) ---------------
+
+def export_po(lang: str, root: Path | None = None) -> str:
+    """`lang`'s printed messages as a gettext .po file: every English template a msgid, its translation
+    the msgstr (empty while untranslated), {slots} flagged python-brace-format so the tools check them."""
+    from io import BytesIO
+
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import write_po
+
+    from narrator.errors import UsageError
+
+    base = root or packs_root()
+    reference_path = base / "en" / FILE
+    if lang == "en" or not (base / lang / "pack.toml").is_file():
+        raise UsageError("no {lang} pack to export under {folder}; start one with 'narrator voices new {lang}'",
+                         lang=lang, folder=base)
+    reference = read_catalogue(reference_path)
+    path = base / lang / FILE
+    mine = read_catalogue(path) if path.is_file() else {}
+    catalog = Catalog(locale=lang.replace("-", "_"), project="narrator", domain="messages", fuzzy=False)
+    for key in reference:
+        text = mine.get(key, "")
+        flags = ["python-format"] if "{" not in key and "%" in key else ["python-brace-format"] if "{" in key else []
+        catalog.add(key, "" if text.startswith(UNTRANSLATED) else text, flags=flags)
+    out = BytesIO()
+    write_po(out, catalog, width=0, omit_header=False)
+    return out.getvalue().decode("utf-8")
+
+
+def import_po(lang: str, po: Path, root: Path | None = None) -> tuple[Path, int, list[str]]:
+    """Write the translations of a .po file (from `export_po`, edited in Poedit or Weblate) into
+    `lang`'s messages.toml: every English message in the English order, an empty or fuzzy msgstr
+    left untranslated (marked). Returns the file, how many are translated, and the msgids the
+    English catalogue no longer has (left out). `narrator voices check` then checks the slots."""
+    from babel.messages.pofile import read_po
+
+    from narrator.errors import UsageError
+
+    base = root or packs_root()
+    if lang == "en" or not (base / lang / "pack.toml").is_file():
+        raise UsageError("no {lang} pack to import into under {folder}; start one with 'narrator voices new {lang}'",
+                         lang=lang, folder=base)
+    try:
+        with po.open("rb") as f:
+            catalog = read_po(f)
+    except (OSError, ValueError, SyntaxError) as exc:
+        raise UsageError("{path} cannot be read as a .po file: {exc}", path=po, exc=exc) from None
+    reference = read_catalogue(base / "en" / FILE)
+    found = {str(m.id): str(m.string) for m in catalog if m.id and isinstance(m.id, str) and m.string and not m.fuzzy}
+    lines = [f"# {lang}: the program's printed words, imported from a .po file ('narrator voices po import').",
+             "# Translate each value, keep its {slots}; 'narrator voices check' lists what is left (docs/languages.md).",
+             "", "[messages]"]
+    lines += [f"{toml_string(key)} = {toml_string(found.get(key, UNTRANSLATED + key))}" for key in reference]
+    path = base / lang / FILE
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    stale = sorted(k for k in found if k not in reference)
+    return path, sum(1 for k in reference if k in found), stale
+
+
 def _main(argv: list[str]) -> int:
     target = packs_root() / "en" / FILE if not argv else Path(argv[0])
     templates = english_catalogue()  # the whole package's source parsed once

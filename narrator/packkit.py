@@ -16,7 +16,7 @@ from typing import Any
 
 from narrator.errors import UsageError
 from narrator.messages import fill_catalogue
-from narrator.packs import REFERENCE_LANGUAGE, TEXT_SECTIONS, UNTRANSLATED, packs_root
+from narrator.packs import LANGUAGE_SECTIONS, REFERENCE_LANGUAGE, TEXT_SECTIONS, UNTRANSLATED, packs_root
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -55,8 +55,11 @@ def new_pack_text(reference: str, lang: str) -> str:
         head = _SECTION.match(line)
         if head:
             section = head.group(1)
-            out.append(line)
+            if section.split(".")[0] not in LANGUAGE_SECTIONS:
+                out.append(line)
             continue
+        if section.split(".")[0] in LANGUAGE_SECTIONS:
+            continue  # English's own plural forms and readings: the new language writes its own
         entry = _ENTRY.match(line)
         if entry is None or line.lstrip().startswith("#"):
             out.append(line)

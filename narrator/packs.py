@@ -11,12 +11,15 @@ import string
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence, cast
+from functools import lru_cache
+from typing import Any, Callable, Iterable, Mapping, Sequence, cast
 
 from narrator.errors import NarratorError, english, marked
 from narrator.ports import Cue, SlotValue
 from narrator.rules.options import CHOICES, NUMBERS, TEXTS, Options
 from narrator.rules.roles import Role
+from narrator.spoken import (NUMBER_SLOTS, PLURAL_CATEGORIES, Counter, counter_after, list_separator, plural_category,
+                             respeller, spelled)
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -92,6 +95,17 @@ class VoicePack:
     untranslated: tuple[str, ...] = ()
     # The phone page's own words (docs/phones.md): its buttons, status lines and rest screens.
     phone: Mapping[str, str] = field(default_factory=dict)
+    # Words written right after a number slot that agree with the number ([counters]; narrator/spoken.py).
+    counters: Mapping[str, Counter] = field(default_factory=dict)
+    # What the voice reads instead of what is written, in spoken text only ([spoken]); and for one
+    # engine only ([spoken.espeak]: espeak-ng's own phoneme input, "[[VbVr'ot;n;I]]", is its alone).
+    respellings: Mapping[str, str] = field(default_factory=dict)
+    engine_respellings: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    # Phonemes espeak-ng must never give for a spoken line of this pack (a regular expression on
+    # `espeak-ng -x` output) and why: the readings once heard wrong ([misreadings]; tests/speech/test_readback.py).
+    misreadings: Mapping[str, str] = field(default_factory=dict)
+    # A role's name after a count, by CLDR plural category ([plurals]: "2 Werwölfe"); else its [roles] name.
+    plurals: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     def number_words(self, n: int) -> tuple[str, ...]:
         """Every way a player may say seat `n` (the spoken one first); () if the pack has none."""
@@ -109,8 +123,36 @@ class VoicePack:
         return variants[variant % len(variants)]
 
     def text(self, cue: Cue, variant: int = 0) -> str:
-        """The words of a cue in this language."""
+        """The words of a cue in this language, as a screen shows them (numbers in digits)."""
         return self._fill(self.template(cue.key, variant), cue.slots, cue.key)
+
+    def spoken(self, cue: Cue, variant: int = 0, engine: str | None = None) -> str:
+        """The words of a cue as the voice is given them: numbers said in words, counters agreeing,
+        the pack's respellings applied, those of `engine` ("espeak", "piper"; default: the pack's)
+        too (docs/languages.md, "Shown and said")."""
+        said = self._fill(self.template(cue.key, variant), cue.slots, cue.key, spoken=True)
+        return self.respell(said, engine)
+
+    def spoken_slot(self, name: str, value: SlotValue, engine: str | None = None) -> str:
+        """How this language says one slot's value, alone (a line respells as a whole)."""
+        return self.respell(self._said_slot(name, value), engine)
+
+    def respell(self, text: str, engine: str | None = None) -> str:
+        """`text` with the pack's respellings, and `engine`'s own, applied in one pass."""
+        table = {**self.respellings, **self.engine_respellings.get(engine or self.engine, {})}
+        return _respellers(tuple(table.items()))(text)
+
+    def _said_slot(self, name: str, value: SlotValue) -> str:
+        # The one place a slot's spoken form is chosen: a number in the pack's words, the rest as shown.
+        if name in NUMBER_SLOTS and _is_number(value):
+            return self.number_word(int(value))
+        return self._shown_slot(name, value)
+
+    def number_word(self, n: int) -> str:
+        """`n` as the voice says it: the pack's own word (the first of [numbers]), else the
+        language's words from a speller, else digits (a language no speller knows)."""
+        own = self.numbers.get(n)
+        return own if own else spelled(self.language, n) or str(n)
 
     def panel_text(self, key: str, slots: Mapping[str, SlotValue]) -> str:
         variants = self.panel.get(key)
@@ -133,29 +175,75 @@ class VoicePack:
                     counts[key.strip()] = int(n) if n.strip().isdigit() else 1
         else:
             counts = {str(getattr(k, "value", k)): int(v) for k, v in composition.items()}
-        return ", ".join(f"{n} {self.role_name(key)}" for key, n in counts.items())
+        return list_separator(self.language).join(self.count_text(n, key) for key, n in counts.items())
+
+    def count_text(self, n: int, role: str, sign: str = "") -> str:
+        """`n` cards of a role: "2 Werwölfe", "5 Оборотней" (the name by the language's plural
+        category; `sign` "+" writes "+2" and "-2", for a change)."""
+        forms = self.plurals.get(role, {})
+        name = forms.get(plural_category(self.language, abs(n))) or forms.get("other") or self.role_name(role)
+        return f"{n:+d} {name}" if sign else f"{n} {name}"
 
     def call_name(self, call: str) -> str:
         """A night call's name for the table: `call.<call>` under [panel], else the role it is named after."""
         named = self.panel.get(f"call.{call}")
         return named[0] if named else self.role_name(call)
 
-    def _fill(self, template: str, slots: Mapping[str, SlotValue], key: str) -> str:
-        values: dict[str, Any] = {}
-        for name, value in slots.items():
-            if name in ROLE_SLOTS:
-                values[name] = self.roles.get(str(value), str(value))
-            elif name in SIDE_SLOTS:
-                values[name] = self.sides.get(str(value), str(value))
-            elif name in MENU_SLOTS:
-                values[name] = ", ".join(f"{n} {self.roles.get(r, r)}" for n, r in enumerate(str(value).split(","), 1))
-            else:
-                values[name] = value
+    def _shown_slot(self, name: str, value: SlotValue) -> str:
+        if name in ROLE_SLOTS:
+            return self.roles.get(str(value), str(value))
+        if name in SIDE_SLOTS:
+            return self.sides.get(str(value), str(value))
+        if name in MENU_SLOTS:
+            return list_separator(self.language).join(f"{n} {self.roles.get(r, r)}"
+                                                      for n, r in enumerate(str(value).split(","), 1))
+        return str(value)
+
+    def _fill(self, template: str, slots: Mapping[str, SlotValue], key: str, spoken: bool = False) -> str:
+        """The template with its slots filled, as shown or (`spoken`) as said; a number slot
+        followed by a counter word makes the word agree with it ([counters])."""
         try:
-            return template.format(**values)
-        except (KeyError, IndexError) as exc:
-            raise PackError("line {key!r} of the {language} pack needs slot {exc}; the cue gave {given}",
-                            key=key, language=self.language, exc=exc, given=dict(slots)) from None
+            parts = list(string.Formatter().parse(template))
+        except ValueError as exc:
+            raise PackError("line {template!r} has a broken slot: {exc}", template=template, exc=exc) from None
+        out: list[str] = []
+        skip = 0  # characters of the next literal text already said with a counter
+        for i, (literal, name, spec, conversion) in enumerate(parts):
+            out.append(literal[skip:])
+            skip = 0
+            if name is None:
+                continue
+            if name not in slots:
+                raise PackError("line {key!r} of the {language} pack needs slot {exc}; the cue gave {given}",
+                                key=key, language=self.language, exc=repr(name), given=dict(slots))
+            value = slots[name]
+            after = counter_after(parts[i + 1][0], self.counters) if i + 1 < len(parts) and _is_number(value) else None
+            if name in NUMBER_SLOTS and after is not None:
+                counter, gap = after
+                n = int(value)
+                out.append(counter.said(self.language, n, self.number_word(n), gap) if spoken
+                           else counter.shown(self.language, n, gap))
+                skip = len(gap) + len(counter.word)
+            elif spoken:
+                out.append(self._said_slot(name, value))
+            elif name in ROLE_SLOTS | SIDE_SLOTS | MENU_SLOTS:
+                out.append(self._shown_slot(name, value))
+            else:
+                out.append(format(value if conversion is None else _convert(value, conversion), spec or ""))
+        return "".join(out)
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) or isinstance(value, str) and value.isdigit()
+
+
+def _convert(value: object, conversion: str) -> object:
+    return repr(value) if conversion == "r" else ascii(value) if conversion == "a" else str(value)
+
+
+@lru_cache(maxsize=None)
+def _respellers(respellings: tuple[tuple[str, str], ...]) -> Callable[[str], str]:
+    return respeller(dict(respellings))
 
 
 def _variants(raw: Any, where: str) -> tuple[str, ...]:
@@ -165,6 +253,23 @@ def _variants(raw: Any, where: str) -> tuple[str, ...]:
         return tuple(raw)
     raise PackError("{where} must be a string or a list of strings, not {raw!r}", where=where, raw=raw)
 
+
+def _texts(raw: Any, where: str) -> dict[str, str]:
+    if not isinstance(raw, dict) or not all(isinstance(v, str) for v in raw.values()):
+        raise PackError("{where} must be a table of texts, not {raw!r}", where=where, raw=raw)
+    return {str(k): v for k, v in raw.items()}
+
+
+def _counter(word: str, raw: Any, where: str) -> Counter:
+    if not isinstance(raw, dict):
+        raise PackError("{where} must be a table (its forms by plural category, and say), not {raw!r}", where=where, raw=raw)
+    forms = _texts({k: v for k, v in raw.items() if k != "say"}, where)
+    return Counter(word, forms, _texts(raw.get("say", {}), f"{where} say"))
+
+
+# The sections a language writes for itself, with no English counterpart to translate: how the
+# voice is to read the lines ([spoken], [counters]) and the plural forms of role names ([plurals]).
+LANGUAGE_SECTIONS = ("counters", "spoken", "plurals", "misreadings")
 
 # The mark `narrator voices new` puts before every English text it copies into a new pack; the
 # translator removes it with the English. The loader strips it (the line is spoken in English
@@ -247,6 +352,12 @@ def _pack_of(language: str, path: Path, text: str) -> VoicePack:
             piper_voice=str(meta.get("piper_voice", "")),
             untranslated=untranslated,
             phone={str(k): str(v) for k, v in data.get("phone", {}).items()},
+            counters={str(w): _counter(str(w), t, f"{path} [counters] {w}") for w, t in data.get("counters", {}).items()},
+            respellings=_texts({k: v for k, v in data.get("spoken", {}).items() if k not in ENGINES}, f"{path} [spoken]"),
+            engine_respellings={e: _texts(t, f"{path} [spoken.{e}]") for e, t in data.get("spoken", {}).items()
+                                if e in ENGINES},
+            plurals={str(r): _texts(t, f"{path} [plurals] {r}") for r, t in data.get("plurals", {}).items()},
+            misreadings=_texts(data.get("misreadings", {}), f"{path} [misreadings]"),
         )
     except KeyError as exc:
         raise PackError("voice pack {path} has no {args!r} section or key", path=path, args=exc.args[0]) from None
@@ -344,6 +455,7 @@ def check_pack(pack: VoicePack, reference: VoicePack) -> list[str]:
     problems += _names_problems(f"{name} [rules]", reference.rules, pack.rules)
     problems += _names_problems(f"{name} [phone]", reference.phone, pack.phone)
     problems += _rules_problems(name, pack)
+    problems += _language_problems(name, pack)
     problems += [Problem("untranslated", marked("{where} {entry}: untranslated (still marked {mark!r})"), where=name,
                                             entry=entry, mark=UNTRANSLATED.strip()) for entry in pack.untranslated]
     missing_numbers = [n for n in SEAT_NUMBERS if not pack.numbers.get(n, "").strip()]
@@ -377,6 +489,40 @@ def check_pack(pack: VoicePack, reference: VoicePack) -> list[str]:
         problems.append(Problem("other", marked("{where} [pack]: volume {volume} is outside (0, 1]"), where=name,
                                  volume=pack.volume))
     return problems
+
+
+def _language_problems(name: str, pack: VoicePack) -> list[str]:
+    """[counters] and [plurals] whose forms are not the language's plural categories, or lack one
+    a count can take; respellings to nothing."""
+    problems: list[str] = []
+    wanted = integer_categories(pack.language)
+    tables = [(f"[counters] {w!r}", c.forms) for w, c in pack.counters.items() if c.forms]
+    tables += [(f"[plurals] {r}", forms) for r, forms in pack.plurals.items()]
+    for where, forms in tables:
+        unknown = sorted(set(forms) - set(PLURAL_CATEGORIES))
+        missing = [c for c in wanted if c not in forms]
+        if unknown or missing:
+            problems.append(Problem("other", marked("{where} {table}: plural forms {have}, but {lang} counts with {want} "
+                                                    "(CLDR's plural categories)"), where=name, table=where,
+                                    have=", ".join(sorted(forms)), lang=pack.language, want=", ".join(wanted)))
+    problems += [Problem("other", marked("{where} [plurals]: {role!r} is not a role of [roles]"), where=name, role=r)
+                 for r in pack.plurals if r not in pack.roles]
+    for pattern in pack.misreadings:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            problems.append(Problem("other", marked("{where} [misreadings]: {pattern!r} is not a regular expression: {exc}"),
+                                    where=name, pattern=pattern, exc=exc))
+    every = [*pack.respellings.items(), *(kv for table in pack.engine_respellings.values() for kv in table.items())]
+    problems += [Problem("other", marked("{where} [spoken]: {text!r} is respelled to nothing"), where=name, text=k)
+                 for k, v in every if not k or not v.strip()]
+    return problems
+
+
+def integer_categories(language: str) -> list[str]:
+    """The plural categories whole numbers fall in, in the language (CLDR): "ru": one, few, many."""
+    found = {plural_category(language, n) for n in range(0, 1001)}
+    return [c for c in PLURAL_CATEGORIES if c in found]
 
 
 def _rules_problems(name: str, pack: VoicePack) -> list[str]:
@@ -509,12 +655,13 @@ def every_cue(
     return cues
 
 
-def texts_of(pack: VoicePack, cues: Iterable[Cue]) -> list[str]:
-    """The text of every variant of every cue, without duplicates, in order."""
+def texts_of(pack: VoicePack, cues: Iterable[Cue], engine: str | None = None) -> list[str]:
+    """The text of every variant of every cue, without duplicates, in order: as shown, or with an
+    `engine` ("espeak", "piper") as that engine is given it (`VoicePack.spoken`)."""
     out: dict[str, None] = {}
     for cue in cues:
         for variant in range(len(pack.lines.get(cue.key, ("",)))):
-            out[pack.text(cue, variant)] = None
+            out[pack.text(cue, variant) if engine is None else pack.spoken(cue, variant, engine)] = None
     return list(out)
 
 

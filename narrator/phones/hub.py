@@ -1,25 +1,33 @@
 """The laptop's side of the phones: seats' tokens and keys, connections, sealed frames.
 
 Transport-free: the web server (narrator/phones/server.py) hands each WebSocket in as a `Conn`
-and passes its text frames to `connect`, `hello`, `receive`, `gone`. Every frame that goes out is
-recorded by the transport hook `on_frame` (seat, characters, clock time, night): the secrecy
-tests read it instead of a packet capture.
+and passes its messages to `connect`, `hear`, `gone`. Every frame that goes out is recorded by the
+transport hook `on_frame` (seat, bytes, clock time, night); the secrecy tests read it, and the real
+wire too (tests/phones/test_wire.py).
 
 Who may see what (docs/phones.md):
 - a seat's link carries its token (256 bits) and, in the fragment, its key; a phone only ever
   gets its own seat's view;
-- a connection must open with a sealed hello naming its device; a second device on a seat that
-  has one is refused until the laptop confirms the move (`allow_move`);
+- a connection opens with a hello sealed with the link key that names the phone's device (an
+  X25519 public key); the connection's own key then comes from the device's secret, which never
+  leaves the phone, so the link key and a captured hello are not enough to speak for a device;
+  the connection takes its seat only once a message sealed with that key proves it;
+- a second device on a seat that has one is refused until the laptop confirms the move
+  (`allow_move`); the moved seat gets a new link key, and the old one stops working;
 - every message is sealed (narrator/phones/crypto.py); a tampered, forged or replayed one is
-  refused and closes the connection; `close()` kills every token with the game.
+  refused and closes the connection; `close()` kills every token with the game;
+- nothing goes out when something happens: every phone that holds its seat gets its current view
+  at each `beat`, day and night, and answers each with one message of its own (a tap or nothing).
 """
 
 from __future__ import annotations
 
-import base64
+import collections
 import json
+import logging
 import os
 import queue
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -28,19 +36,27 @@ from typing import Any, Callable, Mapping, Protocol
 
 from narrator.errors import UsageError
 
-from narrator.phones.crypto import Channel, Refused, key_text, new_key, new_token
+from narrator.phones.crypto import (DEVICE_BYTES, KEY_BYTES, Channel, Refused, TooLong, key_bytes, key_text, new_key,
+                                    new_token)
 from narrator.phones.port import PhoneAnswer, View
 
 # Close codes a refused phone sees (the page says each in a line).
 CLOSE_REFUSED = 4401  # unknown or dead token, a message that does not open, a replay
 CLOSE_TAKEN = 4409  # the seat has another device (the laptop may confirm the move)
 CLOSE_REPLACED = 4410  # this device reconnected elsewhere (a reload): the old connection ends
+REFUSALS_KEPT = 64  # the last refusals kept for the tests and the log's reader; every one goes to the log
+
+# What arrives from the network is written here, never to the laptop's terminal: the server gives
+# it a bounded file (`server.wire_log`); until then it goes nowhere.
+WIRE = logging.getLogger("narrator.phones.wire")
+WIRE.propagate = False
+WIRE.addHandler(logging.NullHandler())
 
 
 class Conn(Protocol):
     """One WebSocket, as the hub sees it (thread-safe: the server hops to its own loop)."""
 
-    def send_text(self, text: str) -> None: ...
+    def send(self, data: bytes) -> None: ...
 
     def close(self, code: int, reason: str) -> None: ...
 
@@ -50,9 +66,23 @@ class Frame:
     """One message the hub sent: to which seat, how long, when (the transport hook's record)."""
 
     seat: int
-    chars: int
+    size: int
     at: float
     night: bool
+
+
+@dataclass(eq=False)
+class Link:
+    """One connection on a seat's link: its sealing state and where it is in its opening."""
+
+    seat: int
+    channel: Channel
+    conn: Conn | None = None
+    device: bytes | None = None  # named by its hello
+    proven: bool = False  # a message sealed with the connection's own key came: it holds the seat
+    new_key: bytes | None = None  # a confirmed move: the seat's next link key, handed to this device
+    down: int = 0  # sealed messages sent
+    up: int = 0  # sealed messages heard
 
 
 @dataclass
@@ -60,10 +90,13 @@ class _Seat:
     token: str
     key: bytes
     view: View = field(default_factory=dict)
-    conn: Conn | None = None
-    channel: Channel | None = None
-    device: str | None = None
+    link: Link | None = None  # the connection that holds the seat
+    device: bytes | None = None
     move: bool = False  # the laptop confirmed a move to another device
+
+    @property
+    def conn(self) -> Conn | None:
+        return None if self.link is None else self.link.conn
 
 
 class PhoneHub:
@@ -78,8 +111,10 @@ class PhoneHub:
             self._restore(links)
         self.by_token = {s.token: seat for seat, s in self.seats.items()}
         self.on_frame: Callable[[Frame], None] | None = None
-        self.on_join: Callable[[], None] | None = None  # a seat took a (new) device: save the links
-        self.refusals: list[str] = []  # one line each, for the laptop's screen and the tests
+        self.on_join: Callable[[], None] | None = None  # a seat took a (new) device or key: save the links
+        # The last refusals, one line each (all of them go to the wire's log, `WIRE`).
+        self.refusals: collections.deque[str] = collections.deque(maxlen=REFUSALS_KEPT)
+        self.refused = 0  # how many in all
         self.moves: list[int] = []  # seats where a second device asked to take over (not yet confirmed)
         self.inbox: queue.Queue[PhoneAnswer] = queue.Queue()
         self.lock = threading.RLock()
@@ -89,8 +124,9 @@ class PhoneHub:
     # ---- links ---------------------------------------------------------------------------
 
     def link(self, seat: int, base: str) -> str:
-        s = self.seats[seat]
-        return f"{base.rstrip('/')}/p/{s.token}#{key_text(s.key)}"
+        with self.lock:
+            s = self.seats[seat]
+            return f"{base.rstrip('/')}/p/{s.token}#{key_text(s.key)}"
 
     def seat_of(self, token: str) -> int:
         with self.lock:
@@ -100,7 +136,8 @@ class PhoneHub:
             return seat
 
     def allow_move(self, seat: int) -> None:
-        """The laptop confirms that seat's phone may change (a new device may take it over)."""
+        """The laptop confirms that seat's phone may change (a new device may take it over, with a
+        new link key)."""
         with self.lock:
             self.seats[seat].move = True
             if seat in self.moves:
@@ -117,24 +154,27 @@ class PhoneHub:
             for s in self.seats.values():
                 if s.conn is not None:
                     s.conn.close(CLOSE_REFUSED, "the game is over")
-                s.conn = s.channel = None
+                s.link = None
 
     def links(self) -> dict[str, Any]:
         """What `narrator resume` needs to bring the phones back on the same links (tokens, keys,
         devices): written beside the journal, readable by the laptop's user only (`save_links`)."""
         with self.lock:
-            return {str(seat): {"token": s.token, "key": key_text(s.key), "device": s.device}
+            return {str(seat): {"token": s.token, "key": key_text(s.key),
+                                "device": None if s.device is None else key_text(s.device)}
                     for seat, s in self.seats.items()}
 
     def _restore(self, links: Mapping[str, Any]) -> None:
         try:
             for seat, s in self.seats.items():
                 entry = links[str(seat)]
-                key = base64.urlsafe_b64decode(str(entry["key"]) + "==")
-                if len(key) != len(s.key) or len(str(entry["token"])) < 22:
+                key = key_bytes(str(entry["key"]))
+                device = None if entry.get("device") is None else key_bytes(str(entry["device"]))
+                if len(key) != KEY_BYTES or len(str(entry["token"])) < 22:
                     raise ValueError(f"seat {seat}'s key or token is too short")
-                s.token, s.key = str(entry["token"]), key
-                s.device = None if entry.get("device") is None else str(entry["device"])
+                if device is not None and len(device) != DEVICE_BYTES:
+                    raise ValueError(f"seat {seat}'s device is not a device key")
+                s.token, s.key, s.device = str(entry["token"]), key, device
         except (KeyError, TypeError, ValueError) as exc:
             raise UsageError("the phones' links of this game cannot be read ({error_type}: {exc}); the phones must "
                              "join again with new links", error_type=type(exc).__name__, exc=exc) from None
@@ -142,76 +182,104 @@ class PhoneHub:
 
     # ---- connections (called by the server) ----------------------------------------------
 
-    def connect(self, token: str) -> tuple[int, Channel]:
-        """A new connection on `token`'s link: its seat and a fresh channel (its challenge goes
-        out in the clear; everything after it is sealed)."""
-        seat = self.seat_of(token)
-        return seat, Channel(self.seats[seat].key)
-
-    def hello(self, seat: int, channel: Channel, conn: Conn, text: str) -> None:
-        """The connection's first sealed message names its device: it takes the seat, or is refused."""
+    def connect(self, token: str) -> Link:
+        """A new connection on `token`'s link: its seat and a fresh channel (its opening, the
+        challenge, goes out in the clear; everything after it is sealed)."""
         with self.lock:
-            message = self._open(channel, text)
-            device = message.get("device")
-            if message.get("t") != "hello" or not isinstance(device, str) or not 8 <= len(device) <= 64:
-                raise self._refuse(f"seat {seat}: a first message that is not a hello")
-            s = self.seats[seat]
-            if s.device is not None and device != s.device and not s.move:
-                if seat not in self.moves:
-                    self.moves.append(seat)
-                raise self._refuse(f"seat {seat} already has a phone; a second device is refused until the "
-                                   "laptop confirms the move", taken=True)
-            old = s.conn
-            new_device = device != s.device
-            s.device, s.conn, s.channel, s.move = device, conn, channel, False
-            if new_device and self.on_join is not None:
-                self.on_join()
-            if old is not None and old is not conn:
-                old.close(CLOSE_REPLACED, "this seat reconnected")
-            self._send(seat, s)
+            seat = self.seat_of(token)
+            return Link(seat, Channel(self.seats[seat].key))
 
-    def receive(self, seat: int, channel: Channel, text: str) -> None:
-        """A sealed message on a connection that took its seat."""
+    def hear(self, link: Link, conn: Conn, data: bytes) -> None:
+        """A message on a connection: its hello, then the proof of its device, then answers."""
         with self.lock:
-            s = self.seats[seat]
-            if s.channel is not channel:
-                raise self._refuse(f"seat {seat}: a message on a connection that no longer holds the seat")
-            message = self._open(channel, text)
-            kind = message.get("t")
-            if kind == "answer":
-                view, choice = message.get("v"), message.get("choice")
-                allowed = [c[0] for c in s.view.get("choices", ())]
-                if view != s.view.get("id") or choice not in allowed or isinstance(choice, bool):
-                    self.refusals.append(f"seat {seat}: an answer {choice!r} to view {view!r}, not open (ignored)")
-                    return
-                assert isinstance(view, int) and isinstance(choice, (int, str))
-                self.inbox.put(PhoneAnswer(seat, view, choice))
-            elif kind == "state":
-                if message.get("seat", seat) != seat:
-                    self.refusals.append(f"seat {seat}: asked for seat {message.get('seat')!r}'s state (refused)")
-                    return
-                if not self.is_night:  # at night a view goes out on the beat only
-                    self._send(seat, s)
-            # "idle" (the phone's beat at night) carries nothing
+            if self.closed:
+                raise self._refuse(f"seat {link.seat}: a message after the game")
+            if link.device is None:
+                self._hello(link, conn, data)
+                return
+            message = self._open(link, data)
+            if not link.proven:
+                self._take(link)
+            self._answer(link, message)
 
-    def gone(self, seat: int, channel: Channel) -> None:
+    def _hello(self, link: Link, conn: Conn, data: bytes) -> None:
+        """The connection's first sealed message names its device: its own key is agreed, its
+        current view goes out; it takes the seat with its next message (`_take`)."""
+        message = self._open(link, data)
+        try:
+            device = key_bytes(str(message.get("device")))
+        except ValueError:
+            device = b""
+        if message.get("t") != "hello" or len(device) != DEVICE_BYTES:
+            raise self._refuse(f"seat {link.seat}: a first message that is not a hello")
+        s = self.seats[link.seat]
+        self._may_take(link.seat, s, device)
+        link.device, link.conn = device, conn
+        link.channel.agree(device)
+        if s.move and device != s.device:
+            link.new_key = new_key()
+        self._send(link, s.view, key=link.new_key or s.key)
+
+    def _may_take(self, seat: int, s: _Seat, device: bytes) -> None:
+        if s.device is not None and device != s.device and not s.move:
+            if seat not in self.moves:
+                self.moves.append(seat)
+            raise self._refuse(f"seat {seat} already has a phone; a second device is refused until the "
+                               "laptop confirms the move", taken=True)
+
+    def _take(self, link: Link) -> None:
+        """The device proved it holds its secret: the connection holds the seat (a confirmed move
+        hands the seat its new link key; the old connection ends)."""
+        s = self.seats[link.seat]
+        assert link.device is not None
+        self._may_take(link.seat, s, link.device)
+        changed = link.device != s.device or link.new_key is not None
+        old = s.link
+        s.device, s.link, s.move = link.device, link, False
+        if link.new_key is not None:
+            s.key = link.new_key
+        link.proven = True
+        if changed and self.on_join is not None:
+            self.on_join()
+        if old is not None and old is not link and old.conn is not None:
+            old.conn.close(CLOSE_REPLACED, "this seat reconnected")
+
+    def _answer(self, link: Link, message: Mapping[str, Any]) -> None:
+        seat = link.seat
+        s = self.seats[seat]
+        if s.link is not link:
+            raise self._refuse(f"seat {seat}: a message on a connection that no longer holds the seat")
+        kind = message.get("t")
+        if kind == "answer":
+            view, choice = message.get("v"), message.get("choice")
+            allowed = [c[0] for c in s.view.get("choices", ())]
+            # Exact types: 2.0 is not seat 2, true is not seat 1.
+            if (type(view) is not int or view != s.view.get("id") or not isinstance(choice, (int, str))
+                    or not any(type(c) is type(choice) and c == choice for c in allowed)):
+                self._note(f"seat {seat}: an answer {choice!r} to view {view!r}, not open (ignored)")
+                return
+            self.inbox.put(PhoneAnswer(seat, view, choice))
+        elif kind == "state" and message.get("seat", seat) != seat:
+            self._note(f"seat {seat}: asked for seat {message.get('seat')!r}'s state (refused)")
+        elif kind not in ("idle", "state"):
+            self._note(f"seat {seat}: a message of type {kind!r} (ignored)")
+
+    def gone(self, link: Link) -> None:
         with self.lock:
-            s = self.seats[seat]
-            if s.channel is channel:
-                s.conn = s.channel = None
+            s = self.seats[link.seat]
+            if s.link is link:
+                s.link = None
 
     # ---- SeatChannels --------------------------------------------------------------------
 
     def joined(self) -> tuple[int, ...]:
         with self.lock:
-            return tuple(seat for seat, s in self.seats.items() if s.conn is not None)
+            return tuple(seat for seat, s in self.seats.items() if s.link is not None)
 
     def show(self, seat: int, view: View) -> None:
+        """The seat's view from now on: it goes out with the next beat."""
         with self.lock:
-            s = self.seats[seat]
-            s.view = dict(view)
-            if not self.is_night:
-                self._send(seat, s)
+            self.seats[seat].view = dict(view)
 
     def night(self, on: bool) -> None:
         with self.lock:
@@ -219,8 +287,9 @@ class PhoneHub:
 
     def beat(self, at: float) -> None:
         with self.lock:
-            for seat, s in self.seats.items():
-                self._send(seat, s, at)
+            for s in self.seats.values():
+                if s.link is not None:
+                    self._send(s.link, s.view, at=at)
 
     def take(self) -> PhoneAnswer | None:
         try:
@@ -240,33 +309,71 @@ class PhoneHub:
 
     # ---- inside ----------------------------------------------------------------------------
 
-    def _send(self, seat: int, s: _Seat, at: float | None = None) -> None:
-        if s.conn is None or s.channel is None:
+    def _send(self, link: Link, view: View, at: float | None = None, key: bytes | None = None) -> None:
+        if link.conn is None:
             return
-        text = s.channel.seal({"t": "view", "view": dict(s.view)})
-        s.conn.send_text(text)
+        data = self._fit(link, view, key)
+        link.down += 1
+        link.conn.send(data)
         if self.on_frame is not None:
-            self.on_frame(Frame(seat, len(text), self.now() if at is None else at, self.is_night))
+            self.on_frame(Frame(link.seat, len(data), self.now() if at is None else at, self.is_night))
 
-    def _open(self, channel: Channel, text: str) -> dict[str, Any]:
+    def _fit(self, link: Link, view: View, key: bytes | None) -> bytes:
+        """The view sealed in its frame; one too long for it (typed text quoted in a note) loses
+        the end of its longest lines, never its buttons, and the log says so."""
+        extra = {} if key is None else {"key": key_text(key)}
+        shown = dict(view)
+        while True:
+            try:
+                return link.channel.seal({"t": "view", "view": shown, **extra})
+            except TooLong:
+                texts = [("note", -1, str(shown.get("note", "")))] + [
+                    ("lines", i, str(line)) for i, line in enumerate(shown.get("lines", ()))]
+                field_name, i, longest = max(texts, key=lambda t: len(t[2]))
+                if len(longest) < 2:
+                    # Not even its buttons fit (never at 30 seats): its number alone, so the beat goes on.
+                    WIRE.error("seat %d: view %r does not fit a frame even without its text", link.seat, view.get("id"))
+                    return link.channel.seal({"t": "view", "view": {"id": view.get("id")}, **extra})
+                cut = longest[: len(longest) // 2] + "\u2026"
+                if field_name == "note":
+                    shown["note"] = cut
+                else:
+                    shown["lines"] = [cut if j == i else line for j, line in enumerate(shown["lines"])]
+                WIRE.warning("seat %d: view %r too long for a frame: a line cut", link.seat, view.get("id"))
+
+    def _open(self, link: Link, data: bytes) -> dict[str, Any]:
         try:
-            return channel.unseal(text)
+            message = link.channel.unseal(data)
         except Refused as exc:
-            raise self._refuse(str(exc)) from None
+            raise self._refuse(f"seat {link.seat}: {exc}") from None
+        link.up += 1
+        return message
+
+    def _note(self, line: str) -> None:
+        self.refused += 1
+        self.refusals.append(line)
+        WIRE.info("%s", line)
 
     def _refuse(self, reason: str, taken: bool = False) -> Refused:
-        self.refusals.append(reason)
+        self._note(reason)
         return Refused(reason, CLOSE_TAKEN if taken else CLOSE_REFUSED)
 
 
 def save_links(hub: PhoneHub, path: Path, server: Mapping[str, Any] | None = None) -> None:
-    """The hub's links in `path` (and where the server listens, `server`), created readable by its
-    owner only (it holds the seats' keys)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        json.dump({**hub.links(), **({"server": dict(server)} if server is not None else {})}, f)
-        f.flush()
-        os.fsync(f.fileno())
+    """The hub's links in `path` (and where the server listens, `server`), readable by its owner
+    only (it holds the seats' keys): written to a new file of mode 0600 beside it, then put in its
+    place, so a file that was there before, whatever its mode, never holds a key."""
+    fd, name = tempfile.mkstemp(prefix=path.name + ".", suffix=".new", dir=path.parent)
+    try:
+        os.fchmod(fd, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump({**hub.links(), **({"server": dict(server)} if server is not None else {})}, f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(name, path)
+    except BaseException:
+        Path(name).unlink(missing_ok=True)
+        raise
 
 
 def load_links(path: Path) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import socket
 from pathlib import Path
-from typing import TextIO
+from typing import Callable, TextIO
 
 from narrator.errors import UsageError
 from narrator.i18n import tr
@@ -16,12 +16,19 @@ from narrator.phones.server import PhoneServer
 from narrator.phones.table import PhoneTable, phone_labels
 from narrator.ports import Clock, Display, Heard, Listener, Prompt
 
-BEAT = 0.25  # seconds between the night's frames to every phone
+BEAT = 0.25  # seconds between the frames to every phone, day and night
+# Home, clear the screen, clear the scrollback: a seat's link (its key) stays on no screen.
+CLEAR = "\x1b[H\x1b[2J\x1b[3J"
 
 
 def links_path(journal: Path) -> Path:
     """Where a game's phone links are kept: beside its journal."""
     return journal.with_name(journal.name + ".phones.json")
+
+
+def log_path(journal: Path) -> Path:
+    """Where what the phones' server hears from the network is written (bounded): beside the journal."""
+    return journal.with_name(journal.name + ".phones.log")
 
 
 def table_address() -> str:
@@ -51,7 +58,7 @@ class TablePhones:
             served = {}
         self.host = host or str(served.get("host") or "") or table_address()
         self.port = port or int(served.get("port") or 0)
-        self.server = PhoneServer(self.hub, host=self.host, port=self.port, beat=BEAT)
+        self.server = PhoneServer(self.hub, host=self.host, port=self.port, beat=BEAT, log=log_path(journal))
         self.base = ""
 
     def start(self) -> None:
@@ -81,13 +88,22 @@ class TablePhones:
     def _where(self) -> dict[str, object]:
         return {"host": self.host, "port": self.port}
 
-    def codes(self, out: TextIO) -> None:
-        """Each seat's link and QR code, one after the other (before the full screen starts)."""
+    def codes(self, out: TextIO, wait: Callable[[], None]) -> None:
+        """Each seat's link and QR code, one seat at a time (before the full screen starts): `wait`
+        returns when that seat's phone has it (Enter); then the screen and its scrollback are
+        cleared, so no seat's link stays where the next player (or the terminal's history) sees it."""
         for seat in sorted(self.hub.seats):
             link = self.hub.link(seat, self.base)
-            out.write("\n" + tr("Seat {seat}: scan with the phone of seat {seat}, or open {link}", seat=seat, link=link) + "\n")
-            out.write(terminal(link) + "\n")
-        out.flush()
+            out.write(CLEAR + tr("Seat {seat}: scan with the phone of seat {seat}, or open {link}", seat=seat, link=link))
+            out.write("\n" + terminal(link) + "\n")
+            out.write(tr("Enter when this phone shows its page (leave it open, screen on, face down): the link leaves "
+                         "the screen.") + "\n")
+            out.flush()
+            try:
+                wait()
+            finally:
+                out.write(CLEAR)
+                out.flush()
 
     def table(self, display: Display, pack: VoicePack, clock: Clock, listener: Listener | None = None) -> PhoneTable:
         """The game's display and listener with the phones (the server keeps the night's schedule);

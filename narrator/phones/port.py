@@ -28,9 +28,9 @@ class PhoneAnswer:
 class SeatChannels(Protocol):
     """A private channel per seat.
 
-    By day a view goes out at once. At night (`night(True)`) nothing goes out on its own: every
-    joined phone gets its current view at each `beat`, a message of the same length at the same
-    time whoever is awake (the fixed schedule).
+    Nothing goes out on its own, day or night: `show` sets a seat's view, and every joined phone
+    gets its current view at each `beat`, a message of the same length at the same time whoever
+    is awake and whatever anyone chose (the fixed schedule); the phone answers each with one.
     """
 
     def joined(self) -> tuple[int, ...]:

@@ -6,8 +6,9 @@ before. Besides, through the `SeatChannels` port:
 - every seat's phone holds its card from the start (press and hold to see it);
 - at night the private panel goes to the phones of the seats of the role that is awake, only
   during its turn, with a button for each choice the prompt allows; every other phone shows the
-  same neutral screen; nothing goes out except on the fixed schedule (`beat` seconds apart, from
-  the night's first prompt, to every phone, sealed to one length);
+  same neutral screen;
+- nothing goes out except on the fixed schedule, day and night (`beat` seconds apart from the
+  deal, to every phone, sealed to one length; the server keeps it in real time);
 - by day a question put to one seat (a voter's vote, the Hunter's shot, the successor) goes to
   that seat's phone;
 - a tap comes back as a `Heard` (source "phone") of the prompt it answers, only from a seat the
@@ -91,8 +92,10 @@ class PhoneTable:
     def attach(self, game: Game) -> None:
         """The game's deal is known: every phone gets its card."""
         self.game = game
+        self.next_beat = self.clock.now()
         for seat in range(1, game.players + 1):
             self._rest(seat)
+        self._beats()  # the schedule's first beat: every phone its card
 
     # ---- Display -------------------------------------------------------------------------
 
@@ -225,7 +228,7 @@ class PhoneTable:
                 return answer
             if prompt.deadline is not None and self.clock.now() >= prompt.deadline:
                 return None
-            if self.hold is not None and seats and self.night and self.beat is not None and not prompt.idle:
+            if self.hold is not None and seats and self.beat is not None and not prompt.idle:
                 # The panel goes out on the next beat: the phone sees it then.
                 self.clock.sleep_until(min(self.next_beat, prompt.deadline or self.next_beat))
                 self._beats()
@@ -237,11 +240,11 @@ class PhoneTable:
             return heard
 
     def _hold(self, prompt: Prompt) -> None:
-        """Wait (real time) for the tap a test's phone is making. At night the schedule goes on
-        meanwhile, one beat of the game's clock each `HOLD_STEP` real seconds: the page sends
-        its tap with its answer to a beat."""
+        """Wait (real time) for the tap a test's phone is making. The schedule goes on meanwhile,
+        one beat of the game's clock each `HOLD_STEP` real seconds: the page sends its tap with
+        its answer to a beat."""
         waited = 0.0
-        beating = self.night and self.beat is not None
+        beating = self.beat is not None
         while not self.phones.wait(HOLD_STEP if beating else HOLD_LIMIT):
             waited += HOLD_STEP if beating else HOLD_LIMIT
             if waited >= HOLD_LIMIT:
@@ -260,7 +263,6 @@ class PhoneTable:
         if prompt.night and not self.night:
             self.night = True
             self.phones.night(True)
-            self.next_beat = self.clock.now()
             for seat in self.views:
                 self._rest(seat)
         elif not prompt.night and self.night:
@@ -272,8 +274,8 @@ class PhoneTable:
                 self._rest(seat)
 
     def _beats(self) -> None:
-        """Every beat of the schedule up to now (each stamped with its own time)."""
-        if not self.night or self.beat is None:
+        """Every beat of the schedule up to now (each stamped with its own time), day and night."""
+        if self.game is None or self.beat is None:
             return
         now = self.clock.now()
         while self.next_beat <= now:

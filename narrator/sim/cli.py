@@ -11,6 +11,7 @@ from typing import Any
 
 from narrator.argtypes import integer
 from narrator.errors import UsageError
+from narrator import i18n
 from narrator.i18n import current_language, tr
 from narrator.reference import option_help
 from narrator.rules import Options, Role, Side, complete, default_deck, parse_roles, suggest
@@ -98,11 +99,12 @@ def _print_table(config: SimConfig, deck_text: str, result: dict[str, Any]) -> N
     for side in Side:
         wins = result["wins"][side.value]
         lo, hi = wilson(wins, games)
-        table.add_row(pack.sides.get(side.value, side.value), str(wins), f"{wins / games:.1%}", f"{lo:.1%} – {hi:.1%}")
+        table.add_row(pack.sides.get(side.value, side.value), str(wins), i18n.percent(wins / games, 1),
+                      f"{i18n.percent(lo, 1)} – {i18n.percent(hi, 1)}")
     console = Console()
     console.print(table)
     console.print(tr("mean days: {days}   time: {seconds} s ({speed} games/s)", days=f"{result['mean_days']:.2f}",
-                     seconds=f"{result['seconds']:.2f}", speed=f"{games / max(result['seconds'], 1e-9):,.0f}"))
+                     seconds=f"{result['seconds']:.2f}", speed=i18n.number(round(games / max(result['seconds'], 1e-9)))))
 
 
 def table_pack() -> Any:
@@ -192,14 +194,14 @@ def advice_lines(advice: Any, pack: Any = None, again: str = AGAIN) -> list[str]
     def changes(a: Any, b: Any) -> str:
         """`-1 Werewolf, +1 Witch`: what turns deck a into deck b."""
         roles = sorted((set(a) | set(b)) - {Role.VILLAGER}, key=lambda r: r.value)
-        parts = [f"{b.get(r, 0) - a.get(r, 0):+d} {pack.role_name(r.value)}" for r in roles if b.get(r, 0) != a.get(r, 0)]
+        parts = [pack.count_text(b.get(r, 0) - a.get(r, 0), r.value, sign="+") for r in roles if b.get(r, 0) != a.get(r, 0)]
         return ", ".join(parts) or tr("none")
 
     def named(deck: Any) -> str:
         return str(pack.deck_text(dict(sorted(((r.value, n) for r, n in deck.items())))))
 
     def rate(x: float) -> str:
-        return f"{x:.0%}"
+        return i18n.percent(x)
 
     chosen = advice.chosen
     lo, hi = chosen.interval
@@ -207,7 +209,7 @@ def advice_lines(advice: Any, pack: Any = None, again: str = AGAIN) -> list[str]
     if chosen.games:
         lines.append("  " + tr("the village wins {rate} of games with informed players (95% interval {low}–{high}, "
                                "games played: {games})", rate=rate(chosen.rate), low=rate(lo), high=rate(hi),
-                               games=f"{chosen.games:,}"))
+                               games=i18n.number(chosen.games)))
     elif _describe(chosen.deck) in advice.failed:
         lines.append("  " + tr("no estimate: the simulator failed on this composition (a bug; please report it)"))
     else:

@@ -41,6 +41,11 @@ def register(sub: Any) -> None:
     vfill = vsub.add_parser("fill", help="add to a pack every line the English pack has and it lacks, marked untranslated")
     vfill.add_argument("lang", metavar="LANG", help="pack language, e.g. de")
     vfill.set_defaults(func=run_fill)
+    vpo = vsub.add_parser("po", help="a language's printed messages to or from a gettext .po file (Poedit, Weblate)")
+    vpo.add_argument("action", choices=("export", "import"), help="export: write the .po file; import: read it back")
+    vpo.add_argument("lang", metavar="LANG", help="pack language, e.g. de")
+    vpo.add_argument("file", metavar="FILE", help="the .po file to write or read")
+    vpo.set_defaults(func=run_po)
     vr = vsub.add_parser("render", help="render every line a game can say into the cache")
     vr.add_argument("--lang", default="en", metavar="L", help="pack language: {languages}, or 'all' (default: en)")
     vr.add_argument("--players", type=integer("--players",
@@ -193,7 +198,7 @@ def run_say(args: argparse.Namespace) -> int:
         if args.key not in pack.lines:
             raise UsageError("--key {key!r} is not a line of the {language} pack; see {path}",
                              key=args.key, language=pack.language, path=pack.path)
-        text = pack.text(Cue(args.key, _key_slots(pack, args.key, args.slot)))
+        text = pack.spoken(Cue(args.key, _key_slots(pack, args.key, args.slot)), engine=args.engine)
     else:
         text = " ".join(args.text).strip()
     if not text:
@@ -364,10 +369,32 @@ def run_fill(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_po(args: argparse.Namespace) -> int:
+    from narrator.messages import export_po, import_po
+    from narrator.packs import catalogue_problems
+
+    target = Path(args.file)
+    if args.action == "export":
+        try:
+            target.write_text(export_po(args.lang), encoding="utf-8")
+        except OSError as exc:
+            raise UsageError("cannot write {path}: {reason}", path=target, reason=exc.strerror or exc) from None
+        print(tr("wrote {path}: open it in Poedit or Weblate, then 'narrator voices po import {lang} {path}'",
+                 path=target, lang=args.lang))
+        return 0
+    path, translated, stale = import_po(args.lang, target)
+    print(tr("{path}: translated messages: {count}; left out, no longer in English: {stale}", path=path,
+             count=translated, stale=len(stale)))
+    problems = catalogue_problems(args.lang)
+    for problem in problems:
+        print(problem)
+    return 1 if problems else 0
+
+
 def run_render(args: argparse.Namespace) -> int:
     from narrator.packs import every_cue, texts_of
     from narrator.speech.render import Renderer, render_with_progress
-    from narrator.speech.speaker import make_engine
+    from narrator.speech.speaker import make_engine, pack_engine
 
     if not 1 <= args.players <= 30:
         raise UsageError("--players {players}: give a table size from 1 to 30", players=args.players)
@@ -379,7 +406,7 @@ def run_render(args: argparse.Namespace) -> int:
         synth, settings = make_engine(pack, args.engine)
         try:
             renderer = Renderer(synth)
-            texts = texts_of(pack, every_cue(pack, args.players))
+            texts = texts_of(pack, every_cue(pack, args.players), pack_engine(synth.engine))
             t0 = time.perf_counter()
             rendered = render_with_progress(renderer, texts, settings, tr("rendering {pack}", pack=pack.name), jobs)
             print(tr("{lang}: lines for {players} seats with {engine} ({voice}): {lines}; rendered: {rendered}; "

@@ -71,9 +71,10 @@ class ReadyLines(Protocol):
         ...
 
 
-def texts_of_cue(pack: VoicePack, cue: Cue) -> list[str]:
-    """Every variant's text of a cue (variants take turns: any of them may be said)."""
-    return [pack.text(cue, v) for v in range(len(pack.lines.get(cue.key, ("",))))]
+def texts_of_cue(pack: VoicePack, cue: Cue, engine: str | None = None) -> list[str]:
+    """Every variant's spoken text of a cue, as the engine renders it (variants take turns: any
+    of them may be said)."""
+    return [pack.spoken(cue, v, engine) for v in range(len(pack.lines.get(cue.key, ("",))))]
 
 
 def plan_of(pack: VoicePack, cues: Iterable[Cue],
@@ -203,4 +204,9 @@ def in_order_of_need(speaker: Speaker, started: "RenderPool | None" = None) -> S
 
         pool = RenderPool(engine, speaker.renderer.root)
     label = tr("rendering {pack} voice lines for the first night", pack=speaker.pack.name)
-    return NeedSpeaker(speaker, speaker.pack, PoolLines(pool, speaker.settings, label))
+    from narrator.speech.speaker import pack_engine
+
+    said_by = pack_engine(engine)
+    pack = speaker.pack
+    return NeedSpeaker(speaker, pack, PoolLines(pool, speaker.settings, label),
+                       lambda cue: texts_of_cue(pack, cue, said_by))

@@ -99,7 +99,10 @@ class EspeakSyncSynth:
             self._driver.setProperty("volume", settings.volume)
             self._settings = settings
         self._chunks.clear()
-        self._espeak.Synth(text.encode("utf-8"), flags=self._espeak.ENDPAUSE | self._espeak.CHARS_UTF8)
+        # PHONEMES: a pack's espeak-only respelling may give a word as espeak-ng's phonemes, "[[...]]"
+        # (docs/languages.md), as the espeak-ng command reads them.
+        self._espeak.Synth(text.encode("utf-8"),
+                           flags=self._espeak.ENDPAUSE | self._espeak.CHARS_UTF8 | self._espeak.PHONEMES)
         audio = b"".join(self._chunks)
         if not audio:
             raise SpeechError("espeak-ng produced no audio for {text!r} (voice {voice!r}); run 'narrator doctor'",

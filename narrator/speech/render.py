@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Protocol
 
 from narrator.errors import NarratorError
+from narrator import i18n
 from narrator.i18n import tr
 
 ENGINE = "pyttsx3-espeak-ng"
@@ -157,6 +158,17 @@ class Pyttsx3Synth:
             return rc
 
         _espeak.SetSynthCallback(on_synth)
+        # pyttsx3 synthesizes without espeak-ng's PHONEMES flag: with it, a pack's espeak-only
+        # respelling may give a word as phonemes, "[[...]]" (docs/languages.md), as the espeak-ng
+        # command reads them. This worker thread is the only one that synthesizes here.
+        if not getattr(_espeak.Synth, "phonemes", False):
+            synth = _espeak.Synth
+
+            def with_phonemes(text: bytes, *a: Any, flags: int = 0, **k: Any) -> Any:
+                return synth(text, *a, flags=flags | _espeak.PHONEMES, **k)
+
+            setattr(with_phonemes, "phonemes", True)
+            setattr(_espeak, "Synth", with_phonemes)
         self._espeak = _espeak
         self._engine = engine
         self._finished = finished
@@ -360,7 +372,7 @@ def progress_bar(label: str) -> Iterator[Callable[[int, int], None]]:
     class Rate(ProgressColumn):
         def render(self, task: Task) -> Text:
             speed = task.finished_speed or task.speed
-            return Text(tr("{speed} lines/s", speed=f"{speed:,.0f}" if speed else "…"))
+            return Text(tr("{speed} lines/s", speed=i18n.number(round(speed)) if speed else "…"))
 
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), Rate(), TextColumn(tr("left")),
                TimeRemainingColumn())

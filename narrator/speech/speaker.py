@@ -64,6 +64,13 @@ class SpokenLine:
     source: str = ""  # "recorded", or the engine that rendered it
 
 
+def pack_engine(synth_engine: str) -> str:
+    """A synth's engine as packs name it (`[pack] engine`, `[spoken.espeak]`): "piper" or "espeak"."""
+    from narrator.speech.piper import ENGINE as PIPER
+
+    return "piper" if synth_engine == PIPER else "espeak"
+
+
 @dataclass
 class LineSource:
     """Where each line's audio comes from: the recorded pack where it has the line, else the engine.
@@ -88,13 +95,15 @@ class LineSource:
         return turn
 
     def audio(self, cue: Cue, variant: int) -> tuple[str, Path, str]:
-        """(text, WAV path, "recorded" or the engine) of one variant of a line."""
+        """(text as shown, WAV path, "recorded" or the engine) of one variant of a line; the
+        engine is given the line's spoken text (numbers in words, respellings)."""
         text = self.pack.text(cue, variant)
         if self.recorded is not None:
             path = self.recorded.ensure(self.pack, cue, variant, self.renderer.root.parent, self.settings.target_lufs)
             if path is not None:
                 return text, path, "recorded"
-        return text, self.renderer.ensure(text, self.settings), self.renderer.synth.engine
+        spoken = self.pack.spoken(cue, variant, pack_engine(self.renderer.synth.engine))
+        return text, self.renderer.ensure(spoken, self.settings), self.renderer.synth.engine
 
     def next(self, cue: Cue) -> tuple[str, Path, str]:
         return self.audio(cue, self.turn(cue))
@@ -107,10 +116,10 @@ class LineSource:
             for cue in cues:
                 for v in range(len(self.pack.lines.get(cue.key, ("",)))):
                     if self.recorded.ensure(self.pack, cue, v, self.renderer.root.parent, self.settings.target_lufs) is None:
-                        engine_texts.append(self.pack.text(cue, v))
+                        engine_texts.append(self.pack.spoken(cue, v, pack_engine(self.renderer.synth.engine)))
             texts = engine_texts
         else:
-            texts = texts_of(self.pack, cues)
+            texts = texts_of(self.pack, cues, engine=pack_engine(self.renderer.synth.engine))
         render_with_progress(self.renderer, texts, self.settings, f"rendering {self.pack.name} voice lines")
 
 

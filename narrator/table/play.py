@@ -456,7 +456,12 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
             listener = ScreenListener(answers, screen)
             if phones is not None and at_table is not None:
                 at_table.listener = listener
-                phones.codes(sys.stdout)
+
+                def enter() -> None:
+                    while listener.listen(_final_prompt()) is None:
+                        pass
+
+                phones.codes(sys.stdout, enter)
                 print(pack.panel_text("screen.start", {}))
                 sys.stdout.flush()
                 while listener.listen(_final_prompt()) is None:
@@ -487,6 +492,8 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
                                             {**head, "phones": True})
                 else:
                     game = play_game(setup, pack, listener, speaker, screen, clock, journal, seed, resume, head)
+                if phones is not None:
+                    phones.hub.close()  # the game is over: every token dies now, not at Enter (docs/phones.md)
                 # Game over: Enter leaves; `*` (a rematch) deals again where the caller offers one.
                 screen.final_hint = pack.panel_text("game.rematch" if rematch is not None else "screen.end", {})
                 screen.refresh()

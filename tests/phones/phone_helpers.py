@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+import time
 from dataclasses import dataclass
 from typing import Any, Callable
+
+import nacl.bindings
+import nacl.public
 
 from narrator.fakes import FakeListener, FakePhones, MemoryJournal, Timeline, TimelineDisplay, TimelineSpeaker, VirtualClock
 from narrator.flow.script import Script, parse_script, parse_setup
 from narrator.flow.sequencer import Resume
 from narrator.headless import HeadlessResult, play_headless
 from narrator.packs import load_pack
-from narrator.phones.crypto import Channel, seal, unseal
-from narrator.phones.hub import PhoneHub
-from narrator.phones.port import SeatChannels
+from narrator.phones.crypto import FRAME, UP_FRAME, key_bytes, key_text, seal, session_key, unseal
+from narrator.phones.hub import Link, PhoneHub
+from narrator.phones.port import PhoneAnswer, SeatChannels, View
 from narrator.phones.run import play_with_phones
 from narrator.phones.table import PhoneTable
 from narrator.ports import Heard, Journal, Prompt
@@ -83,55 +89,94 @@ def play_keypad(setup: dict[str, Any], script: dict[str, Any], seed: int = 0) ->
     return play_headless(s, parse_script(script, s.players, "SCRIPT"), seed)
 
 
+class PhoneSide:
+    """The page's side of the protocol (narrator/phones/static/phone.js): its device key, the
+    hello sealed with the link key, then every message with the connection's own key."""
+
+    def __init__(self, key: bytes, device: str) -> None:
+        self.key = key
+        # A device is its X25519 key pair: the same name, the same device.
+        self.secret = nacl.public.PrivateKey(hashlib.sha256(device.encode("utf-8")).digest())
+        self.challenge = ""
+        self.box = b""
+        self.sent = self.heard = 0
+
+    def hello(self, opening: str) -> bytes:
+        """The answer to the laptop's challenge: the hello, sealed with the seat's link key."""
+        first = json.loads(opening)
+        self.challenge, self.sent, self.heard = first["c"], 0, 0
+        hello = self.seal({"t": "hello", "device": key_text(bytes(self.secret.public_key))}, key=self.key)
+        shared = nacl.bindings.crypto_box_beforenm(key_bytes(first["s"]), bytes(self.secret))
+        self.box = session_key(self.key, shared)
+        return hello
+
+    def seal(self, message: dict[str, Any], key: bytes | None = None) -> bytes:
+        self.sent += 1
+        return seal(key or self.box, {**message, "c": self.challenge, "n": self.sent}, UP_FRAME)
+
+    def open(self, data: bytes) -> dict[str, Any]:
+        """A message from the laptop (a new link key in it is kept, as the page keeps it)."""
+        message = unseal(self.box, data, FRAME)
+        if message.get("key"):
+            self.key = key_bytes(message["key"])
+        return message
+
+
 class MemoryConn:
     """A `Conn` that keeps what it was sent (the phone's side of a WebSocket, in memory)."""
 
     def __init__(self) -> None:
-        self.texts: list[str] = []
+        self.texts: list[bytes] = []
         self.closed: tuple[int, str] | None = None
 
-    def send_text(self, text: str) -> None:
-        self.texts.append(text)
+    def send(self, data: bytes) -> None:
+        self.texts.append(data)
 
     def close(self, code: int, reason: str) -> None:
         self.closed = (code, reason)
 
 
 class MemoryPhone:
-    """A phone speaking the page's protocol (narrator/phones/static/phone.js) to a PhoneHub, in memory."""
+    """A phone speaking the page's protocol (narrator/phones/static/phone.js) to a PhoneHub, in memory:
+    it connects, says hello, proves its device with its first answer; then `send` and `tap`."""
 
     def __init__(self, hub: PhoneHub, seat: int, device: str = "", key: bytes | None = None, token: str | None = None) -> None:
         self.hub = hub
         self.seat = seat
         self.token = token if token is not None else hub.seats[seat].token
-        self.key = key if key is not None else hub.seats[seat].key
-        self.device = device or f"device-of-{seat}"
+        self.side = PhoneSide(key if key is not None else hub.seats[seat].key, device or f"device-of-{seat}")
         self.conn = MemoryConn()
-        self.channel: Channel | None = None
-        self.sent = 0
-        self.heard = 0
-        self.taps: list[str] = []  # the sealed texts of every message it sent after its hello
+        self.link: Link | None = None
+        self.taps: list[bytes] = []  # the sealed messages it sent after its hello
+        self.opened: list[dict[str, Any]] = []
+
+    @property
+    def key(self) -> bytes:
+        return self.side.key
+
+    @property
+    def channel(self) -> Link | None:
+        return self.link
 
     def connect(self) -> None:
         self.conn = MemoryConn()
-        self.sent = self.heard = 0
-        self.hub_seat, self.channel = self.hub.connect(self.token)
-        self.hub.hello(self.hub_seat, self.channel, self.conn, self.seal({"t": "hello", "device": self.device}))
+        self.opened = []
+        self.link = self.hub.connect(self.token)
+        self.hub.hear(self.link, self.conn, self.side.hello(self.link.channel.opening()))
+        self.views()  # its first view, and a new key a confirmed move hands over
+        self.send({"t": "idle"})  # its answer to it proves the device: the seat is its own
 
-    def seal(self, message: dict[str, Any]) -> str:
-        assert self.channel is not None
-        self.sent += 1
-        return seal(self.key, {**message, "c": self.channel.challenge, "n": self.sent})
-
-    def send(self, message: dict[str, Any]) -> str:
-        assert self.channel is not None
-        text = self.seal(message)
-        self.taps.append(text)
-        self.hub.receive(self.hub_seat, self.channel, text)
-        return text
+    def send(self, message: dict[str, Any]) -> bytes:
+        assert self.link is not None
+        data = self.side.seal(message)
+        self.taps.append(data)
+        self.hub.hear(self.link, self.conn, data)
+        return data
 
     def views(self) -> list[dict[str, Any]]:
-        return [unseal(self.key, t)["view"] for t in self.conn.texts]
+        while len(self.opened) < len(self.conn.texts):
+            self.opened.append(self.side.open(self.conn.texts[len(self.opened)]))
+        return [m["view"] for m in self.opened]
 
     def view(self) -> dict[str, Any]:
         views = self.views()
@@ -164,11 +209,11 @@ def hub_players(script: Script, phones: dict[int, MemoryPhone], table: PhoneTabl
 def play_hub(setup: dict[str, Any], script: dict[str, Any], hub: PhoneHub, seed: int = 0,
              journal: Journal | None = None, resume: Resume | None = None,
              before_tap: Callable[[dict[int, MemoryPhone], Prompt], None] | None = None,
-             ) -> tuple[PhoneGame, dict[int, MemoryPhone]]:
+             language: str = "en") -> tuple[PhoneGame, dict[int, MemoryPhone]]:
     """A game whose every seat has a MemoryPhone on `hub`."""
-    s = parse_setup({"language": "en", **setup, "timing": dict(FAST)}, "SETUP")
+    s = parse_setup({"language": language, **setup, "timing": dict(FAST)}, "SETUP")
     sc = parse_script(script, s.players, "SCRIPT")
-    pack = load_pack("en")
+    pack = load_pack(language)
     clock = VirtualClock()
     hub.now = clock.now
     timeline = Timeline(clock)
@@ -184,3 +229,45 @@ def play_hub(setup: dict[str, Any], script: dict[str, Any], hub: PhoneHub, seed:
     table.hold = hub_players(sc, phones, table, before_tap)
     game = play_with_phones(s, pack, table, TimelineSpeaker(pack, timeline), clock, journal, seed, resume)
     return PhoneGame(game, table, timeline, journal), phones
+
+
+class Lockstep:
+    """The hub as the table's `SeatChannels`, each beat waiting (real time, far deadline) until
+    every phone holding its seat has answered it: the game's clock then moves the same way
+    whatever the machine's load."""
+
+    def __init__(self, hub: PhoneHub) -> None:
+        self.hub = hub
+
+    def beat(self, at: float) -> None:
+        self.hub.beat(at)
+        end = time.monotonic() + 120
+        while True:
+            with self.hub.lock:
+                links = [s.link for s in self.hub.seats.values() if s.link is not None]
+                if all(link.up >= link.down + 1 for link in links):  # its hello, then one per frame
+                    return
+            if time.monotonic() > end:
+                raise AssertionError("a phone never answered a beat")
+            time.sleep(0.001)
+
+    def joined(self) -> tuple[int, ...]:
+        return self.hub.joined()
+
+    def show(self, seat: int, view: View) -> None:
+        self.hub.show(seat, view)
+
+    def night(self, on: bool) -> None:
+        self.hub.night(on)
+
+    def take(self) -> PhoneAnswer | None:
+        return self.hub.take()
+
+    def wait(self, timeout: float) -> bool:
+        return self.hub.wait(timeout)
+
+    def moves_asked(self) -> tuple[int, ...]:
+        return self.hub.moves_asked()
+
+    def allow_move(self, seat: int) -> None:
+        self.hub.allow_move(seat)

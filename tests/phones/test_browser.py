@@ -15,12 +15,12 @@ from narrator.flow.script import parse_script, parse_setup
 from narrator.packs import load_pack
 from narrator.phones.hub import PhoneHub
 from narrator.phones.run import play_with_phones
-from narrator.phones.server import PhoneServer
+from narrator.phones.server import Limits, PhoneServer
 from narrator.phones.table import PhoneTable
 from narrator.ports import Heard, Prompt
 
 from tests.phones.browser import Browser
-from tests.phones.phone_helpers import BASIC, FAST, SCRIPT, play_keypad
+from tests.phones.phone_helpers import BASIC, FAST, SCRIPT, Lockstep, play_keypad
 
 pytestmark = pytest.mark.slow
 # NARRATOR_PHONE_SHOTS=DIR keeps the screenshots (docs/phones/ holds the ones taken so).
@@ -39,7 +39,7 @@ def test_a_whole_game_on_every_seats_phone_in_chromium(players: int, tmp_path: P
     pack = load_pack("en")
     clock = VirtualClock()
     hub = PhoneHub(s.players, now=clock.now)
-    server = PhoneServer(hub)
+    server = PhoneServer(hub, limits=Limits(per_address=Limits.total))  # every tab comes from 127.0.0.1
     base = server.start()
     assert base.startswith("http://127.0.0.1:")
     browser = Browser()
@@ -106,8 +106,8 @@ def test_a_whole_game_on_every_seats_phone_in_chromium(players: int, tmp_path: P
         def keypad(prompt: Prompt) -> Heard | None:
             return None if table.route(prompt) else script.answer(prompt)
 
-        table = PhoneTable(hub, TimelineDisplay(pack, timeline), FakeListener(clock, keypad, delay=1.0), pack, clock,
-                           hold=tap)
+        table = PhoneTable(Lockstep(hub), TimelineDisplay(pack, timeline), FakeListener(clock, keypad, delay=1.0), pack,
+                           clock, hold=tap)
         # The deal: each phone holds its card, seen only while pressed.
         from narrator.flow.run import start_game
 

@@ -122,7 +122,7 @@ def test_a_phone_off_the_network_misses_the_beats_and_gets_its_panel_back_on_ret
         if prompt.name == "night.seer" and not dropped:
             seer = phones[1]
             assert seer.channel is not None
-            hub.gone(1, seer.channel)  # the Wi-Fi drops: the server sees the socket close
+            hub.gone(seer.channel)  # the Wi-Fi drops: the server sees the socket close
             before = len(seer.conn.texts)
             for k in range(20):  # 5 s of the night's schedule go by without it
                 hub.beat(1000.0 + k * 0.25)
@@ -134,3 +134,13 @@ def test_a_phone_off_the_network_misses_the_beats_and_gets_its_panel_back_on_ret
     assert dropped["missed"] == 0
     assert dropped["view"]["mode"] == "panel" and any(c[0] == 2 for c in dropped["view"]["choices"])
     assert ("night.seer", 2) in inputs(g.journal)
+
+
+def test_the_links_file_is_owner_only_even_over_a_world_readable_one(tmp_path: Path) -> None:
+    hub = PhoneHub(8)
+    path = tmp_path / "game.jsonl.phones.json"
+    path.write_text("{}")
+    path.chmod(0o644)  # left by another program, or an older game
+    save_links(hub, path)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert load_links(path)["1"]["key"] and [p.name for p in tmp_path.iterdir()] == [path.name]

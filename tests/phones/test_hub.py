@@ -3,14 +3,17 @@ schedule as a watcher of the Wi-Fi sees it (the hub's transport hook: every fram
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+import nacl.secret
 import pytest
 
-from narrator.phones.crypto import FRAME, SEALED_CHARS, TOKEN_BYTES, Refused, seal
-from narrator.phones.hub import CLOSE_REFUSED, CLOSE_REPLACED, CLOSE_TAKEN, Frame, PhoneHub
+from narrator.phones.crypto import (FRAME, SEALED_BYTES, TOKEN_BYTES, UP_FRAME, Refused, key_bytes, key_text, seal,
+                                    unseal)
+from narrator.phones.hub import CLOSE_REFUSED, CLOSE_REPLACED, CLOSE_TAKEN, REFUSALS_KEPT, Frame, PhoneHub
 
-from tests.phones.phone_helpers import BASIC, MemoryPhone, play_hub
+from tests.phones.phone_helpers import BASIC, MemoryConn, MemoryPhone, PhoneSide, play_hub
 
 CAPTURE_SCRIPT = {"nights": [{"seer": 2, "werewolves": 7, "witch": {"heal": False, "poison": 0}}],
                   "days": [{"eliminate": 2}, {"eliminate": 3}]}
@@ -23,6 +26,7 @@ def joined(players: int = 8) -> tuple[PhoneHub, dict[int, MemoryPhone]]:
         phone.connect()
     for seat in phones:
         hub.show(seat, {"id": 1, "seat": seat, "choices": [[3, "3"], ["nobody", "Nobody"]], "lines": [f"seat {seat}"]})
+    hub.beat(0.0)
     return hub, phones
 
 
@@ -50,6 +54,7 @@ def test_another_seats_token_without_its_key_learns_nothing() -> None:
     with pytest.raises(Refused):
         thief.connect()
     assert thief.conn.texts == [] and "does not open" in hub.refusals[-1]
+    hub.beat(1.0)
     assert phones[2].view()["lines"] == ["seat 2"]  # seat 2 keeps its phone
 
 
@@ -58,23 +63,23 @@ def test_a_replayed_answer_is_refused_in_its_connection_and_in_another() -> None
     phones[1].tap(3)
     assert hub.take() is not None
     with pytest.raises(Refused, match="replayed"):
-        hub.receive(1, phones[1].channel, phones[1].taps[-1])  # type: ignore[arg-type]
+        hub.hear(phones[1].link, phones[1].conn, phones[1].taps[-1])  # type: ignore[arg-type]
     old = phones[1].taps[-1]
-    phones[1].connect()  # the page reloads: a new challenge
-    with pytest.raises(Refused, match="replayed"):
-        hub.receive(1, phones[1].channel, old)  # type: ignore[arg-type]
+    phones[1].connect()  # the page reloads: a new challenge, a new key for the connection
+    with pytest.raises(Refused, match="does not open"):
+        hub.hear(phones[1].link, phones[1].conn, old)  # type: ignore[arg-type]
     assert hub.take() is None
 
 
 def test_a_tampered_message_is_refused() -> None:
     hub, phones = joined()
-    text = phones[1].seal({"t": "answer", "v": 1, "choice": 3})
-    flipped = text[:100] + ("A" if text[100] != "A" else "B") + text[101:]
+    data = phones[1].side.seal({"t": "answer", "v": 1, "choice": 3})
+    flipped = data[:100] + bytes([data[100] ^ 1]) + data[101:]
     with pytest.raises(Refused, match="does not open"):
-        hub.receive(1, phones[1].channel, flipped)  # type: ignore[arg-type]
-    forged = seal(bytes(32), {"t": "answer", "v": 1, "choice": 3, "c": phones[1].channel.challenge, "n": 9})  # type: ignore[union-attr]
+        hub.hear(phones[1].link, phones[1].conn, flipped)  # type: ignore[arg-type]
+    forged = seal(bytes(32), {"t": "answer", "v": 1, "choice": 3, "c": phones[1].side.challenge, "n": 9}, UP_FRAME)
     with pytest.raises(Refused, match="does not open"):
-        hub.receive(1, phones[1].channel, forged)  # type: ignore[arg-type]
+        hub.hear(phones[1].link, phones[1].conn, forged)  # type: ignore[arg-type]
     assert hub.take() is None
 
 
@@ -89,6 +94,7 @@ def test_a_second_device_is_refused_until_the_laptop_confirms_the_move() -> None
     hub.allow_move(4)
     assert hub.moves_asked() == ()
     second.connect()
+    hub.beat(1.0)
     assert second.view()["seat"] == 4
     assert phones[4].conn.closed is not None and phones[4].conn.closed[0] == CLOSE_REPLACED
     with pytest.raises(Refused, match="no longer holds"):
@@ -97,7 +103,7 @@ def test_a_second_device_is_refused_until_the_laptop_confirms_the_move() -> None
 
 def test_the_same_device_reloading_gets_its_view_back() -> None:
     hub, phones = joined()
-    phones[5].connect()  # the same device (a reload, a lost Wi-Fi)
+    phones[5].connect()  # the same device (a reload, a lost Wi-Fi): its view at once
     assert phones[5].view()["lines"] == ["seat 5"]
 
 
@@ -106,7 +112,7 @@ def test_a_phone_gets_only_its_own_seats_state() -> None:
     before = len(phones[1].conn.texts)
     phones[1].send({"t": "state", "seat": 2})
     assert len(phones[1].conn.texts) == before and "asked for seat 2" in hub.refusals[-1]
-    phones[1].send({"t": "state"})
+    hub.beat(1.0)
     assert phones[1].views()[-1]["seat"] == 1
     assert all(v.get("seat") in (None, 1) for v in phones[1].views())
 
@@ -137,7 +143,7 @@ def night_frames(roles: dict[int, str]) -> tuple[dict[int, list[tuple[int, float
     by_seat: dict[int, list[tuple[int, float]]] = {}
     for f in frames:
         if f.night:
-            by_seat.setdefault(f.seat, []).append((f.chars, round(f.at, 6)))
+            by_seat.setdefault(f.seat, []).append((f.size, round(f.at, 6)))
     return by_seat, g, phones
 
 
@@ -148,7 +154,7 @@ def test_every_phone_gets_the_same_messages_at_the_same_times_through_every_nigh
     assert g1.game.state.night >= 2 and g1.game.outcome is not None and g2.game.outcome is not None
     assert set(first) == set(range(1, 9))
     schedule = first[1]
-    assert len(schedule) > 100 and {chars for chars, _ in schedule} == {SEALED_CHARS}
+    assert len(schedule) > 100 and {size for size, _ in schedule} == {SEALED_BYTES}
     for seat in range(1, 9):
         assert first[seat] == schedule and second[seat] == schedule
     # The Seer's answer reached her phone, in a frame of the same length as everyone's.
@@ -163,4 +169,120 @@ def test_every_phone_gets_the_same_messages_at_the_same_times_through_every_nigh
 def test_a_frame_is_padded_to_its_fixed_length() -> None:
     hub, phones = joined()
     hub.show(1, {"id": 2, "lines": ["x" * (FRAME - 200)], "choices": []})
-    assert {len(t) for p in phones.values() for t in p.conn.texts} == {SEALED_CHARS}
+    hub.beat(1.0)
+    assert {len(t) for p in phones.values() for t in p.conn.texts} == {SEALED_BYTES}
+
+
+def test_a_view_longer_than_its_frame_is_cut_and_the_beat_goes_on() -> None:
+    hub, phones = joined()
+    frames: list[Frame] = []
+    hub.on_frame = frames.append
+    choices = [[seat, str(seat)] for seat in range(1, 31)] + [["nobody", "Nobody"]]
+    hub.show(1, {"id": 2, "seat": 1, "lines": ["л" * 3000, "x" * 2000], "note": "ж" * 4000, "choices": choices})
+    hub.beat(1.0)
+    hub.beat(1.25)
+    assert len(frames) == 16 and {f.size for f in frames} == {SEALED_BYTES}
+    view = phones[1].view()
+    assert view["choices"] == choices and view["id"] == 2  # its buttons whole: the seat can still answer
+    assert view["lines"][0].startswith("л") and view["lines"][0].endswith("\u2026")
+    phones[1].tap(30)
+    answer = hub.take()
+    assert answer is not None and (answer.seat, answer.choice) == (1, 30)
+
+
+def test_answers_of_another_type_than_the_buttons_are_ignored_with_a_line() -> None:
+    hub, phones = joined()
+    for message in ({"t": "answer", "v": 1, "choice": 3.0}, {"t": "answer", "v": 1.0, "choice": 3},
+                    {"t": "answer", "v": True, "choice": 3}, {"t": "answer", "v": 1, "choice": [3]},
+                    {"t": "answer", "v": 1, "choice": {"3": 3}}, {"t": "answer", "v": 1, "choice": None},
+                    {"t": "answer", "v": 1, "choice": "3"}, {"t": 7}, {"t": "answer"}):
+        phones[1].send(message)
+    assert hub.take() is None and hub.refused == 9
+    nested = "[" * 90 + "]" * 90  # about as deep as a phone's frame holds
+    phones[1].send({"t": "answer", "v": 1, "choice": json.loads(nested)})
+    assert hub.take() is None
+    phones[1].tap(3)
+    answer = hub.take()
+    assert answer is not None and answer.choice == 3
+
+
+def test_json_nested_past_pythons_recursion_limit_is_refused_not_crashed() -> None:
+    key = bytes(range(32))
+    deep = ("[" * 985 + "]" * 985).encode("ascii")
+    data = bytes(nacl.secret.SecretBox(key).encrypt(deep + b" " * (4000 - len(deep))))
+    with pytest.raises(Refused, match="does not open"):
+        unseal(key, data, 4000)
+
+
+def test_the_refusals_kept_are_bounded_and_every_one_is_counted() -> None:
+    hub, _ = joined()
+    for k in range(10_000):
+        with pytest.raises(Refused):
+            hub.connect(f"not-a-token-{k}")
+    assert len(hub.refusals) == REFUSALS_KEPT and hub.refused == 10_000
+    assert hub.refusals[-1].startswith("a link that is not one of this game's")
+
+
+def test_a_captured_hello_and_the_seats_key_do_not_take_the_seat() -> None:
+    hub, phones = joined()
+    owner = phones[4]
+    key = hub.seats[4].key  # the stranger photographed seat 4's link
+    # ... and captured its hello on the Wi-Fi: it opens with the link key and names the device.
+    captured = MemoryPhone(hub, 4)
+    captured.side.secret = owner.side.secret
+    hello = captured.side.hello(hub.connect(hub.seats[4].token).channel.opening())
+    device = unseal(key, hello)["device"]
+    # The stranger's hello names that device, with a fresh challenge: the laptop answers, but with
+    # the connection's own key, which only the device's secret gives.
+    link = hub.connect(hub.seats[4].token)
+    stranger = PhoneSide(key, "the stranger's phone")
+    stranger.hello(link.channel.opening())
+    forged = seal(key, {"t": "hello", "device": device, "c": stranger.challenge, "n": 1}, UP_FRAME)
+    conn = MemoryConn()
+    hub.hear(link, conn, forged)
+    assert len(conn.texts) == 1
+    for attempt in (key, stranger.box):
+        with pytest.raises(Exception):
+            unseal(attempt, conn.texts[0], FRAME)  # it cannot read the view
+    with pytest.raises(Refused, match="does not open"):
+        hub.hear(link, conn, stranger.seal({"t": "answer", "v": 1, "choice": 3}))
+    assert owner.conn.closed is None and hub.seats[4].link is owner.link and key_bytes(device) == hub.seats[4].device
+    owner.tap(3)
+    answer = hub.take()
+    assert answer is not None and answer.seat == 4
+
+
+def test_a_confirmed_move_hands_the_new_device_a_new_key_and_the_old_key_stops() -> None:
+    hub, phones = joined()
+    saved: list[dict[str, Any]] = []
+    hub.on_join = lambda: saved.append(hub.links())
+    old_key = hub.seats[4].key
+    second = MemoryPhone(hub, 4, device="the new phone")
+    with pytest.raises(Refused):
+        second.connect()
+    hub.allow_move(4)
+    second.connect()
+    assert second.key != old_key and hub.seats[4].key == second.key
+    assert phones[4].conn.closed is not None and phones[4].conn.closed[0] == CLOSE_REPLACED
+    assert saved and saved[-1]["4"]["key"] == key_text(second.key)  # the links file gets the new key
+    # The old key cannot even ask again: its hello does not open.
+    for device in ("device-of-4", "a third phone"):
+        with pytest.raises(Refused, match="does not open") as refused:
+            MemoryPhone(hub, 4, device=device, key=old_key).connect()
+        assert refused.value.code == CLOSE_REFUSED
+    assert hub.moves_asked() == ()
+    # The new phone's link (the new key in its fragment) keeps working: a reload takes the seat back.
+    second.connect()
+    hub.beat(2.0)
+    assert second.view()["seat"] == 4 and hub.link(4, "http://h").endswith(key_text(second.key))
+
+
+def test_by_day_too_a_view_goes_out_on_the_beat_only() -> None:
+    hub, phones = joined()
+    before = {seat: len(p.conn.texts) for seat, p in phones.items()}
+    hub.night(False)
+    hub.show(3, {"id": 2, "seat": 3, "lines": ["Your turn to vote"], "choices": [[1, "1"], ["yes", "Yes"]]})
+    assert {seat: len(p.conn.texts) for seat, p in phones.items()} == before
+    hub.beat(5.0)
+    assert {seat: len(p.conn.texts) for seat, p in phones.items()} == {seat: n + 1 for seat, n in before.items()}
+    assert phones[3].view()["lines"] == ["Your turn to vote"]

@@ -10,9 +10,10 @@ from typing import Any, Iterator
 import aiohttp
 import pytest
 
-from narrator.phones.crypto import seal, unseal
 from narrator.phones.hub import CLOSE_REFUSED, CLOSE_TAKEN, PhoneHub
 from narrator.phones.server import PhoneServer
+
+from tests.phones.phone_helpers import PhoneSide
 
 
 _servers: list[PhoneServer] = []  # the fixture's server, for a test that changes its page's words
@@ -37,7 +38,7 @@ def run(coro: Any) -> Any:
 async def fetch(url: str) -> tuple[int, str, Any]:
     async with aiohttp.ClientSession() as session:
         async with session.get(url) as response:
-            return response.status, await response.text(), response.headers
+            return response.status, (await response.read()).decode("utf-8", "replace"), response.headers
 
 
 def test_the_server_listens_on_loopback_and_serves_only_its_own_files(served: tuple[PhoneHub, str]) -> None:
@@ -45,38 +46,72 @@ def test_the_server_listens_on_loopback_and_serves_only_its_own_files(served: tu
     assert base.startswith("http://127.0.0.1:")
     status, page, headers = run(fetch(hub.link(1, base).split("#")[0]))
     assert status == 200 and "/static/nacl-fast.min.js" in page and "http" not in page.replace('http-equiv', '')
-    assert headers["Referrer-Policy"] == "no-referrer" and "default-src 'self'" in headers["Content-Security-Policy"]
-    for name in ("phone.js", "nacl-fast.min.js", "phone.css", "tweetnacl-LICENSE.txt"):
+    assert headers["Referrer-Policy"] == "no-referrer"
+    for name in ("phone.js", "nacl-fast.min.js", "phone.css", "tweetnacl-LICENSE.txt", "awake.webm", "awake.mp4",
+                 "NoSleep-LICENSE.txt"):
         assert run(fetch(f"{base}/static/{name}"))[0] == 200
     assert run(fetch(f"{base}/p/not-a-token"))[0] == 404
     for path in ("/static/hub.py", "/static/..%2Fhub.py", "/static/phone.html/../../hub.py", "/"):
         assert run(fetch(base + path))[0] == 404
 
 
+def test_the_page_may_not_be_framed_and_connects_to_its_own_origin_only(served: tuple[PhoneHub, str]) -> None:
+    hub, base = served
+    for url in (hub.link(1, base).split("#")[0], f"{base}/static/phone.js"):
+        headers = run(fetch(url))[2]
+        policy = dict(part.strip().split(" ", 1) for part in headers["Content-Security-Policy"].split(";"))
+        assert policy["frame-ancestors"] == "'none'" and headers["X-Frame-Options"] == "DENY"
+        assert policy["connect-src"] == "'self' " + base.replace("http://", "ws://")  # this origin, nothing else
+        assert policy["default-src"] == "'none'" and policy["script-src"] == "'self'"
+
+
+def test_a_request_for_another_host_or_a_socket_from_another_origin_is_refused(served: tuple[PhoneHub, str]) -> None:
+    hub, base = served
+    page = hub.link(1, base).split("#")[0]
+    evil = "http://evil.example:8080"
+
+    async def get(url: str, **headers: str) -> int:
+        async with aiohttp.ClientSession() as session:
+            async with session.get(url, headers=headers) as response:
+                return response.status
+
+    async def socket(origin: str | None, host: str | None = None) -> Any:
+        async with aiohttp.ClientSession() as session:
+            try:
+                async with session.ws_connect(f"{base.replace('http', 'ws')}/ws/{hub.seats[1].token}", origin=origin,
+                                              headers={"Host": host} if host else None) as ws:
+                    return (await ws.receive()).type
+            except aiohttp.WSServerHandshakeError as exc:
+                return exc.status
+
+    assert run(get(page)) == 200
+    assert run(get(page, Host="evil.example:8080")) == 403  # a DNS rebinding's page
+    assert run(get(f"{base}/static/phone.js", Host="evil.example")) == 403
+    assert run(socket(base)) == aiohttp.WSMsgType.TEXT  # the page's own origin: its challenge
+    assert run(socket(evil)) == 403 and run(socket(None)) == 403
+    assert run(socket(base, host="evil.example:8080")) == 403
+    assert not hub.joined()
+
+
 async def phone(base: str, hub: PhoneHub, seat: int, device: str, key: bytes | None = None,
                 token: str | None = None, then: Any = None) -> tuple[list[dict[str, Any]], int | None]:
-    """Connect as seat's phone, say hello, run `then(ws, seal_next)`, return the views and the close code."""
-    key = key if key is not None else hub.seats[seat].key
+    """Connect as seat's phone, say hello, prove the device, run `then(ws, side)`, return the views
+    and the close code."""
+    side = PhoneSide(key if key is not None else hub.seats[seat].key, device)
     url = f"{base.replace('http', 'ws')}/ws/{token if token is not None else hub.seats[seat].token}"
     views: list[dict[str, Any]] = []
     async with aiohttp.ClientSession() as session:
-        async with session.ws_connect(url) as ws:
+        async with session.ws_connect(url, origin=base) as ws:
             first = await ws.receive()
             if first.type != aiohttp.WSMsgType.TEXT:
                 return views, ws.close_code
-            challenge = json.loads(first.data)["c"]
-            n = {"n": 0}
-
-            def seal_next(message: dict[str, Any]) -> str:
-                n["n"] += 1
-                return seal(key, {**message, "c": challenge, "n": n["n"]})
-
-            await ws.send_str(seal_next({"t": "hello", "device": device}))
+            await ws.send_bytes(side.hello(first.data))
             msg = await ws.receive()
-            if msg.type == aiohttp.WSMsgType.TEXT:
-                views.append(unseal(key, msg.data)["view"])
+            if msg.type == aiohttp.WSMsgType.BINARY:
+                views.append(side.open(msg.data)["view"])
+                await ws.send_bytes(side.seal({"t": "idle"}))
                 if then is not None:
-                    await then(ws, seal_next)
+                    await then(ws, side)
                 msg = await ws.receive()
             return views, ws.close_code
 
@@ -87,14 +122,14 @@ def test_refused_connections_are_closed_with_their_code(served: tuple[PhoneHub, 
     assert run(phone(base, hub, 2, "device-two", key=hub.seats[1].key))[1] == CLOSE_REFUSED
     assert not hub.joined()
 
-    async def tamper(ws: Any, seal_next: Any) -> None:
-        text = seal_next({"t": "answer", "v": 0, "choice": 3})
-        await ws.send_str(text[:50] + ("A" if text[50] != "A" else "B") + text[51:])
+    async def tamper(ws: Any, side: PhoneSide) -> None:
+        data = side.seal({"t": "answer", "v": 0, "choice": 3})
+        await ws.send_bytes(data[:50] + bytes([data[50] ^ 1]) + data[51:])
 
     views, code = run(phone(base, hub, 3, "device-three", then=tamper))
     assert views and code == CLOSE_REFUSED and "does not open" in hub.refusals[-1]
 
-    async def second(ws: Any, seal_next: Any) -> None:
+    async def second(ws: Any, side: PhoneSide) -> None:
         # While this phone holds seat 4, another device asks for it.
         assert (await phone(base, hub, 4, "another-device"))[1] == CLOSE_TAKEN
         await ws.close()

@@ -32,18 +32,18 @@ def test_a_panel_reaches_only_the_awake_roles_phones_and_only_during_its_turn() 
     phones = FakePhones(8)
     g = play_phones(BASIC, SCRIPT, phones)
     night_panels = {(seat, tuple(view["lines"])) for seat, view, at in phones.sent
-                    if at is not None and view.get("mode") == "panel"}
+                    if view["night"] and view.get("mode") == "panel"}
     holders = {1: "seer", 2: "werewolf", 3: "werewolf", 4: "witch"}
     assert {seat for seat, _ in night_panels} <= set(holders)
     seer_lines = {line for seat, lines in night_panels for line in lines if "is the Werewolf" in line}
     assert seer_lines == {"Seat 2 is the Werewolf."}
     assert all(seat == 1 for seat, lines in night_panels if "Seat 2 is the Werewolf." in lines)
     # Between turns (after each clear) every phone is back to the neutral night screen before the next beat.
-    rest_after_turn = [view for seat, view, at in phones.sent if at is not None and seat == 1 and view["mode"] == "rest"]
+    rest_after_turn = [view for seat, view, at in phones.sent if view["night"] and seat == 1 and view["mode"] == "rest"]
     assert rest_after_turn and all(v["lines"] == ["Eyes closed. Sleep."] for v in rest_after_turn)
     # By day a phone gets buttons only while its own seat is asked (its vote).
     for seat, view, at in phones.sent:
-        if at is None and view.get("choices"):
+        if not view["night"] and view.get("choices"):
             assert view["lines"] == ["Your turn to vote"] or view["lines"] == ["Choose a seat"]
             assert view["seat"] == seat
     assert g.game.outcome is not None

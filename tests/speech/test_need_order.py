@@ -16,7 +16,7 @@ from narrator.flow.script import Setup
 from narrator.flow.sequencer import all_cues
 from narrator.flow.timing import Timing
 from narrator.headless import Timeline, TimelineSpeaker, run_game
-from narrator.packs import load_pack
+from narrator.packs import every_cue, load_pack
 from narrator.rules import Deal, Options, Role
 from narrator.flow.run import start_game
 from narrator.ports import Cue
@@ -48,8 +48,14 @@ def _play(cost: float, warm: bool = False, seed: int = 7) -> tuple[list[dict[str
 
 
 def _late(entries: list[dict[str, Any]], slow: SlowLines) -> list[str]:
-    """Lines the table heard before they were rendered (checked on the timeline, not by the speaker)."""
-    return [e["text"] for e in entries if e["kind"] == "say" and slow.done_at.get(e["text"], float("inf")) > e["t"] + 1e-9]
+    """Lines the table heard before they were rendered (checked on the timeline, not by the speaker):
+    the timeline holds a line as shown, the renderer is given it as said."""
+    pack = load_pack("en")
+    said = {pack.text(c, v): pack.spoken(c, v) for c in every_cue(pack, 12, domains={"count": range(61)})
+            for v in range(len(pack.lines[c.key]))}
+    said.update({pack.text(Cue(WAIT_KEY)): pack.spoken(Cue(WAIT_KEY))})
+    return [e["text"] for e in entries
+            if e["kind"] == "say" and slow.done_at.get(said[e["text"]], float("inf")) > e["t"] + 1e-9]
 
 
 def test_night_timelines_are_the_same_with_a_cold_and_a_warm_cache() -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from narrator.packs import every_cue, load_pack, texts_of
+from narrator.ports import Cue
 from narrator.speech.estimated import estimated_duration
 from narrator.speech.render import Renderer
 from narrator.speech.speaker import make_engine
@@ -51,16 +52,16 @@ def test_estimate_counts_chinese_and_japanese_characters() -> None:
 
 def test_japanese_spoken_text_is_kana_only() -> None:
     pack = load_pack("ja")
-    spoken = [t for v in pack.lines.values() for t in v] + list(pack.roles.values()) + list(pack.sides.values())
+    spoken = texts_of(pack, every_cue(pack, 18), engine="espeak") + list(pack.roles.values()) + list(pack.sides.values())
     spoken += list(pack.numbers.values())
     assert [t for t in spoken if KANJI.search(t)] == []
-    # The particles は and へ are written as said (わ, え): espeak-ng reads kana letter by letter.
-    assert [t for v in pack.lines.values() for t in v if re.search(r"[はへ](?=[ 、。？：]|$)", t)] == []
+    # The particles は and へ are shown as written and said as わ, え: espeak-ng reads kana letter by letter.
+    assert [t for t in spoken if re.search(r"[はへ](?=[ 、。？：]|$)", t)] == []
 
 
 @pytest.mark.slow
 def test_japanese_phonemes_read_the_topic_particle_as_wa() -> None:
-    line = load_pack("ja").lines["seer.wake"][0]
+    line = load_pack("ja").spoken(Cue("seer.wake"))
     phonemes = subprocess.run(["espeak-ng", "-v", "ja", "-x", "-q", line], capture_output=True, text=True, check=True).stdout
     assert phonemes.split()[0].endswith("wa"), phonemes  # うらないしわ, not ...ha
 

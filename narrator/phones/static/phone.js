@@ -1,51 +1,63 @@
 // One seat's phone: its card, its private panel, its answers. Everything to and from the laptop is
-// sealed with the seat's key (NaCl secretbox, TweetNaCl), which is only in this page's URL fragment.
-// See docs/phones.md. The phone never makes a sound and never vibrates.
+// sealed (NaCl secretbox, TweetNaCl): the hello with the seat's key, which is only in this page's
+// URL fragment; the rest with the connection's own key, from this device's X25519 secret (kept in
+// this browser, never sent) and the laptop's key for the connection. See docs/phones.md.
+// The wire tells nothing: the page answers every message from the laptop with exactly one of its
+// own, of one length, a tap or nothing, and sends nothing else.
+// The phone never makes a sound and never vibrates.
 (function () {
   "use strict";
-  var FRAME = 2048;
+  var UP = 256;  // bytes of every message this page sends (the laptop says it in its challenge)
   // The page's words in the table's language (the voice pack's [phone] block, put in the page by the laptop).
   var L = JSON.parse(document.getElementById("labels").textContent);
   var REFUSED = {4401: L.refused_link, 4409: L.refused_taken, 4410: L.refused_other};
   var token = location.pathname.split("/").pop();
-  var key = fromB64(location.hash.slice(1).replace(/-/g, "+").replace(/_/g, "/"));
-  var device = localStorage.getItem("narrator-device");
+  var keyText = location.hash.slice(1);
+  var key = fromB64(keyText);
+  // This device: an X25519 key pair; its public half names the device, its secret never leaves the page.
+  var device = null;
+  try { device = nacl.box.keyPair.fromSecretKey(fromB64(localStorage.getItem("narrator-device-key") || "")); } catch (e) { device = null; }
   if (!device) {
-    device = hex(nacl.randomBytes(16));
-    localStorage.setItem("narrator-device", device);
+    device = nacl.box.keyPair();
+    localStorage.setItem("narrator-device-key", toB64(device.secretKey));
   }
-  var ws = null, challenge = null, sent = 0, heard = 0, view = null, pending = null, stopped = false;
+  var ws = null, challenge = null, box = null, sent = 0, heard = 0, view = null, pending = null, stopped = false;
   var $ = function (id) { return document.getElementById(id); };
 
-  function hex(bytes) { return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join(""); }
-  function fromB64(s) { while (s.length % 4) { s += "="; } var bin = atob(s), out = new Uint8Array(bin.length);
+  function fromB64(s) { s = s.replace(/-/g, "+").replace(/_/g, "/"); while (s.length % 4) { s += "="; }
+    var bin = atob(s), out = new Uint8Array(bin.length);
     for (var i = 0; i < bin.length; i++) { out[i] = bin.charCodeAt(i); } return out; }
-  function toB64(bytes) { var s = ""; for (var i = 0; i < bytes.length; i++) { s += String.fromCharCode(bytes[i]); } return btoa(s); }
+  function toB64(bytes) { var s = ""; for (var i = 0; i < bytes.length; i++) { s += String.fromCharCode(bytes[i]); }
+    return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, ""); }
 
   function seal(message) {
     sent += 1;
     message.c = challenge; message.n = sent;
-    var text = JSON.stringify(message);
-    while (text.length < FRAME) { text += " "; }
-    var plain = new Uint8Array(FRAME);
-    for (var i = 0; i < FRAME; i++) { plain[i] = text.charCodeAt(i) & 0x7f; }
+    var data = new TextEncoder().encode(JSON.stringify(message));
+    var plain = new Uint8Array(UP); plain.fill(32); plain.set(data.subarray(0, UP));
     var nonce = nacl.randomBytes(24);
-    var box = nacl.secretbox(plain, nonce, key);
-    var all = new Uint8Array(24 + box.length); all.set(nonce); all.set(box, 24);
-    return toB64(all);
+    var sealed = nacl.secretbox(plain, nonce, box || key);
+    var all = new Uint8Array(24 + sealed.length); all.set(nonce); all.set(sealed, 24);
+    return all;
   }
-  function unseal(text) {
-    var raw = fromB64(text);
-    var plain = nacl.secretbox.open(raw.subarray(24), raw.subarray(0, 24), key);
+  function unseal(data) {
+    var raw = new Uint8Array(data);
+    var plain = nacl.secretbox.open(raw.subarray(24), raw.subarray(0, 24), box);
     if (!plain) { return null; }
-    var message = JSON.parse(String.fromCharCode.apply(null, plain));
+    var message = JSON.parse(new TextDecoder().decode(plain));
     if (message.c !== challenge || !(message.n > heard)) { return null; }
     heard = message.n;
     return message;
   }
   function send(message) { if (ws && ws.readyState === 1) { ws.send(seal(message)); } }
+  function agree(server) {  // the connection's key: SHA-512 of the seat's key and the X25519 secret, first 32 bytes
+    var shared = nacl.box.before(server, device.secretKey);
+    var both = new Uint8Array(key.length + shared.length); both.set(key); both.set(shared, key.length);
+    return nacl.hash(both).subarray(0, 32);
+  }
 
   function render(v) {
+    if (view && v.id === view.id && v.seat === view.seat) { return; }  // the same view again, on the beat
     view = v;
     $("seat").textContent = L.seat.replace("{seat}", String(v.seat));
     var lines = $("lines"); lines.textContent = "";
@@ -64,9 +76,8 @@
     document.body.setAttribute("data-mode", v.mode);
   }
   function answer(c) {
-    var message = {t: "answer", v: view.id, choice: c[0]};
     $("echo").textContent = L.sent.replace("{choice}", c[1]);
-    if (view.night) { pending = message; } else { send(message); }  // at night: on the next beat only
+    pending = {t: "answer", v: view.id, choice: c[0]};  // it goes with the answer to the next message
   }
 
   var card = $("card");
@@ -79,29 +90,59 @@
   function connect() {
     var url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/" + token;
     ws = new WebSocket(url);
-    challenge = null; sent = 0; heard = 0;
+    ws.binaryType = "arraybuffer";
+    challenge = null; box = null; sent = 0; heard = 0;
     ws.onmessage = function (e) {
       if (challenge === null) {
-        challenge = JSON.parse(e.data).c;
-        ws.send(seal({t: "hello", device: device}));
+        var first = JSON.parse(e.data);
+        challenge = first.c; UP = first.up;
+        ws.send(seal({t: "hello", device: toB64(device.publicKey)}));  // sealed with the seat's key
+        box = agree(fromB64(first.s));
         $("status").textContent = L.connected;
         return;
       }
+      // One message back for every one received, before anything else, whatever it says.
+      send(pending || {t: "idle"}); pending = null;
       var message = unseal(e.data);
       if (!message) { $("status").textContent = L.dropped; return; }
-      if (message.t === "view") {
-        if (message.view.night) {  // the night's schedule: one message back for every one received
-          send(pending || {t: "idle"}); pending = null;
-        }
-        render(message.view);
+      if (message.key && message.key !== keyText) {  // a confirmed move: this seat's new key, kept in the link
+        keyText = message.key; key = fromB64(keyText);
+        history.replaceState(null, "", location.pathname + "#" + keyText);
       }
+      if (message.t === "view") { render(message.view); }
     };
     ws.onclose = function (e) {
+      if (e.code === 4410) { $("status").textContent = REFUSED[e.code]; takeBack(); return; }
       if (REFUSED[e.code]) { stopped = true; $("status").textContent = REFUSED[e.code]; return; }
       $("status").textContent = L.reconnecting;
       if (!stopped) { setTimeout(connect, 500); }
     };
   }
+  // Replaced by another page of this device (4410): the page in front takes its seat back, after a
+  // while; one in the background waits until it is in front again.
+  function takeBack() {
+    if (document.visibilityState === "hidden") { waiting = true; return; }
+    setTimeout(connect, 3000);
+  }
+  var waiting = false;
+  document.addEventListener("visibilitychange", function () {
+    if (waiting && document.visibilityState === "visible") { waiting = false; setTimeout(connect, 500); }
+  });
+
+  // Keep the page awake through the night (a locked or sleeping phone stops answering, and the
+  // wire would show it): a silent looping video, started by the first touch (NoSleep.js's media;
+  // the Wake Lock API needs a secure context, which a page on the table's Wi-Fi is not). It is
+  // fetched with the page, never at the touch: a fetch then would tell the Wi-Fi who touched when.
+  var awake = document.createElement("video");
+  awake.setAttribute("playsinline", ""); awake.setAttribute("muted", ""); awake.muted = true; awake.loop = true;
+  var kind = awake.canPlayType("video/webm") ? "webm" : "mp4";
+  fetch("/static/awake." + kind).then(function (r) { return r.blob(); }).then(function (blob) {
+    awake.src = URL.createObjectURL(blob);
+  }).catch(function () {});
+  awake.addEventListener("playing", function () { document.body.setAttribute("data-awake", "yes"); });
+  function keepAwake() { if (awake.paused && awake.src) { awake.play().catch(function () {}); } }
+  ["touchstart", "pointerdown", "click"].forEach(function (n) { document.addEventListener(n, keepAwake, true); });
+
   $("status").textContent = L.connecting;
   hideCard();
   connect();
