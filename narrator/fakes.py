@@ -181,7 +181,7 @@ class FakePhones:
 
 
 
-# ---- a slow synthesiser on a virtual clock (issue 25: lines rendered in the order of need) -----
+# ---- a slow synthesiser on a virtual clock (lines rendered in the order of need) -----
 
 
 class SlowLines:

@@ -9,6 +9,10 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # commands run as child processes
+
 REPO = Path(__file__).resolve().parent.parent
 
 FAKE_PYTHON = """#!/usr/bin/env bash

@@ -397,7 +397,7 @@ def _play_text(args: argparse.Namespace, setup: Setup, deal_mode: str, listener:
 
 
 def _in_order_of_need(speaker: Speaker, started: RenderPool | None = None) -> Speaker:
-    """The first night's lines before the first line, the day's while the night plays (issue 25 point 3);
+    """The first night's lines before the first line, the day's while the night plays;
     `started`: the workers the setup started (narrator/table/early.py)."""
     from narrator.speech.need import in_order_of_need
 

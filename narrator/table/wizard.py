@@ -76,7 +76,7 @@ class LineAsker:
 
 
 def voice_check_question(wizard: Wizard) -> None:
-    """Issue 24 point 6: a table that answers by voice may check its voices now (skippable): a few
+    """A table that answers by voice may check its voices now (skippable): a few
     players each say three seat numbers; the score picks voice / yes_no / keypad (`voice_mode`).
     Asked only when the wizard was given a way to run the check (`voice_check`)."""
     if wizard.voice_check is None or wizard.config.inputs == "keypad":

@@ -163,6 +163,7 @@ def _narrator(voices: Path, *args: str) -> subprocess.CompletedProcess[str]:
                           env=env)
 
 
+@pytest.mark.slow
 def test_headless_play_and_resume_print_in_the_setups_language(voices: Path, tmp_path: Path) -> None:
     """The setup file's language is the table's: the warning and the result line in it; resume reads
     the language from the journal's setup."""

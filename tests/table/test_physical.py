@@ -97,7 +97,7 @@ def test_thief_with_cards_from_the_deck_enters_the_middle_cards() -> None:
         assert learnt == truth
 
 
-def test_leftover5_the_middle_card_menu_lists_every_card_of_the_deck_extensions_too() -> None:
+def test_the_middle_card_menu_lists_every_card_of_the_deck_extensions_too() -> None:
     """With cards from the deck, an extension role can be in the middle: the Thief's menu lists it
     (in the pack's words), and the roll call learns a deal with it there."""
     options = Options(thief_extra_cards="from_deck")
@@ -187,6 +187,7 @@ witch = 1
 {CARDS_TIMING}"""
 
 
+@pytest.mark.slow
 def test_a_text_game_with_physical_cards(tmp_path: Path) -> None:
     (tmp_path / "config.toml").write_text(CONFIG)
     # Keep the setup; roll call: Seer 1, Werewolf 2, Witch 3; then the game of test_text_mode.
@@ -338,7 +339,7 @@ def shown_without_reminder(timeline: Timeline) -> list[str]:
             if e["kind"] == "private" and e["action"] == "show"]
 
 
-def test_issue23_point15_the_roll_call_panel_reminds_the_role_of_its_power() -> None:
+def test_the_roll_call_panel_reminds_the_role_of_its_power() -> None:
     learnt, timeline = turns_roll_call(NINE, every_seat(NINE))
     assert learnt == NINE
     shown = [e["text"] for e in timeline.entries if e["kind"] == "private" and e["action"] == "show"]
@@ -353,7 +354,7 @@ def every_seat(truth: Deal) -> dict[Role, list[list[Any]]]:
     return {role: [seats_of(truth, role)] for role in set(truth.seats) - {Role.VILLAGER}}
 
 
-def test_issue23_point3_a_missed_seat_calls_again_only_the_role_that_missed() -> None:
+def test_a_missed_seat_calls_again_only_the_role_that_missed() -> None:
     """Before: one role silent in its turn made every role be called again (a whole second pass)."""
     keys = every_seat(NINE)
     keys[Role.SEER] = [[], [1]]  # silent in the first pass, types her seat when called again
@@ -367,7 +368,7 @@ def test_issue23_point3_a_missed_seat_calls_again_only_the_role_that_missed() ->
     assert "deal.roll_call_again" not in [key for key, _ in said]
 
 
-def test_issue23_point3_called_again_a_role_keeps_the_seats_it_gave_and_sees_them() -> None:
+def test_called_again_a_role_keeps_the_seats_it_gave_and_sees_them() -> None:
     keys = every_seat(NINE)
     keys[Role.WEREWOLF] = [[2], [4, 9]]  # one of three seats in the first pass
     learnt, timeline = turns_roll_call(NINE, keys)
@@ -380,7 +381,7 @@ def test_issue23_point3_called_again_a_role_keeps_the_seats_it_gave_and_sees_the
         "Each of you, enter your seat number.\nNoted: 2. Still to enter: 2 of 3.")
 
 
-def test_issue23_point3_the_second_pass_is_the_same_whatever_the_cards() -> None:
+def test_the_second_pass_is_the_same_whatever_the_cards() -> None:
     """Which roles are called again depends only on how many seats each role typed, never on the
     seats: two deals, the same role silent, the same lines at the same times."""
     other = Deal((Role.VILLAGER, Role.WEREWOLF, Role.SEER, Role.VILLAGER, Role.CUPID, Role.WEREWOLF, Role.WITCH,
@@ -395,7 +396,7 @@ def test_issue23_point3_the_second_pass_is_the_same_whatever_the_cards() -> None
     assert heard[0] == heard[1]
 
 
-def test_issue23_point3_a_turn_lasts_what_the_deck_gives_whatever_is_typed() -> None:
+def test_a_turn_lasts_what_the_deck_gives_whatever_is_typed() -> None:
     """The turn: `roll_call` seconds, and `roll_call_card` more for each card beyond the first."""
     fast, t_fast = turns_roll_call(NINE, {role: [seats + ["+"]] for role, [seats] in every_seat(NINE).items()})
     slow, t_slow = turns_roll_call(NINE, every_seat(NINE))
@@ -414,7 +415,7 @@ def test_issue23_point3_a_turn_lasts_what_the_deck_gives_whatever_is_typed() -> 
     assert by_role["Seer"] == timing.roll_call
 
 
-def test_issue23_point6_the_panel_lists_every_seat_noted_for_the_role() -> None:
+def test_the_panel_lists_every_seat_noted_for_the_role() -> None:
     """Before: only the last seat ("Seat 9 noted.")."""
     learnt, timeline = turns_roll_call(NINE, every_seat(NINE))
     assert learnt == NINE
@@ -424,7 +425,7 @@ def test_issue23_point6_the_panel_lists_every_seat_noted_for_the_role() -> None:
     assert "Each of you, enter your seat number.\nNoted: 2, 4, 9. All entered (- takes back the last one)." in shown
 
 
-def test_issue23_point5_minus_with_no_seat_noted_says_there_is_nothing_to_take_back() -> None:
+def test_minus_with_no_seat_noted_says_there_is_nothing_to_take_back() -> None:
     keys = every_seat(NINE)
     keys[Role.SEER] = [["-", 1]]
     learnt, timeline = turns_roll_call(NINE, keys)

@@ -159,7 +159,7 @@ def test_the_board_shows_what_is_public_by_design() -> None:
     assert "Seat 4: group B." in text and "The Seer card." in text
 
 
-def test_issue23_point15_a_card_with_its_reminder_stays_an_indented_panel() -> None:
+def test_a_card_with_its_reminder_stays_an_indented_panel() -> None:
     """The reminder is longer than the screen is wide: it wraps inside the panel, which never takes
     the whole width (the day's caption box does)."""
     for width, height in ((100, 40), (80, 24)):
