@@ -7,6 +7,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from tests.netns import Network
 from tests.table.tmux import REPO
 
@@ -15,6 +17,8 @@ ASK = ("from narrator.errors import NarratorError\n"
        "from narrator.phones.play import table_address\n"
        "try:\n    print(table_address())\n"
        "except NarratorError as exc:\n    print('refused: ' + message_of(exc))\n")
+
+pytestmark = pytest.mark.slow  # network namespaces and the command in child processes
 
 
 def address_in(net: Network, ns: str) -> str:
