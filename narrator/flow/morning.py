@@ -45,9 +45,7 @@ class Chain:
         elif awaiting is Awaiting.HUNTER:
             end = ctx.voice.line(Cue("chain.hunter", {"seat": seat}, phase="day.chain"))
             # As a night turn: keys typed while his line is said are not taken, and his question says so.
-            early = Prompt("day.hunter.early", deadline=end, idle=True)
-            while ctx.asker.listener.listen(early) is not None:
-                pass
+            ctx.refuse_until(Prompt("day.hunter.early", deadline=end, idle=True))
             ctx.wait_until(end)
             ctx.note("input.too_early")
             heard = ctx.ask(ctx.day_prompt("day.hunter", game.hunter_targets(), ctx.timing.chain, risky=True,

@@ -94,10 +94,8 @@ class NightCall:
     def _too_early(self, ctx: Context, wake_end: float) -> None:
         """Listen during the wake line: keys typed before the panel opens are not taken (a key
         typed then may be the previous role's, late); the panel's note says so to every role."""
-        prompt = Prompt(f"night.{self.name}.early", night=True, deadline=wake_end, number=ctx.game.state.night,
-                        idle=True)
-        while ctx.asker.listener.listen(prompt) is not None:
-            pass
+        ctx.refuse_until(Prompt(f"night.{self.name}.early", night=True, deadline=wake_end,
+                                number=ctx.game.state.night, idle=True))
 
     def _turn(self, ctx: Context, turn: NightTurn, deadline: float) -> list[Heard]:
         """The role's answers until the deadline; the last ones standing are returned. Each
