@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from narrator.flow.context import Context
-from narrator.flow.lines import minutes_cue
+from narrator.flow.lines import debate_cue, minutes_cue
 from narrator.flow.narration import narrate, opening
 from narrator.ports import Cue, Heard, Prompt
 from narrator.rules import Awaiting, Side
@@ -35,7 +35,7 @@ class Debate:
     def run(self, ctx: Context) -> None:
         opening(ctx)
         t, clock, asker = ctx.timing, ctx.clock, ctx.asker
-        ctx.say(minutes_cue("debate.start", t.debate))
+        ctx.say(debate_cue(t.debate))
         end = clock.now() + t.debate
         pending = [w for w in self.warnings if w[0] < t.debate]
         while True:
