@@ -43,3 +43,7 @@ def test_the_witch_answering_half_is_refused_saying_how_she_answers() -> None:
 def test_the_witch_healing_a_player_not_devoured_is_refused_naming_the_devoured() -> None:
     refused(witch_awake(), "use_power", "witch", (1, 7),
             match=r"^heal seat 7: not devoured tonight \(devoured: 6\); she heals one of them$")
+
+
+def test_a_seat_outside_the_table_is_refused_naming_the_seats() -> None:
+    refused(first_night(), "seer_inspect", 9, match=r"^seat 9 is out of range; seats are 1 to 8$")
