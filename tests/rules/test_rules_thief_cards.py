@@ -1,4 +1,4 @@
-"""The cards the Thief may take (docs/rules-spec.md#role-thief): an extra card, 1 or 2, or his own
+"""The cards the Thief may take (docs/rules-spec.md#role-base): an extra card, 1 or 2, or his own
 (0); with two Werewolf cards among the extra cards he must take one of them. A card always dealt to
 a seat is never one of the extra cards."""
 
