@@ -31,6 +31,9 @@ class Options:
     wolves_win_at_parity: bool = False
     # Telling a charmed (or infected) player he was designated (narrator/roles/designation.py).
     designation_notice: Literal["tap_by_chooser", "helper_touch"] = "tap_by_chooser"
+    # When the end is checked (docs/rules-spec.md#end): every morning and after every elimination,
+    # or only at the start of each day, as the Italian rule book has it.
+    end_check: Literal["morning_and_vote", "dawn"] = "morning_and_vote"
     # ---- the roles' options, from their modules: written by `python scripts/options.py` ----
     # narrator/roles/seer.py
     seer_sees: Literal["role", "team"] = "role"
