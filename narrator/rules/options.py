@@ -34,6 +34,9 @@ class Options:
     # When the end is checked (docs/rules-spec.md#end): every morning and after every elimination,
     # or only at the start of each day, as the Italian rule book has it.
     end_check: Literal["morning_and_vote", "dawn"] = "morning_and_vote"
+    # The Italian rule book's two-player game (docs/rules-spec.md#last-two): a single vote, and the
+    # lower of the two eliminated at a dawn with no death.
+    two_player_end: bool = False
     # ---- the roles' options, from their modules: written by `python scripts/options.py` ----
     # narrator/roles/seer.py
     seer_sees: Literal["role", "team"] = "role"
