@@ -655,7 +655,8 @@ def texts_of(pack: VoicePack, cues: Iterable[Cue], engine: str | None = None) ->
 # ---- the [rules] texts: what every pack says about the engine's roles and options ------------
 # `narrator rules` (narrator/reference.py) prints them; the check below names any that is missing.
 
-LABELS: tuple[str, ...] = ("title", "intro", "roles", "team", "office", "options", "default", "generated", "pending")
+LABELS: tuple[str, ...] = ("title", "intro", "roles", "team", "moons", "office", "options", "default", "generated",
+                           "pending")
 # Offices the reference describes besides the role cards (named in the pack's [roles]).
 OFFICES: tuple[str, ...] = ("captain",)
 def option_values(key: str) -> tuple[str, ...]:

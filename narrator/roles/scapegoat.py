@@ -79,7 +79,7 @@ OPTIONS = (
 
 
 MODULE = RoleModule(
-    Card(Role.SCAPEGOAT, Team.VILLAGE, box="new_moon"),
+    Card(Role.SCAPEGOAT, Team.VILLAGE, moons=2, box="new_moon"),
     announce=announce,
     hooks=Hooks(
         ties=(tie,),

@@ -13,7 +13,7 @@ from narrator.errors import UsageError
 from narrator.i18n import current_language, message_of, set_language, tr
 from narrator.flow.timing import Timing
 from narrator.listening.check import voice_mode_label
-from narrator.roles import night_calls, wizard_roles
+from narrator.roles import CARDS, night_calls, wizard_roles
 from narrator.rules import Role, RulesError
 from narrator.rules.composition import RECOMMENDED
 from narrator.rules.options import CHOICES, NUMBERS, TEXTS, Options
@@ -24,7 +24,9 @@ from narrator.table.config import (DEAL_MODES, INPUTS, TableConfig, deal_label, 
 T = TypeVar("T")
 
 # The special roles in the order the wizard numbers them (Villagers fill the rest).
-ROLE_MENU: tuple[Role, ...] = wizard_roles()  # from the role catalogue (narrator/roles)
+# From the role catalogue (narrator/roles), the roles for new players (one moon) first, then two
+# and three moons (docs/rules-spec.md#moons), each level in the catalogue's order.
+ROLE_MENU: tuple[Role, ...] = tuple(sorted(wizard_roles(), key=lambda r: CARDS[r].moons))
 OPTION_MENU: tuple[str, ...] = tuple(f.name for f in Options.__dataclass_fields__.values())
 
 
@@ -219,10 +221,13 @@ class Wizard:
     def _roles_menu(self) -> str:
         deck = self.config.composition()
         name = self.pack.role_name
-        parts = [tr("{number} {role} x{count}", number=i, role=name(r.value), count=deck.get(r, 0))
-                 for i, r in enumerate(ROLE_MENU, start=1)]
+        groups: dict[int, list[str]] = {}
+        for i, r in enumerate(ROLE_MENU, start=1):
+            groups.setdefault(CARDS[r].moons, []).append(
+                tr("{number} {role} x{count}", number=i, role=name(r.value), count=deck.get(r, 0)))
+        listing = "; ".join(_moons(level, ", ".join(parts)) for level, parts in sorted(groups.items()))
         return tr("Roles for {players} players: {listing}; {villager} x{count}", players=self.config.players,
-                  listing=", ".join(parts), villager=name(Role.VILLAGER.value), count=deck.get(Role.VILLAGER, 0))
+                  listing=listing, villager=name(Role.VILLAGER.value), count=deck.get(Role.VILLAGER, 0))
 
     def _parse_role_change(self, answer: str) -> tuple[Role, int] | None:
         text = answer.strip().replace(" ", "")
@@ -385,6 +390,15 @@ class Wizard:
                 return parse(answer)
             except Invalid as exc:
                 self.io.tell(f"! {exc}")
+
+
+def _moons(level: int, roles: str) -> str:
+    """The wizard's roles of one level (docs/rules-spec.md#moons), headed by it."""
+    if level == 1:
+        return tr("for new players (one moon): {roles}", roles=roles)
+    if level == 2:
+        return tr("two moons: {roles}", roles=roles)
+    return tr("three moons: {roles}", roles=roles)
 
 
 def _number(answer: str, default: int) -> int:

@@ -11,6 +11,7 @@ import pytest
 from narrator.rules import Role
 from narrator.table.config import TableConfig, config_path, load_config, save_config
 from narrator.fakes import ScriptedAsker
+from narrator.packs import load_pack
 from narrator.table.wizard import ROLE_MENU, Wizard, option_menu
 
 ALL_ENTER = ["", "", "", "", "", "", ""]
@@ -211,7 +212,7 @@ def test_setup_questions_use_the_packs_names_not_raw_keys() -> None:
     told = "\n".join(asker.told)
     for raw in ("little_girl", "witch_sees_victim_after_heal", "=no", "=yes", "seer_sees", "any_death"):
         assert raw not in told, raw
-    assert "6 Little Girl x0" in told
+    assert f"{ROLE_MENU.index(Role.LITTLE_GIRL) + 1} Little Girl x0" in told
     assert f"{heal} the Witch sees the victim after healing: no" in told
     assert "the Witch sees the victim after healing: yes" in told  # after choosing 2, in the listing and summary
 
@@ -323,3 +324,21 @@ def test_one_at_the_last_table_changes_it_and_enter_keeps_it() -> None:
     asker = ScriptedAsker(["3", ""])
     Wizard(asker, TableConfig(players=8), ["en"]).run(offer_last=True)
     assert "! '3' is not a choice; type a number from 1 to 1" in asker.told
+
+
+def test_the_roles_question_offers_the_roles_for_new_players_first() -> None:
+    from narrator.roles import CARDS
+
+    _, asker = run(ALL_ENTER)
+    menu = next(t for t in asker.told if t.startswith("Roles for 8 players: "))
+    listing = menu.removeprefix("Roles for 8 players: ")
+    assert listing.startswith("for new players (one moon): 1 Werewolf x2, 2 Seer x1, 3 Witch x1, 4 Hunter x1")
+    heads = [listing.index(h) for h in ("for new players (one moon): ", "; two moons: ", "; three moons: ")]
+    assert heads == sorted(heads)
+    levels = [CARDS[r].moons for r in ROLE_MENU]
+    assert levels == sorted(levels) and set(levels) == {1, 2, 3}
+    # Each role stands under its own level, numbered as the answers number it.
+    for number, role in enumerate(ROLE_MENU, start=1):
+        at = listing.index(f"{number} {load_pack('en').role_name(role.value)} x")
+        level = sum(1 for h in heads if h <= at)
+        assert level == CARDS[role].moons, role
