@@ -59,6 +59,7 @@ def render_rules(pack: VoicePack) -> str:
             mark = f" ({t['default']})" if value == default else ""
             out.append(f"- `{value}`{mark}: {t[f'value.{key}.{value}']}")
         out.append("")
+    out += _presets(pack)
     pending = pending_keys(pack)
     if pending:
         out += [f"## {t['pending']}", ""]
@@ -75,6 +76,19 @@ def render_rules(pack: VoicePack) -> str:
                     out.append("")
     out += ["---", "", f"*{t['generated']}*", ""]
     return "\n".join(out)
+
+
+def _presets(pack: VoicePack) -> list[str]:
+    """The shipped presets (docs/rules-spec.md#presets): what each is, and the options it sets."""
+    from narrator.presets import as_text, shipped
+
+    t = pack.rules
+    out = [f"## {t['presets']}", ""]
+    for preset in shipped():
+        out += [f"### `{preset.name}`", "", t[f"preset.{preset.name}"], ""]
+        out += [f"- `{key}={as_text(value)}`" for key, value in preset.options.items()]
+        out.append("")
+    return out
 
 
 def option_help() -> str:

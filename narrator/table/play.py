@@ -300,7 +300,7 @@ def deal_at_table(setup: Setup, mode: str, speaker: Speaker, listener: Listener,
     deck = deck_of(setup.deal.seats, extra)
     dealt = roll_call(setup.players, deck, setup.options, speaker, listener, display, clock, setup.timing)
     # Every role announced is called every night, even one left in the middle by the Thief.
-    return replace(setup, deal=dealt, possible=frozenset(deck))
+    return replace(setup, deal=dealt, possible=frozenset(deck) | (setup.possible or frozenset()))
 
 
 def _journal(args: argparse.Namespace) -> Path:

@@ -57,6 +57,9 @@ def register(sub: Any) -> None:
 
 
 def run_play(args: argparse.Namespace) -> int:
+    from narrator.table.presets import expand
+
+    args.option = expand(args.option)  # --option preset=NAME: the preset's options, in its place
     if args.text and getattr(args, "screen", None) == "full":
         raise UsageError("--text and --screen full contradict each other: --text is the same as --screen text; keep one")
     if args.headless:

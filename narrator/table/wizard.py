@@ -18,6 +18,7 @@ from narrator.rules import Role, RulesError
 from narrator.rules.composition import RECOMMENDED
 from narrator.rules.options import CHOICES, NUMBERS, TEXTS, Options
 from narrator.packs import VoicePack
+from narrator.table.presets import Preset, presets
 from narrator.table.config import (DEAL_MODES, INPUTS, TableConfig, deal_label, input_label, option_groups,
                                    option_text, specials_of, with_defaults)
 
@@ -253,14 +254,36 @@ class Wizard:
                 title = tr("The game") if role is None else self.pack.role_name(role.value)
                 self.io.tell(tr("  {title}: {listing}", title=title, listing=listing))
 
-            def parse(answer: str) -> str | None:
-                if not answer.strip():
+            # Presets (docs/rules-spec.md#presets): `*N` sets every option of preset N at once.
+            shelf = self.presets()
+            if shelf:
+                self.io.tell(tr("Presets: {listing}", listing=", ".join(
+                    f"*{i} {preset.name}" for i, preset in enumerate(shelf, start=1))))
+
+            def parse(answer: str) -> str | int | None:
+                text = answer.strip()
+                if not text:
                     return None
+                if shelf and text.startswith("*"):
+                    return _index(text[1:], len(shelf), "preset")
                 return menu[_index(answer, len(menu), "option") - 1]
 
-            name = self._ask(tr("Enter = these rules; an option's number changes it:"), parse)
+            question = tr("Enter = these rules; an option's number changes it:")
+            if shelf:
+                question = tr("Enter = these rules; an option's number changes it; *1 to *{last} = that preset:",
+                              last=len(shelf))
+            name = self._ask(question, parse)
             if name is None:
                 return
+            if isinstance(name, int):
+                chosen = {k: v for k, v in shelf[name - 1].options.items() if v != Options().to_dict()[k]}
+                try:
+                    TableConfig(self.config.players, self.config.roles, chosen).composition()
+                except RulesError as exc:
+                    self.io.tell(f"! {message_of(exc)}")
+                    continue
+                self.config.options = chosen
+                continue
             if name in TEXTS:  # a text of its own (the Sectarian's groups, the Actor's cards): typed
                 current = str(opts[name])
                 value: object = self._ask(f"{name} [{current}]:", lambda a: a.strip() or current)
@@ -275,6 +298,14 @@ class Wizard:
                 self.io.tell(f"! {message_of(exc)}")
                 continue
             self.config.options = trial
+
+    def presets(self) -> list[Preset]:
+        """The presets offered (the shipped ones and the table's own); a bad file is named, once."""
+        try:
+            return presets()
+        except UsageError as exc:
+            self.io.tell(f"! {message_of(exc)}")
+            return presets(skip_bad=True)
 
     def language(self) -> None:
         listing = ", ".join(f"{i} {lang}" for i, lang in enumerate(self.languages, start=1))
@@ -424,6 +455,8 @@ def _not_an_index(what: str, text: str, count: int) -> str:
         return tr("{answer!r} is not a fair composition; type a number from 1 to {last}", answer=text, last=count)
     if what == "option":
         return tr("{answer!r} is not an option; type a number from 1 to {last}", answer=text, last=count)
+    if what == "preset":
+        return tr("{answer!r} is not a preset; type * then a number from 1 to {last}", answer=text, last=count)
     if what == "turn":
         return tr("{answer!r} is not a turn; type a number from 1 to {last}", answer=text, last=count)
     return tr("{answer!r} is not a choice; type a number from 1 to {last}", answer=text, last=count)
