@@ -24,6 +24,7 @@ from typing import Any, Callable, Mapping
 from narrator.packs import VoicePack
 from narrator.phones.port import SeatChannels
 from narrator.ports import Clock, Display, Heard, Listener, PanelLines, Prompt, PublicBoard, SlotValue
+from narrator.flow.secret_vote import PROMPT as SECRET
 from narrator.roles import night_calls
 from narrator.roles.designation import LINES as NOTICE_LINES
 from narrator.rules.game import Game
@@ -165,6 +166,11 @@ class PhoneTable:
                 for seat in seats:
                     self._panel(seat, [title], self._choices(prompt))
         heard = self._wait(prompt, seats)
+        if self.game is not None and self.game.options.accusation_vote == "secret" and SECRET.match(prompt.name):
+            # The secret accusation vote is taken from the voter's own phone only: a key typed or a
+            # word said at the table is public (docs/rules-spec.md#secret-vote).
+            while heard is not None and heard.source != "phone":
+                heard = self._wait(prompt, seats)
         if _VOTER.match(prompt.name) and seats and seats[0] in self.phones.joined():
             # The Stuttering Judge's sign (`+` before a vote) from a voter with a phone: from that
             # phone only; a `+` typed on the keypad meanwhile is someone else's and counts for nothing.

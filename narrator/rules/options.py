@@ -41,6 +41,10 @@ class Options:
     # the composition are set aside unseen at the program's deal, replaced by Villagers, and still
     # called every night.
     possible_beyond_dealt: int = 0
+    # The accusation vote with eyes closed, each voter on their own phone (docs/rules-spec.md#secret-vote):
+    # `secret` needs a phone on every seat (refused before the game otherwise); `secret_with_phones`
+    # is secret when the table plays with phones and open otherwise (the wherewolf preset's).
+    accusation_vote: Literal["open", "secret", "secret_with_phones"] = "open"
     # ---- the roles' options, from their modules: written by `python scripts/options.py` ----
     # narrator/roles/seer.py
     seer_sees: Literal["role", "team"] = "role"

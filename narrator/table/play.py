@@ -186,6 +186,10 @@ def _play_games(args: argparse.Namespace, screen: str, lines: LineListener, give
         setup = setup_from_config(config, args.seed, args.pace)
         names = config.seat_names()
     adopt_language(setup.language)  # the table's language (the setup file's, the last game's, --lang): every line in it
+    from narrator.flow.secret_vote import with_phones
+
+    # The secret accusation vote needs a phone on every seat: refused now, before the game, without.
+    setup = with_phones(setup, bool(getattr(args, "phones", False)) and screen == "full")
     if given or args.again:  # the wizard warned already
         from narrator.flow.script import warn_players
 

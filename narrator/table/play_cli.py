@@ -78,7 +78,10 @@ def _play_headless(args: argparse.Namespace) -> int:
     if args.setup is None or args.script is None:
         raise UsageError("headless play needs --setup SETUP.toml and --script SCRIPT.toml")
     setup = load_setup(args.setup)
+    from narrator.flow.secret_vote import with_phones
     from narrator.table.config import adopt_language
+
+    setup = with_phones(setup, False)  # headless: no phone, so no secret accusation vote
 
     adopt_language(setup.language)  # the script's table speaks its language: every printed line in it
     warn_players(setup.players)

@@ -18,7 +18,8 @@ from narrator.table.presets import expand
 from narrator.table.wizard import Wizard
 
 WHEREWOLF = {"possible_beyond_dealt": 2, "vote_procedure": "accusation", "reveal_role_on_death": False,
-             "first_night_kill": False, "seer_sees": "team", "end_check": "dawn", "two_player_end": True}
+             "first_night_kill": False, "seer_sees": "team", "end_check": "dawn", "two_player_end": True,
+             "accusation_vote": "secret_with_phones"}
 
 
 def chosen(options: Options) -> dict[str, object]:
