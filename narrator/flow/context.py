@@ -69,6 +69,12 @@ class Context:
     def note(self, key: str, **slots: Any) -> None:
         self.display.feedback(key, slots)
 
+    def refuse_until(self, prompt: Prompt) -> None:
+        """Listen until `prompt`'s deadline and take nothing: keys typed while a wake line is said
+        (a key then may be the previous role's, late)."""
+        while self.asker.listener.listen(prompt) is not None:
+            pass
+
     # ---- asking by day --------------------------------------------------------------------
 
     def ask(self, prompt: Prompt) -> Heard | None:

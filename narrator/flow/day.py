@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from narrator.flow.context import Context
-from narrator.flow.lines import minutes_cue
+from narrator.flow.lines import debate_cue, minutes_cue
 from narrator.flow.narration import narrate, opening
 from narrator.flow.secret_vote import say_totals, secret_roll_call, secret_round
 from narrator.ports import Cue, Heard, Prompt
@@ -36,7 +36,7 @@ class Debate:
     def run(self, ctx: Context) -> None:
         opening(ctx)
         t, clock, asker = ctx.timing, ctx.clock, ctx.asker
-        ctx.say(minutes_cue("debate.start", t.debate))
+        ctx.say(debate_cue(t.debate))
         end = clock.now() + t.debate
         pending = [w for w in self.warnings if w[0] < t.debate]
         while True:

@@ -13,6 +13,14 @@ def minutes_cue(key: str, seconds: float) -> Cue:
     return Cue(key, {"minutes": minutes}, phase="day.debate")
 
 
+def debate_cue(seconds: float) -> Cue:
+    """The debate's opening line: its length in minutes, or under 50 s in seconds (a 20-second
+    debate is not "one minute")."""
+    if seconds < 50:
+        return Cue("debate.start_seconds", {"seconds": round(seconds)}, phase="day.debate")
+    return minutes_cue("debate.start", seconds)
+
+
 def time_left_cue(seconds: float) -> Cue:
     """What `*` says during the debate: the time actually left, in minutes, or tens of seconds."""
     if seconds >= 90:

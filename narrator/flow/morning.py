@@ -43,7 +43,11 @@ class Chain:
         if awaiting is Awaiting.WINDOW:
             window(ctx, seat)
         elif awaiting is Awaiting.HUNTER:
-            ctx.say(Cue("chain.hunter", {"seat": seat}, phase="day.chain"))
+            end = ctx.voice.line(Cue("chain.hunter", {"seat": seat}, phase="day.chain"))
+            # As a night turn: keys typed while his line is said are not taken, and his question says so.
+            ctx.refuse_until(Prompt("day.hunter.early", deadline=end, idle=True))
+            ctx.wait_until(end)
+            ctx.note("input.too_early")
             heard = ctx.ask(ctx.day_prompt("day.hunter", game.hunter_targets(), ctx.timing.chain, risky=True,
                                            ask_back=True))
             game.hunter_shoot(None if heard is None else int(heard.choice))

@@ -94,10 +94,8 @@ class NightCall:
     def _too_early(self, ctx: Context, wake_end: float) -> None:
         """Listen during the wake line: keys typed before the panel opens are not taken (a key
         typed then may be the previous role's, late); the panel's note says so to every role."""
-        prompt = Prompt(f"night.{self.name}.early", night=True, deadline=wake_end, number=ctx.game.state.night,
-                        idle=True)
-        while ctx.asker.listener.listen(prompt) is not None:
-            pass
+        ctx.refuse_until(Prompt(f"night.{self.name}.early", night=True, deadline=wake_end,
+                                number=ctx.game.state.night, idle=True))
 
     def _turn(self, ctx: Context, turn: NightTurn, deadline: float) -> list[Heard]:
         """The role's answers until the deadline; the last ones standing are returned. Each
@@ -119,6 +117,9 @@ class NightCall:
             if not prompt.allows(heard.choice):
                 if heard.choice == "no" and not answers:
                     display.feedback("input.nothing_to_undo", {})  # not "Not possible: -."
+                elif heard.choice == "pause":
+                    # A night turn keeps its length whatever is typed (docs/secrecy.md): `/` says so.
+                    display.feedback("input.no_pause", {})
                 elif answers and turn.final:
                     # A final answer (the Seer's look, the Fox's sniff): `-` and any key after it
                     # get the same one message, never "to change it, press -".

@@ -20,7 +20,7 @@ from narrator.flow.asking import Asker
 from narrator.flow.board import at_night
 from narrator.flow.context import Context
 from narrator.flow.day import Debate, Dusk, Election, GameOver, Vote
-from narrator.flow.lines import minutes_cue as minutes_cue, time_left_cue as time_left_cue
+from narrator.flow.lines import debate_cue as debate_cue, minutes_cue as minutes_cue, time_left_cue as time_left_cue
 from narrator.flow.machine import NIGHT_ORDER as NIGHT_ORDER, STATES as STATES, next_step
 from narrator.flow.machine import transitions_table as transitions_table
 from narrator.flow.morning import Chain, Dawn
@@ -128,6 +128,6 @@ def all_cues(pack: VoicePack, game: Game, timing: Timing) -> list[Cue]:
     # Every whole minute up to the longest debate: `*` tells the minutes left.
     minutes = list(range(1, most + 2))
     return every_cue(pack, game.players, roles,
-                     {"minutes": minutes, "seconds": [int(timing.defence)],
+                     {"minutes": minutes, "seconds": sorted({int(timing.defence), round(timing.debate)}),
                       # seconds left in a debate, and the counts the roles' lines say (the Raven's extra votes)
                       "count": sorted({20, 30, 40, 50, *COUNTS})})

@@ -22,8 +22,10 @@ def play_with_phones(setup: Setup, pack: VoicePack, table: PhoneTable, speaker: 
     setup = with_phones(setup, True)  # accusation_vote=secret_with_phones: secret, every seat has a phone
     game = start_game(setup)
     table.attach(game)
+    speaker = table.speaker(speaker)  # every phone follows night and day as they are said
     if not journal.records():
         journal.append({"kind": "setup", **(head or {"mode": "test", "seed": seed, "setup": setup.to_record()})})
     seq = Sequencer(game, pack, speaker, table, table, clock, journal, random.Random(seed), setup.timing, resume)
     seq.run()
+    table.over()
     return game

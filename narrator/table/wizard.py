@@ -6,6 +6,7 @@ one clear line and the same question again; nothing answered before is lost.
 
 from __future__ import annotations
 
+import shutil
 import sys
 from typing import Callable, Iterable, Mapping, Protocol, TextIO, TypeVar
 
@@ -78,7 +79,7 @@ class LineAsker:
 
 
 def voice_check_question(wizard: Wizard) -> None:
-    """Issue 24 point 6: a table that answers by voice may check its voices now (skippable): a few
+    """A table that answers by voice may check its voices now (skippable): a few
     players each say three seat numbers; the score picks voice / yes_no / keypad (`voice_mode`).
     Asked only when the wizard was given a way to run the check (`voice_check`)."""
     if wizard.voice_check is None or wizard.config.inputs == "keypad":
@@ -117,6 +118,7 @@ class Wizard:
         self.advisor = advisor
         # The phones question: only where phones can be played (the full screen; the text screen has no panel).
         self.ask_phones = ask_phones
+        self.width = shutil.get_terminal_size((100, 40)).columns  # the roles' columns fit it
 
     # ---- the questions ------------------------------------------------------------------
 
@@ -220,15 +222,24 @@ class Wizard:
         return offers
 
     def _roles_menu(self) -> str:
+        """Every role the wizard numbers with its count, in columns that fit the terminal (a role's
+        name is never cut at the edge), then the Villagers who fill the rest."""
         deck = self.config.composition()
         name = self.pack.role_name
-        groups: dict[int, list[str]] = {}
-        for i, r in enumerate(ROLE_MENU, start=1):
-            groups.setdefault(CARDS[r].moons, []).append(
-                tr("{number} {role} x{count}", number=i, role=name(r.value), count=deck.get(r, 0)))
-        listing = "; ".join(_moons(level, ", ".join(parts)) for level, parts in sorted(groups.items()))
-        return tr("Roles for {players} players: {listing}; {villager} x{count}", players=self.config.players,
-                  listing=listing, villager=name(Role.VILLAGER.value), count=deck.get(Role.VILLAGER, 0))
+        cells = [f"{i:>2} {name(r.value)} ×{deck.get(r, 0)}" for i, r in enumerate(ROLE_MENU, start=1)]
+        width = max(len(cell) for cell in cells) + 3
+        columns = max(1, (self.width - 2) // width)
+        lines = [tr("Roles for {players} players:", players=self.config.players)]
+        # The roles for new players (one moon) first, then two and three moons, each under its heading.
+        for level in (1, 2, 3):
+            mine = [cell for cell, r in zip(cells, ROLE_MENU) if CARDS[r].moons == level]
+            rows = -(-len(mine) // columns)
+            lines.append(" " + _moons(level))
+            for row in range(rows):
+                line = "".join(mine[i].ljust(width) for i in range(row, len(mine), rows))
+                lines.append("  " + line.rstrip())
+        lines.append(f"   {name(Role.VILLAGER.value)} ×{deck.get(Role.VILLAGER, 0)}")
+        return "\n".join(lines)
 
     def _parse_role_change(self, answer: str) -> tuple[Role, int] | None:
         text = answer.strip().replace(" ", "")
@@ -423,13 +434,13 @@ class Wizard:
                 self.io.tell(f"! {exc}")
 
 
-def _moons(level: int, roles: str) -> str:
-    """The wizard's roles of one level (docs/rules-spec.md#moons), headed by it."""
+def _moons(level: int) -> str:
+    """The heading of the wizard's roles of one level (docs/rules-spec.md#moons)."""
     if level == 1:
-        return tr("for new players (one moon): {roles}", roles=roles)
+        return tr("For new players (one moon):")
     if level == 2:
-        return tr("two moons: {roles}", roles=roles)
-    return tr("three moons: {roles}", roles=roles)
+        return tr("Two moons:")
+    return tr("Three moons:")
 
 
 def _number(answer: str, default: int) -> int:

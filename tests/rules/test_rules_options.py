@@ -39,6 +39,8 @@ def test_every_role_option_is_a_typed_field_with_its_declared_default_and_values
     assert set(KINDS) == set(fields)
 
 
+# Seconds of the type checker a case: the slow tier (docs/testing.md).
+@pytest.mark.slow
 @pytest.mark.parametrize("word, refused", [("teams", True), ("team", False)])
 def test_mypy_refuses_a_word_an_option_cannot_take(tmp_path: Path, word: str, refused: bool) -> None:
     snippet = tmp_path / "snippet.py"
