@@ -55,7 +55,10 @@ def say_totals(ctx: Context, phase: str) -> None:
     cast = next(e for e in reversed(ctx.game.events) if isinstance(e, ev.VotesCast))
     for seat, count in cast.counts:
         if count:
-            ctx.say(Cue("vote.secret_total", {"seat": seat, "count": count}, phase=phase))
+            # Two lines ("Seat 2." "3 accusations."): seats plus counts to render, not seats times counts.
+            ctx.say(Cue("vote.candidate", {"seat": seat}, phase=phase))
+            ctx.say(Cue("vote.secret_count_one", phase=phase) if count == 1
+                    else Cue("vote.secret_count", {"count": count}, phase=phase))
 
 
 def with_phones(setup: Setup, phones: bool) -> Setup:

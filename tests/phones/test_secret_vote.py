@@ -44,8 +44,9 @@ def test_the_secret_vote_is_taken_on_each_voters_phone_and_only_the_totals_are_s
     start = lines.index("Everyone, close your eyes. When I call your seat, accuse one player on your phone.")
     end = lines.index("Everyone, open your eyes.")
     assert lines[start + 1:end] == [f"Seat {seat}, your accusation." for seat in range(1, 8)]
-    assert lines[end + 1:end + 4] == ["Seat 2: 3 accusations.", "Seat 3: 2 accusations.", "Seat 5: 2 accusations."]
-    assert lines[end + 4:end + 7] == ["Seat 2 is accused.", "Seat 3 is accused.", "Seat 5 is accused."]
+    assert lines[end + 1:end + 7] == ["Seat 2.", "3 accusations.", "Seat 3.", "2 accusations.", "Seat 5.",
+                                      "2 accusations."]
+    assert lines[end + 7:end + 10] == ["Seat 2 is accused.", "Seat 3 is accused.", "Seat 5 is accused."]
     # Each accusation came from the voter's own phone, journaled as the phone's.
     secret = [(r["prompt"], r["choice"], r["source"]) for r in g.journal.records()
               if r["kind"] == "input" and r["prompt"].startswith("day.vote.accusation.")]
