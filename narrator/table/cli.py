@@ -164,7 +164,8 @@ def _list_presets() -> int:
              "this table's own are in {folder}:", folder=user_folder()))
     for preset in presets():
         options = ", ".join(f"{k}={as_text(v)}" for k, v in preset.options.items()) or "-"
-        print(f"  {preset.name}: {options}" + ("" if preset.built_in else f" ({preset.path})"))
+        print(f"  {preset.name}: {options}" + ("" if preset.built_in else f" ({preset.path})")
+              + (f"; {preset.description}" if preset.description and not preset.built_in else ""))
     return 0
 
 
