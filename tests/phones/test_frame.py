@@ -32,6 +32,7 @@ def test_the_frame_holds_the_largest_view_of_every_pack_at_every_table_size() ->
     assert needed[("ru", 30)] == largest  # the widest script at the largest table
 
 
+@pytest.mark.slow  # thirty-seat games with every frame sealed and opened: half a minute of CPU each
 def test_the_bound_covers_every_part_of_a_real_view_and_every_view_of_a_real_game() -> None:
     for lang in ("ru", "ja", "en"):
         phones = FakePhones(30)
@@ -44,6 +45,7 @@ def test_the_bound_covers_every_part_of_a_real_view_and_every_view_of_a_real_gam
                 assert len(str(view[part]).encode("utf-8")) <= len(str(bound[part]).encode("utf-8")), (lang, part)
 
 
+@pytest.mark.slow  # thirty-seat games with every frame sealed and opened: half a minute of CPU each
 def test_a_thirty_seat_russian_game_with_the_witch_and_the_wolf_father_plays_on_sealed_frames() -> None:
     hub = PhoneHub(30)
     frames: list[Frame] = []
