@@ -48,7 +48,11 @@ class Phones:
             async with session.ws_connect(path.replace("http://", "ws://").replace("/p/", "/ws/"), origin=origin) as ws:
                 await ws.send_bytes(side.hello((await ws.receive()).data))
                 async for msg in ws:
-                    view = side.open(msg.data)["view"]
+                    message = side.open(msg.data)
+                    if message["t"] != "view":  # the table's names: answered like any frame
+                        await ws.send_bytes(side.seal({"t": "idle"}))
+                        continue
+                    view = message["view"]
                     self.views[seat].append(view)
                     answer: dict[str, Any] = {"t": "idle"}
                     if view.get("choices") and (seat, view.get("id")) not in self.answered:

@@ -154,6 +154,7 @@ class WirePhones:
         self.origin = origin
         self.sides = {seat: PhoneSide(key_bytes(link.split("#")[1]), f"device-of-{seat}") for seat, link in links.items()}
         self.views: dict[int, list[dict[str, Any]]] = {seat: [] for seat in links}
+        self.messages: dict[int, list[dict[str, Any]]] = {seat: [] for seat in links}  # views and names
         self.numbers: dict[int, list[int]] = {seat: [] for seat in links}  # each frame's counter
         self.pending: dict[int, dict[str, Any]] = {}
         self.closed: dict[int, int | None] = {}
@@ -176,7 +177,9 @@ class WirePhones:
                         break
                     message = side.open(msg.data)
                     self.numbers[seat].append(message["n"])
-                    self.views[seat].append(message["view"])
+                    self.messages[seat].append(message)
+                    if message["t"] == "view":
+                        self.views[seat].append(message["view"])
                     await ws.send_bytes(side.seal(self.pending.pop(seat, None) or {"t": "idle"}))
                 self.closed[seat] = ws.close_code
 

@@ -22,6 +22,8 @@
     localStorage.setItem("narrator-device-key", toB64(device.secretKey));
   }
   var ws = null, challenge = null, box = null, sent = 0, heard = 0, view = null, pending = null, stopped = false;
+  // The table's names, by seat (public: the laptop sends them to every phone); asked once for this seat.
+  var names = {}, namesOpen = false, asked = localStorage.getItem("narrator-named-" + token) === "yes";
   var $ = function (id) { return document.getElementById(id); };
 
   function fromB64(s) { s = s.replace(/-/g, "+").replace(/_/g, "/"); while (s.length % 4) { s += "="; }
@@ -56,24 +58,71 @@
     return nacl.hash(both).subarray(0, 32);
   }
 
+  // A seat's button and the page's header with the seat's name, as text ("6 Ann").
+  function label(c) { return typeof c[0] === "number" && names[c[0]] ? c[1] + " " + names[c[0]] : c[1]; }
+  function header(v) {
+    $("seat").textContent = L.seat.replace("{seat}", String(v.seat)) + (names[v.seat] ? " \u00b7 " + names[v.seat] : "");
+  }
+  function named(message) {
+    names = message.names || {}; namesOpen = !!message.open;
+    if (view) {
+      header(view);
+      Array.prototype.forEach.call($("choices").querySelectorAll("button"), function (b, i) {
+        if (view.choices[i]) { b.textContent = label(view.choices[i]); }
+      });
+    }
+    askName();
+  }
+  // "Your name?" once, while the table is joining, for a seat that has none yet (docs/names.md).
+  function askName() {
+    var form = $("name");
+    form.hidden = !(namesOpen && !asked && view && !names[view.seat]);
+  }
+  $("name").addEventListener("submit", function (e) {
+    e.preventDefault();
+    var typed = Array.from($("name-input").value.trim()).slice(0, 24).join("");
+    asked = true; localStorage.setItem("narrator-named-" + token, "yes");
+    $("name").hidden = true;
+    if (typed) { pending = {t: "name", name: typed}; }  // it goes with the answer to the next message
+  });
+  $("name-ok").textContent = L.name_ok; $("name-label").textContent = L.name;
+
   function render(v) {
     if (view && v.id === view.id && v.seat === view.seat) { return; }  // the same view again, on the beat
     view = v;
-    $("seat").textContent = L.seat.replace("{seat}", String(v.seat));
+    header(v);
+    askName();
     var lines = $("lines"); lines.textContent = "";
     v.lines.forEach(function (line) { var d = document.createElement("div"); d.textContent = line; lines.appendChild(d); });
     var choices = $("choices"); choices.textContent = "";
     v.choices.forEach(function (c) {
       var b = document.createElement("button");
-      b.type = "button"; b.textContent = c[1]; b.className = typeof c[0] === "number" ? "seat" : "word";
+      b.type = "button"; b.textContent = label(c); b.className = typeof c[0] === "number" ? "seat" : "word";
       b.setAttribute("data-choice", String(c[0]));
       b.addEventListener("click", function () { answer(c); });
       choices.appendChild(b);
     });
     $("note").textContent = v.note || "";
+    dead(v.dead);
     if (v.mode !== "panel") { $("echo").textContent = ""; }
     document.body.setAttribute("data-view", String(v.id));
     document.body.setAttribute("data-mode", v.mode);
+  }
+  // The view for the dead (an option): every card, and the night's panel as the awake role sees it.
+  function dead(d) {
+    var box = $("dead"); box.textContent = ""; box.hidden = !d;
+    if (!d) { return; }
+    var add = function (cls, text, parent) {
+      var e = document.createElement("div"); e.className = cls; e.textContent = text; (parent || box).appendChild(e); return e;
+    };
+    add("warning", d.warning);
+    if (d.awake) {
+      add("awake", d.awake);
+      d.lines.forEach(function (line) { add("line", line); });
+      if (d.note) { add("note", d.note); }
+    }
+    var cards = add("cards", "");
+    d.cards.forEach(function (c) { add("card", label([c[0], String(c[0])]) + ": " + c[1], cards); });
   }
   function answer(c) {
     $("echo").textContent = L.sent.replace("{choice}", c[1]);
@@ -109,7 +158,7 @@
         keyText = message.key; key = fromB64(keyText);
         history.replaceState(null, "", location.pathname + "#" + keyText);
       }
-      if (message.t === "view") { render(message.view); }
+      if (message.t === "view") { render(message.view); } else if (message.t === "names") { named(message); }
     };
     ws.onclose = function (e) {
       if (e.code === 4410) { $("status").textContent = REFUSED[e.code]; takeBack(); return; }
