@@ -42,6 +42,7 @@ class WireFrame:
     opcode: int
     compressed: bool
     at: float
+    data: bytes = b""  # the payload itself (unmasked)
 
 
 @dataclass
@@ -72,12 +73,17 @@ class Connection:
             elif length == 127:
                 (length,) = struct.unpack("!Q", data[at:at + 8])
                 at += 8
+            mask = b""
             if second & 0x80:
-                at += 4  # the mask
+                mask = data[at:at + 4]
+                at += 4
             if at + length > len(data):
                 break  # cut off when the connection ended
+            payload = data[at:at + length]
+            if mask:
+                payload = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
             at += length
-            out.append(WireFrame(at - start, length, first & 0x0F, bool(first & 0x40), stream.time_of(at)))
+            out.append(WireFrame(at - start, length, first & 0x0F, bool(first & 0x40), stream.time_of(at), payload))
         return out
 
 
