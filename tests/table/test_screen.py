@@ -170,3 +170,22 @@ def test_issue23_point15_a_card_with_its_reminder_stays_an_indented_panel() -> N
         box = [line for line in text.splitlines() if "│" in line or "╭" in line]
         assert box and all(line.startswith("     ") for line in box), text
         assert "you are the Witch" in text and "for nobody (once)." in text
+
+
+def test_the_board_shows_each_seats_name_as_text_whatever_was_typed() -> None:
+    from narrator.names import People
+
+    names = {1: "Ann", 2: "[bold red]Bo[/]", 4: "\x1b[2JEve\x07", 5: "🐺" * 3, 6: "X" * 10_000}
+    clock = VirtualClock()
+    console = Console(file=io.StringIO(), width=100, height=40, color_system="truecolor")
+    screen = ScreenDisplay(load_pack("en").with_people(People(names)), clock, console, Timing())
+    screen.board(BOARD)
+    screen.said(Cue("vote.start", phase="day.vote"), "Time to vote.", 0.0)
+    with console.capture() as cap:
+        console.print(screen.render())
+    text = cap.get()
+    assert "Ann" in text and "[bold red]Bo[/]"[:10] in text  # markup shown as the characters typed
+    assert "\x1b[2J" not in text and "\x07" not in text and "[2JEve" in text  # no escape reaches the terminal
+    assert "🐺🐺🐺" in text
+    assert "X" * 10 in text and "X" * 13 not in text and "…" in text  # a long name is cut to its card
+    assert all(len(line) <= 100 for line in text.splitlines() if "\x1b" not in line)
