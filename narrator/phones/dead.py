@@ -14,9 +14,10 @@ from narrator.packs import VoicePack
 from narrator.rules.game import Game
 
 
-def dead_part(game: Game, pack: VoicePack, warning: str, call: str, lines: list[str], note: str) -> dict[str, Any]:
-    """What a dead seat's phone shows besides its own view (`view["dead"]`)."""
+def dead_part(game: Game, pack: VoicePack, warning: str, call: str, lines: list[str]) -> dict[str, Any]:
+    """What a dead seat's phone shows besides its own view (`view["dead"]`): the awake role's panel
+    lines hold what it was shown and what it chose ("Victim: seat 7."); the notes on its typing do not."""
     awake = pack.call_name(call) if lines and call else ""
     return {"warning": warning,
             "cards": [[seat, pack.role_name(game.role(seat).value)] for seat in range(1, game.players + 1)],
-            "awake": awake, "lines": list(lines) if awake else [], "note": note if awake else ""}
+            "awake": awake, "lines": list(lines) if awake else []}

@@ -314,7 +314,7 @@ class PhoneHub:
                     # This beat's frame holds the names instead of the view (the next one the view):
                     # the same length, at the same beat for every phone.
                     s.link.names = self.names_version
-                    self._send_message(s.link, {"t": "names", "open": self.names_open,
+                    self._send_message(s.link, {"t": "names", "open": self.names_open, "seat": s.link.seat,
                                                 "names": {str(k): v for k, v in sorted(self.names.items())}}, at)
                 elif s.link is not None:
                     self._send(s.link, s.view, at=at)

@@ -349,7 +349,7 @@ class PhoneTable:
             from narrator.phones.dead import dead_part
 
             new["dead"] = dead_part(self.game, self.pack, self.labels["dead"], self.call if self.night else "",
-                                    self.lines if self.night else [], self.note if self.night else "")
+                                    self.lines if self.night else [])
         else:
             new.pop("dead", None)
         if old is not None and {k: v for k, v in old.items() if k != "id"} == new:

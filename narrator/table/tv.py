@@ -95,16 +95,17 @@ class TvBoard:
         with self.lock:
             votes = dict(self.votes)
             over = self.over
+        over = over if phase == "game.over" else ""
         return {
-            "mode": "over" if phase == "game.over" else "day",
+            "mode": "over" if over else "day",
             "title": pack.panel_text(key, {"role": "captain"}) if key else pack.panel_text("board.day", {"count": day}),
             "day": pack.panel_text("board.day", {"count": day}),
             "timer": timer,
             "seats": [self._seat(seat, seat in alive, seat == captain, revealed.get(seat))
                       for seat in range(1, self.players + 1)],
-            "votes": [[voter, target] for voter, target in votes.items()],
+            "votes": [] if over else [[voter, target] for voter, target in votes.items()],
             "public": [pack.text(Cue(str(k), dict(s))) for k, s in state.get("public", [])],
-            "over": over if phase == "game.over" else "",
+            "over": over,
         }
 
     def _seat(self, seat: int, alive: bool, captain: bool, role: str | None) -> dict[str, Any]:

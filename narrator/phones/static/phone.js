@@ -23,7 +23,7 @@
   }
   var ws = null, challenge = null, box = null, sent = 0, heard = 0, view = null, pending = null, stopped = false;
   // The table's names, by seat (public: the laptop sends them to every phone); asked once for this seat.
-  var names = {}, namesOpen = false, asked = localStorage.getItem("narrator-named-" + token) === "yes";
+  var names = {}, namesOpen = false, mySeat = null, asked = localStorage.getItem("narrator-named-" + token) === "yes";
   var $ = function (id) { return document.getElementById(id); };
 
   function fromB64(s) { s = s.replace(/-/g, "+").replace(/_/g, "/"); while (s.length % 4) { s += "="; }
@@ -60,15 +60,23 @@
 
   // A seat's button and the page's header with the seat's name, as text ("6 Ann").
   function label(c) { return typeof c[0] === "number" && names[c[0]] ? c[1] + " " + names[c[0]] : c[1]; }
+  // A seat's button: its number, and under it the seat's name (cut to the button, never wrapped).
+  function fill(b, c) {
+    b.textContent = c[1];
+    if (typeof c[0] === "number" && names[c[0]]) {
+      var n = document.createElement("span"); n.className = "name"; n.textContent = names[c[0]]; b.appendChild(n);
+    }
+  }
   function header(v) {
     $("seat").textContent = L.seat.replace("{seat}", String(v.seat)) + (names[v.seat] ? " \u00b7 " + names[v.seat] : "");
   }
   function named(message) {
-    names = message.names || {}; namesOpen = !!message.open;
+    names = message.names || {}; namesOpen = !!message.open; mySeat = message.seat;
+    $("choices").className = Object.keys(names).length ? "named" : "";
     if (view) {
       header(view);
       Array.prototype.forEach.call($("choices").querySelectorAll("button"), function (b, i) {
-        if (view.choices[i]) { b.textContent = label(view.choices[i]); }
+        if (view.choices[i]) { fill(b, view.choices[i]); }
       });
     }
     askName();
@@ -76,7 +84,7 @@
   // "Your name?" once, while the table is joining, for a seat that has none yet (docs/names.md).
   function askName() {
     var form = $("name");
-    form.hidden = !(namesOpen && !asked && view && !names[view.seat]);
+    form.hidden = !(namesOpen && !asked && mySeat && !names[mySeat]);
   }
   $("name").addEventListener("submit", function (e) {
     e.preventDefault();
@@ -88,6 +96,7 @@
   $("name-ok").textContent = L.name_ok; $("name-label").textContent = L.name;
 
   function render(v) {
+    if (typeof v.seat !== "number") { return; }  // the laptop has not dealt yet: nothing to show
     if (view && v.id === view.id && v.seat === view.seat) { return; }  // the same view again, on the beat
     view = v;
     header(v);
@@ -97,7 +106,7 @@
     var choices = $("choices"); choices.textContent = "";
     v.choices.forEach(function (c) {
       var b = document.createElement("button");
-      b.type = "button"; b.textContent = label(c); b.className = typeof c[0] === "number" ? "seat" : "word";
+      b.type = "button"; fill(b, c); b.className = typeof c[0] === "number" ? "seat" : "word";
       b.setAttribute("data-choice", String(c[0]));
       b.addEventListener("click", function () { answer(c); });
       choices.appendChild(b);
@@ -119,7 +128,6 @@
     if (d.awake) {
       add("awake", d.awake);
       d.lines.forEach(function (line) { add("line", line); });
-      if (d.note) { add("note", d.note); }
     }
     var cards = add("cards", "");
     d.cards.forEach(function (c) { add("card", label([c[0], String(c[0])]) + ": " + c[1], cards); });

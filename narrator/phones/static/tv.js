@@ -14,8 +14,7 @@
     heart: "M12 21 L3 12 C0 9 2 3 7 3 C9 3 11 4 12 6 C13 4 15 3 17 3 C22 3 24 9 21 12 Z",
     house: "M12 3 L2 12 H5 V21 H10 V15 H14 V21 H19 V12 H22 Z",
     shield: "M12 2 L20 5 V11 C20 16 16 20 12 22 C8 20 4 16 4 11 V5 Z",
-    mask: "M2 9 C6 7 9 8 12 10 C15 8 18 7 22 9 C22 14 19 16 16 15 C14 14 13 13 12 13 C11 13 10 14 8 15 C5 16 2 14 2 9 Z M5.5 10.5 L9 11.8 L5.5 13 Z M18.5 10.5 L15 11.8 L18.5 13 Z",
-    star: "M12 2 L15 9 H22 L16.5 13.5 L18.5 21 L12 16.5 L5.5 21 L7.5 13.5 L2 9 H9 Z"
+    mask: "M2 9 C6 7 9 8 12 10 C15 8 18 7 22 9 C22 14 19 16 16 15 C14 14 13 13 12 13 C11 13 10 14 8 15 C5 16 2 14 2 9 Z M5.5 10.5 L9 11.8 L5.5 13 Z M18.5 10.5 L15 11.8 L18.5 13 Z"
   };
   var ROLE_SHAPE = {werewolf: "wolf", big_bad_wolf: "wolf", white_werewolf: "wolf", accursed_wolf_father: "wolf",
     seer: "eye", witch: "flask", hunter: "crosshair", cupid: "heart", villager: "house", villager_villager: "house",
@@ -61,13 +60,16 @@
                      + (s.team ? " team-" + (s.team === "village" || s.team === "wolves" ? s.team : "other") : ""));
       var angle = -Math.PI / 2 + 2 * Math.PI * i / n;
       card.style.left = (50 + 43 * Math.cos(angle)) + "%";
-      card.style.top = (50 + 41 * Math.sin(angle)) + "%";
+      card.style.top = (50 + 38 * Math.sin(angle)) + "%";
       card.setAttribute("data-seat", String(s.n));
       card.appendChild(div("n", String(s.n)));
       card.appendChild(div("name", s.name));
       if (s.captain) { card.appendChild(div("captain", "\u2605 " + s.captain)); }
       card.appendChild(div("status", s.status));
-      if (s.role) { card.appendChild(symbol(s.role, s.team, s.card)); card.appendChild(div("card", s.card)); }
+      if (s.role) {
+        var role = div("role", ""); role.appendChild(symbol(s.role, s.team, s.card)); role.appendChild(div("card", s.card));
+        card.appendChild(role);
+      }
       table.insertBefore(card, middle);
     });
     $("over").textContent = v.over;
@@ -79,8 +81,8 @@
     });
     if (v.votes.length) {
       var counts = Object.keys(voted).sort(function (a, b) { return voted[b] - voted[a]; })
-        .map(function (t) { return seatLabel(v.seats, Number(t)) + ": " + voted[t]; });
-      votes.appendChild(div("tally", (L.votes || "") + " " + counts.join(" \u00b7 ")));
+        .map(function (t) { return seatLabel(v.seats, Number(t)) + " \u00d7" + voted[t]; });
+      votes.appendChild(div("tally", (L.votes || "") + ": " + counts.join(" \u00b7 ")));
     }
     var pub = $("public"); pub.textContent = "";
     v.public.forEach(function (line) { pub.appendChild(div("line", line)); });
