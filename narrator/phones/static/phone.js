@@ -23,7 +23,7 @@
   }
   var ws = null, challenge = null, box = null, sent = 0, heard = 0, view = null, pending = null, stopped = false;
   // The table's names, by seat (public: the laptop sends them to every phone); asked once for this seat.
-  var names = {}, namesOpen = false, mySeat = null, asked = localStorage.getItem("narrator-named-" + token) === "yes";
+  var names = {}, namesOpen = false, seatNumber = null, asked = localStorage.getItem("narrator-named-" + token) === "yes";
   var $ = function (id) { return document.getElementById(id); };
 
   function fromB64(s) { s = s.replace(/-/g, "+").replace(/_/g, "/"); while (s.length % 4) { s += "="; }
@@ -71,7 +71,7 @@
     $("seat").textContent = L.seat.replace("{seat}", String(v.seat)) + (names[v.seat] ? " \u00b7 " + names[v.seat] : "");
   }
   function named(message) {
-    names = message.names || {}; namesOpen = !!message.open; mySeat = message.seat;
+    names = message.names || {}; namesOpen = !!message.open; seatNumber = message.seat;
     $("choices").className = Object.keys(names).length ? "named" : "";
     if (view) {
       header(view);
@@ -84,7 +84,7 @@
   // "Your name?" once, while the table is joining, for a seat that has none yet (docs/names.md).
   function askName() {
     var form = $("name");
-    form.hidden = !(namesOpen && !asked && mySeat && !names[mySeat]);
+    form.hidden = !(namesOpen && !asked && seatNumber && !names[seatNumber]);
   }
   $("name").addEventListener("submit", function (e) {
     e.preventDefault();
