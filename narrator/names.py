@@ -132,3 +132,9 @@ class People:
 
 
 NO_PEOPLE = People(frozen=True)  # a pack's names when the table gave none
+
+
+def head_names(head: Mapping[str, object]) -> dict[int, str]:
+    """The names in a journal's head record (`{"names": {"3": "Ann"}}`), by seat."""
+    raw = head.get("names")
+    return {int(k): str(v) for k, v in raw.items() if str(k).isdigit()} if isinstance(raw, Mapping) else {}

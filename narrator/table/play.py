@@ -204,7 +204,9 @@ def _play_games(args: argparse.Namespace, screen: str, lines: LineListener, give
 
         last, head = last_game(games_folder())
         setup = rematch_setup(last, _rematch_rng(args.seed, 0))
-        names = {int(k): str(v) for k, v in (head.get("names") or {}).items() if str(k).isdigit()}
+        from narrator.names import head_names
+
+        names = head_names(head)
     elif given:
         setup = setup_from_args(args)
         if args.pace is not None:
@@ -507,18 +509,11 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
                         pass
 
                 phones.codes(sys.stdout, enter)
-                if tv_address:
-                    from narrator.phones.tv import show_address
-
-                    show_address(sys.stdout, tv_address)
-                print(pack.panel_text("screen.start", {}))
-                sys.stdout.flush()
-                while listener.listen(_final_prompt()) is None:
-                    pass
-            elif tv_address:
+            if tv_address:
                 from narrator.phones.tv import show_address
 
                 show_address(sys.stdout, tv_address)
+            if at_table is not None or tv_address:
                 print(pack.panel_text("screen.start", {}))
                 sys.stdout.flush()
                 while listener.listen(_final_prompt()) is None:
@@ -592,13 +587,13 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
 def _journal_names(path: Path) -> dict[int, str]:
     """The names a journal's game was played with (its head record), for `narrator resume`."""
     from narrator.journal import JournalError, read_journal
+    from narrator.names import head_names
 
     try:
         records, _ = read_journal(path)
     except (JournalError, OSError):
         return {}
-    head = records[0] if records else {}
-    return {int(k): str(v) for k, v in dict(head.get("names") or {}).items() if str(k).isdigit()}
+    return head_names(records[0]) if records else {}
 
 
 def _check_names(people: People, pack: VoicePack, speaker: Speaker | None) -> None:

@@ -83,8 +83,10 @@ class TvBoard:
         with self.screen.lock:
             state = dict(self.screen.state)
             phase = self.screen.phase
-            timer = self.screen._timer() if state else ""
-        if not state or not phase or phase.startswith("night"):
+            timer = self.screen._timer() if state else ""  # the screen's own countdown, as it draws it
+        if not state or not phase:  # before the game's first line: the page's own title
+            return {"mode": "night", "title": pack.phone.get("title", "Narrator")}
+        if phase.startswith("night"):
             night = max(1, int(state.get("night", 0) or 0))
             return {"mode": "night", "title": pack.panel_text("board.night", {"count": night})}
         day = max(int(state.get("day", 0) or 0), int(state.get("night", 0) or 0))

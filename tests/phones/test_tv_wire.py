@@ -134,8 +134,8 @@ def test_the_tv_traffic_is_the_same_at_every_beat_of_the_night_and_the_dead_view
     assert all(tv_a[k] == tv_b[k] for k in nights)  # every night beat: the same bytes
     assert [k for k, frame in enumerate(tv_b) if b'"mode":"night"' in frame] == nights
     night_frames = {tv_a[k] for k in nights}
-    assert night_frames == {json.dumps({"mode": "night", "t": "tv", "title": f"Night {n}"}, separators=(",", ":"))
-                            .encode() for n in (1, 2)}
+    assert night_frames == {json.dumps({"mode": "night", "t": "tv", "title": title}, separators=(",", ":")).encode()
+                            for title in ("Narrator", "Night 1", "Night 2")}  # "Narrator": before the first line
     # The whole public game is the same on the TV, until every card is shown at its end.
     end = next(k for k, frame in enumerate(tv_a) if b'"role":"seer"' in frame)
     assert tv_a[:end] == tv_b[:end] and nights[-1] < end
