@@ -219,7 +219,7 @@ def _global_language_for_the_command(parser: argparse.ArgumentParser, argv: Sequ
 
 
 def ctrl_c_acts() -> None:
-    """At a terminal, Ctrl-C stops the program (issue 9 point 5), even when it was started from a
+    """At a terminal, Ctrl-C stops the program, even when it was started from a
     shell that had set SIGINT to be ignored (a background job of a non-interactive shell does)."""
     import signal
 

@@ -136,9 +136,10 @@ class FakePhones:
     taps: "queue.Queue[PhoneAnswer]" = field(default_factory=queue.Queue)
     moves: list[int] = field(default_factory=list)  # seats where a second device asks to take over
     allowed: list[int] = field(default_factory=list)  # the moves the laptop confirmed
+    away: frozenset[int] = frozenset()  # seats without a phone (they play on the screen and the keypad)
 
     def joined(self) -> tuple[int, ...]:
-        return tuple(range(1, self.players + 1))
+        return tuple(seat for seat in range(1, self.players + 1) if seat not in self.away)
 
     def show(self, seat: int, view: View) -> None:
         self.views[seat] = dict(view)
@@ -180,7 +181,7 @@ class FakePhones:
 
 
 
-# ---- a slow synthesiser on a virtual clock (issue 25: lines rendered in the order of need) -----
+# ---- a slow synthesiser on a virtual clock (lines rendered in the order of need) -----
 
 
 class SlowLines:

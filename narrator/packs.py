@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import os
 import re
@@ -358,8 +359,20 @@ def load_pack(language: str, root: Path | None = None) -> VoicePack:
         raise PackError("no voice pack for language {language!r} at {path}; packs here: {have}",
                         language=language, path=path, have=have)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PackError("voice pack {path} cannot be read: {exc}", path=path, exc=exc) from None
+    return _pack_of(language, path, text)
+
+
+@functools.lru_cache(maxsize=32)
+def _pack_of(language: str, path: Path, text: str) -> VoicePack:
+    """The pack that `text`, read from `path`, makes: parsed once for the same text. A game loads
+    its pack several times (the game, its speaker, its screen), and parsing the TOML was most of
+    what a headless game cost; the text is the key, so a pack file changed is read anew."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
         raise PackError("voice pack {path} cannot be read: {exc}", path=path, exc=exc) from None
     data, untranslated = _strip_marks(data)
     try:

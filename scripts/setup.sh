@@ -6,8 +6,9 @@ cd "$(dirname "$0")/.."
 extras="${1:-voice}"
 
 DEB_PACKAGES=(libportaudio2 libespeak-ng1 espeak-ng-data espeak-ng sox libasound2-plugins alsa-utils tmux python3-venv)
-# The phones' tests drive Debian's headless Chromium through its driver (docs/phones.md).
-case ",$extras," in *,phones,*) DEB_PACKAGES+=(chromium chromium-driver) ;; esac
+# The tests (`dev`) drive Debian's headless Chromium through its driver as the players' phones, and
+# read the QR codes with zbar (docs/phones.md); ip (iproute2) makes the acceptance tier's network.
+case ",$extras," in *,dev,*) DEB_PACKAGES+=(chromium chromium-driver libzbar0 iproute2) ;; esac
 missing=()
 for p in "${DEB_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,20 +1,22 @@
-"""Shared test settings: Hypothesis profiles, and a clean environment for user folders."""
+"""Shared test settings: Hypothesis profiles, a clean environment for user folders, and the tiers."""
 
 from __future__ import annotations
 
+import multiprocessing.process
 import os
+import subprocess
 from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
 
-# Hypothesis profiles (issue 9 point 25):
+# Hypothesis profiles:
 #   ci   every example each test asks for (the counts in its @settings), the failing example's
 #        blob printed so it can be replayed; chosen when CI is set (.ci/run sets CI=true)
 #   dev  a quarter of the examples, for quick local runs; the default elsewhere
 # HYPOTHESIS_PROFILE=ci or =dev chooses one outright. Neither has a deadline or the too_slow
-# health check: both time the machine, and a loaded one would fail them (point 22).
+# health check: both time the machine, and a loaded one would fail them.
 # A test asking for N examples writes @settings(max_examples=examples(N)) (tests/hypo.py).
 _NO_TIMING: dict[str, Any] = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
 settings.register_profile("ci", max_examples=100, print_blob=True, **_NO_TIMING)
@@ -70,56 +72,48 @@ def _english_between_tests() -> Iterator[None]:
     i18n.set_language(i18n.REFERENCE)
 
 
-# Parallel runs (pytest-xdist, `-n 3 --dist loadfile` in pyproject's addopts). Each test file
-# runs whole on one worker, so a module-scope fixture (a recording, a loaded model) is built
-# once, as in a serial run. The files whose games run on the real clock are further kept to one
-# worker per kind, one test at a time, as in a serial run: two terminal games, or two
-# real-time recordings, never run side by side and load each other. Those two groups start
-# first: they are the longest (`--no-loadscope-reorder` keeps the collection's order).
-# (xdist's own `xdist_group` marks do not group under pytest 9: the worker renames the test's
-# `_nodeid`, which pytest 9 no longer reports; the scheduler below groups by file path instead.)
-REALTIME_GROUPS: dict[str, tuple[str, ...]] = {
-    # real terminals (tmux, a pty), typed into while the game's turns run on the clock
-    "terminal": ("tests/table/test_tmux.py", "tests/table/test_tmux_all_roles.py", "tests/table/test_terminal_stop_start_resume.py",
-                 "tests/table/test_assist.py", "tests/table/test_doctor.py", "tests/table/test_resume_sound.py", "tests/listening/test_keypad_terminal.py"),
-    # audio played in real time through ALSA file devices
-    "audio": ("tests/speech/test_night_audio_secrecy.py", "tests/speech/test_speech_device.py",
-              "tests/speech/test_speech_engines_device.py", "tests/speech/test_speech_cli.py",
-              "tests/listening/test_korean_e2e.py"),
-}
-
-
-def xdist_group_of(path: str) -> str:
-    """The work unit of the test file at `path` (relative to the repository, with /): its
-    real-time group, or the file itself."""
-    for group, files in REALTIME_GROUPS.items():
-        if path in files:
-            return group
-    return path
-
-
-@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist: without it (-p no:xdist) never called
-def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """`--dist loadfile`, with the files of a real-time group sent to one worker as one unit."""
-    if config.getoption("dist") != "loadfile":
-        return None
-    from xdist.scheduler import LoadFileScheduling
-
-    class RealtimeGroupsScheduling(LoadFileScheduling):
-        def _split_scope(self, nodeid: str) -> str:
-            return xdist_group_of(super()._split_scope(nodeid))
-
-    return RealtimeGroupsScheduling(config, log)
+# ---- the tiers (docs/testing.md) -----------------------------------------------------------------
+#   unit        no marker: in-process, on the fakes and the virtual clock; `./test --unit`
+#   slow        @pytest.mark.slow: a child process, a real device, model, terminal or browser, or
+#               seconds of work; `./test` runs it with the unit tier
+#   acceptance  every test under tests/acceptance/ (marked here): a real table end to end, collected
+#               only with NARRATOR_ACCEPTANCE=1 (tests/acceptance/conftest.py); `./test --acceptance`
+# The tests that play on the real clock and must not share the machine with one another also carry
+# `pytest.mark.xdist_group("terminal")` or `("audio")`: pytest-xdist's `--dist loadgroup` (pyproject's
+# addopts) runs a group's tests on one worker, one at a time; every other test goes to whichever
+# worker is free.
+ACCEPTANCE = REPO / "tests" / "acceptance"
+# What starts a process. A unit test starts none: a child costs the unit tier an interpreter's start
+# (0.3 s and more on a loaded machine), and hundreds of them made the developer's loop minutes long.
+_STARTS_A_PROCESS = ((subprocess.Popen, "__init__"), (multiprocessing.process.BaseProcess, "start"),
+                     (os, "fork"), (os, "forkpty"), (os, "system"), (os, "posix_spawn"), (os, "posix_spawnp"))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """On an xdist worker (whose collection the scheduler follows): the real-time groups first."""
-    if not os.environ.get("PYTEST_XDIST_WORKER"):
-        return
-    first = list(REALTIME_GROUPS)
+    for item in items:
+        if item.path.is_relative_to(ACCEPTANCE):
+            item.add_marker(pytest.mark.acceptance)
 
-    def rank(item: pytest.Item) -> int:
-        group = xdist_group_of(item.nodeid.split("::", 1)[0])
-        return first.index(group) if group in first else len(first)
 
-    items.sort(key=rank)
+def in_unit_tier(item: pytest.Item) -> bool:
+    return item.get_closest_marker("slow") is None and item.get_closest_marker("acceptance") is None
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[object]:
+    """A unit test (unmarked) that starts a process fails, naming the tier it belongs to."""
+    if not in_unit_tier(item):
+        return (yield)
+    kept = [(owner, name, getattr(owner, name)) for owner, name in _STARTS_A_PROCESS if hasattr(owner, name)]
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise RuntimeError(f"{item.nodeid} starts a process: a unit test runs in-process. "
+                           "Mark it @pytest.mark.slow (docs/testing.md, the tiers).")
+
+    for owner, name, _ in kept:
+        setattr(owner, name, refuse)
+    try:
+        return (yield)
+    finally:
+        for owner, name, original in kept:
+            setattr(owner, name, original)

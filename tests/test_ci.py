@@ -1,5 +1,5 @@
-"""`./test` and `.ci/run` (issue 9 point 25): `./test` runs everything and `--fast` leaves out the
-slow tests; CI runs everything with the ci Hypothesis profile and never passes on "no tests".
+"""`./test` and `.ci/run`: `./test` runs every tier but acceptance, `--unit` the unit tier and
+`--acceptance` the acceptance tier; CI runs with the ci Hypothesis profile and never passes on "no tests".
 
 The scripts run in a copy of the repository's layout where setup, mypy and pytest are stand-ins
 that record how they were called: nothing is installed and no test suite runs.
@@ -45,24 +45,32 @@ def _run(root: Path, *cmd: str, pytest_exit: int = 0) -> tuple[subprocess.Comple
     return done, (root / "calls").read_text().splitlines()
 
 
-def test_test_runs_everything_and_fast_leaves_out_the_slow_tests(tmp_path: Path) -> None:
+@pytest.mark.slow
+def test_test_runs_every_tier_but_acceptance_and_each_tier_alone(tmp_path: Path) -> None:
     root = _layout(tmp_path)
     done, calls = _run(root, "./test")
     assert done.returncode == 0, done.stderr
+    # The selection is pyproject's addopts (every tier but acceptance): ./test adds nothing.
     assert calls == ["setup dev,korean,neural,phones", "-m mypy --strict narrator | CI=", "-m pytest | CI="]
-    (root / "calls").unlink()
-    done, calls = _run(root, "./test", "--fast", "tests/flow", "-x")
-    assert done.returncode == 0, done.stderr
-    assert calls[-1] == "-m pytest -m not slow tests/flow -x | CI="
+    for flags, selection in ((["--unit"], "-m not slow and not acceptance -n 2"),
+                             (["--fast"], "-m not slow and not acceptance -n 2"),
+                             (["--acceptance"], "-m acceptance")):
+        (root / "calls").unlink()
+        done, calls = _run(root, "./test", *flags, "tests/flow", "-x")
+        assert done.returncode == 0, done.stderr
+        assert calls[-1] == f"-m pytest {selection} tests/flow -x | CI=", flags
 
 
+@pytest.mark.slow
 def test_ci_runs_everything_with_ci_set(tmp_path: Path) -> None:
     root = _layout(tmp_path)
     done, calls = _run(root, ".ci/run")
     assert done.returncode == 0, done.stderr
-    assert calls[-1] == "-m pytest | CI=true"
+    # ./test's whole suite, then the table's acceptance tier, which ./test leaves out.
+    assert calls[-2:] == ["-m pytest | CI=true", "-m pytest tests/acceptance | CI=true"]
 
 
+@pytest.mark.slow
 def test_ci_fails_when_pytest_collected_no_tests(tmp_path: Path) -> None:
     root = _layout(tmp_path)
     done, _ = _run(root, ".ci/run", pytest_exit=5)
@@ -82,4 +90,18 @@ def test_the_hypothesis_profile_follows_ci(monkeypatch: pytest.MonkeyPatch) -> N
     assert hypothesis_profile() == "ci"
     ci, dev = settings.get_profile("ci"), settings.get_profile("dev")
     assert dev.max_examples < ci.max_examples
-    assert ci.deadline is None and dev.deadline is None  # no wall-clock limits (point 22)
+    assert ci.deadline is None and dev.deadline is None  # no wall-clock limits
+
+
+@pytest.mark.slow
+def test_the_acceptance_tier_is_collected_only_when_asked_for() -> None:
+    """`./test` stays fast: tests/acceptance is collected only with NARRATOR_ACCEPTANCE=1 (.ci/run)."""
+    import sys
+
+    base = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "-n", "0", "tests/acceptance"]
+    env = {k: v for k, v in os.environ.items() if k != "NARRATOR_ACCEPTANCE"}
+    left_out = subprocess.run(base, cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    asked = subprocess.run(base, cwd=REPO, env={**env, "NARRATOR_ACCEPTANCE": "1"}, capture_output=True, text=True,
+                           timeout=300)
+    assert left_out.returncode == 5, left_out.stdout
+    assert asked.returncode == 0 and "tests/acceptance/test_phones_network.py: 3" in asked.stdout, asked.stdout

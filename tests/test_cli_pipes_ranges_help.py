@@ -39,6 +39,7 @@ def refused_in_one_line(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
 
 # ---- point 15: a reader that closes the pipe early ----------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", [
     ["simulate", "--players", "8", "--games", "200", "--json"],
     ["graph"],

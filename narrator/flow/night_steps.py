@@ -124,6 +124,9 @@ def _turn(self: Sequencer, turn: NightTurn, deadline: float) -> list[Heard]:
         if not prompt.allows(heard.choice):
             if heard.choice == "no" and not answers:
                 self.display.feedback("input.nothing_to_undo", {})  # not "Not possible: -."
+            elif heard.choice == "pause":
+                # A night turn keeps its length whatever is typed (docs/secrecy.md): `/` says so.
+                self.display.feedback("input.no_pause", {})
             elif answers and turn.final:
                 # A final answer (the Seer's look, the Fox's sniff): `-` and any key after it
                 # get the same one message, never "to change it, press -".

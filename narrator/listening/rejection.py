@@ -8,8 +8,10 @@ native numbers that are no seat here) which mean "not a choice". Speech that is 
 lands on them instead of on a seat. Only words the loaded model knows and that no phrase of the
 grammar uses are added.
 
-The thresholds below come from bench/listening_robustness.py (generated corpus, real model):
-see bench/results/ and docs/benchmarks.md (listening robustness).
+The thresholds below were fitted on generated corpora with the real model, on calibration
+voices only (bench/listening_robustness.py, bench/listening_table.py, bench/listening_babble.py):
+bench/results/listening-calibration.md says how each was chosen, docs/benchmarks.md what the
+listener scores with them on voices the calibration never saw.
 """
 
 from __future__ import annotations
@@ -34,10 +36,8 @@ FILLERS: dict[str, tuple[str, ...]] = {
 }
 
 # Fillers left out of a grammar that holds no seat (the read-back's yes / no): they sound like
-# 예 / 네 to this model and took those answers away. Calibrated (issue 10 follow-up) on half of the
-# corpus (the ko+f3 voice: the fillers found in the best reading or an alternative within the margin
-# of two or more yes/no files, 음 kept since a hum must never be a yes) and checked on the other half
-# (ko voice): yes/no right there 19 -> 21 of 30, no other row worse; see docs/benchmarks.md.
+# 예 / 네 to this model and took those answers away (음 stays: a hum must never be a yes).
+# How they were chosen: bench/results/listening-calibration.md.
 YES_NO_DROPPED_FILLERS: dict[str, tuple[str, ...]] = {
     "ko": ("물", "정말", "그", "둘", "잘", "하나"),
 }
@@ -50,17 +50,12 @@ DEFAULT_ALTERNATIVE_MARGIN = 2.0
 MAX_ALTERNATIVES = 5
 
 
-# Calibrated confusions per language: a heard phrase → the phrases of other seats the corpus
-# showed it is heard for. While one of those seats is legal too, the heard phrase is refused: the
-# keypad, or another form, answers. Korean: the look-alike table of bench/listening_table.py
-# --split calibration --calibrate (14 espeak-ng voices, three speeds and pitches, dry, reverb,
-# laptop microphone, babble; 840 in-grammar files), counted over the files whose first utterance
-# the grammar without the table TOOK as a choice (a reading refused anyway, "사 없음" for 삼, is no
-# look-alike): a heard word is in the table when fewer than 95 % of the files it was taken in were
-# right and two or more were wrong, with every seat it was taken for. 이 was taken right in 17 of 39
-# files, 일 0 of 9, 오 12 of 22, 사 21 of 25, 육 0 of 4, 없어요 2 of 5; 없음 15 of 15 (out of the
-# table since issue 24's second session: it cost 15 right "nobody"s there and refused no wrong one),
-# 삼 3 of 4 (one wrong: kept), 구 1 of 1; 칠 was never taken alone.
+# Calibrated confusions per language: a heard phrase → the phrases of other seats it is often
+# heard for. While one of those seats is legal too, the heard phrase is not taken as said: by
+# day it is asked back ("Seat 4? Yes or no."), otherwise asked again (the keypad always answers).
+# The model hears some seat numbers as others with no alternative reading to tell them apart,
+# so only a table of what it confuses keeps a wrong seat out. How the Korean table was counted, word by word:
+# bench/results/listening-calibration.md.
 CONFUSIONS: dict[str, dict[str, tuple[str, ...]]] = {
     "ko": {
         "이": ("십", "십이", "십일", "칠"),
@@ -73,16 +68,12 @@ CONFUSIONS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 
-# Table talk (issue 24 point 2): what the other players say around a prompt is speech too, and a
-# grammar-restricted recogniser forces it onto the grammar. An utterance is taken as an answer only
-# if it is as short as an answer and stands out above the room's running speech level (a babble
-# floor: the level most of the recent audio reached, not the quiet between words that the voice
-# detector's noise floor learns). Calibrated with bench/listening_table.py on the calibration
-# voices only (figures in the README): an utterance the grammar took as a choice stood at a median
-# 1.5x (p95 2.1x) the room's level when it was table talk, and at 2.9x or more (p1) when it was a
-# right answer; right answers lasted 0.80 s at most, table talk taken as a choice up to 1.05 s.
-# ("It began before the prompt opened" was tried and never acted: the detector's gate, fresh at
-# each prompt, never calls its first chunk speech. It is not kept.)
+# Table talk: what the other players say around a prompt is speech too, and a grammar-restricted
+# recogniser forces it onto the grammar. An utterance is taken as an answer only if it is as short
+# as an answer and stands out above the room's running speech level (a babble floor: the level most
+# of the recent audio reached, not the quiet between words that the voice detector's noise floor
+# learns). Answers stand well above the room and are short; table talk taken as a choice stands
+# close to it. The measured levels and lengths: bench/results/listening-calibration.md.
 ROOM_WINDOW = 4.0  # seconds of audio before an utterance the room's level is learned from
 ROOM_PERCENTILE = 0.7  # the level 70 % of those chunks stayed under: babble when the table talks
 MIN_ROOM_SECONDS = 0.5  # less history than this: the room is not known yet, the rule does not act
@@ -92,20 +83,14 @@ STAND_OUT = 2.5  # an answer's median level over the room's (8 dB)
 
 ROOM_MEMORY = 60.0  # seconds: a room level heard longer ago than this is not the room's any more
 
-# Babble (issue 24, the babble rows): under a table that talks on while a player answers, the
-# recogniser hears the talk around the answer too -- the pre-roll before its onset, the silence
-# wait after it -- and reads "not a choice" words there ("나 이 응" for 일, "너 사" for 사). Of the 337
-# babble answer files of the calibration voices (bench/listening_babble.py, docs/benchmarks.md),
-# 299 were lost so, 24 to other readings of the whole (ambiguous, look-alike...), 6 had no
-# utterance over the answer, 3 did not stand out, 3 were read right but as a look-alike, none
-# was too long; 2 were taken. So when the
-# room itself is talking and the whole utterance is no choice, its loud part alone is decoded again
-# and judged as the answer (same table-talk rules): the chunks that stand out from the room
-# (STAND_OUT), from the first to the last, one chunk more on each side (a pad of 0 or 2, and 1.5x
-# or 2x the room, were tried: fewer right, or table talk asked back). Calibration voices: right
-# answers under babble 10 dB 2 -> 16 of 168, wrong 0 -> 1 (십이 heard for 십일); table talk still
-# refused (no choice in 16 vote windows, no "yes" in 160 read-back windows). At 5 dB under, the
-# answer does not stand out: 0 of 169 either way.
+# Babble: under a table that talks on while a player answers, the recogniser hears the talk
+# around the answer too -- the pre-roll before its onset, the silence wait after it -- and reads
+# "not a choice" words there ("나 이 응" for 일, "너 사" for 사); that is how most answers over
+# babble were lost. So when the room itself is talking and the whole utterance is no choice, its
+# loud part alone is decoded again and judged as the answer (same table-talk rules): the chunks
+# that stand out from the room (STAND_OUT), from the first to the last, one chunk more on each side
+# (other pads and thresholds took fewer answers or let table talk be asked back: measured in
+# bench/results/listening-calibration.md).
 ROOM_TALKING = 250.0  # RMS (16-bit): a room this loud is talking (the speech gate's own floor, -42 dBFS)
 CORE_PAD = 1  # chunks kept on each side of the part that stands out
 
@@ -135,7 +120,7 @@ class RoomLevel:
     ACROSS prompts: the last `ROOM_WINDOW` seconds of chunk levels heard outside an utterance and
     outside the narrator's own lines, whatever prompt (or none) was open. A new prompt's first
     half second is then judged against the level already known, instead of a level learned from
-    nothing (issue 24: every table-talk utterance still taken began in a prompt's first 0.5 s).
+    nothing (table talk at a prompt's opening was taken as answers when each prompt learned its own).
     Levels older than `ROOM_MEMORY` seconds (a long line, a pause) are forgotten."""
 
     def __init__(self, window: float = ROOM_WINDOW, memory: float = ROOM_MEMORY) -> None:

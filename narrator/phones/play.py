@@ -31,16 +31,26 @@ def log_path(journal: Path) -> Path:
     return journal.with_name(journal.name + ".phones.log")
 
 
-def table_address() -> str:
-    """The laptop's address on the table's network (what the phones reach), or 127.0.0.1."""
-    try:
-        for *_, address in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            host = str(address[0])
-            if not host.startswith("127."):
-                return host
-    except OSError:
-        pass
-    return "127.0.0.1"
+# Addresses in the private ranges a table's network uses: a UDP socket "connected" to one of them
+# learns which of the laptop's addresses routes there, without sending anything.
+PROBES = ("10.254.254.254", "192.168.254.254", "172.31.254.254")
+
+
+def table_address(probes: tuple[str, ...] = PROBES) -> str:
+    """The laptop's address on the table's network (what the phones reach): the one the route to a
+    private address leaves from. A machine with only the loopback gets one line saying how to fix it."""
+    for probe in probes:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
+            try:
+                udp.connect((probe, 9))  # UDP: the kernel picks the route; no packet leaves
+            except OSError:
+                continue
+            host = str(udp.getsockname()[0])
+        if not host.startswith("127.") and host != "0.0.0.0":
+            return host
+    raise UsageError("the phones cannot reach this laptop: it has no network but its own loopback (127.0.0.1); "
+                     "join the table's Wi-Fi (or share a hotspot) and start again, or give the address the phones "
+                     "reach with --phones-host ADDRESS")
 
 
 class TablePhones:
@@ -89,12 +99,16 @@ class TablePhones:
         return {"host": self.host, "port": self.port}
 
     def codes(self, out: TextIO, wait: Callable[[], None]) -> None:
-        """Each seat's link and QR code, one seat at a time (before the full screen starts): `wait`
-        returns when that seat's phone has it (Enter); then the screen and its scrollback are
-        cleared, so no seat's link stays where the next player (or the terminal's history) sees it."""
+        """Where the phones reach the laptop, then each seat's link and QR code, one seat at a time
+        (before the full screen starts): `wait` returns when that seat's phone has it (Enter); then the
+        screen and its scrollback are cleared, so no seat's link stays where the next player (or the
+        terminal's history) sees it."""
+        where = tr("Phones: this laptop listens on {host} port {port} (another address: --phones-host ADDRESS)",
+                   host=self.host, port=self.port)
         for seat in sorted(self.hub.seats):
             link = self.hub.link(seat, self.base)
-            out.write(CLEAR + tr("Seat {seat}: scan with the phone of seat {seat}, or open {link}", seat=seat, link=link))
+            out.write(CLEAR + where + "\n" + tr("Seat {seat}: scan with the phone of seat {seat}, or open {link}",
+                                                 seat=seat, link=link))
             out.write("\n" + terminal(link) + "\n")
             out.write(tr("Enter when this phone shows its page (leave it open, screen on, face down): the link leaves "
                          "the screen.") + "\n")

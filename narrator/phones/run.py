@@ -20,8 +20,10 @@ def play_with_phones(setup: Setup, pack: VoicePack, table: PhoneTable, speaker: 
     """Play `setup` to the end with `table` as the display and the listener (its phones and the keypad)."""
     game = start_game(setup)
     table.attach(game)
+    speaker = table.speaker(speaker)  # every phone follows night and day as they are said
     if not journal.records():
         journal.append({"kind": "setup", **(head or {"mode": "test", "seed": seed, "setup": setup.to_record()})})
     seq = Sequencer(game, pack, speaker, table, table, clock, journal, random.Random(seed), setup.timing, resume)
     seq.run()
+    table.over()
     return game

@@ -35,7 +35,6 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
-from narrator.i18n import tr
 from narrator.phones.crypto import SEALED_UP_BYTES, Refused
 from narrator.phones.hub import CLOSE_REFUSED, WIRE, Link, PhoneHub
 from narrator.phones.table import LABELS
@@ -237,6 +236,12 @@ class PhoneServer:
     def set_labels(self, labels: Mapping[str, str], language: str) -> None:
         """The page's own words in the table's language (`phone_labels`), put in the page itself."""
         self.page = _filled_page("phone.html", labels, language)
+        # A link that is not this game's: the page's own dark style, one line in the table's language.
+        self.refused = (f'<!doctype html><html lang="{html.escape(language)}"><head><meta charset="utf-8">'
+                        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+                        f'<title>{html.escape(labels["title"])}</title><link rel="stylesheet" href="/static/phone.css">'
+                        f'</head><body><div id="refused">{html.escape(labels["refused_link"])}</div></body></html>'
+                        ).encode("utf-8")
 
     def serve_tv(self, frame: Callable[[], bytes], labels: Mapping[str, str], language: str) -> None:
         """Serve the TV page at /tv: every TV gets `frame()` at each beat, as every phone its view."""
@@ -390,7 +395,8 @@ class PhoneServer:
 
     def _refused(self, request: web.Request, why: str) -> web.Response:
         WIRE.info("%s: %s (refused)", request.remote, why)
-        return web.Response(status=403, text=tr("This is not a link of this game."), headers=self.headers)
+        return web.Response(status=403, body=self.refused, content_type="text/html", charset="utf-8",
+                            headers=self.headers)
 
     async def _page(self, request: web.Request) -> web.Response:
         why = self._foreign(request, socket=False)
@@ -399,7 +405,8 @@ class PhoneServer:
         try:
             self.hub.seat_of(request.match_info["token"])
         except Refused:
-            return web.Response(status=404, text=tr("This is not a link of this game."), headers=self.headers)
+            return web.Response(status=404, body=self.refused, content_type="text/html", charset="utf-8",
+                                headers=self.headers)
         return web.Response(body=self.page, content_type="text/html", charset="utf-8", headers=self.headers)
 
     async def _file(self, request: web.Request) -> web.Response:

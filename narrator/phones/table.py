@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import re
 import threading
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
+from narrator.errors import UsageError
 from narrator.packs import VoicePack
 from narrator.phones.port import SeatChannels
-from narrator.ports import Clock, Display, Heard, Listener, PanelLines, Prompt, SlotValue
+from narrator.ports import Clock, Cue, Display, Heard, Listener, PanelLines, Prompt, SlotValue, Speaker
 from narrator.roles import night_calls
 from narrator.roles.designation import LINES as NOTICE_LINES
 from narrator.rules.game import Game
@@ -37,8 +38,10 @@ LABELS = {"title": "Narrator", "connecting": "Connecting…", "connected": "Conn
           "refused_taken": "This seat already has a phone. Ask the laptop to confirm the move (at a pause, by day), "
                            "then reload this page.",
           "refused_other": "This seat is open on another page.", "night": "Eyes closed. Sleep.",
-          "day": "Day. Listen to the narrator.", "vote": "Your turn to vote", "shot": "Choose a seat",
-          "nobody": "Nobody", "yes": "Yes", "change": "Change (-)",
+          "day": "Day. Listen to the narrator.", "vote": "Your turn to vote",
+          "elect": "Your turn to vote: who will be the {captain}?", "shot": "Choose a seat",
+          "deal": "Press and hold your card to see it; let go to hide it.", "over": "The game is over.",
+          "nobody": "Nobody", "yes": "Yes", "no": "No", "change": "Change (-)",
           "window": "A card may be taken now.", "claim": "I take the card",
           "charmed": "You are charmed by the Pied Piper.",
           "infected": "You were infected: you are a Werewolf now, and keep your card's power.",
@@ -49,8 +52,11 @@ _WORDS = {"nobody": "nobody", "yes": "yes", "no": "change"}  # a prompt's word -
 
 
 def phone_labels(pack: VoicePack) -> dict[str, str]:
-    """The phone's words in the pack's language (English for any the pack lacks)."""
-    return {key: pack.phone.get(key) or text for key, text in LABELS.items()}
+    """The phone's words in the pack's language (English for any the pack lacks); the Captain's
+    title in the pack's word for it (the Sheriff in English)."""
+    labels = {key: pack.phone.get(key) or text for key, text in LABELS.items()}
+    labels["elect"] = labels["elect"].replace("{captain}", pack.role_name("captain"))
+    return labels
 
 
 _CALLS = {call.name: call for call in night_calls()}
@@ -58,6 +64,7 @@ _CALLS = {call.name: call for call in night_calls()}
 # which claims for that seat; the keypad's `+` that follows is the phone's too.
 _WINDOW = re.compile(r"^day\.(?:window|dawn_window\.\d+)$")
 _VOTER = re.compile(r"^day\.(?:vote|second|election|captain)\.[a-z_]+\.(\d+)$")
+_ELECTION = re.compile(r"^day\.(?:election|captain)\.")
 # With a test's `hold`: how long (real seconds) to wait for a phone's tap before giving up.
 HOLD_LIMIT = 60.0
 HOLD_STEP = 0.2
@@ -93,6 +100,8 @@ class PhoneTable:
         self.pending: dict[int, str] = {}
         self.notices: dict[int, str] = {}
         self.dead_view = dead_view  # a dead seat's phone shows what the narrator knows (narrator/phones/dead.py)
+        self.seen: set[int] = set()  # seats whose phone showed its card at the deal (pressed, then let go)
+        self.phones_only = False  # this night turn's panel is on the awake seats' phones alone
 
     def attach(self, game: Game) -> None:
         """The game's deal is known: every phone gets its card."""
@@ -101,6 +110,56 @@ class PhoneTable:
         for seat in range(1, game.players + 1):
             self._rest(seat)
         self._beats()  # the schedule's first beat: every phone its card
+
+    def deal(self, game: Game) -> None:
+        """The deal begins: every phone holds its seat's card from now on (press and hold to see it);
+        a phone tells when its card was seen (its seat number, the view's one choice)."""
+        if self.game is None:
+            self.next_beat = self.clock.now()  # the schedule starts with the deal
+        self.game = game
+        for seat in range(1, game.players + 1):
+            if seat not in self.seen:
+                self._set(seat, {"mode": "deal", "lines": [self.labels["deal"]], "choices": [[seat, ""]], "note": ""})
+        self._beats()
+
+    def cards_seen(self, seats: Iterable[int], listener: Listener, deal_here: Callable[[int], None]) -> None:
+        """The night waits until every phone in `seats` has shown its card (pressed, then let go). A
+        seat whose phone is lost types its number on the keypad: its card is shown on the screen."""
+        left = [seat for seat in sorted(seats) if seat not in self.seen]
+        while left:
+            self.display.show_private("deal.phones", {"seats": ", ".join(map(str, left))})
+            heard = listener.listen(Prompt("deal.phones", tuple(left)))
+            if heard is None and getattr(listener, "closed", False):
+                raise UsageError("the input ended")
+            if heard is not None and heard.source != "phone":
+                if isinstance(heard.choice, int) and not isinstance(heard.choice, bool) and heard.choice in left:
+                    self.display.clear_private()
+                    deal_here(heard.choice)
+                    self.seen.add(heard.choice)
+                    self._rest(heard.choice)
+                else:
+                    self.display.feedback("input.refused", {"reason": str(heard.text or heard.choice)})
+            left = [seat for seat in left if seat not in self.seen]
+        self.display.clear_private()
+
+    def over(self) -> None:
+        """The game is over: every phone says so (its card stays; nothing is asked any more)."""
+        self._to_day()
+        self.asked = ()
+        for seat in list(self.views):
+            self._set(seat, {"mode": "over", "lines": [self.labels["over"]], "choices": [], "note": ""})
+
+    def speaker(self, inner: Speaker) -> Speaker:
+        """`inner`, telling the phones each line's phase as it is said: every phone goes to its night
+        screen when night falls and to its day screen with the first line of the day."""
+        return _PhaseSpeaker(inner, self)
+
+    def said(self, cue: Cue) -> None:
+        phase = cue.phase or ""
+        if phase.startswith("night."):
+            self._to_night()
+        elif phase.startswith("day.") or phase == "game.over":
+            self._to_day()
 
     # ---- Display -------------------------------------------------------------------------
 
@@ -111,8 +170,14 @@ class PhoneTable:
 
     def show_private(self, key: str, slots: Mapping[str, SlotValue], more: PanelLines = ()) -> None:
         more = self._designated(more)
-        self.display.show_private(key, slots, more)
+        if self._on_phones_only():
+            # The awake seats all hold their panel on their phones: the laptop shows what it shows for a
+            # turn nobody can answer, whatever this one holds (a victim, a look, an answer).
+            self.display.show_private("night.closed", {})
+        else:
+            self.display.show_private(key, slots, more)
         self.lines = [self.pack.panel_text(k, s) for k, s in ((key, slots), *more)]
+        self.note = ""  # the panel redrawn: an input's note belongs to the panel it answered
         self._beats()
         for seat in self.awake:
             self._panel(seat, self.lines, ())
@@ -120,6 +185,7 @@ class PhoneTable:
 
     def clear_private(self) -> None:
         self.display.clear_private()
+        self.phones_only = False
         self._beats()
         told, self.pending = self.pending, {}
         self.notices.update(told)
@@ -134,8 +200,10 @@ class PhoneTable:
         self._for_the_dead()
 
     def feedback(self, key: str, slots: Mapping[str, SlotValue]) -> None:
-        self.display.feedback(key, slots)
-        self.note = self.pack.panel_text(key, slots)
+        if not self._on_phones_only():
+            self.display.feedback(key, slots)
+        # Keys typed early are a keypad's matter: a phone's panel has no buttons before it opens.
+        self.note = "" if key == "input.too_early" else self.pack.panel_text(key, slots)
         for seat in self.awake if self.night else self.asked:
             view = self.views.get(seat)
             if view is not None:
@@ -158,19 +226,24 @@ class PhoneTable:
         if self.night:
             if prompt.name.endswith(".early") or not self.awake:
                 self.awake = seats  # the panel opens with the turn (show_private)
-            if not prompt.idle and self.lines:
+                self.phones_only = bool(seats) and set(seats) <= set(self.phones.joined())
+            if not prompt.name.endswith(".early") and self.lines:
+                # An answer given: the panel keeps `Change (-)` while `-` may take it back.
                 for seat in self.awake:
                     self._panel(seat, self.lines, self._choices(prompt))
-        else:
+        elif not prompt.name.startswith(("game.", "deal.")):
             for seat in self.asked:
                 if seat not in seats:
                     self._rest(seat)
+            if seats != self.asked:
+                self.note = ""  # "Accepted." was the last voter's
             self.asked = seats
             if _WINDOW.match(prompt.name):
                 for seat in seats:
                     self._panel(seat, [self.labels["window"]], [[seat, self.labels["claim"]]])
             else:
-                title = self.labels["vote" if _VOTER.match(prompt.name) else "shot"]
+                title = self.labels["elect" if _ELECTION.match(prompt.name) else
+                                    "vote" if _VOTER.match(prompt.name) else "shot"]
                 for seat in seats:
                     self._panel(seat, [title], self._choices(prompt))
         heard = self._wait(prompt, seats)
@@ -180,6 +253,9 @@ class PhoneTable:
             while heard is not None and heard.choice == "yes" and heard.source != "phone":
                 heard = self._wait(prompt, seats)
         return heard
+
+    def _on_phones_only(self) -> bool:
+        return self.night and self.phones_only and bool(self.awake) and set(self.awake) <= set(self.phones.joined())
 
     def _designated(self, more: PanelLines) -> PanelLines:
         """The chooser's notice lines ("tap seat 5 on the shoulder"): a designated seat with a phone
@@ -222,7 +298,11 @@ class PhoneTable:
             answer = self.phones.take()
             if answer is None:
                 return None
-            if answer.seat in seats and answer.view == self.ids.get(answer.seat) and prompt.allows(answer.choice):
+            open_now = answer.view == self.ids.get(answer.seat)
+            if open_now and self.views.get(answer.seat, {}).get("mode") == "deal" and answer.choice == answer.seat:
+                self.seen.add(answer.seat)  # its card was seen, whatever is asked now
+                self._rest(answer.seat)
+            if answer.seat in seats and open_now and prompt.allows(answer.choice):
                 if _WINDOW.match(prompt.name):
                     if answer.choice != answer.seat:
                         continue  # a phone claims for its own seat only
@@ -267,20 +347,31 @@ class PhoneTable:
     # ---- inside --------------------------------------------------------------------------
 
     def _phase(self, prompt: Prompt) -> None:
-        if prompt.name.startswith("game."):
-            return  # a pause keeps its phase
-        if prompt.night and not self.night:
-            self.night = True
-            self.phones.night(True)
-            for seat in self.views:
-                self._rest(seat)
-        elif not prompt.night and self.night:
-            self._beats()
-            self.night = False
-            self.phones.night(False)
-            self.awake = ()
-            for seat in self.views:
-                self._rest(seat)
+        if prompt.name.startswith(("game.", "deal.")):
+            return  # a pause keeps its phase; the deal's prompts are not the night's
+        if prompt.night:
+            self._to_night()
+        else:
+            self._to_day()
+
+    def _to_night(self) -> None:
+        if self.night:
+            return
+        self.night = True
+        self.phones.night(True)
+        for seat in self.views:
+            self._rest(seat)
+
+    def _to_day(self) -> None:
+        if not self.night:
+            return
+        self._beats()
+        self.night = False
+        self.phones.night(False)
+        self.awake = ()
+        self.phones_only = False
+        for seat in self.views:
+            self._rest(seat)
 
     def _beats(self) -> None:
         """Every beat of the schedule up to now (each stamped with its own time), day and night."""
@@ -307,6 +398,8 @@ class PhoneTable:
             return () if holder is None else (holder,)
         if prompt.night:
             return ()
+        if prompt.name == "deal.phones":
+            return prompt.seats  # the phones whose card is still to be seen
         voter = _VOTER.match(prompt.name)
         if voter is not None:
             return (int(voter.group(1)),)
@@ -318,7 +411,10 @@ class PhoneTable:
 
     def _choices(self, prompt: Prompt) -> list[list[Any]]:
         choices: list[list[Any]] = [[seat, str(seat)] for seat in prompt.seats]
-        choices += [[word, self.labels[_WORDS[word]]] for word in prompt.words if word in _WORDS]
+        # `-` is "no" where the prompt asks yes or no (the Witch's "Save the victim?"), else it takes back.
+        asks_yes_no = not prompt.seats and "yes" in prompt.words
+        choices += [[word, self.labels["no" if word == "no" and asks_yes_no else _WORDS[word]]]
+                    for word in prompt.words if word in _WORDS]
         return choices
 
     def _card(self, seat: int) -> str:
@@ -359,6 +455,25 @@ class PhoneTable:
         self.views[seat] = new
         self.phones.show(seat, new)
 
+
+
+class _PhaseSpeaker:
+    """A `Speaker` that tells the phones' table each line it says (`PhoneTable.said`)."""
+
+    def __init__(self, inner: Speaker, table: PhoneTable) -> None:
+        self.inner = inner
+        self.table = table
+
+    def say(self, cue: Cue, at: float | None = None) -> float:
+        end = self.inner.say(cue, at)
+        self.table.said(cue)
+        return end
+
+    def prepare(self, cues: Any) -> None:
+        self.inner.prepare(cues)
+
+    def close(self) -> None:
+        self.inner.close()
 
 
 class PhoneSource:

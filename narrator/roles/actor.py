@@ -92,7 +92,8 @@ def acting(game: Game, role: Role) -> int | None:
     s = game.state
     if Role.ACTOR not in s.possible or not s.chosen_tonight.get("actor") or held(game) is not role:
         return None
-    return s.roles.index(Role.ACTOR) + 1 if Role.ACTOR in s.roles else None
+    # The seat playing the Actor's card: not one whose card the Devoted Servant took (she plays it now).
+    return next((i + 1 for i, r in enumerate(s.roles) if r is Role.ACTOR and i + 1 not in s.taken), None)
 
 
 def targets(game: Game, actor: int) -> tuple[int, ...]:

@@ -81,13 +81,14 @@ HIDDEN_CAUSES = frozenset({Cause.POISON, Cause.DISEASE, *DEVOURING})
 
 
 def death_cause(game: Game, lost: PowersLost) -> Cause | None:
-    """The cause of the death that brought this revenge: the last death before it by a cause
-    that takes revenge (the Elder's own: the reaction follows his death)."""
+    """The cause of the death that brought this revenge: the Elder's own, the last death before it
+    of a seat that holds his power. Not merely the last death before it: at the same dawn a Hunter
+    devoured before the poisoned Elder shoots first, and his shot is public."""
     causes = REVENGE_CAUSES[game.options.elder_revenge_causes]
     events = game.events
     at = next((i for i in range(len(events) - 1, -1, -1) if events[i] is lost), len(events))
     for earlier in reversed(events[:at]):
-        if isinstance(earlier, PlayerDied) and earlier.cause in causes:
+        if isinstance(earlier, PlayerDied) and earlier.cause in causes and game.acts_as(earlier.seat, Role.ELDER):
             return earlier.cause
     return None
 

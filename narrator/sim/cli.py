@@ -135,7 +135,7 @@ def register_balance(sub: Any) -> None:
     p.set_defaults(func=run_balance)
 
 
-# `narrator balance` answers within about a second of being started (issue 13): the games it plays
+# `narrator balance` answers within about a second of being started (docs/benchmarks.md): the games it plays
 # take what start-up (~0.4 s, most of it importing the rules) leaves, less a margin for the last
 # games, the printing and the exit.
 ANSWER_WITHIN = 0.85

@@ -19,7 +19,7 @@ from narrator.rules.hooks import Power
 T = TypeVar("T")
 
 # The enum members the hot paths read, as module constants: on Python 3.11 `Role.SEER` goes through
-# `EnumType.__getattr__`'s slot, about ten times the cost of a global (issue 13; see rules/game.py).
+# `EnumType.__getattr__`'s slot, about ten times the cost of a global (see rules/game.py).
 _AWAITING_HUNTER: Final = Awaiting.HUNTER
 _AWAITING_NOTHING: Final = Awaiting.NOTHING
 _AWAITING_SUCCESSOR: Final = Awaiting.SUCCESSOR

@@ -1,4 +1,4 @@
-"""Lines rendered in the order of need, never late (issue 25, point 3; docs/voice.md).
+"""Lines rendered in the order of need, never late (docs/voice.md).
 
 A game knows when each line can first be said. Every line the first night can say (the setup's,
 the night's, the dawn's) is needed before the first line: line lengths set the night's schedule,

@@ -54,7 +54,7 @@ CATALOG: dict[str, PiperVoiceInfo] = {
         PiperVoiceInfo("fr", "fr_FR-siwis-medium", 63),
         PiperVoiceInfo("es", "es_ES-davefx-medium", 63),
         PiperVoiceInfo("it", "it_IT-riccardo-x_low", 28),
-        # Issue 28's languages (Piper has no Japanese voice either).
+        # The other languages (Piper has no Japanese voice either).
         PiperVoiceInfo("de", "de_DE-thorsten-medium", 63),
         PiperVoiceInfo("pt", "pt_BR-faber-medium", 63),
         PiperVoiceInfo("ru", "ru_RU-irina-medium", 63),

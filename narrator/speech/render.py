@@ -227,7 +227,7 @@ class Pyttsx3Synth:
         # pyttsx3's runAndWait cancels what espeak still has queued if it looks busy (the
         # driver's stop()): on a loaded machine the new rate was thrown away and the line said
         # at the last one's (1 line in 6 with alternating rates). Wait until espeak has taken
-        # every setting before the line starts (issue 9 point 22).
+        # every setting before the line starts.
         self._espeak.Synchronize()
         self._finished.clear()
         self._done.clear()

@@ -11,7 +11,7 @@ import sys
 from dataclasses import dataclass
 from typing import Callable, Iterable, TextIO
 
-from narrator.flow.sequencer import minutes_cue, time_left_cue
+from narrator.flow.sequencer import debate_cue, time_left_cue
 from narrator.flow.timing import Timing
 from narrator.packs import VoicePack
 from narrator.ports import Clock, Cue, Speaker
@@ -92,7 +92,7 @@ def night_steps(night: int, possible: Iterable[Role], timing: Timing, options: O
         steps.append(Step(Cue(f"{call.name}.sleep", phase=phase), timing.gap, tr("asleep"), night, call=call.name,
                           optional=optional))
     steps.append(Step(Cue("day.dawn", phase="day.morning"), None, tr("morning: announce the deaths, then Enter"), night))
-    steps.append(Step(minutes_cue("debate.start", timing.debate), timing.debate, tr("debate"), night, True))
+    steps.append(Step(debate_cue(timing.debate), timing.debate, tr("debate"), night, True))
     steps.append(Step(Cue("vote.start", phase="day.vote"), None, tr("vote: run it, then Enter"), night))
     steps.append(Step(Cue("day.dusk", phase="day.dusk"), timing.gap, tr("dusk"), night))
     return steps

@@ -55,6 +55,9 @@ def run_demo(args: argparse.Namespace) -> int:
     from narrator.table.demo import DEMO_SEED, demo_deck
     from narrator.table.demo import run_demo as demo
 
+    from narrator.table.play_cli import known_language
+
+    known_language(args.lang)
     pace = _pace(args.pace) or 1.0
     _, deck = demo_deck(args.roles, args.players)  # a bad deck: one line, before anything is shown
     text = args.text or not sys.stdout.isatty()

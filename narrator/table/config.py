@@ -88,10 +88,11 @@ class TableConfig:
     def describe(self, pack: Any = None) -> str:
         """One line; with a voice pack, roles and options in the pack's words (not raw keys)."""
         deck = self.composition()
-        def role(key: str) -> str:
-            return str(pack.role_name(key)) if pack is not None else key
+        def count(key: str, n: int) -> str:
+            """"2 Werewolves" in the pack's words (its plurals), else "2 werewolf"."""
+            return str(pack.count_text(n, key)) if pack is not None else f"{n} {key}"
 
-        roles = ", ".join(f"{n} {role(r.value)}" for r, n in sorted(deck.items(), key=lambda kv: _ROLE_ORDER[kv[0]]))
+        roles = ", ".join(count(r.value, n) for r, n in sorted(deck.items(), key=lambda kv: _ROLE_ORDER[kv[0]]))
         if pack is not None:
             changed = ", ".join(option_text(pack, k, v) for k, v in sorted(self.options.items())) or tr("standard rules")
         else:

@@ -120,8 +120,9 @@ def roll_call(
     When the claims do not add up, a second pass calls again only the roles that gave fewer seats
     than they hold cards (each role's own count, nothing another role typed), keeping every seat
     already noted; when every role gave all its seats and they still do not add up (two roles on
-    one seat), every role is called again from nothing. Either way the pass is the same whatever
-    the hidden cards are (README, "The deal")."""
+    one seat), the roles that gave that seat are called again from nothing (and if the seats still
+    do not add up, every role). Either way the pass is the same whatever the hidden cards are
+    (README, "The deal")."""
 
     def say(cue: Cue) -> None:
         clock.sleep_until(speaker.say(cue))
@@ -155,8 +156,17 @@ def roll_call(
         except RollCallMismatch:
             short = [r for r in ROLL_ORDER if deck.get(r) and (
                 len(claims.get(r, [])) < deck[r] or (r is Role.THIEF and from_deck and len(middle) < 2))]
+            doubled = _doubled(claims)
             if short:
                 called, again = short, "deal.roll_call_missing"  # the others keep their seats
+            elif doubled and again != "deal.roll_call_twice":
+                # Two roles on one seat (a role that missed its turn typed its seat in the next one):
+                # those two give their seats again from nothing; the others keep theirs.
+                called, again = doubled, "deal.roll_call_twice"
+                for role in doubled:
+                    claims[role] = []
+                if Role.THIEF in doubled:
+                    middle = []
             else:
                 called, again = [r for r in ROLL_ORDER if deck.get(r)], "deal.roll_call_again"
                 claims, middle = {}, []
@@ -167,6 +177,17 @@ def roll_call(
         "the seats given in {attempts} roll calls did not add up to the announced cards; check the cards and start "
         "again with 'narrator play'", attempts=attempts
     )
+
+
+def _doubled(claims: Mapping[Role, list[int]]) -> list[Role]:
+    """The roles that gave a seat another role gave too, in the roll call's order (from what was
+    typed only: the same whatever the cards are)."""
+    owners: dict[int, set[Role]] = {}
+    for role, seats in claims.items():
+        for seat in seats:
+            owners.setdefault(seat, set()).add(role)
+    clashing = {role for roles in owners.values() if len(roles) > 1 for role in roles}
+    return [role for role in ROLL_ORDER if role in clashing]
 
 
 def _panel(role: Role, wanted: int, seats: list[int], display: Display, options: Options) -> None:

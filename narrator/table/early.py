@@ -1,4 +1,4 @@
-"""Rendering starts while the wizard asks its last questions (issue 25 point 3; docs/voice.md).
+"""Rendering starts while the wizard asks its last questions (docs/voice.md).
 
 The wizard fixes the composition with its roles and rules questions and the voice with its language
 question; what it asks after that (answers by, the voice check, turn lengths, the cards, names,

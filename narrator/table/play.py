@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Collection, TextIO
 from narrator.errors import NarratorError, UsageError
 from narrator.flow.script import Setup
 from narrator.flow.timing import Timing
-from narrator.i18n import message_of, side_name, tr
+from narrator.i18n import REFERENCE, current_language, marked, message_of, side_name, tr
 from narrator.ports import Clock, Display, Journal, Listener, Prompt, Speaker
 
 if TYPE_CHECKING:
@@ -89,7 +89,8 @@ def _voice_check(asker: Any, config: TableConfig) -> str:
 
 
 def run_wizard(args: argparse.Namespace, read_line: Callable[[], str | None] | None = None,
-               ask_phones: bool = True, composed: Callable[[TableConfig], None] | None = None) -> TableConfig:
+               ask_phones: bool = True, composed: Callable[[TableConfig], None] | None = None,
+               phones_installed: bool = True) -> TableConfig:
     """Read the remembered setup (reporting any problem), ask the questions, remember the answers;
     `composed` is told the table once its composition and language are known (`Wizard.composed`)."""
     from narrator.packs import available_languages
@@ -97,13 +98,21 @@ def run_wizard(args: argparse.Namespace, read_line: Callable[[], str | None] | N
 
     path: Path = args.config or config_path()
     loaded: Loaded = load_config(path)
+    asked = current_language()  # --lang (or $NARRATOR_LANG): the table's language unless answered otherwise
+    if asked != REFERENCE and asked in available_languages():
+        loaded.config.language = asked
     if loaded.exists and adopt_language(loaded.config.language):
         # The remembered table's language: its questions, and the config's problems, in it.
         loaded = load_config(path)
     asker = LineAsker(sys.stdin, sys.stdout, read_line)
     for problem in loaded.problems:
         asker.tell(f"! {problem}")
-    wizard = Wizard(asker, loaded.config, available_languages(), advisor=balance_advice, ask_phones=ask_phones)
+    if loaded.config.phones and not phones_installed:
+        # A remembered `phones = true` that cannot work here: said before the first question, and off.
+        asker.tell("! " + tr(PHONES_MISSING, packages=", ".join(phones_missing())))
+        loaded.config.phones = False
+    wizard = Wizard(asker, loaded.config, available_languages(), advisor=balance_advice,
+                    ask_phones=ask_phones and phones_installed)
     wizard.voice_check = partial(_voice_check, asker)
     wizard.composed = composed
     config = wizard.run(offer_last=loaded.exists and not loaded.problems)
@@ -153,6 +162,19 @@ def wizard_advice(advice: Any, pack: Any = None) -> tuple[list[str], list[dict[s
     return (lines[: len(lines) - len(offers)] + numbered) if offers else lines, offers
 
 
+# The phones' run-time packages (the `phones` extra, which `./play` installs): module -> package.
+PHONE_PACKAGES = {"aiohttp": "aiohttp", "nacl": "pynacl", "qrcode": "qrcode"}
+PHONES_MISSING = marked("the phones need packages that are not installed ({packages}): from a clone, ./play "
+                        "installs them; otherwise pip install 'narrator[phones]'")
+
+
+def phones_missing() -> list[str]:
+    """The phones' packages that cannot be imported here (none after `./play`)."""
+    from importlib.util import find_spec
+
+    return [package for module, package in PHONE_PACKAGES.items() if find_spec(module) is None]
+
+
 def play_at_table(args: argparse.Namespace) -> int:
     if args.pace is not None and not 0 < args.pace <= 10:
         raise UsageError("--pace {pace!r}: give a factor above 0, at most 10 (0.1 is ten times faster)", pace=args.pace)
@@ -166,6 +188,10 @@ def play_at_table(args: argparse.Namespace) -> int:
         raise UsageError("--phones needs the full screen (the text screen has no private panel); leave out --text")
     if getattr(args, "tv", False) and screen != "full":
         raise UsageError("--screen tv shows the full screen's board on a TV; leave out --text")
+    missing = phones_missing()
+    if getattr(args, "phones", False) and missing:
+        # Before the setup and before any journal: nothing to answer in vain, no abandoned game.
+        raise UsageError(PHONES_MISSING, packages=", ".join(missing))
     from narrator.clock import RealClock
     from narrator.table.text import LineListener
 
@@ -215,7 +241,9 @@ def _play_games(args: argparse.Namespace, screen: str, lines: LineListener, give
             setup = replace(setup, timing=scaled(setup.timing, args.pace), speech_scale=setup.speech_scale * args.pace)
     else:
         # The first night's lines render while the last questions are asked.
-        config = run_wizard(args, lines.read_line, ask_phones=screen == "full", composed=hook)
+        # The phones question: not when --phones answered it already, nor when they cannot work here.
+        config = run_wizard(args, lines.read_line, ask_phones=screen == "full" and not args.phones,
+                            composed=hook, phones_installed=not phones_missing())
         if hook is not None:
             hook.join()  # a plan being made (a tenth of a second) starts the workers the game takes over
             hook.stop()  # the game plans its own lines on the same workers
@@ -389,7 +417,7 @@ def _play_text(args: argparse.Namespace, setup: Setup, deal_mode: str, listener:
 
 
 def _in_order_of_need(speaker: Speaker, started: RenderPool | None = None) -> Speaker:
-    """The first night's lines before the first line, the day's while the night plays (issue 25 point 3);
+    """The first night's lines before the first line, the day's while the night plays;
     `started`: the workers the setup started (narrator/table/early.py)."""
     from narrator.speech.need import in_order_of_need
 
@@ -449,15 +477,34 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
         raise
     _check_names(people, pack, table_speaker)
     voice_out = SpeakingTracker(_in_order_of_need(table_speaker, started))
+    phones: TablePhones | None = None
+    tv_server: PhoneServer | None = None
     try:
+        # The phones' server first: an address it cannot have stops the game before its journal exists
+        # (no abandoned game in the history). None without --phones (a resumed game: its links file).
+        phones = _phones(args, setup, path, resuming)
+        if getattr(args, "tv", False) and phones is None:
+            from narrator.phones.tv import tv_server as own_server
+
+            # The TV page alone: a server of its own, with the phones' limits and checks.
+            tv_server = own_server(setup.players, path, getattr(args, "phones_host", None),
+                                   getattr(args, "phones_port", 0) or 0)
         stopped = path.stat().st_mtime if resuming else 0.0  # when the game stopped: its journal's last write
         journal = FileJournal.reopen(path) if resuming else FileJournal.create(path)
     except BaseException:
+        if phones is not None:
+            phones.close()
+        if tv_server is not None:
+            tv_server.stop()
         voice_out.close()
         raise
     try:
         resume = resume_from(journal.records(), path) if resuming else None
     except BaseException:  # a bad journal: one line from the caller, nothing left open (review leftover 3)
+        if phones is not None:
+            phones.close()
+        if tv_server is not None:
+            tv_server.stop()
         voice_out.close()
         journal.close()
         raise
@@ -470,26 +517,21 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
     screen.title = tr("narrator — journal {name}", name=path.name)
     speaker: Speaker = ScreenSpeaker(voice_out, pack, screen)
     game_journal: Journal = journal
-    phones: TablePhones | None = None
-    tv_server: PhoneServer | None = None
     try:
-        phones = _phones(args, setup, path, resuming)  # None without --phones (a resumed game: its links file)
         if phones is not None:
             from narrator.phones.names import take_names
 
             take_names(phones.hub, people)  # each phone asks its seat's name until the game starts
         tv_address = ""
         if getattr(args, "tv", False):
-            from narrator.phones.tv import serve_tv, tv_server as own_server
+            from narrator.phones.tv import serve_tv
             from narrator.table.tv import TvBoard, TvJournal, TvSpeaker
 
             tv = TvBoard(screen, pack, setup.players)
             speaker, game_journal = TvSpeaker(speaker, tv), TvJournal(journal, tv)
-            own = phones.server if phones is not None else None
-            if own is None:
-                own = tv_server = own_server(setup.players, path, getattr(args, "phones_host", None),
-                                             getattr(args, "phones_port", 0) or 0)
-            tv_address = serve_tv(own, tv, pack)
+            own = tv_server if tv_server is not None else phones.server if phones is not None else None
+            if own is not None:
+                tv_address = serve_tv(own, tv, pack)
         # The first night's lines before the screen takes over (with the progress bar); the rest render
         # behind the game, in the order of need (narrator/speech/need.py).
         cues = all_cues(pack, start_game(setup), setup.timing)
@@ -503,6 +545,7 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
             listener = ScreenListener(answers, screen)
             if phones is not None and at_table is not None:
                 at_table.listener = listener
+                _drop_typed_ahead()  # an Enter typed twice at the setup's last question shows no link in vain
 
                 def enter() -> None:
                     while listener.listen(_final_prompt()) is None:
@@ -544,7 +587,18 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
                 # the others (every seat joined: no deal on the screen).
                 on_phones = phones.hub.joined() if phones is not None else ()
                 if deal_mode is not None:
+                    if at_table is not None and deal_mode == "program":
+                        at_table.deal(start_game(setup))  # a joined phone holds its card from now on
                     setup = deal_at_table(setup, deal_mode, speaker, listener, screen, clock, on_phones)
+                    if at_table is not None and deal_mode == "program":
+                        dealt = setup
+
+                        def deal_here(seat: int) -> None:
+                            others = set(range(1, dealt.players + 1)) - {seat}
+                            deal_at_table(dealt, "program", speaker, listener, screen, clock, others)
+
+                        # The night waits until every player has seen their card.
+                        at_table.cards_seen(on_phones, listener, deal_here)
                 head = {"mode": "text", "screen": "full", "voice": voice,
                         "no_audio": bool(getattr(args, "no_audio", False)), "started": _now(),
                         "started_at": round(time.time(), 3), "seed": seed,
@@ -614,10 +668,19 @@ def _phones(args: argparse.Namespace, setup: Setup, path: Path, resuming: bool) 
 
     if not (getattr(args, "phones", False) or (resuming and links_path(path).exists())):
         return None
+    path.parent.mkdir(parents=True, exist_ok=True)  # the links file goes beside the journal, made after it
     phones = TablePhones(setup.players, path, getattr(args, "phones_host", None),
                          getattr(args, "phones_port", 0) or 0, resuming)
     phones.start()
     return phones
+
+
+def _drop_typed_ahead() -> None:
+    """Keys typed before the phones' links are shown are not an answer to "Press Enter to start"."""
+    if sys.stdin.isatty():
+        import termios
+
+        termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
 
 
 def _final_prompt() -> Prompt:

@@ -56,7 +56,18 @@ def register(sub: Any) -> None:
     g.set_defaults(func=run_graph)
 
 
+def known_language(lang: str) -> None:
+    """A `--lang` with no voice pack is refused in one line, not played in English."""
+    from narrator.packs import available_languages
+
+    languages = available_languages()
+    if lang not in languages:
+        raise UsageError("--lang {lang!r}: there is no voice pack in that language; choose one of {languages}",
+                         lang=lang, languages=", ".join(languages))
+
+
 def run_play(args: argparse.Namespace) -> int:
+    known_language(args.lang)
     if args.text and getattr(args, "screen", None) == "full":
         raise UsageError("--text and --screen full contradict each other: --text is the same as --screen text; keep one")
     if args.headless:

@@ -11,7 +11,6 @@ import threading
 from typing import Any, Iterable, Mapping
 
 from rich.align import Align
-from rich.cells import cell_len
 from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
@@ -36,6 +35,11 @@ GLYPHS: dict[str, tuple[str, ...]] = {
     ":": (" ", "█", " ", "█", " "),
     " ": ("  ",) * 5,
 }
+
+# The night's private box, in character cells (smaller on a smaller terminal): wide enough for a
+# card's reminder in two lines, high enough for the Witch's panel with what was typed and a note.
+PANEL_WIDTH = 100
+PANEL_HEIGHT = 16
 
 # What the table is doing, from the phase of the last line said (the board lags one step).
 # Labels are the pack's panel lines `phase.*`.
@@ -132,7 +136,7 @@ class ScreenDisplay:
             chain_by_day = cue.phase == "day.chain" and self.phase.startswith("day.")
             if cue.phase and cue.phase != "game.pause" and not chain_by_day:
                 self.phase = cue.phase
-            if cue.key in ("debate.start", "debate.start_one"):
+            if cue.key in ("debate.start", "debate.start_one", "debate.start_seconds"):
                 self.timer_end = end + self.timing.debate
             elif cue.key in ("debate.more_time", "debate.more_time_one") and self.timer_end is not None:
                 self.timer_end += self.timing.more_time
@@ -177,11 +181,12 @@ class ScreenDisplay:
                 body.append(f"\n\n> {self.typed}", style="bold yellow")
             if self.note:
                 body.append(f"\n\n{self.note}", style="yellow")
-            # As wide as its longest line, but never the whole screen: a long line (a card's reminder)
-            # wraps, and the panel stays an indented box, not the day's caption box.
-            width = min(max(map(cell_len, body.plain.splitlines())) + 10, self.console.size.width - 10)
-            parts.append(Panel(Align.center(body), title="private", border_style="grey50", padding=(1, 4),
-                               width=max(width, 20)))
+            # Every private box is the same size whatever it holds: a box as wide as its text would
+            # tell the table across the room which card or which answer it shows. A long line wraps.
+            width = max(20, min(PANEL_WIDTH, self.console.size.width - 10))
+            height = max(5, min(PANEL_HEIGHT, self.console.size.height - 4))
+            parts.append(Panel(Align.center(body, vertical="middle"), title="private", border_style="grey50",
+                               padding=(1, 4), width=width, height=height))
         else:
             night = max(1, int(self.state.get("night", 0) or 0))
             label = self.pack.panel_text("board.night", {"count": night}) if self.phase else self.title

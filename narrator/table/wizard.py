@@ -6,6 +6,7 @@ one clear line and the same question again; nothing answered before is lost.
 
 from __future__ import annotations
 
+import shutil
 import sys
 from typing import Callable, Iterable, Mapping, Protocol, TextIO, TypeVar
 
@@ -76,7 +77,7 @@ class LineAsker:
 
 
 def voice_check_question(wizard: Wizard) -> None:
-    """Issue 24 point 6: a table that answers by voice may check its voices now (skippable): a few
+    """A table that answers by voice may check its voices now (skippable): a few
     players each say three seat numbers; the score picks voice / yes_no / keypad (`voice_mode`).
     Asked only when the wizard was given a way to run the check (`voice_check`)."""
     if wizard.voice_check is None or wizard.config.inputs == "keypad":
@@ -115,6 +116,7 @@ class Wizard:
         self.advisor = advisor
         # The phones question: only where phones can be played (the full screen; the text screen has no panel).
         self.ask_phones = ask_phones
+        self.width = shutil.get_terminal_size((100, 40)).columns  # the roles' columns fit it
 
     # ---- the questions ------------------------------------------------------------------
 
@@ -219,12 +221,20 @@ class Wizard:
         return offers
 
     def _roles_menu(self) -> str:
+        """Every role the wizard numbers with its count, in columns that fit the terminal (a role's
+        name is never cut at the edge), then the Villagers who fill the rest."""
         deck = self.config.composition()
         name = self.pack.role_name
-        parts = [tr("{number} {role} x{count}", number=i, role=name(r.value), count=deck.get(r, 0))
-                 for i, r in enumerate(ROLE_MENU, start=1)]
-        return tr("Roles for {players} players: {listing}; {villager} x{count}", players=self.config.players,
-                  listing=", ".join(parts), villager=name(Role.VILLAGER.value), count=deck.get(Role.VILLAGER, 0))
+        cells = [f"{i:>2} {name(r.value)} ×{deck.get(r, 0)}" for i, r in enumerate(ROLE_MENU, start=1)]
+        width = max(len(cell) for cell in cells) + 3
+        columns = max(1, (self.width - 2) // width)
+        rows = -(-len(cells) // columns)
+        lines = [tr("Roles for {players} players:", players=self.config.players)]
+        for row in range(rows):
+            line = "".join(cells[i].ljust(width) for i in range(row, len(cells), rows))
+            lines.append("  " + line.rstrip())
+        lines.append(f"   {name(Role.VILLAGER.value)} ×{deck.get(Role.VILLAGER, 0)}")
+        return "\n".join(lines)
 
     def _parse_role_change(self, answer: str) -> tuple[Role, int] | None:
         text = answer.strip().replace(" ", "")

@@ -64,7 +64,7 @@ def test_declining_devours_and_a_spent_infection_is_called_the_same() -> None:
     ("elder", 2, False), ("elder", 3, False), ("elder", 2, True), ("elder", 1, False),
     ("villager", 2, True), ("little_girl", 2, True), ("knight_rusty_sword", 2, False), ("hunter", 2, True),
 ])
-def test_issue22_point2_the_tap_is_true_in_every_hidden_state(victim: str, lives: int, protected: bool) -> None:
+def test_the_wolf_fathers_tap_is_true_in_every_hidden_state(victim: str, lives: int, protected: bool) -> None:
     """Whatever the pack's victim holds (an Elder with a spare life, a player the Savior protects),
     "tap seat 6" on the Wolf-Father's panel is true: seat 6 is infected, lives, and wakes with the
     pack the next night. An infection is not a devouring (docs/rules.md "Accursed Wolf-Father");

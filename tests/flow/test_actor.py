@@ -66,7 +66,7 @@ def test_dead_actor_is_still_called_with_the_same_lines() -> None:
     assert keys(dead, "night.").count("actor.wake") == keys(dead, "night.").count("night.falls")
 
 
-def test_issue22_point7_the_actor_holding_the_idiots_card_is_pardoned_aloud() -> None:
+def test_the_actor_holding_the_idiots_card_is_pardoned_aloud() -> None:
     """Voted out while he holds the Village Idiot's card, the Actor is spared and the table hears
     the pardon as for the Idiot (the line follows the power held, not the dealt card)."""
     setup = {**SETUP, "options": {"captain_election": "never", "actor_cards": "village_idiot,elder,seer"}}

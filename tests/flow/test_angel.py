@@ -63,7 +63,7 @@ def test_day_zero_elects_the_captain_first() -> None:
     assert k.count("captain.election") == 1
 
 
-def test_issue22_point9_day_zero_votes_clockwise_and_day_one_counter_clockwise() -> None:
+def test_day_zero_votes_clockwise_and_day_one_counter_clockwise() -> None:
     """The first vote of the game goes clockwise, Day 0 included; the next day the other way."""
     r = play(SETUP, {"day_zero": {"eliminate": 5}, "nights": [{"werewolves": 4, "seer": 2}, {"werewolves": 6}],
                      "days": [{"eliminate": 2}, {"eliminate": 3}]})

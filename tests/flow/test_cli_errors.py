@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # commands run as child processes
+
 GOOD_SETUP = 'players = 8\nroles = { 1 = "seer", 2 = "werewolf" }\n'
 GOOD_SCRIPT = "[[nights]]\nseer = 2\n[[days]]\neliminate = 2\n"
 

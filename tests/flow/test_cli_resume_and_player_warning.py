@@ -10,6 +10,9 @@ import pytest
 
 from tests.text_game import AFTER_WEREWOLVES, DEAL, SCRIPT, SETUP, cut_at, headless_journal, narrator
 
+pytestmark = pytest.mark.slow  # commands run as child processes
+
+
 def test_headless_play_warns_on_stderr(tmp_path: Path) -> None:
     (tmp_path / "setup.toml").write_text(SETUP)
     (tmp_path / "script.toml").write_text(SCRIPT)
@@ -39,7 +42,6 @@ def test_resume_warns_outside_8_to_18_players(tmp_path: Path) -> None:
     assert "warning: 5 players: the game is best with 8 to 18" in proc.stderr
 
 
-@pytest.mark.slow
 def test_resume_says_which_journal_and_where_it_stopped(tmp_path: Path) -> None:
     path = headless_journal(tmp_path)
     cut_at(path, "day.vote.vote.1")
@@ -71,7 +73,6 @@ def test_an_empty_newest_journal_does_not_resume_an_older_game(tmp_path: Path) -
     assert "Traceback" not in proc.stderr
 
 
-@pytest.mark.slow
 def test_resume_keeps_the_screen_the_game_had(tmp_path: Path) -> None:
     """A full-screen game resumes on the full screen (here: refused without a terminal), unless --screen says."""
     path = headless_journal(tmp_path)
@@ -103,7 +104,6 @@ def text_game(tmp_path: Path) -> list[str]:
     return proc.stdout.splitlines()
 
 
-@pytest.mark.slow
 def test_text_mode_labels_and_hints(tmp_path: Path) -> None:
     out = text_game(tmp_path)
     boards = [line for line in out if line.startswith("[")]

@@ -31,7 +31,7 @@ def closed_panels(r: HeadlessResult) -> dict[str, list[list[str]]]:
     return panels
 
 
-def test_issue22_6_every_closed_turn_says_keep_your_eyes_closed() -> None:
+def test_every_closed_turn_says_keep_your_eyes_closed() -> None:
     """Every role of the catalogue with a night call possible, none dealt (only the pack and
     Villagers), on nights that call them all: each call's panel is "Keep your eyes closed."; the
     Devoted Servant's reset call, dead before it, too."""

@@ -65,7 +65,7 @@ def test_the_powerless_seer_panel() -> None:
     assert any("Seat 1" in line for line in first), "the powered Seer saw nothing"
 
 
-def test_issue22_3_no_public_revenge_line_for_a_night_death() -> None:
+def test_no_public_revenge_line_for_an_elder_killed_at_night() -> None:
     """Issue 22 point 3: the Elder poisoned at night (his cause of death is never said) brings his
     revenge in silence, even with `elder_revenge_announced` and `reveal_role_on_death=false`; the
     powerless learn it on their own panel (the Seer's next call). Voted out, it is still said."""

@@ -78,7 +78,7 @@ def test_group_skips_the_dead_and_wraps() -> None:
     assert group(game, 3) == (2, 3, 5)
 
 
-def test_issue22_point11_a_powerless_foxs_own_turn_shows_no_yes_or_no() -> None:
+def test_a_powerless_foxs_own_turn_shows_no_yes_or_no() -> None:
     """Mutation: a powerless Fox still shown yes/no (an information leak). The sequencer puts a
     powerless holder's panel aside, but the Fox's own turn must not hold the answer either: after
     his miss, his sniff next to the Werewolf shows only that his power is gone."""

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from narrator.flow.sequencer import NIGHT_ORDER, STATES, transitions_table
 
 
@@ -39,6 +41,7 @@ def test_each_source_ends_with_an_unconditional_way_on() -> None:
         assert "conditions" not in last, f"{source} could get stuck"
 
 
+@pytest.mark.slow
 def test_narrator_graph_prints_mermaid() -> None:
     out = subprocess.run([sys.executable, "-m", "narrator", "graph"], capture_output=True, text=True, check=True).stdout
     assert "stateDiagram-v2" in out
@@ -47,6 +50,7 @@ def test_narrator_graph_prints_mermaid() -> None:
     assert "night_falls --> lovers" not in out
 
 
+@pytest.mark.slow
 def test_docs_page_is_what_the_generator_makes() -> None:
     from narrator.flow.graph import page
 

@@ -90,6 +90,7 @@ def test_bad_journal_gives_one_line_and_is_left_untouched(tmp_path: Path, conten
     assert path.read_bytes() == content
 
 
+@pytest.mark.slow
 def test_journal_corrupt_in_the_middle_is_refused_by_the_cli(tmp_path: Path) -> None:
     full, _ = reference(tmp_path)
     lines = full.splitlines(keepends=True)

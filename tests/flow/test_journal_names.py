@@ -1,4 +1,4 @@
-"""Journals of games started in the same second keep their order (review leftover 4).
+"""Journals of games started in the same second keep their order.
 
 Journals are named `game-YYYYmmdd-HHMMSS.jsonl`; a second game in the same second gets `-2`, then
 `-3`... Sorted as plain names, `-2` came before the first game (`-` sorts before `.`) and `-10`
@@ -14,6 +14,8 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from narrator.flow.script import game_journals, new_journal_path, parse_setup
 from narrator.table.rematch import last_game
@@ -52,6 +54,7 @@ def test_journals_named_in_the_same_second_sort_in_the_order_they_were_made(tmp_
     assert game_journals(folder) == made + [later]
 
 
+@pytest.mark.slow
 def test_rematch_and_resume_take_the_newest_of_the_same_second(tmp_path: Path) -> None:
     folder = tmp_path / "data" / "games"
     folder.mkdir(parents=True)

@@ -314,20 +314,20 @@ def feedback_during(r: HeadlessResult, wake: str, sleep: str) -> list[str]:
             and e.get("key") != "input.too_early"]
 
 
-def test_issue23_point5_after_the_seers_minus_one_message_not_two_contradicting_ones() -> None:
+def test_after_the_seers_minus_one_message_not_two_contradicting_ones() -> None:
     """Before: `-` said "it cannot be taken back", the seat typed after it "To change it, press - first"."""
     r = game({(1, "seer"): [2, "no", 3]})
     assert feedback_during(r, "seer.wake", "seer.sleep") == [
         "Your choice is made: it cannot be taken back.", "Your choice is made: it cannot be taken back."]
 
 
-def test_issue23_point5_minus_with_nothing_to_take_back_says_so() -> None:
+def test_minus_with_nothing_to_take_back_says_so() -> None:
     """Before: "Not possible: -. Choose again."."""
     r = game({(1, "seer"): ["no", 2]})
     assert feedback_during(r, "seer.wake", "seer.sleep") == ["Nothing to take back: no answer yet."]
 
 
-def test_issue23_point5_minus_by_day_with_nothing_to_take_back_says_so() -> None:
+def test_minus_by_day_with_nothing_to_take_back_says_so() -> None:
     """By day too: `-` at a voter's question (nothing typed yet) said "Not possible: -. Choose again."."""
     from narrator.fakes import FakeListener
 
@@ -351,7 +351,7 @@ def test_issue23_point5_minus_by_day_with_nothing_to_take_back_says_so() -> None
     assert not any(n.startswith("Not possible: -") for n in notes)
 
 
-def test_issue23_point5_after_the_foxs_minus_one_message_too() -> None:
+def test_after_the_foxs_minus_one_message_too() -> None:
     roles = {1: "seer", 2: "werewolf", 3: "werewolf", 4: "witch", 5: "hunter", 6: "fox"}
     r = game({(1, "fox"): [2, "no", 3]}, roles=roles)
     assert feedback_during(r, "fox.wake", "fox.sleep") == [

@@ -118,7 +118,7 @@ def test_piper_wins_at_a_quiet_morning() -> None:
     assert "The game is over. Victory for the Pied Piper." in said(r)
 
 
-def test_issue22_point2_every_seat_the_piper_is_told_to_tap_is_charmed() -> None:
+def test_every_seat_the_piper_is_told_to_tap_is_charmed() -> None:
     """Whatever the hidden state, "tap seat N" on the Piper's panel is true: devoured the same
     night, his charms still hold; infected before his call (piper_infected=powerless) his panel
     tells him to tap nobody."""

@@ -53,7 +53,7 @@ def test_without_a_scapegoat_a_tie_follows_the_base_rules() -> None:
     assert not any(isinstance(e, ev.TieVictim) for e in r.game.events)
 
 
-def test_issue23_point7_the_list_grows_on_screen_and_minus_takes_back_the_last_seat() -> None:
+def test_the_list_grows_on_screen_and_minus_takes_back_the_last_seat() -> None:
     """Before: `-` was refused ("Not possible"), and the screen showed only "Accepted." after each seat."""
     from narrator.clock import VirtualClock
     from narrator.fakes import FakeListener

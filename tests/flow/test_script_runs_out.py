@@ -20,6 +20,7 @@ from tests.text_game import narrator
 DATA = Path(__file__).parent / "data"
 
 
+@pytest.mark.slow
 def test_the_command_line_stops_a_game_its_script_cannot_end(tmp_path: Path) -> None:
     script = tmp_path / "short.toml"
     script.write_text("answer_delay = 0.005\n[[nights]]\nwerewolves = 5\n")

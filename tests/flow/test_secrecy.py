@@ -7,6 +7,8 @@ import json
 import random
 from typing import Any, Callable, Mapping
 
+import pytest
+
 from narrator.fakes import FakeListener, RandomListener
 from narrator.clock import VirtualClock
 from narrator.headless import HeadlessResult, Timeline, TimelineSpeaker, run_game
@@ -106,6 +108,7 @@ def public_calls_from(result: HeadlessResult) -> int:
     return 10**9
 
 
+@pytest.mark.slow
 def test_differential_secrecy_over_random_pairs() -> None:
     rng = random.Random(20261121)
     compared_nights = 0
@@ -132,6 +135,7 @@ def test_differential_secrecy_over_random_pairs() -> None:
 LONERS = {Role.PIED_PIPER, Role.WHITE_WEREWOLF}
 
 
+@pytest.mark.slow
 def test_differential_secrecy_of_the_piper_the_charmed_and_the_white_werewolf() -> None:
     """Both loners possible in every pair: one game deals them (or one of them), the other may
     not; alive or dead, on the White Werewolf's nights and off them, answered early, late or
@@ -172,6 +176,7 @@ def ended_on_day_zero(result: HeadlessResult) -> bool:
     return result.game.state.night == 0 and result.game.outcome is not None
 
 
+@pytest.mark.slow
 def test_personnages_calls_are_identical_whatever_the_hidden_state() -> None:
     """The Actor's call (dealt or not, alive or dead, cards left or not, answered early, late or
     never), with the Angel's Day 0 and the Sectarian's groups before it: identical night lines at
@@ -213,7 +218,7 @@ def test_secrecy_check_would_catch_a_leak() -> None:
     assert nights(a.timeline) != nights(b.timeline)
 
 
-def test_issue22_12_every_option_is_drawn() -> None:
+def test_the_random_pairs_vary_every_option_over_its_values() -> None:
     """Issue 22 point 12: the random pairs vary every option of `Options`, each over all its
     values (a text option over at least two), drawn from `Options` itself."""
     rng = random.Random(20261124)
@@ -358,7 +363,8 @@ FOCUS = (Role.DEVOTED_SERVANT, Role.ELDER, Role.WITCH, Role.WOLF_HOUND)
 GONE = (Role.DEVOTED_SERVANT, Role.ELDER, Role.WOLF_HOUND)  # the focus card not dealt in the second game, in turn
 
 
-def test_issue22_12_differential_secrecy_by_day() -> None:
+@pytest.mark.slow
+def test_differential_secrecy_by_day() -> None:
     """Issue 22 point 12: two games that differ only in hidden state (some special cards not
     dealt), every option drawn from `Options`, the same answers to the same questions: by day
     they say the same lines at the same times and show the same screens (the private panel, the

@@ -6,10 +6,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from narrator.ports import Cue
 from tests.text_game import KEYS, SETUP
 
 
+@pytest.mark.slow
 def test_text_mode_plays_a_whole_game(tmp_path: Path) -> None:
     (tmp_path / "setup.toml").write_text(SETUP)
     journal = tmp_path / "game.jsonl"
@@ -32,7 +35,7 @@ def test_text_mode_plays_a_whole_game(tmp_path: Path) -> None:
     assert journal.read_text().count('"kind":"input"') == len([k for k in KEYS[10:] if k])
 
 
-def test_issue22_5_text_mode_prints_no_board_change_at_night() -> None:
+def test_text_mode_prints_no_board_change_at_night() -> None:
     """Issue 22 point 5: `play --text` prints the public board once at nightfall, as the day left
     it, and no other board line before dawn. The Knight's diseased wolf (seat 4) dies at nightfall
     and the Actor's cards change in the night: the table learns both at dawn only."""

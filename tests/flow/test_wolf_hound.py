@@ -54,7 +54,7 @@ def morning(r: object) -> list[tuple[str, float]]:
     return [(e["key"], round(e["t"] - lines[0]["t"], 6)) for e in lines if lines]
 
 
-def test_issue22_4_the_public_choice_is_said_whether_or_not_the_hound_is_dealt() -> None:
+def test_the_public_choice_is_said_whether_or_not_the_hound_is_dealt() -> None:
     """Issue 22 point 4: with `wolf_hound_choice_public=true` the first morning says the Wolf-Hound's
     side whenever his card is possible: dealt (he chose the village) or out of play (his card adds
     no wolf: the village line), the same lines at the same times."""

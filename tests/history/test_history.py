@@ -30,6 +30,7 @@ def narrator(*args: str, env: dict[str, str] | None = None) -> subprocess.Comple
                           env={**os.environ, **(env or {})})
 
 
+@pytest.mark.slow
 def test_a_game_played_on_the_command_line_lands_in_the_history_with_every_field(tmp_path: Path) -> None:
     journal = tmp_path / "game.jsonl"
     done = narrator("play", "--headless", "--setup", str(DATA / "crash_setup.toml"), "--script",
@@ -130,6 +131,7 @@ def test_sigkill_while_writing_leaves_a_valid_database_with_whole_games_only(tmp
     assert len(db.games(conn)) == saved_before >= 21
 
 
+@pytest.mark.slow
 def test_old_journals_import_whatever_record_kinds_they_hold(tmp_path: Path) -> None:
     journal = tmp_path / "old.jsonl"
     done = narrator("play", "--headless", "--setup", str(DATA / "crash_setup.toml"), "--script",

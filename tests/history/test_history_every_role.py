@@ -20,6 +20,8 @@ from narrator.rules import Role, Side
 from narrator.rules.events import Cause, PlayerDied
 from tests.random_games import games_of_every_role
 
+# The random games are recorded once (the module's `recorded`), on one worker.
+pytestmark = pytest.mark.xdist_group("history-every-role")
 PER_ROLE = 60  # enough random games a card for every cause and every win to come up (asserted below)
 LANGUAGES = tuple(available_languages())
 # An internal key a person must never read: a role, side or cause key of two words or more.

@@ -29,7 +29,7 @@ from narrator.rules import events as ev
 
 from tests.listening.test_robustness import in_room, ko, model, say  # noqa: F401 - fixtures
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("korean-model")]  # the model loaded on one worker
 
 SEATS = tuple(range(1, 12))
 VOTE = Prompt("day.vote.vote.3", seats=SEATS, words=("nobody", "repeat", "pause"), number=1)

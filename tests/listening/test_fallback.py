@@ -68,7 +68,7 @@ def test_no_microphone_and_missing_words_each_one_line(ko_pack: VoicePack) -> No
         os.close(slave)
 
 
-def test_issue23_point5_a_keypad_table_is_told_to_press_minus_not_to_say_no(en_pack: VoicePack) -> None:
+def test_a_keypad_table_is_told_to_press_minus_not_to_say_no(en_pack: VoicePack) -> None:
     """Before: "Seat 5. Say no within three seconds to cancel." at a table playing by keypad."""
     master, slave = pty.openpty()
     try:
@@ -91,6 +91,7 @@ def run_cli(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess[str]
     return subprocess.run([sys.executable, "-m", "narrator", *args], env=env, capture_output=True, text=True, timeout=60)
 
 
+@pytest.mark.slow
 def test_listen_without_a_model_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "voices" / "fr").mkdir(parents=True)
     (tmp_path / "voices" / "fr" / "pack.toml").write_text('[pack]\nvoice = "fr"\n[lines]\n"a" = "b"\n')
@@ -109,6 +110,7 @@ def test_listen_without_a_microphone_is_one_line_after_the_missing_words(tmp_pat
     assert lines[-1].startswith("narrator: no microphone found") and len(lines) == 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args, says", [
     (["listen", "--choices", "1-99"], "--choices: seats '1-99'"),
     (["listen", "--choices", "maybe"], "'maybe' is not a seat"),

@@ -39,6 +39,8 @@ def _take_terminal() -> None:
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
+@pytest.mark.xdist_group("terminal")
+@pytest.mark.slow
 @pytest.mark.parametrize("ending", ["ctrl-c", "sigterm", "sighup"])
 def test_keypad_listen_restores_the_terminal(ending: str) -> None:
     """Issue 9 point 22: keys are typed once the terminal is raw, not after a fixed sleep."""

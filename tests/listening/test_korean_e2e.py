@@ -18,7 +18,7 @@ import pytest
 
 from tests.listening.conftest import ChildLines, FifoMicrophone, write_tiny_ko_pack
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("audio")]  # real time: one at a time (docs/testing.md)
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent.parent

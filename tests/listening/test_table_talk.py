@@ -23,7 +23,7 @@ from narrator.ports import Prompt
 
 from tests.listening.test_robustness import ko, model  # noqa: F401 - fixtures
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("korean-model")]  # the model loaded on one worker
 ROOT = Path(__file__).resolve().parent.parent.parent
 VOTE = Prompt("day.vote.vote.3", seats=tuple(range(1, 13)), words=("nobody",))
 CONFIRM = Prompt("day.vote.confirm", words=("yes", "no"))

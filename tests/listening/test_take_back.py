@@ -15,7 +15,7 @@ from narrator.ports import Prompt
 
 from tests.listening.test_robustness import in_room, ko, model, say  # noqa: F401 - fixtures
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("korean-model")]  # the model loaded on one worker
 
 WINDOW = Prompt("day.vote.vote.3.undo", words=("no",), idle=True)
 

@@ -29,6 +29,7 @@ class Browser:
     """One Chromium with one tab per seat (`tab(seat)` switches to it)."""
 
     def __init__(self, background: bool = False) -> None:
+        pytest.importorskip("selenium", reason="Selenium is not installed: scripts/setup.sh dev,phones")
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
 

@@ -12,6 +12,7 @@ import pytest
 from tests.text_game import narrator
 
 
+@pytest.mark.slow
 def test_phones_with_the_text_screen_is_one_line(tmp_path: Path) -> None:
     done = narrator("play", "--phones", "--text", "--players", "5", data=tmp_path)
     assert done.returncode != 0 and "Traceback" not in done.stderr

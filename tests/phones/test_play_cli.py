@@ -34,7 +34,7 @@ class Phones:
         self.names = dict(names or {})  # the name each phone gives when it is asked ("Your name?")
         self.shown: dict[int, dict[str, str]] = {}  # the table's names as each phone last got them
         self.views: dict[int, list[dict[str, Any]]] = {seat: [] for seat in links}
-        self.answered: set[tuple[int, Any]] = set()
+        self.answered: set[tuple[Any, ...]] = set()
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
@@ -61,7 +61,14 @@ class Phones:
                     view = message["view"]
                     self.views[seat].append(view)
                     answer: dict[str, Any] = {"t": "idle"}
-                    if view.get("choices") and (seat, view.get("id")) not in self.answered:
+                    if view.get("mode") == "deal" and (seat, view.get("id")) not in self.answered:
+                        # Pressed, read, let go (a beat later, as a player does): the page sends its seat.
+                        if (seat, "read", view.get("id")) in self.answered:
+                            self.answered.add((seat, view.get("id")))
+                            answer = {"t": "answer", "v": view["id"], "choice": seat}
+                        else:
+                            self.answered.add((seat, "read", view.get("id")))
+                    elif view.get("choices") and (seat, view.get("id")) not in self.answered:
                         choice = self.choose(seat, view)
                         if choice is not None:
                             self.answered.add((seat, view.get("id")))

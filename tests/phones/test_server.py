@@ -138,7 +138,7 @@ def test_refused_connections_are_closed_with_their_code(served: tuple[PhoneHub, 
     assert hub.moves_asked() == (4,)
 
 
-def test_issue27_the_page_speaks_the_tables_language(served: tuple[PhoneHub, str]) -> None:
+def test_the_page_speaks_the_tables_language(served: tuple[PhoneHub, str]) -> None:
     from narrator.packs import load_pack
     from narrator.phones.table import phone_labels
 

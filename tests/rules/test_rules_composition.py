@@ -160,7 +160,7 @@ def test_pyromaniac_is_refused_with_the_reason() -> None:
 
 
 @pytest.mark.parametrize("wolf", ["accursed_wolf_father", "big_bad_wolf"])
-def test_issue22_point8_a_special_wolf_alone_is_the_pack(wolf: str) -> None:
+def test_a_special_wolf_alone_is_the_pack(wolf: str) -> None:
     """A special wolf replaces a Werewolf and counts as one: a deck whose only wolf card is the
     Accursed Wolf-Father or the Big Bad Wolf plays, and the pack wins (docs/rules.md "Werewolf")."""
     deck = parse_roles(f"{wolf}=1,seer=1,villager=3")
@@ -179,7 +179,7 @@ def test_issue22_point8_a_special_wolf_alone_is_the_pack(wolf: str) -> None:
     assert game.outcome is not None and game.outcome.winner.value == "werewolves" and game.outcome.winners == (1,)
 
 
-def test_issue22_point8_the_white_werewolf_alone_is_refused() -> None:
+def test_the_white_werewolf_alone_is_refused() -> None:
     """The White Werewolf plays alone: with no other wolf card there is no pack (docs/rules.md)."""
     with pytest.raises(CompositionError, match=r"no Werewolf \(the White Werewolf plays alone: he is no pack\); add werewolf=1"):
         validate(5, parse_roles("white_werewolf=1,seer=1,villager=3"), Options())

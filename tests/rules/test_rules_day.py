@@ -346,7 +346,7 @@ def test_day_zeros_vote_is_a_first_vote_not_the_judges_second() -> None:
 
 
 @pytest.mark.parametrize("angel_opening", ["day_first", "night_first"])
-def test_issue22_point9_the_first_vote_of_the_game_goes_clockwise_then_alternates(angel_opening: str) -> None:
+def test_the_first_vote_of_the_game_goes_clockwise_then_alternates(angel_opening: str) -> None:
     """The game's first day votes clockwise, Day 0 included (an Angel's game opened counter-
     clockwise, then Day 1 went clockwise); the next day counter-clockwise (docs/rules.md)."""
     game = new_game("seer werewolf villager villager villager villager villager angel",

@@ -750,7 +750,7 @@ def test_the_checker_follows_the_foxs_miss() -> None:
     checker.check()
 
 
-def test_issue22_point10_the_checker_follows_the_infected_sectarian() -> None:
+def test_the_checker_follows_the_infected_sectarian() -> None:
     """Point 10 of issue 22: the model knows an infected Sectarian loses his goal
     (`sectarian_infected=powerless`, docs/rules.md "Abominable Sectarian"): with his other group
     dead he does not win; the pack does. The model once gave him the game, and the three
@@ -777,7 +777,7 @@ def test_issue22_point10_the_checker_follows_the_infected_sectarian() -> None:
     assert win_conditions(game, checker.alive, joined=checker.joined) == {Side.WEREWOLVES: (1, 2, 3)}
 
 
-def test_issue22_point10_a_captain_diseased_at_dusk_names_his_successor_at_dawn() -> None:
+def test_a_captain_diseased_at_dusk_names_his_successor_at_dawn() -> None:
     """The Knight's diseased wolf is the Captain: he dies as Night 2 begins, and names his
     successor at dawn, when his death is told (naming him at dusk would tell the table). The model
     wanted a living Captain all night (found by a run with ten times the examples)."""

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Mapping
 
+import pytest
+
 from narrator.rules import Options, Role, complete, parse_roles, suggest
 from narrator.sim.balance import (BATCH, FAIR, MIN_GAMES, SPECIALS, TABLE, TABLE_SEED, Estimate, Keys, Store, _effects,
                                   _guess, advise, changes, every_deck, key, play, tiers, verdict)
@@ -207,6 +209,7 @@ def test_the_wizard_shows_the_estimate_and_takes_a_fair_composition_with_a_star(
     assert any("village wins 20% (8 players)" in line for line in asker.told)
 
 
+@pytest.mark.slow
 def test_narrator_balance_prints_json(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "narrator", "balance", "--players", "9", "--budget", "0.3", "--json",
                            "--roles", "werewolf=2,seer,witch,fox"],
@@ -217,6 +220,7 @@ def test_narrator_balance_prints_json(tmp_path: Path) -> None:
     assert (tmp_path / "balance-cache.json").exists()
 
 
+@pytest.mark.slow
 def test_narrator_balance_refuses_a_bad_role_in_one_line(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "narrator", "balance", "--players", "9", "--owns", "dragon"],
                           capture_output=True, text=True, env={"NARRATOR_DATA": str(tmp_path), "PATH": ""})

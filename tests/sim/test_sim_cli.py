@@ -12,6 +12,8 @@ import pytest
 from narrator.rules import Options, Side, complete, parse_roles
 from narrator.sim.runner import SimConfig, play_one, simulate
 
+pytestmark = pytest.mark.slow  # commands run as child processes
+
 ROLES = "werewolf=3,seer=1,witch=1,hunter=1,cupid=1,little_girl=1,thief=1"
 
 

@@ -8,15 +8,25 @@ import subprocess
 import sys
 import wave
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
-import pyloudnorm
 import pytest
 
 from narrator.speech.loudness import PEAK_LIMIT, integrated_loudness, k_weighting, linear_filter, measure, normalise
 from narrator.speech.render import write_wav
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def pyloudnorm() -> ModuleType:
+    """pyloudnorm, imported by the tests that compare with it: it imports scipy.signal (2 s), which
+    every pytest worker would otherwise pay to collect this file."""
+    import pyloudnorm as module
+
+    return module
+
+
 RATES = (22050, 16000, 44100, 48000)
 
 
@@ -28,7 +38,7 @@ def _old_measure(x: np.ndarray, rate: int) -> float:
     need = int(0.4 * rate) + 1
     if len(x) < need:
         x = np.tile(x, need // len(x) + 1)
-    return float(pyloudnorm.Meter(rate).integrated_loudness(x))
+    return float(pyloudnorm().Meter(rate).integrated_loudness(x))
 
 
 def _old_normalise(audio: np.ndarray, rate: int, target: float) -> np.ndarray:
@@ -74,7 +84,7 @@ def _espeak_lines(tmp_path: Path) -> list[tuple[np.ndarray, int]]:
 
 @pytest.mark.parametrize("rate", RATES)
 def test_the_k_weighting_is_pyloudnorms(rate: int) -> None:
-    meter = pyloudnorm.Meter(rate)
+    meter = pyloudnorm().Meter(rate)
     theirs = [(f.b, f.a) for f in meter._filters.values()]
     ours = k_weighting(rate)
     assert len(ours) == len(theirs) == 2
@@ -89,10 +99,11 @@ def test_the_loudness_is_pyloudnorms_to_the_last_bit(rate: int) -> None:
         x = np.asarray(x, dtype=np.float64)
         assert measure(x, rate) == _old_measure(x, rate) or (np.isnan(measure(x, rate)) and np.isnan(_old_measure(x, rate)))
         if len(x) > 0.4 * rate:
-            ours, theirs = integrated_loudness(x, rate), pyloudnorm.Meter(rate).integrated_loudness(x)
+            ours, theirs = integrated_loudness(x, rate), pyloudnorm().Meter(rate).integrated_loudness(x)
             assert ours == theirs or (np.isinf(ours) and np.isinf(theirs)), (ours, theirs)
 
 
+@pytest.mark.slow
 def test_levelled_espeak_lines_are_byte_identical_to_the_old_levelling(tmp_path: Path) -> None:
     for i, (audio, rate) in enumerate(_espeak_lines(tmp_path)):
         for target in (-23.0, -26.1):
@@ -109,6 +120,7 @@ def test_the_filter_is_scipys_lfilter() -> None:
         assert linear_filter()(b, a, x).tobytes() == lfilter(b, a, x).tobytes()
 
 
+@pytest.mark.slow
 def test_measuring_imports_neither_scipy_signal_nor_pyloudnorm() -> None:
     """What a render worker (and the player, measuring its beds) pays at start: not the 0.8 s of CPU
     scipy.signal's import takes."""

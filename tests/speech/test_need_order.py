@@ -98,6 +98,7 @@ def test_the_first_line_comes_once_the_first_nights_lines_are_rendered() -> None
     assert all(slow.done_at[t] > first_said for t in day)
 
 
+@pytest.mark.slow
 def test_the_render_workers_take_the_first_nights_lines_first(tmp_path: Path) -> None:
     """Real espeak-ng workers (narrator/speech/pool.py) behind the same speaker: `prepare` returns with
     every first-night line in the cache, sent to the workers before any line of the day."""

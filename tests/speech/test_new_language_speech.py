@@ -59,12 +59,14 @@ def test_japanese_spoken_text_is_kana_only() -> None:
     assert [t for t in spoken if re.search(r"[はへ](?=[ 、。？：]|$)", t)] == []
 
 
+@pytest.mark.slow
 def test_japanese_phonemes_read_the_topic_particle_as_wa() -> None:
     line = load_pack("ja").spoken(Cue("seer.wake"))
     phonemes = subprocess.run(["espeak-ng", "-v", "ja", "-x", "-q", line], capture_output=True, text=True, check=True).stdout
     assert phonemes.split()[0].endswith("wa"), phonemes  # うらないしわ, not ...ha
 
 
+@pytest.mark.slow
 def test_chinese_voice_reads_characters_as_mandarin() -> None:
     """Plain cmn reads each character's pinyin by English rules; the pack's voice does not."""
     pack = load_pack("zh")

@@ -37,7 +37,7 @@ HERE = Path(__file__).resolve().parent
 # The journal's sync of each story: the stories' journals are slowed differently, too.
 SYNC = {"answering": "random", "silent": "random", "witch_dead": "0.05"}
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("audio")]  # real time: one at a time (docs/testing.md)
 
 
 @pytest.fixture(scope="module")

@@ -67,6 +67,7 @@ def test_the_copy_keeps_every_value_exact() -> None:
     assert raw["lines"] == {"a.b": UNTRANSLATED + 'Say "no" … \\ ok', "c": [UNTRANSLATED + "x", UNTRANSLATED + "y"]}
 
 
+@pytest.mark.slow
 def test_voices_new_then_check_lists_every_untranslated_line(root: Path) -> None:
     env = {"NARRATOR_VOICES": str(root)}
     made = narrator("voices", "new", "pl", env=env)
@@ -78,6 +79,7 @@ def test_voices_new_then_check_lists_every_untranslated_line(root: Path) -> None
     assert re.search(rf"pl \(pl\): {total} untranslated, 0 missing, 0 slot-broken", proc.stderr), proc.stderr
 
 
+@pytest.mark.slow
 def test_voices_new_refuses_a_bad_tag_and_an_existing_pack(root: Path) -> None:
     env = {"NARRATOR_VOICES": str(root)}
     assert "'German' is not a language tag" in one_clear_line(narrator("voices", "new", "German", env=env))
@@ -127,6 +129,7 @@ def test_pyproject_ships_every_pack() -> None:
             f"add \"share/narrator/voices/{lang}\" = {json.dumps(files)} under [tool.setuptools.data-files]")
 
 
+@pytest.mark.slow
 def test_fill_adds_the_lines_english_gained_in_the_english_place(root: Path) -> None:
     """After English gains keys (other branches merging), 'voices fill' puts each one, marked, where English has it."""
     shutil.copytree(packs_root() / "de", root / "de")

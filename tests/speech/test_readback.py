@@ -11,6 +11,7 @@ from readback import read_back, spoken_lines
 from narrator.packs import available_languages, load_pack
 
 
+@pytest.mark.slow  # espeak-ng -x reads every line back, in child processes
 @pytest.mark.parametrize("lang", available_languages())
 def test_every_spoken_line_reads_back_right(lang: str) -> None:
     pack = load_pack(lang)

@@ -76,6 +76,7 @@ def test_units_cover_every_line_once_and_each_slot_value_once() -> None:
     assert texts["day.card#1"] == "Their card:" and texts["number.3"] == "three"
 
 
+@pytest.mark.slow
 def test_import_levels_trims_and_resamples_and_refuses_strangers(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = data / "takes"
     src.mkdir()
@@ -102,6 +103,7 @@ def test_import_levels_trims_and_resamples_and_refuses_strangers(data: Path, cap
     assert sorted(p.name for p in folder.iterdir()) == before
 
 
+@pytest.mark.slow
 def test_recorded_and_engine_lines_mix_at_one_loudness(data: Path, synth: Pyttsx3Synth) -> None:
     src = data / "takes"
     src.mkdir()
@@ -128,6 +130,7 @@ def test_recorded_and_engine_lines_mix_at_one_loudness(data: Path, synth: Pyttsx
     assert all(abs(level - TARGET) <= 2.0 for level in levels), levels
 
 
+@pytest.mark.slow
 def test_the_walk_through_keeps_redoes_skips_and_resumes(data: Path) -> None:
     takes = [read_audio(speech(t, data / f"take{i}.wav")) for i, t in enumerate(["first try", "Seer, wake up.", "Seer, go back to sleep."])]
     given = iter(takes)

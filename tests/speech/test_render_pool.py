@@ -13,6 +13,8 @@ import pytest
 from narrator.speech.pool import RenderPool, render_lines
 from narrator.speech.render import ENGINE, SpeechError, VoiceSettings, line_path, write_wav
 
+pytestmark = pytest.mark.slow  # render workers are child processes
+
 ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = (VoiceSettings("en", 150, 1.0), VoiceSettings("en-us", 185, 0.7), VoiceSettings("fr", 160, 1.0))
 TEXTS = ("Night falls on the village. Everyone, close your eyes.", "Seer, wake up.", "Two.",

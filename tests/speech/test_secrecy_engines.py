@@ -101,6 +101,7 @@ def espeak() -> Iterator[Pyttsx3Synth]:
     s.close()
 
 
+@pytest.mark.slow
 def test_secrecy_holds_with_a_recorded_pack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, espeak: Pyttsx3Synth) -> None:
     monkeypatch.setenv("NARRATOR_DATA", str(tmp_path / "data"))
     # The recorded narrator speaks the Seer's and the Witch's lines much more slowly than espeak-ng.

@@ -13,6 +13,8 @@ import pytest
 
 from narrator.packs import available_languages, packs_root
 
+pytestmark = pytest.mark.slow  # commands run as child processes
+
 HERE = Path(__file__).resolve().parent
 
 
@@ -48,6 +50,7 @@ def test_say_to_a_file(tmp_path: Path, cache: dict[str, str]) -> None:
     assert proc.returncode == 0, proc.stderr and key.is_file()
 
 
+@pytest.mark.xdist_group("audio")
 def test_say_plays_through_an_output_device(tmp_path: Path, cache: dict[str, str]) -> None:
     out = tmp_path / "played.wav"
     env = dict(cache, ALSA_CONFIG_PATH=f"/usr/share/alsa/alsa.conf:{HERE / 'alsa_file_devices.conf'}", VOICE_OUTFILE=str(out))

@@ -19,7 +19,7 @@ from wavcheck import locate, longest_quiet_run, read_wav, window_rms
 HERE = Path(__file__).resolve().parent
 WINDOW = 0.01  # seconds per level window
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("audio")]  # real time: one at a time (docs/testing.md)
 
 
 @pytest.fixture(scope="module")

@@ -26,7 +26,7 @@ from narrator.speech.loudness import measure
 from night_run import alsa_env, play_night
 from wavcheck import read_wav
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("audio")]  # real time: one at a time (docs/testing.md)
 TARGET = -23.0
 KEYS = ["night.falls", "seer.wake", "seer.sleep", "werewolves.wake", "werewolves.sleep", "witch.wake", "witch.sleep", "day.dawn"]
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from narrator.fakes import Timeline, TimelineSpeaker, estimated_duration
 from narrator.clock import VirtualClock
 from narrator.packs import load_pack
@@ -20,6 +22,7 @@ def test_timeline_speaker_records_lines_and_returns_their_end() -> None:
     assert end == 100.0 + estimated_duration("Seat 4.")
 
 
+@pytest.mark.slow
 def test_estimates_are_close_to_espeak(tmp_path: Path) -> None:
     """Issue 9 point 22: the real lengths come from the espeak-ng command line (synchronous). Through
     pyttsx3 this failed once in four loaded runs: a lost rate change (fixed in render.py; see

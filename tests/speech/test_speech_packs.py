@@ -84,6 +84,7 @@ def _espeak_voice_ids() -> set[str]:
     return ids
 
 
+@pytest.mark.slow
 def test_every_configured_voice_exists_in_espeak_ng() -> None:
     installed = _espeak_voice_ids()
     assert "gmw/en" in installed
@@ -157,7 +158,7 @@ def test_check_names_a_missing_number_and_a_variant_with_other_slots(tmp_path: P
     assert any("'vote.voter' variant 1" in p and "missing slots {seat}" in p for p in problems)
 
 
-def test_leftover6_every_deal_key_of_the_packs_is_used_by_the_code() -> None:
+def test_every_deal_key_of_the_packs_is_used_by_the_code() -> None:
     """The deal's lines are never built from parts: each key is written out where it is used, so a
     key no code names (the old `deal.seat_taken`) is a line nobody can see."""
     package = Path(__file__).resolve().parents[2] / "narrator"

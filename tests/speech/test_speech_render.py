@@ -29,6 +29,7 @@ def test_a_line_is_a_22050_hz_mono_16_bit_wav_of_speech(synth: Pyttsx3Synth, tmp
         assert 0.6 < w.getnframes() / 22050 < 3.0
 
 
+@pytest.mark.slow
 def test_a_rendered_line_lasts_as_long_as_espeak_ng_says_it(synth: Pyttsx3Synth, tmp_path: Path) -> None:
     """Issue 9 point 22: pyttsx3 drives espeak-ng asynchronously; a line cut short (or run on) by a
     late callback would be cached and heard that way at every game. Its length must be the
@@ -76,6 +77,7 @@ def test_a_cached_line_is_not_rendered_again(synth: Pyttsx3Synth, tmp_path: Path
     assert len(keys) == 5
 
 
+@pytest.mark.slow
 def test_render_all_reports_progress_and_leaves_no_temporary_file(synth: Pyttsx3Synth, tmp_path: Path) -> None:
     renderer = Renderer(synth, tmp_path)
     seen: list[tuple[int, int]] = []

@@ -92,6 +92,7 @@ def test_mandarin_says_liang_before_a_measure_word_but_not_in_twelve(tmp_path: P
     assert "两票" in _voice_gets("zh", Cue("raven.votes", {"count": 2}), tmp_path)
 
 
+@pytest.mark.slow  # espeak-ng -x in a child process
 def test_russian_werewolves_are_stressed_on_the_third_syllable_in_speech_only(tmp_path: Path) -> None:
     pack = load_pack("ru")
     for key in ("werewolves.wake", "werewolves.sleep", "wolf_hound.chose_wolves"):
@@ -102,6 +103,7 @@ def test_russian_werewolves_are_stressed_on_the_third_syllable_in_speech_only(tm
         assert "\u0301" not in shown and "[[" not in shown
 
 
+@pytest.mark.slow  # espeak-ng -x in a child process
 def test_mandarin_readings_are_respelled_for_the_voice_only(tmp_path: Path) -> None:
     pack = load_pack("zh")
     heard = _phonemes(pack.voice, _voice_gets("zh", Cue("captain.election"), tmp_path))
@@ -113,6 +115,7 @@ def test_mandarin_readings_are_respelled_for_the_voice_only(tmp_path: Path) -> N
     assert "警长" in pack.text(Cue("captain.election"))
 
 
+@pytest.mark.slow  # espeak-ng -x in a child process
 @pytest.mark.parametrize("lang", [lang for lang in available_languages() if "Grrr" in load_pack(lang).lines["bear_tamer.growl"][0]])
 def test_the_growl_is_said_not_spelled_out(lang: str, tmp_path: Path) -> None:
     pack = load_pack(lang)

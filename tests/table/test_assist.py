@@ -119,6 +119,7 @@ def test_every_possible_role_is_called_even_with_a_thief() -> None:
     assert "seer.wake" not in keys and "cupid.wake" not in keys
 
 
+@pytest.mark.xdist_group("terminal")
 @pytest.mark.slow
 @needs_tmux
 def test_assist_in_a_real_terminal(tmp_path: Any) -> None:
@@ -165,6 +166,7 @@ def test_no_audio_shows_each_line_a_countdown_and_the_day() -> None:
     assert "[debate] * time left" in text and "  » 2 minutes left." in text
 
 
+@pytest.mark.xdist_group("terminal")
 @pytest.mark.slow
 @needs_tmux
 def test_assist_no_audio_in_a_real_terminal(tmp_path: Any) -> None:

@@ -108,7 +108,7 @@ def test_a_deal_stopped_midway_leaves_no_card() -> None:
     assert display.private is None and timeline.entries[-1]["action"] == "clear"
 
 
-def test_issue23_point15_the_card_shows_a_reminder_of_its_power_and_keys() -> None:
+def test_the_card_shows_a_reminder_of_its_power_and_keys() -> None:
     """Before: only "Seat 3: you are the Scapegoat. Press Enter to hide."; the Scapegoat's list and the
     Devoted Servant's claim are day-time powers whose keys are on the card, before they are needed."""
     from narrator.rules import Deal, Role
@@ -132,7 +132,7 @@ def test_issue23_point15_the_card_shows_a_reminder_of_its_power_and_keys() -> No
             assert text and "\n" not in text, (language, role)
 
 
-def test_issue23_point15_the_judges_reminder_follows_his_signal_option() -> None:
+def test_the_judges_reminder_follows_his_signal_option() -> None:
     from narrator.rules import Deal, Options, Role
 
     d = Deal((Role.STUTTERING_JUDGE, Role.WEREWOLF, Role.SEER, Role.VILLAGER, Role.VILLAGER, Role.WEREWOLF,
@@ -148,7 +148,7 @@ def test_issue23_point15_the_judges_reminder_follows_his_signal_option() -> None
 
 
 
-def test_issue27_a_mixed_table_the_screen_deals_only_the_seats_without_a_phone() -> None:
+def test_a_mixed_table_the_screen_deals_only_the_seats_without_a_phone() -> None:
     from narrator.flow.script import Setup
     from narrator.flow.timing import Timing
     from narrator.headless import TimelineSpeaker

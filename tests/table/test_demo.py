@@ -5,9 +5,12 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from narrator.packs import load_pack
 
 
+@pytest.mark.slow
 def test_demo_text_finishes_a_whole_game() -> None:
     proc = subprocess.run([sys.executable, "-m", "narrator", "demo", "--text", "--pace", "0.03"],
                           capture_output=True, text=True, timeout=120)
@@ -29,6 +32,7 @@ def test_demo_text_finishes_a_whole_game() -> None:
                      "Their card: Hunter.") for s in said[-15::2]) == 8
 
 
+@pytest.mark.slow
 def test_the_demo_shows_what_everyone_did() -> None:
     """After the game: each night answer by its role, and who voted for whom."""
     proc = subprocess.run([sys.executable, "-m", "narrator", "demo", "--text", "--pace", "0.03"],
@@ -43,6 +47,7 @@ def test_the_demo_shows_what_everyone_did() -> None:
     assert any(line.startswith("  Seat ") and " voted for seat " in line for line in did), did
 
 
+@pytest.mark.slow
 def test_the_demo_status_lines_come_from_the_pack() -> None:
     """With --lang fr, no English status line: the cards, the board, the summary, the end."""
     proc = subprocess.run([sys.executable, "-m", "narrator", "demo", "--text", "--pace", "0.03", "--lang", "fr"],
@@ -57,7 +62,7 @@ def test_the_demo_status_lines_come_from_the_pack() -> None:
     assert text.splitlines()[-1].startswith("Fin de la démo : victoire pour")
 
 
-def test_issue23_point4_the_demo_plays_the_default_composition() -> None:
+def test_the_demo_plays_the_default_composition() -> None:
     """Before: 6 players (Werewolf, Seer, Witch, Hunter, Cupid, Villager), the village winning 83% of games."""
     from narrator.rules import default_deck
     from narrator.table.demo import DEMO_DECK, demo_setup
@@ -66,7 +71,8 @@ def test_issue23_point4_the_demo_plays_the_default_composition() -> None:
     assert sum(demo_setup("en", 2).deal.seats.count(r) for r in set(DEMO_DECK)) == 8
 
 
-def test_issue23_point15_demo_roles_plays_the_extension_roles() -> None:
+@pytest.mark.slow
+def test_demo_roles_plays_the_extension_roles() -> None:
     proc = subprocess.run([sys.executable, "-m", "narrator", "demo", "--text", "--pace", "0.02",
                            "--roles", "werewolf=2,seer,savior,fox,raven,elder,scapegoat"],
                           capture_output=True, text=True, timeout=180)
@@ -81,7 +87,8 @@ def test_issue23_point15_demo_roles_plays_the_extension_roles() -> None:
     assert out[-1].startswith("Demo over: victory for")
 
 
-def test_issue23_point15_a_bad_demo_deck_is_one_line() -> None:
+@pytest.mark.slow
+def test_a_bad_demo_deck_is_one_line() -> None:
     proc = subprocess.run([sys.executable, "-m", "narrator", "demo", "--text", "--roles", "werewolf=2,wizard"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1 and proc.stdout == ""

@@ -23,6 +23,7 @@ def doctor(*args: str, env: dict[str, str] | None = None) -> subprocess.Complete
                           timeout=60, env={**os.environ, **(env or {})})
 
 
+@pytest.mark.slow
 def test_every_line_is_pass_warn_or_fail_with_a_fix() -> None:
     proc = doctor("--no-keypad")
     assert proc.stderr == ""
@@ -64,6 +65,8 @@ def test_keypad_check_with_a_key_and_without() -> None:
     assert check_keypad(None, out)[0].line().startswith("FAIL  keypad: not checked: this is not a terminal")
 
 
+@pytest.mark.xdist_group("terminal")
+@pytest.mark.slow
 @needs_tmux
 def test_keypad_check_in_a_real_terminal(tmp_path: Path) -> None:
     from tests.table.tmux import Tmux
@@ -95,6 +98,7 @@ def test_optional_items_warn_and_keypad_play_exits_0() -> None:
     assert "voice answers: no model; get one with 'narrator models fetch en'" in text
 
 
+@pytest.mark.slow
 def test_no_speaker_names_text_and_no_audio_through_the_cli() -> None:
     """Through the command line: the speech models never FAIL, and the verdict names the ways to play."""
     proc = doctor("--no-keypad", env={"NARRATOR_MODELS": "/nonexistent-models"})

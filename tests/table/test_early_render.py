@@ -69,7 +69,7 @@ def _wizard(answers: list[str], slow: SlowLines | None, config: TableConfig | No
     return result, asker, early
 
 
-def test_issue25_point3_the_first_nights_lines_are_queued_before_the_question_after_the_language() -> None:
+def test_the_first_nights_lines_are_queued_before_the_question_after_the_language() -> None:
     # 12 players, the default composition, French: every first-night line of that game is in the
     # render queue when the table is asked how it answers (and then turn lengths, cards, names).
     slow = SlowLines(VirtualClock(), cost=0.05, jobs=2)
@@ -132,6 +132,7 @@ def test_a_table_that_changes_after_the_early_plan_still_gets_every_line_it_need
     assert nights(cold) == nights(warm)
 
 
+@pytest.mark.slow
 def test_a_new_plan_on_the_workers_drops_what_the_early_plan_still_had_queued(tmp_path: Path) -> None:
     """The game's plan replaces the setup's (PoolLines.plan): lines of the early plan not yet sent
     to a worker are never rendered; what was sent finishes. Real espeak-ng, one worker."""
@@ -150,6 +151,7 @@ def test_a_new_plan_on_the_workers_drops_what_the_early_plan_still_had_queued(tm
         pool.close()
 
 
+@pytest.mark.slow
 def test_at_the_table_the_setups_workers_render_into_the_cache_the_game_reads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`narrator play`'s hook on real espeak-ng workers: the plan is made on its own thread; once
     stopped, the workers are handed over with the first night's lines going into the very cache

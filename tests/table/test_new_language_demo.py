@@ -17,6 +17,7 @@ ENGLISH = ("cards:", "Demo over", "alive:", "dead:", "What everyone did", "voted
            "Night falls", "wake up", "go back to sleep", "Seat ")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", NEW)
 def test_the_demo_plays_a_whole_game_in_the_pack_language(lang: str) -> None:
     proc = subprocess.run([sys.executable, "-m", "narrator", "demo", "--text", "--pace", "0.01", "--lang", lang],

@@ -86,6 +86,7 @@ def test_star_at_game_over_plays_again_with_a_fresh_deal(tmp_path: Path) -> None
     assert out.count("Journal: ") == 2
 
 
+@pytest.mark.slow
 def test_enter_at_game_over_finishes(tmp_path: Path) -> None:
     (tmp_path / "setup.toml").write_text(SETUP)
     done = play(["--setup", str(tmp_path / "setup.toml"), "--seed", "1"], [*KEYS, ""], tmp_path / "data")

@@ -1,4 +1,4 @@
-"""Review leftover 3: resuming a bad journal on the full screen closes the speaker it opened, and
+"""Resuming a bad journal on the full screen closes the speaker it opened, and
 says what is wrong in one line (non-zero exit, no traceback)."""
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def bad_journal(path: Path) -> tuple[Setup, Path]:
     return setup, path
 
 
-def test_leftover3_full_screen_resume_of_a_bad_journal_closes_the_speaker(tmp_path: Path,
+def test_full_screen_resume_of_a_bad_journal_closes_the_speaker(tmp_path: Path,
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     opened: list[ClosingSpeaker] = []
 
@@ -66,7 +66,8 @@ def test_leftover3_full_screen_resume_of_a_bad_journal_closes_the_speaker(tmp_pa
     assert path.read_bytes() == kept
 
 
-def test_leftover3_resume_of_a_bad_journal_is_one_line_without_a_traceback(tmp_path: Path) -> None:
+@pytest.mark.slow
+def test_resume_of_a_bad_journal_is_one_line_without_a_traceback(tmp_path: Path) -> None:
     _, path = bad_journal(tmp_path / "bad.jsonl")
     proc = subprocess.run([sys.executable, "-m", "narrator", "resume", str(path), "--screen", "text"], input="",
                           capture_output=True, text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(REPO)})

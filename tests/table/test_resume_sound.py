@@ -14,6 +14,7 @@ from tests.table.tmux import REPO, Tmux, deal, start, table_config
 
 pytestmark = [
     pytest.mark.slow,
+    pytest.mark.xdist_group("terminal"),  # real time: one at a time (docs/testing.md)
     pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (scripts/setup.sh installs it)"),
 ]
 

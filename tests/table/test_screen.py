@@ -159,7 +159,7 @@ def test_the_board_shows_what_is_public_by_design() -> None:
     assert "Seat 4: group B." in text and "The Seer card." in text
 
 
-def test_issue23_point15_a_card_with_its_reminder_stays_an_indented_panel() -> None:
+def test_a_card_with_its_reminder_stays_an_indented_panel() -> None:
     """The reminder is longer than the screen is wide: it wraps inside the panel, which never takes
     the whole width (the day's caption box does)."""
     for width, height in ((100, 40), (80, 24)):
@@ -189,3 +189,27 @@ def test_the_board_shows_each_seats_name_as_text_whatever_was_typed() -> None:
     assert "🐺🐺🐺" in text
     assert "X" * 10 in text and "X" * 13 not in text and "…" in text  # a long name is cut to its card
     assert all(len(line) <= 100 for line in text.splitlines() if "\x1b" not in line)
+
+
+def box_of(text: str) -> tuple[int, int, int, int]:
+    """The private box's place on the screen: its first and last row, its left and right column."""
+    rows = [i for i, line in enumerate(text.splitlines()) if "│" in line or "╭" in line or "╰" in line]
+    top = next(i for i in rows if "╭" in text.splitlines()[i])
+    bottom = next(i for i in rows if "╰" in text.splitlines()[i])
+    line = text.splitlines()[top]
+    return top, bottom, line.index("╭"), line.index("╮")
+
+
+def test_every_deal_card_is_shown_in_a_box_of_the_same_size_whatever_the_role() -> None:
+    from narrator.rules import Options, Role
+    from narrator.table.deal import reminder
+
+    console = Console(file=io.StringIO(), width=160, height=40, color_system=None)
+    boxes = {}
+    for role in (Role.SEER, Role.WEREWOLF, Role.FOX, Role.WITCH, Role.VILLAGER):
+        screen = ScreenDisplay(load_pack("en"), VirtualClock(), console, Timing())
+        screen.show_private("deal.card", {"seat": 3, "role": role.value}, ((reminder(role, Options()), {}),))
+        text = draw(screen, console)
+        assert "Seat 3: you are the" in text
+        boxes[role] = box_of(text)
+    assert len(set(boxes.values())) == 1, boxes

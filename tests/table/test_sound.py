@@ -28,6 +28,7 @@ def test_no_audio_gives_a_silent_paced_speaker() -> None:
     assert speaker.say(Cue("night.falls")) > 1.0
 
 
+@pytest.mark.slow
 def test_without_an_output_device_one_line_says_how_to_go_on() -> None:
     if _has_output_device():
         pytest.skip("this machine has a sound card; the no-device path cannot be shown here")

@@ -21,6 +21,7 @@ from tests.table.tmux import Tmux, deal, needs_tmux, start, table_config
 
 pytestmark = [
     pytest.mark.slow,
+    pytest.mark.xdist_group("terminal"),  # real time: one at a time (docs/testing.md)
     needs_tmux,
 ]
 

@@ -30,6 +30,7 @@ from tests.table.tmux import Tmux, card_names, needs_tmux, start
 
 pytestmark = [
     pytest.mark.slow,
+    pytest.mark.xdist_group("terminal"),  # real time: one at a time (docs/testing.md)
     needs_tmux,
 ]
 

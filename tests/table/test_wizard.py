@@ -143,6 +143,7 @@ def _narrator(args: list[str], stdin: str, env_dir: Path) -> subprocess.Complete
                           text=True, timeout=60, env=env)
 
 
+@pytest.mark.slow
 def test_a_bad_config_on_the_screen_then_the_questions_again(tmp_path: Path) -> None:
     bad = tmp_path / "mine.toml"
     bad.write_text("players = 7\nwolves = 3\n")
@@ -155,6 +156,7 @@ def test_a_bad_config_on_the_screen_then_the_questions_again(tmp_path: Path) -> 
     assert bad.read_text() == "players = 7\nwolves = 3\n"  # nothing written until the setup is done
 
 
+@pytest.mark.slow
 def test_a_finished_wizard_remembers_and_keeps_the_bad_file(tmp_path: Path) -> None:
     cfg = tmp_path / "cfg"
     cfg.mkdir()
@@ -169,6 +171,7 @@ def test_a_finished_wizard_remembers_and_keeps_the_bad_file(tmp_path: Path) -> N
     assert proc.returncode == 1 and "the deal stopped: the input ended" in proc.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "args, expected",
     [
@@ -183,6 +186,7 @@ def test_bad_play_arguments_are_one_clear_line(tmp_path: Path, args: list[str], 
     assert not (tmp_path / "cfg" / "config.toml").exists()
 
 
+@pytest.mark.slow
 def test_a_config_that_cannot_be_saved_does_not_stop_the_game(tmp_path: Path) -> None:
     """--config naming a folder: one line says the setup was not saved; the wizard's answers still play."""
     import subprocess
@@ -211,7 +215,7 @@ def test_setup_questions_use_the_packs_names_not_raw_keys() -> None:
     told = "\n".join(asker.told)
     for raw in ("little_girl", "witch_sees_victim_after_heal", "=no", "=yes", "seer_sees", "any_death"):
         assert raw not in told, raw
-    assert "6 Little Girl x0" in told
+    assert " 6 Little Girl ×0" in told
     assert f"{heal} the Witch sees the victim after healing: no" in told
     assert "the Witch sees the victim after healing: yes" in told  # after choosing 2, in the listing and summary
 
@@ -239,7 +243,7 @@ def test_text_and_number_options_in_the_wizard() -> None:
     assert any("sectarian_groups cannot be 'AXB'" in line for line in asker.told)
 
 
-def test_issue23_point12_the_rules_question_groups_the_options_of_the_decks_roles() -> None:
+def test_the_rules_question_groups_the_options_of_the_decks_roles() -> None:
     """Before: one paragraph of all 49 options, whatever the deck."""
     _, asker = run(ALL_ENTER)  # 8 players: Werewolves, Seer, Witch, Hunter
     start = asker.told.index("Rules:")
@@ -252,7 +256,7 @@ def test_issue23_point12_the_rules_question_groups_the_options_of_the_decks_role
     assert numbers == list(range(1, len(numbers) + 1))  # numbered straight through the groups
 
 
-def test_issue23_point12_no_option_shows_an_empty_value() -> None:
+def test_no_option_shows_an_empty_value() -> None:
     """Before: "41 the Abominable Sectarian's two groups: ," (the empty default)."""
     config = TableConfig(players=10, roles={"werewolf": 2, "seer": 1, "abominable_sectarian": 1, "actor": 1})
     asker = ScriptedAsker(list(ALL_ENTER) + [""])
@@ -265,7 +269,7 @@ def test_issue23_point12_no_option_shows_an_empty_value() -> None:
     assert not any(": ," in line or line.rstrip().endswith(":") for line in rules)
 
 
-def test_issue23_point12_the_wizards_advice_cites_no_flag_it_does_not_have() -> None:
+def test_the_wizards_advice_cites_no_flag_it_does_not_have() -> None:
     """Before: "ask again, or give more --budget" (a flag of `narrator balance` only)."""
     from narrator.rules import complete, default_deck, Options
     from narrator.sim.balance import Advice, Estimate
@@ -280,7 +284,7 @@ def test_issue23_point12_the_wizards_advice_cites_no_flag_it_does_not_have() -> 
     assert any("--budget" in line for line in advice_lines(cut_short))  # the command line keeps it
 
 
-def test_issue23_point11_the_turn_lengths_name_the_calls_of_the_deck_in_the_tables_language() -> None:
+def test_the_turn_lengths_name_the_calls_of_the_deck_in_the_tables_language() -> None:
     config = TableConfig(players=10, roles={"werewolf": 2, "white_werewolf": 1, "seer": 1}, language="fr")
     _, asker = run(["", "", "", "", "", "", ""], config)
     # The table's language is French, so is the whole line once the language is answered (docs/languages.md).
@@ -289,7 +293,7 @@ def test_issue23_point11_the_turn_lengths_name_the_calls_of_the_deck_in_the_tabl
     assert "white_werewolf" not in turns and "Sorcière" not in turns and "Voleur" not in turns
 
 
-def test_issue27_the_wizard_asks_about_phones_and_remembers_the_answer(tmp_path: Path) -> None:
+def test_the_wizard_asks_about_phones_and_remembers_the_answer(tmp_path: Path) -> None:
     # Enter at every question, Enter at the seat names, then a bad answer and 1 at the phones question.
     config, asker = run([*ALL_ENTER, "", "maybe", "1"])
     assert config.phones is True
@@ -303,7 +307,7 @@ def test_issue27_the_wizard_asks_about_phones_and_remembers_the_answer(tmp_path:
     assert run([*ALL_ENTER, "", "0"], config)[0].phones is False
 
 
-def test_issue27_no_phones_question_where_phones_cannot_play_and_a_bad_value_is_named(tmp_path: Path) -> None:
+def test_no_phones_question_where_phones_cannot_play_and_a_bad_value_is_named(tmp_path: Path) -> None:
     asker = ScriptedAsker(list(ALL_ENTER) + [""])
     Wizard(asker, TableConfig(), ["en"], ask_phones=False).run()
     assert not any("phones" in q for q in asker.questions)

@@ -61,8 +61,12 @@ class Tmux:
         # (pipe-pane): a line that stays on the screen for a few ms is found there, whatever
         # the load (see `wait_output`).
         go = f"{self.name}-go"
+        # After the program, the shell writes `end` to the terminal, then the exit code: what the
+        # program wrote reaches `log` before `end` does (pipe-pane copies in order, but later).
+        self.end = f"{self.name} ended."
         shell = (f"tmux -L {shlex.quote(self.name)} wait-for {shlex.quote(go)}; "
-                 f"{shlex.join(command)}; echo $? > {shlex.quote(str(self.status))}; sleep 600")
+                 f"{shlex.join(command)}; code=$?; printf '\\n%s\\n' {shlex.quote(self.end)}; "
+                 f"echo $code > {shlex.quote(str(self.status))}; sleep 600")
         full_env = {**os.environ, **env, "TERM": "xterm-256color"}
         subprocess.run(
             ["tmux", "-L", self.name, "new-session", "-d", "-x", str(width), "-y", str(height), "-s", self.name,
@@ -105,30 +109,34 @@ class Tmux:
                 raise AssertionError(f"timed out waiting for {check!r}; the screen shows:\n{screen}")
             time.sleep(0.05)
 
+    def _written(self) -> str:
+        raw = self.log.read_bytes().decode("utf-8", errors="replace") if self.log.exists() else ""
+        return ANSI.sub("", raw)
+
     def output(self) -> str:
         """Everything the program wrote to the terminal so far, escape sequences taken out: each
         line ever shown, however briefly, in the order written."""
-        raw = self.log.read_bytes().decode("utf-8", errors="replace") if self.log.exists() else ""
-        return ANSI.sub("", raw)
+        return self._written().replace(self.end, "")
 
     def wait_output(self, text: str, timeout: float = WAIT) -> str:
         """Wait until the program has written `text` to the terminal, even if the screen showed it
         only between two reads; returns the output so far."""
         end = time.monotonic() + timeout
         while True:
-            out = self.output()
-            if text in out:
-                return out
+            if text in self._written():
+                return self.output()
             if time.monotonic() > end:
                 raise AssertionError(f"timed out waiting for {text!r} in the output; the screen shows:\n{self.screen()}")
             time.sleep(0.05)
 
     def exit_code(self, timeout: float = WAIT) -> int:
+        """The program's exit code, once it ended and all it wrote is in `output()`."""
         end = time.monotonic() + timeout
         while not self.status.exists() or not self.status.read_text().strip():
             if time.monotonic() > end:
                 raise AssertionError(f"the program did not end; the screen shows:\n{self.screen()}")
             time.sleep(0.05)
+        self.wait_output(self.end, timeout)
         return int(self.status.read_text())
 
     def close(self) -> None:

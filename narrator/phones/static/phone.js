@@ -95,16 +95,27 @@
   });
   $("name-ok").textContent = L.name_ok; $("name-label").textContent = L.name;
 
+  // Nothing of the seat stays on a page that is no longer its phone's (the game over, another phone).
+  function wipe() {
+    view = null; pending = null; seenSent = false;
+    $("seat").textContent = ""; $("lines").textContent = ""; $("choices").textContent = "";
+    $("note").textContent = ""; $("echo").textContent = "";
+    $("dead").textContent = ""; $("dead").hidden = true; $("name").hidden = true;
+    hideCard();
+    document.body.setAttribute("data-mode", "none");
+  }
   function render(v) {
     if (typeof v.seat !== "number") { return; }  // the laptop has not dealt yet: nothing to show
     if (view && v.id === view.id && v.seat === view.seat) { return; }  // the same view again, on the beat
+    if (!view || view.mode !== v.mode) { seenSent = false; }
     view = v;
     header(v);
     askName();
     var lines = $("lines"); lines.textContent = "";
-    v.lines.forEach(function (line) { var d = document.createElement("div"); d.textContent = line; lines.appendChild(d); });
+    (v.lines || []).forEach(function (line) { var d = document.createElement("div"); d.textContent = line; lines.appendChild(d); });
     var choices = $("choices"); choices.textContent = "";
-    v.choices.forEach(function (c) {
+    // At the deal the view's one choice is the seat itself: sent once the card was seen, not a button.
+    (v.mode === "deal" ? [] : v.choices || []).forEach(function (c) {
       var b = document.createElement("button");
       b.type = "button"; fill(b, c); b.className = typeof c[0] === "number" ? "seat" : "word";
       b.setAttribute("data-choice", String(c[0]));
@@ -133,13 +144,20 @@
     d.cards.forEach(function (c) { add("card", label([c[0], String(c[0])]) + ": " + c[1], cards); });
   }
   function answer(c) {
-    $("echo").textContent = L.sent.replace("{choice}", c[1]);
+    if (view.mode !== "deal") { $("echo").textContent = L.sent.replace("{choice}", c[1]); }
     pending = {t: "answer", v: view.id, choice: c[0]};  // it goes with the answer to the next message
   }
 
-  var card = $("card");
-  function showCard(e) { if (e) { e.preventDefault(); } if (view) { card.textContent = view.card; card.className = "shown"; } }
-  function hideCard() { card.textContent = L.hold; card.className = ""; }
+  var card = $("card"), shown = false, seenSent = false;
+  function showCard(e) {
+    if (e) { e.preventDefault(); }
+    if (view && view.card) { card.textContent = view.card; card.className = "shown"; shown = true; }
+  }
+  function hideCard() {
+    card.textContent = L.hold; card.className = "";
+    if (shown && view && view.mode === "deal" && !seenSent) { seenSent = true; answer(view.choices[0]); }
+    shown = false;
+  }
   ["mousedown", "touchstart", "pointerdown"].forEach(function (n) { card.addEventListener(n, showCard); });
   ["mouseup", "mouseleave", "touchend", "touchcancel", "pointerup", "pointercancel", "blur"].forEach(function (n) { card.addEventListener(n, hideCard); });
   window.addEventListener("blur", hideCard);
@@ -169,8 +187,8 @@
       if (message.t === "view") { render(message.view); } else if (message.t === "names") { named(message); }
     };
     ws.onclose = function (e) {
-      if (e.code === 4410) { $("status").textContent = REFUSED[e.code]; takeBack(); return; }
-      if (REFUSED[e.code]) { stopped = true; $("status").textContent = REFUSED[e.code]; return; }
+      if (e.code === 4410) { wipe(); $("status").textContent = REFUSED[e.code]; takeBack(); return; }
+      if (REFUSED[e.code]) { stopped = true; wipe(); $("status").textContent = REFUSED[e.code]; return; }
       $("status").textContent = L.reconnecting;
       if (!stopped) { setTimeout(connect, 500); }
     };

@@ -1,4 +1,4 @@
-"""The history, review leftovers 1 and 2: a resumed game's duration is the whole game's, and
+"""The history: a resumed game's duration is the whole game's, and
 headless runs are marked and left out of the statistics by default."""
 
 from __future__ import annotations
@@ -9,6 +9,8 @@ import sqlite3
 import time
 from pathlib import Path
 
+import pytest
+
 from narrator.history import db
 from narrator.history.record import from_events, played_seconds
 from narrator.rules import Game, Options, Role
@@ -18,7 +20,8 @@ from tests.text_game import AFTER_WEREWOLVES, cut_at, headless_journal, narrator
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "tests" / "flow" / "data"
 
-def test_leftover1_a_resumed_game_is_recorded_with_the_whole_games_duration(tmp_path: Path) -> None:
+@pytest.mark.slow
+def test_a_resumed_game_is_recorded_with_the_whole_games_duration(tmp_path: Path) -> None:
     """A text game played for 10 minutes, stopped, resumed 40 minutes later and finished: the history
     counts the 10 minutes before the stop and the minutes after the resume, not only the resumed part,
     and not the time the game stood still."""
@@ -43,7 +46,7 @@ def test_leftover1_a_resumed_game_is_recorded_with_the_whole_games_duration(tmp_
     assert row.started_at is not None and row.started_at.startswith(time.strftime("%Y-%m-%dT%H", time.localtime(now - 3600)))
 
 
-def test_leftover1_played_seconds_adds_every_part_of_the_game() -> None:
+def test_played_seconds_adds_every_part_of_the_game() -> None:
     records = [{"kind": "setup", "started_at": 1000.0},
                {"kind": "step"},
                {"kind": "resumed", "at": 5000.0, "stopped": 1100.0},  # 100 s, then a stop until 5000
@@ -63,7 +66,8 @@ def _game() -> list[object]:
     return list(game.events)
 
 
-def test_leftover2_headless_runs_are_marked_and_left_out_of_the_stats(tmp_path: Path) -> None:
+@pytest.mark.slow
+def test_headless_runs_are_marked_and_left_out_of_the_stats(tmp_path: Path) -> None:
     done = narrator("play", "--headless", "--setup", str(DATA / "crash_setup.toml"), "--script",
                     str(DATA / "crash_script.toml"))
     assert done.returncode == 0, done.stderr
@@ -92,7 +96,7 @@ def test_leftover2_headless_runs_are_marked_and_left_out_of_the_stats(tmp_path: 
     assert listed.count("(headless)") == 2  # the list shows every game, the headless ones marked
 
 
-def test_leftover2_the_schema_migration_marks_the_headless_games_already_recorded(tmp_path: Path) -> None:
+def test_the_schema_migration_marks_the_headless_games_already_recorded(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
     # A database of version 1 (no source column) holding a headless game, a table game, and one of no mode.
     old = sqlite3.connect(str(path), isolation_level=None)

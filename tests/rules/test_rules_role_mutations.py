@@ -1,4 +1,4 @@
-"""Issue 22 point 11: mutations of the role code that survived every test. Each test here fails
+"""Mutations of the role code that once survived every test. Each test here fails
 when its mutation is applied (the mutation is named in the test's name and docstring)."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ def _elder_voted_out(game: Game, elder: int) -> None:
     assert not game.is_alive(elder)
 
 
-def test_issue22_point11_the_pipers_count_is_capped_to_the_players_left() -> None:
+def test_the_pipers_count_is_capped_to_the_players_left() -> None:
     """Mutation: the Pied Piper's count not capped to the players left to charm. With two charms a
     night and one uncharmed player left, he is asked for one (his prompt says one)."""
     game = new_game("pied_piper werewolf villager villager villager", captain_election="never")
@@ -35,7 +35,7 @@ def test_issue22_point11_the_pipers_count_is_capped_to_the_players_left() -> Non
     assert piper.count_of(game, 1) == 1  # seat 2 only: charmed are 3 and 4, seat 5 is dead
 
 
-def test_issue22_point11_a_turned_wolfs_death_takes_the_big_bad_wolfs_power() -> None:
+def test_a_turned_wolfs_death_takes_the_big_bad_wolfs_power() -> None:
     """Mutation: the Big Bad Wolf keeps his power when a pack member who was not dealt a wolf card
     (infected, a turned Wild Child) dies. Seat 6, infected, is voted out: the Big Bad Wolf's
     extra victim is refused from then on."""
@@ -58,7 +58,7 @@ def test_issue22_point11_a_turned_wolfs_death_takes_the_big_bad_wolfs_power() ->
     refused(game, "use_power", "big_bad_wolf", (5,), match="lost his power")
 
 
-def test_issue22_point11_the_servant_taking_the_witchs_card_gets_fresh_potions() -> None:
+def test_the_servant_taking_the_witchs_card_gets_fresh_potions() -> None:
     """Mutation: the Devoted Servant who takes the Witch's card gets no fresh potions. The Witch
     used both; voted out, her card goes to the Servant, who heals the next night."""
     game = new_game("witch werewolf devoted_servant villager villager villager villager villager",
@@ -77,7 +77,7 @@ def test_issue22_point11_the_servant_taking_the_witchs_card_gets_fresh_potions()
     assert game.is_alive(6) and not game.is_alive(7)
 
 
-def test_issue22_point11_the_judge_has_no_more_requests_than_the_option_gives() -> None:
+def test_the_judge_has_no_more_requests_than_the_option_gives() -> None:
     """Mutation: the Stuttering Judge with one extra request. judge_second_votes=1: his sign on
     Day 2 asks nothing, after the second vote of Day 1."""
     game = new_game("seer werewolf werewolf stuttering_judge villager villager villager villager",
@@ -103,7 +103,7 @@ def test_issue22_point11_the_judge_has_no_more_requests_than_the_option_gives() 
     assert sum(isinstance(e, ev.SecondVoteAsked) for e in game.events) == 1
 
 
-def test_issue22_point11_a_powerless_judge_asks_no_second_vote() -> None:
+def test_a_powerless_judge_asks_no_second_vote() -> None:
     """Mutation: a powerless Stuttering Judge still asking for a second vote. The Elder's revenge
     takes his power on Day 1; his sign on Day 2 asks nothing."""
     game = new_game("elder werewolf werewolf stuttering_judge villager villager villager villager",
@@ -123,7 +123,7 @@ def test_issue22_point11_a_powerless_judge_asks_no_second_vote() -> None:
     assert not any(isinstance(e, ev.SecondVoteAsked) for e in game.events)
 
 
-def test_issue22_point11_the_sectarians_default_groups_put_the_odd_seat_in_group_a() -> None:
+def test_the_sectarians_default_groups_put_the_odd_seat_in_group_a() -> None:
     """Mutation: the Sectarian's default groups off by one for an odd number of players. Without
     sectarian_groups the first half of the seats, rounded up, is group A (docs/rules.md)."""
     five = new_game("abominable_sectarian werewolf villager villager villager")
@@ -133,7 +133,7 @@ def test_issue22_point11_the_sectarians_default_groups_put_the_odd_seat_in_group
     assert abominable_sectarian.groups(new_game("abominable_sectarian werewolf villager villager")) == "AABB"
 
 
-def test_issue22_point11_raven_mark_needs_living_raven_is_obeyed() -> None:
+def test_the_raven_mark_needs_a_living_raven_when_the_option_says_so() -> None:
     """Mutation: `raven_mark_needs_living_raven` ignored. The Raven marks seat 3 and is devoured:
     with the option his mark gives no votes, so one vote against seat 4 eliminates seat 4."""
     for needs, out in ((True, 4), (False, 3)):
@@ -149,7 +149,7 @@ def test_issue22_point11_raven_mark_needs_living_raven_is_obeyed() -> None:
         assert not game.is_alive(out), f"raven_mark_needs_living_raven={needs}"
 
 
-def test_issue22_point11_the_ravens_votes_count_in_the_first_vote_only() -> None:
+def test_the_ravens_votes_count_in_the_first_vote_only() -> None:
     """Mutation: the Raven's +2 also counted in the Stuttering Judge's second vote."""
     game = new_game("raven werewolf werewolf stuttering_judge villager villager villager villager",
                     captain_election="never")
@@ -168,7 +168,7 @@ def test_issue22_point11_the_ravens_votes_count_in_the_first_vote_only() -> None
     assert dict(second.counts)[5] == 0 and not game.is_alive(3)
 
 
-def test_issue22_point11_a_powerless_knight_diseases_nobody() -> None:
+def test_a_powerless_knight_diseases_nobody() -> None:
     """Mutation: a powerless Knight still diseasing. The Elder's revenge takes his power; devoured
     the next night, no wolf is diseased."""
     game = new_game("elder werewolf knight_rusty_sword werewolf villager villager villager villager",
@@ -185,7 +185,7 @@ def test_issue22_point11_a_powerless_knight_diseases_nobody() -> None:
     assert game.marked("diseased") == ()
 
 
-def test_issue22_point11_a_powerless_wild_child_does_not_turn() -> None:
+def test_a_powerless_wild_child_does_not_turn() -> None:
     """Mutation: a powerless Wild Child still turning. The Elder's revenge takes his power; his
     model devoured the next night, he stays in the village."""
     game = new_game("elder werewolf wild_child villager villager villager villager villager",
@@ -203,7 +203,7 @@ def test_issue22_point11_a_powerless_wild_child_does_not_turn() -> None:
     assert not game.is_pack(3) and game.team_of(3) is Team.VILLAGE
 
 
-def test_issue22_point11_the_angel_is_a_loner_through_the_first_turn() -> None:
+def test_the_angel_is_a_loner_through_the_first_turn() -> None:
     """Mutation: the Angel becoming a Villager one day early. With Day 0 he plays alone on Day 0
     and Night 1 and is a Villager from Day 1; opening with a night, from Day 2."""
     for opening, first_day in (("day_first", 0), ("night_first", 1)):

@@ -1,0 +1,86 @@
+"""Comments say why, and tests are named after what they prove: no issue number in a comment or a
+docstring of the package, and no test (function, class or file) named after an issue.
+
+An issue number tells the history of a line, which git already keeps; a reader needs the reason.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from pathlib import Path
+
+from tests.conftest import REPO
+
+# "issue 24", "Issue 9 point 5", "issue #12", "issues 22 and 23", "issue-28's"
+ISSUE = re.compile(r"\bissues?[\s#-]*\d+", re.IGNORECASE)
+# test_issue22_..., TestIssue23..., test_rules_issue22_mutations.py, test_leftover3_... (a review's item)
+TEST_NAMED_AFTER_AN_ISSUE = re.compile(r"(^test_?issue|_issue_?\d|leftover_?\d)", re.IGNORECASE)
+
+
+def comments_and_docstrings(source: str) -> list[tuple[int, str]]:
+    """Every comment and docstring of a Python source, with its first line number."""
+    found = [(tok.start[0], tok.string) for tok in tokenize.generate_tokens(io.StringIO(source).readline)
+             if tok.type == tokenize.COMMENT]
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+                found.append((first.lineno, first.value.value))
+    return sorted(found)
+
+
+def issue_numbers_in(root: Path) -> list[str]:
+    """`path:line: the reference` for every comment or docstring under `root` that cites an issue."""
+    hits = []
+    for path in sorted(root.rglob("*.py")):
+        for line, text in comments_and_docstrings(path.read_text(encoding="utf-8")):
+            for match in ISSUE.finditer(text):
+                hits.append(f"{path.relative_to(root)}:{line + text.count(chr(10), 0, match.start())}: {match.group()!r}")
+    return hits
+
+
+def named_after_an_issue(root: Path) -> list[str]:
+    """Test files, test functions and test classes under `root` whose name cites an issue."""
+    hits = []
+    for path in sorted(root.rglob("test*.py")):
+        where = path.relative_to(root)
+        if TEST_NAMED_AFTER_AN_ISSUE.search(path.stem):
+            hits.append(f"{where}: the file")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) \
+                    and node.name.lower().startswith("test") and TEST_NAMED_AFTER_AN_ISSUE.search(node.name):
+                hits.append(f"{where}:{node.lineno}: {node.name}")
+    return hits
+
+
+def test_no_comment_or_docstring_of_the_package_cites_an_issue() -> None:
+    hits = issue_numbers_in(REPO / "narrator")
+    assert not hits, f"{len(hits)} issue numbers in narrator/ (say why instead):\n" + "\n".join(hits)
+
+
+def test_no_test_is_named_after_an_issue() -> None:
+    hits = named_after_an_issue(REPO / "tests")
+    assert not hits, f"{len(hits)} tests named after an issue (name them after what they prove):\n" + "\n".join(hits)
+
+
+def test_the_checks_find_what_they_look_for(tmp_path: Path) -> None:
+    """Both checks can fail: a comment, a docstring, a test file and three test names that cite issues
+    (or a review's numbered item) are found; a string, and the words "issue" and "point" alone, are not."""
+    sample = ('"""Resolves the dawn (issue 9 point 5)."""\n\n'
+              "x = 1  # see Issue #24\n"
+              "y = 'issue 3'  # a string, not a comment\n"
+              "# an issue with the sound, point 4 of the list\n\n\n"
+              "def test_issue22_the_dawn() -> None:\n    pass\n\n\n"
+              "class TestIssue23:\n    pass\n\n\n"
+              "def test_leftover3_the_dawn() -> None:\n    pass\n\n\n"
+              "def test_the_dawn() -> None:\n    pass\n")
+    (tmp_path / "test_rules_issue22_mutations.py").write_text(sample)
+    assert issue_numbers_in(tmp_path) == ["test_rules_issue22_mutations.py:1: 'issue 9'",
+                                          "test_rules_issue22_mutations.py:3: 'Issue #24'"]
+    assert named_after_an_issue(tmp_path) == ["test_rules_issue22_mutations.py: the file",
+                                              "test_rules_issue22_mutations.py:8: test_issue22_the_dawn",
+                                              "test_rules_issue22_mutations.py:12: TestIssue23",
+                                              "test_rules_issue22_mutations.py:16: test_leftover3_the_dawn"]
