@@ -484,7 +484,7 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
         # (no abandoned game in the history). None without --phones (a resumed game: its links file).
         phones = _phones(args, setup, path, resuming)
         if getattr(args, "tv", False) and phones is None:
-            from narrator.phones.tv import tv_server as own_server
+            from narrator.table.tv_page import tv_server as own_server
 
             # The TV page alone: a server of its own, with the phones' limits and checks.
             tv_server = own_server(setup.players, path, getattr(args, "phones_host", None),
@@ -524,7 +524,7 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
             take_names(phones.hub, people)  # each phone asks its seat's name until the game starts
         tv_address = ""
         if getattr(args, "tv", False):
-            from narrator.phones.tv import serve_tv
+            from narrator.table.tv_page import serve_tv
             from narrator.table.tv import TvBoard, TvJournal, TvSpeaker
 
             tv = TvBoard(screen, pack, setup.players)
@@ -553,7 +553,7 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
 
                 phones.codes(sys.stdout, enter)
             if tv_address:
-                from narrator.phones.tv import show_address
+                from narrator.table.tv_page import show_address
 
                 show_address(sys.stdout, tv_address)
             if at_table is not None or tv_address:

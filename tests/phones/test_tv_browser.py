@@ -22,7 +22,7 @@ from narrator.phones.names import close_names, take_names
 from narrator.phones.run import play_with_phones
 from narrator.phones.server import Limits, PhoneServer
 from narrator.phones.table import PhoneTable
-from narrator.phones.tv import serve_tv
+from narrator.table.tv_page import serve_tv
 from narrator.ports import Heard, Prompt
 from narrator.table.screen import ScreenDisplay, ScreenListener, ScreenSpeaker
 from narrator.table.tv import TvBoard, TvJournal, TvSpeaker
