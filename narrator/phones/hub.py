@@ -84,6 +84,7 @@ class Link:
     down: int = 0  # sealed messages sent
     up: int = 0  # sealed messages heard
     names: int = 0  # the version of the table's names this connection was sent (0: none were ever set)
+    asides: dict[str, int] = field(default_factory=dict)  # the version of each of its seat's asides it was sent
 
 
 @dataclass
@@ -94,6 +95,7 @@ class _Seat:
     link: Link | None = None  # the connection that holds the seat
     device: bytes | None = None
     move: bool = False  # the laptop confirmed a move to another device
+    asides: dict[str, tuple[int, dict[str, Any]]] = field(default_factory=dict)  # kind -> (version, message)
 
     @property
     def conn(self) -> Conn | None:
@@ -300,6 +302,14 @@ class PhoneHub:
         with self.lock:
             self.is_night = on
 
+    def aside(self, seat: int, kind: str, message: Mapping[str, Any]) -> None:
+        """A message for this seat's phone beside its view (the view for the dead: narrator/phones/dead.py),
+        sent once in a frame of its own on the next beat, instead of the view, when it changed."""
+        with self.lock:
+            version, old = self.seats[seat].asides.get(kind, (0, {}))
+            if dict(message) != old:
+                self.seats[seat].asides[kind] = (version + 1, dict(message))
+
     def set_names(self, names: Mapping[int, str], open: bool) -> None:
         """The names every phone shows beside the seats' numbers (from the next beat on)."""
         with self.lock:
@@ -317,7 +327,18 @@ class PhoneHub:
                     self._send_message(s.link, {"t": "names", "open": self.names_open, "seat": s.link.seat,
                                                 "names": {str(k): v for k, v in sorted(self.names.items())}}, at)
                 elif s.link is not None:
-                    self._send(s.link, s.view, at=at)
+                    behind = [(kind, v, m) for kind, (v, m) in s.asides.items() if s.link.asides.get(kind) != v]
+                    if behind:
+                        # Like the names: this beat's frame holds the aside, the same length at the same beat.
+                        kind, version, message = behind[0]
+                        s.link.asides[kind] = version
+                        try:
+                            self._send_message(s.link, message, at)
+                        except TooLong:  # never within the bound (narrator/phones/dead.py): the view goes
+                            WIRE.error("seat %d: a %r aside does not fit a frame", s.link.seat, kind)
+                            self._send(s.link, s.view, at=at)
+                    else:
+                        self._send(s.link, s.view, at=at)
             for watcher in self.watchers:
                 watcher(at)
 

@@ -433,21 +433,19 @@ class PhoneTable:
     def _for_the_dead(self) -> None:
         """With the view for the dead, every dead seat's phone follows what the narrator knows."""
         if self.dead_view and self.game is not None:
-            for seat in set(self.views) - set(self.game.living()):
-                self._set(seat, {k: v for k, v in self.views[seat].items() if k not in ("id", "seat", "card", "night")})
+            from narrator.phones.dead import dead_asides
+
+            cards, awake = dead_asides(self.game, self.pack, self.labels["dead"], self.call if self.night else "",
+                                       self.lines if self.night else [])
+            for seat in sorted(set(self.views) - set(self.game.living())):
+                self.phones.aside(seat, "dead", cards)
+                self.phones.aside(seat, "awake", awake)
 
     def _set(self, seat: int, view: Mapping[str, Any]) -> None:
         if self.game is None:
             return
         old = self.views.get(seat)
         new = {**view, "seat": seat, "card": self._card(seat), "night": self.night}
-        if self.dead_view and seat not in self.game.living():
-            from narrator.phones.dead import dead_part
-
-            new["dead"] = dead_part(self.game, self.pack, self.labels["dead"], self.call if self.night else "",
-                                    self.lines if self.night else [])
-        else:
-            new.pop("dead", None)
         if old is not None and {k: v for k, v in old.items() if k != "id"} == new:
             return
         self.ids[seat] = self.ids.get(seat, 0) + 1

@@ -185,6 +185,17 @@ class MemoryPhone:
         sent = [m for m in self.opened if m["t"] == "names"]
         return dict(sent[-1]["names"]) if sent else {}
 
+    def deads(self) -> list[dict[str, Any]]:
+        """The view for the dead as it stood after each of its frames (every card, the awake role's panel)."""
+        self.views()
+        shown: list[dict[str, Any]] = []
+        now: dict[str, Any] = {}
+        for m in self.opened:
+            if m["t"] in ("dead", "awake"):
+                now = {**now, **{k: v for k, v in m.items() if k not in ("t", "c", "n")}}
+                shown.append(now)
+        return shown
+
     def view(self) -> dict[str, Any]:
         views = self.views()
         return views[-1] if views else {}

@@ -74,22 +74,22 @@ def test_the_view_for_the_dead_reaches_dead_seats_phones_only() -> None:
     living = set(game.living())
     assert living and {6, 8} <= set(phones) - living
     for seat, phone in phones.items():
-        with_dead = [v for v in phone.views() if "dead" in v]
         if seat in living:
-            assert with_dead == [], seat  # a living seat never sees another card
+            assert phone.deads() == [], seat  # a living seat never sees another card
+            assert all(m["t"] in ("view", "names") for m in phone.opened), seat
         else:
-            assert with_dead, seat
-        for v in with_dead:
+            assert phone.deads(), seat
+        for d in phone.deads():
             # Every card, as the narrator knows it; at night the awake role's panel.
-            assert [c[0] for c in v["dead"]["cards"]] == list(range(1, 9))
-            assert "Keep a straight face" in v["dead"]["warning"]
+            assert [c[0] for c in d["cards"]] == list(range(1, 9))
+            assert "Keep a straight face" in d["warning"]
     # Seat 6, eaten on the first night, then saw the second night's choices as they were made.
-    six = [v["dead"] for v in phones[6].views() if "dead" in v]
+    six = phones[6].deads()
     assert ["6", "Villager"] == [str(x) for x in six[0]["cards"][5]] and ["1", "Seer"] == [str(x) for x in six[0]["cards"][0]]
-    awake = {d["awake"] for d in six if d["awake"]}
+    awake = {d["awake"] for d in six if d.get("awake")}
     assert {"Seer", "Werewolves", "Witch"} <= awake
-    assert any(line == "Seat 4 is the Witch." for d in six if d["awake"] == "Seer" for line in d["lines"])
+    assert any(line == "Seat 4 is the Witch." for d in six if d.get("awake") == "Seer" for line in d["lines"])
     # Seat 8, eliminated on the first day, saw nothing of the first night: it was alive then.
-    eight = phones[8].views()
-    first = next(i for i, v in enumerate(eight) if "dead" in v)
-    assert not eight[first]["night"] and any(v.get("night") for v in eight[:first])
+    eight = [m for m in phones[8].opened if m["t"] in ("view", "dead")]
+    first = next(i for i, m in enumerate(eight) if m["t"] == "dead")
+    assert not eight[first - 1]["view"]["night"] and any(m["view"].get("night") for m in eight[:first])

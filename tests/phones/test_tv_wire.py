@@ -144,15 +144,15 @@ def test_the_tv_traffic_is_the_same_at_every_beat_of_the_night_and_the_dead_view
         assert b"straight face" not in frame and b'"dead":{' not in frame and b'"warning"' not in frame
     for frame in tv_a[:end]:
         assert all(not s["role"] for s in json.loads(frame).get("seats", []) if s["alive"])
-    # The phones: the dead part only in the views of seats dead at that game's end, never a living one's.
+    # The phones: the dead's frames only on seats dead at that game's end, never a living one's.
     for game, phones in ((game_a, phones_a), (game_b, phones_b)):
         living = set(game.living())
-        for seat, views in phones.views.items():
-            dead = [v for v in views if "dead" in v]
+        for seat, messages in phones.messages.items():
+            dead = [m for m in messages if m["t"] in ("dead", "awake")]
             assert (not dead) if seat in living else bool(dead), seat
+            assert all(m["t"] in ("view", "names", "dead", "awake") for m in messages)
         # Seat 6, eaten the first night, saw the Seer's look of the second night as it was made.
-        looks = {line for v in phones.views[6] if "dead" in v and v["dead"]["awake"] == "Seer"
-                 for line in v["dead"]["lines"]}
+        looks = {line for m in phones.messages[6] if m["t"] == "awake" and m["awake"] == "Seer" for line in m["lines"]}
         assert "Seat 3 is a Werewolf." in looks or "Seat 3 is the Werewolf." in looks
         # And the names reached every phone.
         assert all(any(m["t"] == "names" and m["names"].get("3") == "<b>Cleo</b>" for m in msgs)

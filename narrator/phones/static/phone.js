@@ -24,6 +24,8 @@
   var ws = null, challenge = null, box = null, sent = 0, heard = 0, view = null, pending = null, stopped = false;
   // The table's names, by seat (public: the laptop sends them to every phone); asked once for this seat.
   var names = {}, namesOpen = false, seatNumber = null, asked = localStorage.getItem("narrator-named-" + token) === "yes";
+  // The view for the dead, in two frames of its own beside the view: every card, and the awake role's panel.
+  var deadCards = null, deadAwake = null;
   var $ = function (id) { return document.getElementById(id); };
 
   function fromB64(s) { s = s.replace(/-/g, "+").replace(/_/g, "/"); while (s.length % 4) { s += "="; }
@@ -79,6 +81,7 @@
         if (view.choices[i]) { fill(b, view.choices[i]); }
       });
     }
+    dead();
     askName();
   }
   // "Your name?" once, while the table is joining, for a seat that has none yet (docs/names.md).
@@ -100,7 +103,7 @@
     view = null; pending = null; seenSent = false;
     $("seat").textContent = ""; $("lines").textContent = ""; $("choices").textContent = "";
     $("note").textContent = ""; $("echo").textContent = "";
-    $("dead").textContent = ""; $("dead").hidden = true; $("name").hidden = true;
+    deadCards = null; deadAwake = null; $("dead").textContent = ""; $("dead").hidden = true; $("name").hidden = true;
     hideCard();
     document.body.setAttribute("data-mode", "none");
   }
@@ -123,25 +126,24 @@
       choices.appendChild(b);
     });
     $("note").textContent = v.note || "";
-    dead(v.dead);
     if (v.mode !== "panel") { $("echo").textContent = ""; }
     document.body.setAttribute("data-view", String(v.id));
     document.body.setAttribute("data-mode", v.mode);
   }
   // The view for the dead (an option): every card, and the night's panel as the awake role sees it.
-  function dead(d) {
-    var box = $("dead"); box.textContent = ""; box.hidden = !d;
-    if (!d) { return; }
+  function dead() {
+    var panel = $("dead"); panel.textContent = ""; panel.hidden = !deadCards;
+    if (!deadCards) { return; }
     var add = function (cls, text, parent) {
-      var e = document.createElement("div"); e.className = cls; e.textContent = text; (parent || box).appendChild(e); return e;
+      var e = document.createElement("div"); e.className = cls; e.textContent = text; (parent || panel).appendChild(e); return e;
     };
-    add("warning", d.warning);
-    if (d.awake) {
-      add("awake", d.awake);
-      d.lines.forEach(function (line) { add("line", line); });
+    add("warning", deadCards.warning);
+    if (deadAwake && deadAwake.awake) {
+      add("awake", deadAwake.awake);
+      deadAwake.lines.forEach(function (line) { add("line", line); });
     }
     var cards = add("cards", "");
-    d.cards.forEach(function (c) { add("card", label([c[0], String(c[0])]) + ": " + c[1], cards); });
+    deadCards.cards.forEach(function (c) { add("card", label([c[0], String(c[0])]) + ": " + c[1], cards); });
   }
   function answer(c) {
     if (view.mode !== "deal") { $("echo").textContent = L.sent.replace("{choice}", c[1]); }
@@ -185,6 +187,7 @@
         history.replaceState(null, "", location.pathname + "#" + keyText);
       }
       if (message.t === "view") { render(message.view); } else if (message.t === "names") { named(message); }
+      else if (message.t === "dead") { deadCards = message; dead(); } else if (message.t === "awake") { deadAwake = message; dead(); }
     };
     ws.onclose = function (e) {
       if (e.code === 4410) { wipe(); $("status").textContent = REFUSED[e.code]; takeBack(); return; }
