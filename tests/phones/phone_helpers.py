@@ -6,7 +6,7 @@ import hashlib
 import json
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 import nacl.bindings
 import nacl.public
@@ -278,6 +278,9 @@ class Lockstep:
 
     def night(self, on: bool) -> None:
         self.hub.night(on)
+
+    def aside(self, seat: int, kind: str, message: Mapping[str, Any]) -> None:
+        self.hub.aside(seat, kind, message)
 
     def take(self) -> PhoneAnswer | None:
         return self.hub.take()
