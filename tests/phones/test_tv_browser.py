@@ -34,7 +34,9 @@ from tests.table.test_tv_board import SCRIPT, SEER_FIRST
 pytestmark = pytest.mark.slow
 SHOTS = os.environ.get("NARRATOR_TV_SHOTS")
 TV = 0  # the TV's window, beside the seats' tabs
-TYPED = {1: "Ann", 2: "Bo", 3: "<b>Cleo</b>", 4: "Dmitri", 5: "Eve", 6: "Fay \U0001F43A", 7: "Gus", 8: "Ann"}
+TYPED = {1: "Ann", 2: "Bo", 3: "<b>Cleo</b>", 4: "Dmitri", 5: "Eve", 6: "Fay \U0001F43A", 8: "Ann",
+         7: "Gus\x07\x1b[2J" + "x" * 10_000}  # a bell, an escape sequence and a paste of 10,000 characters
+KEPT = {**TYPED, 7: "Gus[2J" + "x" * 16}  # cut to 24 characters on the page, the control characters dropped
 
 
 def test_a_whole_game_with_names_from_the_phones_and_the_tv_page_in_chromium(tmp_path: Path) -> None:
@@ -72,7 +74,7 @@ def test_a_whole_game_with_names_from_the_phones_and_the_tv_page_in_chromium(tmp
         while len(people.names()) < 8 and time.monotonic() < end:
             hub.beat(0.0)  # the names ride with the pages' answers to the beat
             time.sleep(0.05)
-        assert people.names() == {seat: name for seat, name in TYPED.items()}
+        assert people.names() == KEPT
         close_names(hub, people)  # the game starts: the names are fixed
         browser.driver.switch_to.new_window("window")
         browser.driver.set_window_size(1280, 720)
@@ -132,6 +134,11 @@ def test_a_whole_game_with_names_from_the_phones_and_the_tv_page_in_chromium(tmp
         game = play_with_phones(s, pack, table, speaker, clock, TvJournal(MemoryJournal(), tv), 0)
         on_tv("over", "end.png", "svg")
         end_cards = [e.text for e in browser.tab(TV).find_elements(By.CSS_SELECTOR, ".seat")]
+        # No seat's card is wider than its box, and the page has no horizontal scroll.
+        overflow = browser.tab(TV).execute_script(
+            "var out = []; document.querySelectorAll('.seat').forEach(function (e) {"
+            " if (e.scrollWidth > e.clientWidth + 1) { out.push(e.textContent); } });"
+            " if (document.documentElement.scrollWidth > window.innerWidth) { out.push('page'); } return out;")
         tv_text = browser.text(TV, "table")
     finally:
         browser.quit()
@@ -143,5 +150,8 @@ def test_a_whole_game_with_names_from_the_phones_and_the_tv_page_in_chromium(tmp
     # The TV at the end: every seat's card, with its name.
     assert len(end_cards) == 8 and "Seer" in end_cards[0] and "Ann (1)" in end_cards[0]
     assert "<b>Cleo</b>" in tv_text and "Werewolf" in tv_text
+    # The pasted name: its 24 characters as text, cut to its card; nothing else on the page moved.
+    assert "Gus[2J" in tv_text and "\x1b" not in tv_text and "\x07" not in tv_text and "x" * 17 not in tv_text
+    assert overflow == [], overflow
     # The dead seat's phone at night: the warning and every card.
     assert "Keep a straight face" in seen["dead"] and "1 Ann (1): Seer" in seen["dead"]
