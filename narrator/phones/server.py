@@ -456,7 +456,6 @@ class PhoneServer:
             await ws.close(code=CLOSE_REFUSED if not link.proven else 1000)
         return ws
 
-
     # ---- the TV page -----------------------------------------------------------------------
 
     async def _tv_page(self, request: web.Request) -> web.Response:
