@@ -8,9 +8,12 @@ screens in narrator/table, narrator/journal.py, narrator/clock.py) and the tests
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Protocol, Sequence, Union
+from typing import TYPE_CHECKING, Any, Iterable, Literal, Mapping, Protocol, Sequence, TypedDict, Union
 
 from narrator.errors import NarratorError
+
+if TYPE_CHECKING:
+    from typing_extensions import NotRequired  # typing's own from Python 3.11
 
 # A slot value in a cue: a seat number, a role key (`seer`), a side key (`village`), a count.
 SlotValue = Union[int, str]
@@ -143,10 +146,24 @@ class Listener(Protocol):
     def listen(self, prompt: Prompt) -> Heard | None: ...
 
 
+class PublicBoard(TypedDict):
+    """What the whole table may know, as the screens and the phones draw it (never a hidden card)."""
+
+    phase: str  # "night", or the day's step: "election", "debate", "vote", "chain", "dusk", "game_over"...
+    night: int
+    day: int  # the day the table is in (the morning after night k is day k already)
+    alive: list[int]
+    revealed: dict[int, str]  # seat -> role key: the cards shown (dead players', those public by design)
+    captain: int | None
+    # Lines public by design (the Sectarian's groups, the Actor's cards) and, by day, this day's
+    # morning lines (the Bear Tamer's growl, the Raven's mark): (line key, slots).
+    public: list[tuple[str, dict[str, SlotValue]]]
+
+
 class Display(Protocol):
     """The screen: a public board, and a private panel shown only while a role is awake."""
 
-    def board(self, state: Mapping[str, Any]) -> None: ...
+    def board(self, state: PublicBoard) -> None: ...
 
     def show_private(self, key: str, slots: Mapping[str, SlotValue], more: PanelLines = ()) -> None:
         """Open (or redraw) the private panel: the line `key`, then the lines of `more`, in order."""
@@ -169,6 +186,49 @@ class Clock(Protocol):
 
 class JournalError(NarratorError):
     """A journal that cannot be read or continued, or that does not match the game it replays."""
+
+
+class SetupRecord(TypedDict):
+    """A journal's first record: how the game was set up (the setup, and how it is played)."""
+
+    kind: Literal["setup"]
+    setup: dict[str, Any]
+    mode: NotRequired[str]  # "test", "headless", "table"...
+    seed: NotRequired[int]
+    script: NotRequired[dict[str, Any]]
+    clock: NotRequired[str]
+
+
+class InputRecord(TypedDict):
+    """An accepted answer of step `n` (or a prompt that ran out: `choice` None, `source` "timeout")."""
+
+    kind: Literal["input"]
+    n: int
+    prompt: str
+    choice: Choice | None
+    source: str
+    asked_back: NotRequired[bool]  # a look-alike the voter confirmed: not said back on resume
+
+
+class StepRecord(TypedDict):
+    """A step of the game done: its state in the sequencer's table and the engine's events (as
+    narrator/rules/codec.py writes them)."""
+
+    kind: Literal["step"]
+    n: int
+    state: str
+    events: list[dict[str, Any]]
+
+
+class ResumedRecord(TypedDict):
+    """The game went on after a stop: when, and when the journal was last written before it."""
+
+    kind: Literal["resumed"]
+    at: float
+    stopped: float
+
+
+Record = Union[SetupRecord, InputRecord, StepRecord, ResumedRecord]
 
 
 class Journal(Protocol):

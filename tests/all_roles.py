@@ -94,7 +94,7 @@ def setup_toml(dealt: tuple[Role, ...], options: Mapping[str, Any] | None = None
 
 
 def _day_zero_roles() -> set[Role]:
-    return {r for r, m in MODULES.items() if m.day_zero is not None}
+    return {r for r, m in MODULES.items() if m.hooks.day_zero}
 
 
 def targets(dealt: tuple[Role, ...]) -> tuple[list[int], list[int]]:

@@ -1,10 +1,10 @@
-"""The state machine drawn as mermaid, from the same table the sequencer runs."""
+"""The table's steps drawn as mermaid, from the same rows the sequencer reads (narrator/flow/machine.py)."""
 
 from __future__ import annotations
 
 from transitions.extensions import GraphMachine
 
-from narrator.flow.sequencer import STATES, transitions_table
+from narrator.flow.machine import STATES, transitions_table
 
 
 class _Model:
@@ -31,14 +31,15 @@ _INTRO = """\
 This page is generated: `narrator graph --page > docs/state-machine.md` (the test
 `tests/flow/test_graph.py::test_docs_page_is_what_the_generator_makes` fails when it is stale).
 
-The sequencer is a `transitions` machine declared as a table (`narrator/flow/sequencer.py`);
-its night states come from the role catalogue. A role is one module, `narrator/roles/<role>.py`:
-its card (team, pack, copies, box), its night calls (place in the night order of
-[the rules specification](rules-spec.md#night-order), schedule, legal choices with "nobody" where
-allowed, panel and line keys, turn length) and its hooks into the engine (a night power through
-`Game.use_power`, who is saved at dawn, votes added to the day's first count, a designated player
-spared, public morning lines). The sequencer runs one generic night call for every declaration; the
-engine calls the hooks at fixed steps of its dawn and day algorithms (`narrator/rules/hooks.py`).
+The order of the table's steps is a plain table of rows (from, to, condition) read top to bottom
+(`narrator/flow/machine.py`): from a step, the first row whose condition holds is taken. Every
+condition is a question asked of the engine, which owns the game's state
+([architecture.md](architecture.md#what-the-state-machine-owns)); the night's rows come from the
+role catalogue. A role is one module, `narrator/roles/<role>.py`: its card (team, pack, copies,
+box), its night calls (place in the night order of [the rules specification](rules-spec.md#night-order),
+schedule, legal choices with "nobody" where allowed, panel and line keys, turn length), its powers
+(checked by `Game.use_power`) and its hooks into the engine's steps (narrator/rules/view.py's
+`Hooks`). The sequencer runs one generic night call for every declaration.
 How one input travels through it: [architecture.md](architecture.md#one-input-from-key-to-speech).
 
 ## The night order

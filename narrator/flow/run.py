@@ -8,9 +8,10 @@ from typing import Any
 
 from narrator.errors import UsageError
 from narrator.flow.script import Setup
-from narrator.flow.sequencer import Resume, Sequencer
+from narrator.flow.resume import Resume
+from narrator.flow.sequencer import Sequencer
 from narrator.packs import VoicePack
-from narrator.ports import Clock, Display, Heard, Journal, JournalError, Listener, Speaker
+from narrator.ports import Clock, Display, Heard, Journal, JournalError, Listener, SetupRecord, Speaker
 from narrator.rules import Game, RulesError
 
 
@@ -36,7 +37,8 @@ def play_game(
     """Play `setup` to the end; a new journal first gets its head record (`head`, or a test's)."""
     game = start_game(setup)
     if not journal.records():
-        journal.append({"kind": "setup", **(head or {"mode": "test", "seed": seed, "setup": setup.to_record()})})
+        record = SetupRecord(kind="setup", setup=setup.to_record(), mode="test", seed=seed)
+        journal.append({**record, **(head or {})})
     seq = Sequencer(game, pack, speaker, listener, display, clock, journal, random.Random(seed), setup.timing, resume)
     seq.run()
     return game

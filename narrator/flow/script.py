@@ -299,8 +299,9 @@ def _intkeys(d: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-# The catalogue's powers answer with seats (savior = 3): a role added needs no change here.
-POWER_KEYS = set(hooks.POWERS)
+# The catalogue's powers answer with seats (savior = 3): a role added needs no change here. The base
+# game's have keys of their own shape (thief = card, cupid = [a, b], witch = {heal, poison}).
+POWER_KEYS = set(hooks.POWERS) - {"thief", "cupid", "seer", "witch"}
 NIGHT_KEYS = {"thief", "cupid", "seer", "werewolves", "witch", "late", *POWER_KEYS}
 DAY_KEYS = {
     "captain", "captain_votes", "captain_revote", "votes", "eliminate", "revote",

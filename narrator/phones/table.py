@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterable, Mapping
 from narrator.errors import UsageError
 from narrator.packs import VoicePack
 from narrator.phones.port import SeatChannels
-from narrator.ports import Clock, Cue, Display, Heard, Listener, PanelLines, Prompt, SlotValue, Speaker
+from narrator.ports import Clock, Cue, Display, Heard, Listener, PanelLines, Prompt, PublicBoard, SlotValue, Speaker
 from narrator.roles import night_calls
 from narrator.roles.designation import LINES as NOTICE_LINES
 from narrator.rules.game import Game
@@ -163,7 +163,7 @@ class PhoneTable:
 
     # ---- Display -------------------------------------------------------------------------
 
-    def board(self, state: Mapping[str, Any]) -> None:
+    def board(self, state: PublicBoard) -> None:
         self.display.board(state)
         self._beats()
         self._for_the_dead()

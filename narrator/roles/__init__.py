@@ -23,13 +23,16 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from narrator.roles.base import Call, Card, RoleModule, Schedule
+from typing import Callable
+
+from narrator.roles.base import Call, Card, PanelLine, RoleModule, Schedule
 from narrator.rules import hooks as _hooks
 from narrator.rules import options as _options
 from narrator.rules import roles as _roles
 from narrator.rules.roles import Role
+from narrator.rules.view import GameView
 
-__all__ = ["ANNOUNCE", "BOARD", "CALLS", "CARDS", "MODULES", "MORNING", "NIGHT_ELECTION_ORDER", "OPENING_LINES", "PUBLIC",
+__all__ = ["ANNOUNCE", "BOARD", "CALLS", "CARDS", "COUNTS", "MODULES", "MORNING", "NIGHT_ELECTION_ORDER", "OPENING_LINES", "PANELS", "PUBLIC",
            "Call", "Card", "RoleModule", "Schedule",
            "card", "night_calls", "night_order_table", "wizard_roles"]
 
@@ -60,48 +63,18 @@ _roles._UNIQUE.update(r for r, c in CARDS.items() if c.unique)
 _hooks.PACK.update(r for r, c in CARDS.items() if c.pack)
 _roles._COPIES.update({r: c.copies for r, c in CARDS.items() if c.copies})
 _roles._SEATED.update(r for r, c in CARDS.items() if not c.extra_card)
-# The catalogue's hooks, ONE table: a module's attribute -> the engine's hook list (narrator/rules/hooks.py).
-# Each hook a module declares is appended to its list in the catalogue's order and recorded as its
-# role's (hooks.declare), so that a game calls only the hooks of its possible roles (hooks.of_game;
-# the record matters for the lists of hooks.FILTERED). `saves` is a sequence; the others one hook or None.
-_HOOKS: tuple[tuple[str, str], ...] = (
-    ("saves", "SAVES"),
-    ("vote_bonus", "VOTE_BONUS"),
-    ("spares", "SPARES"),
-    ("spared_captain_names_successor", "SPARED_CAPTAIN_NAMES_SUCCESSOR"),
-    ("dusk_deaths", "DUSK_DEATHS"),
-    ("dawn_deaths", "DAWN_DEATHS"),
-    ("dawn_settled", "DAWN_SETTLED"),
-    ("signals", "SIGNALS"),
-    ("sign_open", "SIGN_OPEN"),
-    ("armed", "ARMED"),
-    ("second_vote_stands", "SECOND_VOTE_STANDS"),
-    ("devours", "DEVOURINGS"),
-    ("absorbs", "ABSORBS"),
-    ("reaction", "REACTIONS"),
-    ("tie_victim", "TIE_VICTIM"),
-    ("designates_voters", "DESIGNATES_VOTERS"),
-    ("team", "TEAM"),
-    ("day_zero", "DAY_ZERO"),
-    ("tie", "TIE"),
-    ("acting", "ACTING"),
-    ("setup_check", "SETUP_CHECKS"),
-    ("lays", "LAID"),
-    ("chain", "CHAIN"),
-    ("infected", "INFECTED"),
-    ("window", "WINDOW"),
-)
+# Each module's powers and hooks, in the catalogue's order, recorded with its role: a game calls only
+# the hooks of its possible roles (narrator/rules/hooks.py's `of_game`).
 for _module in MODULES.values():
     _hooks.POWERS.update({p.call: p for p in _module.powers})
-    for _attribute, _list in _HOOKS:
-        _declared = getattr(_module, _attribute)
-        for _hook in (_declared if _attribute == "saves" else () if _declared is None else (_declared,)):
-            getattr(_hooks, _list).append(_hook)
-            _hooks.declare(_module.card.role, _hook)
-    for _win in _module.wins:
-        _hooks.add_win(_win)
-    for _call, _lines in _module.panels:
-        _hooks.PANEL.setdefault(_call, []).append(_lines)
+    _hooks.declare(_module.card.role, _module.hooks)
+    for _option in _module.options:  # how the engine's Options checks and reads them
+        if _option.span is not None:
+            _options.NUMBERS[_option.key] = _option.span
+        if _option.check is not None:
+            _options.TEXTS[_option.key] = _option.check
+        if _option.read is not None:
+            _options.READERS[_option.key] = _option.read
 _hooks.KEEPS_POWER.update({r: c.keeps_power for r, c in CARDS.items() if c.keeps_power is not False})
 # Lines the roles add to the narration of the engine's events, in the catalogue's order.
 ANNOUNCE = tuple(m.announce for m in MODULES.values() if m.announce is not None)
@@ -111,10 +84,18 @@ MORNING = tuple(m.morning for m in sorted(MODULES.values(), key=lambda m: m.morn
 PUBLIC = tuple(m.public for m in MODULES.values() if m.public is not None)
 # Before the first call: the roles' public opening lines, in the catalogue's order.
 # The line that opens a Day 0 (the Angel's) comes last, right before that day.
-OPENING_LINES = tuple(m.opening for m in sorted(MODULES.values(), key=lambda m: m.day_zero is not None)
+OPENING_LINES = tuple(m.opening for m in sorted(MODULES.values(), key=lambda m: bool(m.hooks.day_zero))
                       if m.opening is not None)
 # Public by design, on the public board all game (the Sectarian's groups, the Actor's cards).
 BOARD = tuple(m.board for m in MODULES.values() if m.board is not None)
+# Private lines roles add to another call's panel (call -> lines), e.g. the pack's panel tells a
+# Wild Child he has turned.
+PANELS: dict[str, tuple[Callable[[GameView], list[PanelLine]], ...]] = {
+    call: tuple(lines for m in MODULES.values() for name, lines in m.panels if name == call)
+    for call in dict.fromkeys(name for m in MODULES.values() for name, _ in m.panels)
+}
+# The numbers the roles' lines may say in a `count` slot (the Raven's extra votes).
+COUNTS = tuple(sorted({n for m in MODULES.values() for n in m.counts}))
 CALLS: dict[str, Call] = {c.name: c for c in sorted((c for m in MODULES.values() for c in m.calls), key=lambda c: c.order)}
 
 

@@ -11,19 +11,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Literal
 
-from narrator.roles.base import Card, PanelLine, RoleModule
-from narrator.rules.errors import CompositionError
-from narrator.rules.hooks import Win
+from narrator.roles.base import Card, Option, PanelLine, RoleModule
+from narrator.rules.errors import CompositionError, OptionError
 from narrator.rules.options import Options
 from narrator.rules.roles import Role, Side, Team
-
-if TYPE_CHECKING:
-    from narrator.rules.game import Game
+from narrator.rules.view import GameView, Hooks, Win
 
 
-def groups(game: Game) -> str:
+def groups(game: GameView) -> str:
     """One letter A or B a seat (index 0 is seat 1)."""
     given = game.options.sectarian_groups.upper()
     n = game.players
@@ -46,30 +43,30 @@ def setup_check(players: int, possible: frozenset[Role], options: Options) -> Co
     return None
 
 
-def _lines(game: Game) -> list[PanelLine]:
+def _lines(game: GameView) -> list[PanelLine]:
     return [(f"abominable_sectarian.group_{g.lower()}", {"seat": seat}) for seat, g in enumerate(groups(game), 1)]
 
 
-def opening(game: Game) -> list[PanelLine]:
+def opening(game: GameView) -> list[PanelLine]:
     if Role.ABOMINABLE_SECTARIAN not in game.state.possible:
         return []
     return [("abominable_sectarian.groups", {}), *_lines(game)]
 
 
-def board(game: Game) -> list[PanelLine]:
+def board(game: GameView) -> list[PanelLine]:
     return _lines(game) if Role.ABOMINABLE_SECTARIAN in game.state.possible else []
 
 
-def powered(game: Game, seat: int) -> bool:
+def powered(game: GameView, seat: int) -> bool:
     """Whether his goal holds (docs/rules-spec.md#powers-lost): lost with his power
-    (`Game.powered`), and lost when he is infected (a pack member: the Accursed Wolf-Father's
+    (`GameView.powered`), and lost when he is infected (a pack member: the Accursed Wolf-Father's
     infection) unless `sectarian_infected=keeps_goal`."""
     if not game.powered(seat):
         return False
     return not (game.is_pack(seat) and game.options.sectarian_infected == "powerless")
 
 
-def wins(game: Game) -> tuple[int, ...] | None:
+def wins(game: GameView) -> tuple[int, ...] | None:
     """End of the game, 6: alive, powered, and every player of the other group dead."""
     s = game.state
     if Role.ABOMINABLE_SECTARIAN not in s.possible:
@@ -84,10 +81,28 @@ def wins(game: Game) -> tuple[int, ...] | None:
     return (seat,)
 
 
+def groups_check(name: str, text: str) -> OptionError | None:
+    """One letter A or B a seat."""
+    if all(c in "ABab" for c in text):
+        return None
+    return OptionError("option {name} cannot be {value!r}; give one letter A or B a seat, in seat order, e.g. AAAABBBB",
+                       name=name, value=text)
+
+
+Infected = Literal["powerless", "keeps_goal"]
+OPTIONS = (
+    Option("sectarian_groups", str, "", check=groups_check, read=lambda text: text.replace(" ", "").replace(",", "")),
+    Option("sectarian_infected", Infected, "powerless"),
+)
+
+
 MODULE = RoleModule(
     Card(Role.ABOMINABLE_SECTARIAN, Team.ABOMINABLE_SECTARIAN, box="characters"),
     opening=opening,
     board=board,
-    wins=(Win(6, Side.ABOMINABLE_SECTARIAN, wins, Role.ABOMINABLE_SECTARIAN),),
-    setup_check=setup_check,
+    hooks=Hooks(
+        wins=(Win(6, Side.ABOMINABLE_SECTARIAN, wins, Role.ABOMINABLE_SECTARIAN),),
+        setup_checks=(setup_check,),
+    ),
+    options=OPTIONS,
 )

@@ -27,8 +27,8 @@ from narrator.roles.base import (Ask, Call, CallTurn, Card, NightTurn, PanelLine
                                   joined_pack_panel)
 from narrator.rules import hooks
 from narrator.rules.events import Event, JoinedPack
-from narrator.rules.hooks import Power
 from narrator.rules.roles import Role, Team
+from narrator.rules.view import GameView, Power
 
 if TYPE_CHECKING:
     from narrator.rules.game import Game
@@ -36,11 +36,11 @@ if TYPE_CHECKING:
 ORDER = 15  # docs/rules-spec.md#night-order: right after the pack
 
 
-def spent(game: Game) -> bool:
+def spent(game: GameView) -> bool:
     return bool(game.state.lasting_choices.get("accursed_wolf_father"))
 
 
-def targets(game: Game, father: int) -> tuple[int, ...]:
+def targets(game: GameView, father: int) -> tuple[int, ...]:
     """The pack's victim, while the infection is unspent and he has his power."""
     victim = game.pack_victim()
     if victim is None or spent(game) or not game.powered(father):
@@ -48,7 +48,7 @@ def targets(game: Game, father: int) -> tuple[int, ...]:
     return (victim,)
 
 
-def check(game: Game, father: int, chosen: tuple[int, ...]) -> str | None:
+def check(game: GameView, father: int, chosen: tuple[int, ...]) -> str | None:
     if not chosen:
         return None  # he declines
     if spent(game):
@@ -60,10 +60,10 @@ def check(game: Game, father: int, chosen: tuple[int, ...]) -> str | None:
     return None
 
 
-def effect(game: Game, father: int, chosen: tuple[int, ...]) -> Sequence[Event]:
+def effect(game: GameView, father: int, chosen: tuple[int, ...]) -> Sequence[Event]:
     if not chosen:
         return ()  # declined
-    return (JoinedPack(chosen[0], "infected"), *(e for hook in hooks.INFECTED for e in hook(game, chosen[0])))
+    return (JoinedPack(chosen[0], "infected"), *(e for hook in game.hooks.infected for e in hook(game, chosen[0])))
 
 
 def run(game: Game, rng: random.Random) -> CallTurn:

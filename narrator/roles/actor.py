@@ -15,30 +15,43 @@ night he may take one and holds its power until his next call (docs/rules-spec.m
   he loses his power for good (event PowerLost): he takes no more cards and the card he holds does
   nothing from the infection on; his calls stay the same, his answers are ignored. `keeps_power`:
   he goes on as before, now a pack member.
-- The cards a role reads through `Game.living_holder` / `Game.acts_as` (the Seer, the Witch, the
+- The cards a role reads through `GameView.living_holder` / `GameView.acts_as` (the Seer, the Witch, the
   Savior, the Raven, the Hunter's shot...) act for him.
 """
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from narrator.ports import Heard
-from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
-from narrator.rules.errors import CompositionError
+from narrator.roles.base import (Ask, Call, CallTurn, Card, NightTurn, Option, PanelLine, RoleModule, Schedule,
+                                  closed_turn)
+from narrator.rules.errors import CompositionError, OptionError
 from narrator.rules.events import Event, PowerLost
-from narrator.rules.hooks import Power
-from narrator.rules.options import ACTOR_CARDS, Options
+from narrator.rules.options import Options
 from narrator.rules.roles import Role, Team
+from narrator.rules.view import GameView, Hooks, Power
 
 if TYPE_CHECKING:
     from narrator.rules.game import Game
 
 ORDER = 2  # docs/rules-spec.md#night-order: right after the Thief
 CARDS = 3
-DEFAULT = ACTOR_CARDS
+# The cards listed by default (docs/rules-spec.md#role-actor), some of them played by later roles.
+DEFAULT = ("seer", "witch", "hunter", "little_girl", "savior", "elder", "scapegoat", "village_idiot", "fox",
+           "bear_tamer", "stuttering_judge", "knight_rusty_sword", "raven")
 NEVER = frozenset({Role.VILLAGER, Role.ACTOR})
+
+
+def cards_check(name: str, text: str) -> OptionError | None:
+    """Role keys separated by commas (which of them may be the Actor's is checked at the start)."""
+    known = {r.value for r in Role} | set(DEFAULT)
+    wrong = [w.strip() for w in text.split(",") if w.strip() and w.strip() not in known]
+    if not wrong:
+        return None
+    return OptionError("option {name} cannot be {value!r}; {wrong!r} is not a role; give role keys separated by commas, "
+                       "e.g. seer,witch,hunter", name=name, value=text, wrong=wrong[0])
 
 
 def listed(options: Options) -> tuple[str, ...]:
@@ -76,19 +89,19 @@ def setup_check(players: int, possible: frozenset[Role], options: Options) -> Co
     return None  # every listed card in play: no card is laid, and he is a plain Villager (still called)
 
 
-def left(game: Game) -> tuple[int, ...]:
+def left(game: GameView) -> tuple[int, ...]:
     """The numbers (1..3) of the cards still on the table."""
     taken = game.state.chosen_in_game.get("actor", ())
     return tuple(i for i in range(1, len(game.state.laid) + 1) if i not in taken)
 
 
-def held(game: Game) -> Role | None:
+def held(game: GameView) -> Role | None:
     """The card he holds now: taken at his last call (tonight, or last night by day)."""
     taken = game.state.chosen_tonight.get("actor", ())
     return game.state.laid[taken[0] - 1] if taken else None
 
 
-def acting(game: Game, role: Role) -> int | None:
+def acting(game: GameView, role: Role) -> int | None:
     s = game.state
     if Role.ACTOR not in s.possible or not s.chosen_tonight.get("actor") or held(game) is not role:
         return None
@@ -96,11 +109,11 @@ def acting(game: Game, role: Role) -> int | None:
     return next((i + 1 for i, r in enumerate(s.roles) if r is Role.ACTOR and i + 1 not in s.taken), None)
 
 
-def targets(game: Game, actor: int) -> tuple[int, ...]:
+def targets(game: GameView, actor: int) -> tuple[int, ...]:
     return left(game)
 
 
-def check(game: Game, actor: int, chosen: tuple[int, ...]) -> str | None:
+def check(game: GameView, actor: int, chosen: tuple[int, ...]) -> str | None:
     if len(chosen) > 1:
         return "the Actor takes one card, or none"
     if chosen and chosen[0] not in left(game):
@@ -109,26 +122,26 @@ def check(game: Game, actor: int, chosen: tuple[int, ...]) -> str | None:
     return None
 
 
-def infected(game: Game, seat: int) -> tuple[Event, ...]:
-    """The infection took (hooks.INFECTED): `actor_infected=powerless` takes his power for good."""
+def infected(game: GameView, seat: int) -> tuple[Event, ...]:
+    """The infection took (`Hooks.infected`): `actor_infected=powerless` takes his power for good."""
     if (game.state.roles[seat - 1] is Role.ACTOR and game.options.actor_infected == "powerless"
             and game.powered(seat)):
         return (PowerLost(seat, Role.ACTOR, "infected"),)
     return ()
 
 
-def opening(game: Game) -> list[PanelLine]:
+def opening(game: GameView) -> list[PanelLine]:
     if not game.state.laid:
         return []
     return [("actor.cards", {}), *(("actor.card", {"role": r.value}) for r in game.state.laid)]
 
 
-def board(game: Game) -> list[PanelLine]:
+def board(game: GameView) -> list[PanelLine]:
     """All day on the public board: each card still on the table, saying it is the Actor's."""
     return [("actor.on_table", {"role": game.state.laid[i - 1].value}) for i in left(game)]
 
 
-def morning(game: Game) -> list[PanelLine]:
+def morning(game: GameView) -> list[PanelLine]:
     card = held(game)
     return [] if card is None else [("actor.used", {"role": card.value})]
 
@@ -162,6 +175,13 @@ def run(game: Game, rng: random.Random) -> CallTurn:
     return CallTurn("actor.wake", NightTurn("actor", question, panel), finish)
 
 
+Infected = Literal["powerless", "keeps_power"]
+OPTIONS = (
+    Option("actor_cards", str, ",".join(DEFAULT), check=cards_check),
+    Option("actor_infected", Infected, "powerless"),
+)
+
+
 MODULE = RoleModule(
     Card(Role.ACTOR, Team.VILLAGE, box="characters"),
     (Call("actor", ORDER, Schedule.EVERY_NIGHT, Role.ACTOR, run, turn=20.0,
@@ -171,8 +191,11 @@ MODULE = RoleModule(
     morning=morning,
     opening=opening,
     board=board,
-    acting=acting,
-    setup_check=setup_check,
-    lays=lays,
-    infected=infected,
+    hooks=Hooks(
+        acting=(acting,),
+        setup_checks=(setup_check,),
+        laid=(lays,),
+        infected=(infected,),
+    ),
+    options=OPTIONS,
 )

@@ -13,36 +13,33 @@ in the first turn (docs/rules-spec.md#role-angel).
 
 from __future__ import annotations
 
-import random
-from typing import TYPE_CHECKING
+from typing import Literal
 
-from narrator.roles.base import Card, PanelLine, RoleModule
+from narrator.roles.base import Card, Option, PanelLine, RoleModule
 from narrator.rules.errors import RulesError
 from narrator.rules.events import Cause, DayBegan, GameEnded, GameStarted, NightBegan, PlayerDied
-from narrator.rules.hooks import Win
 from narrator.rules.roles import Role, Side, Team
+from narrator.rules.view import GameView, Hooks, Settled, Tie, Win
 
-if TYPE_CHECKING:
-    from narrator.rules.game import Game
 
 # Deaths that are a devouring (docs/rules-spec.md#terms: the pack, the Big Bad Wolf, the White Werewolf).
 DEVOURED = frozenset(c for c in Cause if c.value in ("wolves", "big_bad_wolf", "white_werewolf"))
 
 
-def _window(game: Game) -> tuple[int, int]:
+def _window(game: GameView) -> tuple[int, int]:
     """The last day whose vote counts, and the last night whose devouring counts."""
     return (0, 1) if game.options.angel_opening == "day_first" else (1, 2)
 
 
-def day_zero(game: Game) -> bool:
+def day_zero(game: GameView) -> bool:
     return Role.ANGEL in game.state.possible and game.options.angel_opening == "day_first"
 
 
-def opening(game: Game) -> list[PanelLine]:
+def opening(game: GameView) -> list[PanelLine]:
     return [("angel.day_zero", {})] if day_zero(game) else []
 
 
-def _angels(game: Game) -> tuple[int, ...]:
+def _angels(game: GameView) -> tuple[int, ...]:
     """The seats that hold or were dealt the Angel card (a Thief may take it on Night 1)."""
     s = game.state
     started = game.events[0]
@@ -51,7 +48,7 @@ def _angels(game: Game) -> tuple[int, ...]:
                  if s.roles[p - 1] is Role.ANGEL or (p <= len(dealt) and dealt[p - 1] is Role.ANGEL))
 
 
-def wins(game: Game) -> tuple[int, ...] | None:
+def wins(game: GameView) -> tuple[int, ...] | None:
     """End of the game, 2: the Angel killed by the vote or devoured within the first turn."""
     s = game.state
     if Role.ANGEL not in s.possible:
@@ -77,37 +74,49 @@ def wins(game: Game) -> tuple[int, ...] | None:
     return None
 
 
-def team(game: Game, seat: int) -> Team | None:
+def team(game: GameView, seat: int) -> Team | None:
     """A loner during the first turn, then a Villager."""
     if game.state.roles[seat - 1] is not Role.ANGEL:
         return None
     return Team.VILLAGE if game.state.day > _window(game)[0] else None
 
 
-def tie(game: Game, tied: tuple[int, ...], rng: random.Random | None) -> int | None:
-    """`angel_vote_tie=random_among_tied`: the Angel's first vote always eliminates someone."""
+def tie(game: GameView, tie: Tie) -> Settled | None:
+    """`angel_vote_tie=random_among_tied`: the round's count of the Angel's first vote always
+    eliminates someone, drawn by lot among the tied."""
     s = game.state
-    if game.options.angel_vote_tie != "random_among_tied" or Role.ANGEL not in s.possible:
+    if not tie.by_lot or game.options.angel_vote_tie != "random_among_tied" or Role.ANGEL not in s.possible:
         return None
     if s.day != _window(game)[0]:
         return None
-    if rng is None:
+    if tie.rng is None:
         raise RulesError("a tie in the Angel's first vote is drawn by lot (angel_vote_tie=random_among_tied): give an rng")
-    return rng.choice(tied)
+    return Settled(tie.rng.choice(tie.tied), instead=False)
 
 
-def announce(game: Game, event: object) -> list[PanelLine]:
+def announce(game: GameView, event: object) -> list[PanelLine]:
     if isinstance(event, GameEnded) and event.winner is Side.ANGEL and event.winners:
         return [("angel.wins", {"seat": event.winners[0]})]
     return []
 
 
+Opening = Literal["day_first", "night_first"]
+VoteTie = Literal["base", "random_among_tied"]
+OPTIONS = (
+    Option("angel_opening", Opening, "day_first"),
+    Option("angel_vote_tie", VoteTie, "base"),
+)
+
+
 MODULE = RoleModule(
     Card(Role.ANGEL, Team.ANGEL, box="characters"),
     opening=opening,
-    day_zero=day_zero,
-    wins=(Win(2, Side.ANGEL, wins, Role.ANGEL, at_once=True),),
-    team=team,
-    tie=tie,
     announce=announce,
+    hooks=Hooks(
+        day_zero=(day_zero,),
+        wins=(Win(2, Side.ANGEL, wins, Role.ANGEL, at_once=True),),
+        team=(team,),
+        ties=(tie,),
+    ),
+    options=OPTIONS,
 )

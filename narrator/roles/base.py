@@ -1,8 +1,8 @@
 """What a role module declares: its card, its night calls, and the turn each call runs.
 
-Pure data and pure functions over a `Game`: no I/O, no clock. The sequencer drives every call
+Pure data and pure functions over a game: no I/O, no clock. The sequencer drives every call
 the same way from these declarations (wake line -> panel -> prompt until the deadline, answers
-echoed and changeable with `-` -> sleep line); see `narrator.flow.sequencer.Sequencer._night_call`.
+echoed and changeable with `-` -> sleep line); see `narrator.flow.night.NightCall`.
 """
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Union
 
 from narrator.ports import Heard, Prompt, SlotValue
-from narrator.rules.errors import CompositionError
-from narrator.rules.events import Cause, Event, JoinedPack, NightBegan
-from narrator.rules.hooks import Power, Reaction, Win, Window
+from narrator.rules.errors import OptionError
+from narrator.rules.events import JoinedPack, NightBegan
+from narrator.rules.view import GameView, Hooks, Power
 from narrator.rules.options import Options
 from narrator.rules.roles import Role, Team
 
@@ -115,7 +115,7 @@ class NightTurn:
 
 def closed_turn(call: str) -> NightTurn:
     """The turn of a role nobody holds or whose holder is dead: the same length, nothing to take.
-    One panel for every role (issue 22 point 6): "Keep your eyes closed." (`night.closed`), the
+    One panel for every role: "Keep your eyes closed." (`night.closed`), the
     only true instruction to whoever looks, never a role's own prompt (which asked a question
     nobody could answer)."""
     return NightTurn(call, lambda answers: None, lambda answers: [("night.closed", {})], final=True)
@@ -133,7 +133,7 @@ def powerless_turn(turn: NightTurn) -> NightTurn:
     return NightTurn(turn.call, turn.question, panel, final=turn.final, on_answer=turn.on_answer)
 
 
-def living_neighbours(game: Game, seat: int) -> tuple[int, ...]:
+def living_neighbours(game: GameView, seat: int) -> tuple[int, ...]:
     """A living seat's nearest living neighbour on each side (seat+1 clockwise, seat-1), skipping the
     dead (docs/rules-spec.md#terms): one if only two live, none if he is alone or dead. The Fox's group
     and the Bear Tamer's bear use it."""
@@ -144,11 +144,11 @@ def living_neighbours(game: Game, seat: int) -> tuple[int, ...]:
     return tuple(sorted({living[(i + 1) % len(living)], living[(i - 1) % len(living)]}))
 
 
-def joined_pack_panel(reason: str, key: str) -> Callable[[Game], list[PanelLine]]:
+def joined_pack_panel(reason: str, key: str) -> Callable[[GameView], list[PanelLine]]:
     """A line for the pack's panel at its first call after a player joined it for `reason`
     (the infected player, the Wild Child): he wakes with the pack and learns it there."""
 
-    def panel(game: Game) -> list[PanelLine]:
+    def panel(game: GameView) -> list[PanelLine]:
         for event in reversed(game.events):
             if isinstance(event, JoinedPack) and event.reason == reason:
                 return [(key, {})]
@@ -188,7 +188,7 @@ class Call:
     after: str | None = None  # with Schedule.AFTER: the call this one always follows
     lines: tuple[str, ...] = ()  # the line and panel keys of this call, besides wake and sleep
     # Besides its schedule, a public fact the call needs (the night after a public takeover).
-    due: Callable[[Game], bool] | None = None
+    due: Callable[[GameView], bool] | None = None
     # With Schedule.ALTERNATE or SOME_NIGHTS: whether tonight is one of its nights (public facts
     # only: the options and the night number).
     nights: Callable[[Options, int], bool] | None = None
@@ -217,57 +217,50 @@ class Call:
         return f"{self.role.value}_possible"
 
 
+OptionValue = Union[str, bool, int]
+
+
+@dataclass(frozen=True)
+class Option:
+    """A rule option a role brings (docs/rules.md#rule-options), declared once, in the role's module:
+    its key, its type (a `Literal` of its words, `bool`, `int` with its `span`, or `str` with its
+    `check`) and its default. The engine's `Options` holds it as a typed field written from this
+    declaration (narrator/rules/options.py's generated part, `python scripts/options.py`), so mypy
+    checks every `options.<key>` and every word compared with it."""
+
+    key: str
+    kind: Any
+    default: OptionValue
+    span: range | None = None  # the whole numbers it may take
+    check: Callable[[str, str], OptionError | None] | None = None  # a text's check: a refusal, or None
+    read: Callable[[str], str] | None = None  # how a typed text is read (default: stripped)
+
+
 @dataclass(frozen=True)
 class RoleModule:
-    """Everything about one role: its card and its night calls."""
+    """Everything about one role: its card, its night calls, its powers and hooks into the engine,
+    and its lines in the narration."""
 
     card: Card
     calls: tuple[Call, ...] = ()
     powers: tuple[Power, ...] = ()  # night powers the engine runs through `Game.use_power`
-    saves: tuple[Callable[[Game, int, Cause], bool], ...] = ()  # dawn step 2: who is saved
-    vote_bonus: Callable[[Game], Mapping[int, int]] | None = None  # votes added to the day's first count
-    spares: Callable[[Game, int], bool] | None = None  # day step 5: the designated player is spared
-    spared_captain_names_successor: Callable[[Game], bool] | None = None
+    # Its hooks into the engine's steps (narrator/rules/view.py's `Hooks`: dawn, the chain
+    # reactions, the vote, the end check...).
+    hooks: Hooks = Hooks()
     # Public lines for the engine's events, said as the sequencer narrates them (the pardon...).
-    announce: Callable[[Game, object], list[PanelLine]] | None = None
+    announce: Callable[[GameView, object], list[PanelLine]] | None = None
     # Dawn step 9: public lines said in the morning if the game goes on, after the deaths.
-    morning: Callable[[Game], list[PanelLine]] | None = None
+    morning: Callable[[GameView], list[PanelLine]] | None = None
     morning_order: float = 50.0  # place of its morning lines in dawn step 9 (Elder 10, Bear 20, Raven 30, Actor 40)
     # Cards public by design, shown on the public board all game long (seat -> role key).
-    public: Callable[[Game], Mapping[int, str]] | None = None
-    # The engine's fixed points (narrator/rules/hooks.py, same names upper-cased).
-    dusk_deaths: Callable[[Game], tuple[int, ...]] | None = None
-    dawn_deaths: Callable[[Game], tuple[int, ...]] | None = None
-    dawn_settled: Callable[[Game], tuple[Event, ...]] | None = None
-    signals: Callable[[Game, int], bool] | None = None
-    sign_open: Callable[[Game], bool] | None = None
-    armed: Callable[[Game], int | None] | None = None
-    second_vote_stands: Callable[[Game, int], bool] | None = None
-    # Dawn step 1: the role's devourings of the night, (seat, cause, stoppable): the White
-    # Werewolf's, the Big Bad Wolf's victim.
-    devours: Callable[[Game], tuple[tuple[int, Cause, bool], ...]] | None = None
-    # Its rows of the end check (a loner's win), placed by rank in `hooks.WINS`.
-    wins: tuple[Win, ...] = ()
-    absorbs: Callable[[Game, int, Cause], bool] | None = None  # dawn step 2: a spare life (hooks.ABSORBS)
-    reaction: Callable[[Game, int, Cause], Reaction | None] | None = None  # dawn step 6 (hooks.REACTIONS)
-    tie_victim: Callable[[Game, bool], int | None] | None = None  # day step 4 (hooks.TIE_VICTIM)
-    designates_voters: Callable[[Game, int, Cause], bool] | None = None  # hooks.DESIGNATES_VOTERS
-    # Personnages (issue 12): public lines said before the first call (docs/rules-spec.md#opening); public-board lines;
-    # a Day 0; loners' wins; the team a seat holds now; a tie it
-    # settles; the role a seat acts now (see narrator/rules/hooks.py).
-    opening: Callable[[Game], list[PanelLine]] | None = None
-    board: Callable[[Game], list[PanelLine]] | None = None
-    day_zero: Callable[[Game], bool] | None = None
-    team: Callable[[Game, int], Team | None] | None = None
-    tie: Callable[[Game, tuple[int, ...], random.Random | None], int | None] | None = None
-    acting: Callable[[Game, Role], int | None] | None = None
-    setup_check: Callable[[int, frozenset[Role], Options], CompositionError | None] | None = None
-    lays: Callable[[frozenset[Role], Options], tuple[Role, ...]] | None = None  # cards laid face up
-    # Dawn step 6: this role's chain reaction to a death (seat, cause): the events it brings.
-    chain: Callable[[Game, int, Cause], Sequence[Event]] | None = None
-    # What an infection does to this role's holder besides joining the pack (hooks.INFECTED).
-    infected: Callable[[Game, int], Sequence[Event]] | None = None
+    public: Callable[[GameView], Mapping[int, str]] | None = None
+    # Public lines said before the first call (docs/rules-spec.md#opening).
+    opening: Callable[[GameView], list[PanelLine]] | None = None
+    # Public by design, on the public board all game long (the Sectarian's groups, the Actor's cards).
+    board: Callable[[GameView], list[PanelLine]] | None = None
     # Private lines this role adds to other calls' panels: (call, lines).
-    panels: tuple[tuple[str, Callable[[Game], list[PanelLine]]], ...] = ()
-    # Day step 5: the window before the designated player's card is shown (the Devoted Servant).
-    window: Window | None = None
+    panels: tuple[tuple[str, Callable[[GameView], list[PanelLine]]], ...] = ()
+    # The rule options it brings (`Option`).
+    options: tuple[Option, ...] = ()
+    # The numbers its lines may say in a `count` slot (the Raven's extra votes), rendered ahead.
+    counts: tuple[int, ...] = ()

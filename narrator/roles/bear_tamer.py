@@ -10,16 +10,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
-from narrator.roles.base import Card, PanelLine, RoleModule, living_neighbours
+from narrator.roles.base import Card, Option, PanelLine, RoleModule, living_neighbours
 from narrator.rules.roles import Role, Team
-
-if TYPE_CHECKING:
-    from narrator.rules.game import Game
+from narrator.rules.view import GameView
 
 
-def growls(game: Game) -> bool:
+def growls(game: GameView) -> bool:
     tamer = game.living_holder(Role.BEAR_TAMER)
     if tamer is None or not game.powered(tamer):
         return False
@@ -28,12 +25,18 @@ def growls(game: Game) -> bool:
     return any(game.is_pack(seat) for seat in living_neighbours(game, tamer))
 
 
-def morning(game: Game) -> list[PanelLine]:
+def morning(game: GameView) -> list[PanelLine]:
     return [("bear_tamer.growl", {})] if growls(game) else []
+
+
+OPTIONS = (
+    Option("bear_growls_if_infected", bool, True),
+)
 
 
 MODULE = RoleModule(
     Card(Role.BEAR_TAMER, Team.VILLAGE, box="characters"),
     morning=morning,
-    morning_order=20,  # dawn step 9: after the Elder's revenge, before the Raven's mark
+    morning_order=20,  # dawn step 9: after the Elder's revenge, before the Raven's mark,
+    options=OPTIONS,
 )

@@ -14,13 +14,14 @@ every night, alone after it, he devours a second victim (docs/rules-spec.md#role
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 from narrator.ports import Heard
-from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
+from narrator.roles.base import (Ask, Call, CallTurn, Card, NightTurn, Option, PanelLine, RoleModule, Schedule,
+                                  closed_turn)
 from narrator.rules.events import Cause
-from narrator.rules.hooks import Power
 from narrator.rules.roles import Role, Team
+from narrator.rules.view import GameView, Hooks, Power
 
 if TYPE_CHECKING:
     from narrator.rules.game import Game
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 ORDER = 17  # docs/rules-spec.md#night-order: after the pack (and the White Werewolf)
 
 
-def power_lost(game: Game, wolf: int) -> bool:
+def power_lost(game: GameView, wolf: int) -> bool:
     if not game.powered(wolf):
         return True
     if not game.options.bbw_loses_power_on_wolf_death:
@@ -37,14 +38,14 @@ def power_lost(game: Game, wolf: int) -> bool:
     return any(not s.alive[p - 1] and game.is_pack(p) for p in range(1, s.players + 1) if p != wolf)
 
 
-def targets(game: Game, wolf: int) -> tuple[int, ...]:
+def targets(game: GameView, wolf: int) -> tuple[int, ...]:
     if power_lost(game, wolf):
         return ()
     victim = game.state.victim
     return tuple(p for p in game.living() if p != victim and not game.is_pack(p))
 
 
-def check(game: Game, wolf: int, chosen: tuple[int, ...]) -> str | None:
+def check(game: GameView, wolf: int, chosen: tuple[int, ...]) -> str | None:
     if len(chosen) != 1:
         return "the Big Bad Wolf devours exactly one extra victim"
     if power_lost(game, wolf):
@@ -56,7 +57,7 @@ def check(game: Game, wolf: int, chosen: tuple[int, ...]) -> str | None:
     return None
 
 
-def devours(game: Game) -> tuple[tuple[int, Cause, bool], ...]:
+def devours(game: GameView) -> tuple[tuple[int, Cause, bool], ...]:
     """Dawn step 1: his extra victim, stoppable like any devouring."""
     chosen = game.state.chosen_tonight.get("big_bad_wolf", ())
     return ((chosen[0], Cause.BIG_BAD_WOLF, True),) if chosen else ()
@@ -87,10 +88,18 @@ def run(game: Game, rng: random.Random) -> CallTurn:
     return CallTurn("big_bad_wolf.wake", NightTurn("big_bad_wolf", question, panel), finish)
 
 
+OPTIONS = (
+    Option("bbw_loses_power_on_wolf_death", bool, True),
+)
+
+
 MODULE = RoleModule(
     Card(Role.BIG_BAD_WOLF, Team.WOLVES, pack=True, box="characters"),
     (Call("big_bad_wolf", ORDER, Schedule.EVERY_NIGHT, Role.BIG_BAD_WOLF, run, turn=20.0,
           lines=("big_bad_wolf.prompt", "echo.extra_victim", "power.none")),),
     powers=(Power("big_bad_wolf", Role.BIG_BAD_WOLF, ORDER, check, targets),),
-    devours=devours,
+    hooks=Hooks(
+        devourings=(devours,),
+    ),
+    options=OPTIONS,
 )

@@ -1,5 +1,6 @@
 """Cupid: first night only, names two Lovers (himself allowed); then the Lovers wake and see
-each other. If one Lover dies the other dies of grief (`Game._resolve`)."""
+each other. If one Lover dies the other dies of grief: the Lovers are the engine's (the first of a
+death's chain reactions, narrator/rules/chains.py; their row of the end check, narrator/rules/ends.py)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,33 @@ from typing import TYPE_CHECKING
 
 from narrator.ports import Heard
 from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
+from narrator.rules.errors import IllegalActionError, InvalidTargetError
+from narrator.rules.events import Event, LoversChosen
 from narrator.rules.roles import Role, Team
+from narrator.rules.view import GameView, Power
 
 if TYPE_CHECKING:
     from narrator.rules.game import Game
+
+ORDER = 5  # docs/rules-spec.md#night-order: the first night, after the Thief and the Actor
+
+
+def targets(game: GameView, cupid: int) -> tuple[int, ...]:
+    """Any two living players, himself allowed."""
+    return game.living()
+
+
+def chose(game: GameView, cupid: int, chosen: tuple[int, ...]) -> tuple[Event, ...]:
+    """His Lovers, checked: two different living players."""
+    if len(chosen) != 2:
+        raise IllegalActionError("{said}: {problem}", said=said(chosen), problem="Cupid names exactly two Lovers")
+    if chosen[0] == chosen[1]:
+        raise InvalidTargetError("Cupid named seat {first} twice; the Lovers are two different players", first=chosen[0])
+    return (LoversChosen(cupid, chosen[0], chosen[1]),)
+
+
+def said(chosen: tuple[int, ...]) -> str:
+    return f"Lovers {chosen[0]!r} and {chosen[1]!r}" if len(chosen) == 2 else f"Lovers {chosen!r}"
 
 
 def run_cupid(game: Game, rng: random.Random) -> CallTurn:
@@ -36,12 +60,12 @@ def run_cupid(game: Game, rng: random.Random) -> CallTurn:
 
     def finish(answers: list[Heard]) -> None:
         if alive and len(answers) == 2:
-            game.cupid_choose(int(answers[0].choice), int(answers[1].choice))
+            game.use_power("cupid", (int(answers[0].choice), int(answers[1].choice)))
 
     return CallTurn("cupid.wake", NightTurn("cupid", question, panel), finish)
 
 
-def run_lovers(game: Game, rng: random.Random) -> CallTurn:
+def run_lovers(game: GameView, rng: random.Random) -> CallTurn:
     lovers = game.state.lovers
     if lovers is None:
         return CallTurn("lovers.wake", closed_turn("lovers"))
@@ -52,7 +76,9 @@ def run_lovers(game: Game, rng: random.Random) -> CallTurn:
 MODULE = RoleModule(
     Card(Role.CUPID, Team.VILLAGE),
     (
-        Call("cupid", 5, Schedule.FIRST_NIGHT, Role.CUPID, run_cupid, turn=25.0, lines=("cupid.prompt", "echo.lover", "echo.lovers")),
+        Call("cupid", ORDER, Schedule.FIRST_NIGHT, Role.CUPID, run_cupid, turn=25.0, lines=("cupid.prompt", "echo.lover", "echo.lovers")),
         Call("lovers", 6, Schedule.AFTER, Role.CUPID, run_lovers, turn=10.0, after="cupid", lines=("lovers.show",)),
     ),
+    powers=(Power("cupid", Role.CUPID, ORDER, None, targets, count=2, first_night_only=True, record=chose, renewed=False,
+                  lost_with_power=False, who="Cupid", said=said),),
 )

@@ -1,5 +1,5 @@
 """Telling a player he was designated in the night (docs/rules-spec.md#designation): the Piper's charm, and the
-infection (issue 12) use this one mechanism.
+infection use this one mechanism.
 
 The narrator has no hands to touch a shoulder; option `designation_notice` says who does:
 `tap_by_chooser` (the role who chose taps each designated player before going back to sleep) or
@@ -9,7 +9,7 @@ chooser's own turn, on his private panel, so the table hears nothing new (Secrec
 The API, in two halves:
 
 - Engine (pure): a night power declared with `Power(..., notifies=True)` designates its targets;
-  `Game.use_power` then emits `Notified(seats, reason=call)` after its `PowerUsed`, so the journal
+  `GameView.use_power` then emits `Notified(seats, reason=call)` after its `PowerUsed`, so the journal
   records who had to be told. A power whose designated players are not its targets (the
   infection designates the pack's victim) emits `Notified` from its own engine action the same way.
 - Panel: `notice_lines(options, seats)` gives the lines the chooser's panel shows for those seats,
@@ -26,6 +26,7 @@ from typing import Iterable
 
 from narrator.ports import SlotValue
 from narrator.rules.options import Options
+from narrator.rules.view import GameView, Power
 
 KEYS = {"tap_by_chooser": "designation.tap", "helper_touch": "designation.helper"}
 LINES = tuple(KEYS.values())  # the panel keys this mechanism shows

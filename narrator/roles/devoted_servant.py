@@ -23,13 +23,13 @@ before his card is shown, she may reveal herself and take his card (docs/rules-s
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from narrator.roles import wild_child, wolf_hound
-from narrator.roles.base import Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
+from narrator.roles.base import Call, CallTurn, Card, NightTurn, Option, PanelLine, RoleModule, Schedule, closed_turn
 from narrator.rules.events import CardTaken
-from narrator.rules.hooks import Window
 from narrator.rules.roles import Role, Team
+from narrator.rules.view import GameView, Hooks, Window
 
 if TYPE_CHECKING:
     from narrator.rules.game import Game
@@ -37,17 +37,17 @@ if TYPE_CHECKING:
 RESET_ORDER = 3  # docs/rules-spec.md#night-order: the night after a takeover, early
 
 
-def opens(game: Game, seat: int) -> bool:
+def opens(game: GameView, seat: int) -> bool:
     """Public facts only: the role is possible (dealt or not, alive or not)."""
     return Role.DEVOTED_SERVANT in game.state.possible
 
 
-def at_dawn(game: Game, seat: int) -> bool:
+def at_dawn(game: GameView, seat: int) -> bool:
     """Public facts only: the role is possible and her scope is every death."""
     return game.state.options.servant_scope == "any_death" and opens(game, seat)
 
 
-def check(game: Game, taker: int, seat: int) -> str | None:
+def check(game: GameView, taker: int, seat: int) -> str | None:
     s = game.state
     if s.roles[taker - 1] is not Role.DEVOTED_SERVANT:
         return f"seat {taker} is not the Devoted Servant"
@@ -60,18 +60,18 @@ def check(game: Game, taker: int, seat: int) -> str | None:
     return None
 
 
-def taker(game: Game, seat: int) -> int | None:
+def taker(game: GameView, seat: int) -> int | None:
     servant = game.living_holder(Role.DEVOTED_SERVANT)
     return servant if servant is not None and check(game, servant, seat) is None else None
 
 
-def announce(game: Game, event: object) -> list[PanelLine]:
+def announce(game: GameView, event: object) -> list[PanelLine]:
     if isinstance(event, CardTaken):
         return [("devoted_servant.steps", {"seat": event.servant}), ("devoted_servant.card", {"other": event.seat})]
     return []
 
 
-def reset_due(game: Game) -> bool:
+def reset_due(game: GameView) -> bool:
     s = game.state
     return s.took_day > 0 and s.night == s.took_day + 1
 
@@ -98,11 +98,20 @@ def run_reset(game: Game, rng: random.Random) -> CallTurn:
                     finish)
 
 
+Scope = Literal["vote_only", "any_death"]
+OPTIONS = (
+    Option("servant_scope", Scope, "vote_only"),
+)
+
+
 MODULE = RoleModule(
     Card(Role.DEVOTED_SERVANT, Team.VILLAGE, box="characters"),
     (Call("devoted_servant_reset", RESET_ORDER, Schedule.EVERY_NIGHT, Role.DEVOTED_SERVANT, run_reset, turn=20.0,
           due=reset_due, lines=("devoted_servant.took", "devoted_servant_reset.nothing", "devoted_servant.window",
                                 "devoted_servant.steps", "devoted_servant.card", "devoted_servant.none")),),
-    window=Window(opens, check, taker, at_dawn),
     announce=announce,
+    hooks=Hooks(
+        windows=(Window(opens, check, taker, at_dawn),),
+    ),
+    options=OPTIONS,
 )

@@ -13,16 +13,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Literal
 
-from narrator.roles.base import Card, PanelLine, RoleModule
+from narrator.roles.base import Card, Option, PanelLine, RoleModule
 from narrator.rules import hooks
 from narrator.rules.events import DEVOURING, Cause, Event, PlayerDied, PowersLost
-from narrator.rules.hooks import Reaction
 from narrator.rules.roles import Role, Team
+from narrator.rules.view import Chain, GameView, Hooks, Reaction
 
-if TYPE_CHECKING:
-    from narrator.rules.game import Game
 
 REVENGE_CAUSES = {
     "vote_poison_shot": frozenset({Cause.VOTE, Cause.POISON, Cause.HUNTER}),
@@ -31,17 +29,17 @@ REVENGE_CAUSES = {
 }
 
 
-def lives_left(game: Game, seat: int) -> int:
+def lives_left(game: GameView, seat: int) -> int:
     return game.options.elder_lives - game.state.lives_lost.get(seat, 0)
 
 
-def absorbs(game: Game, seat: int, cause: Cause) -> bool:
+def absorbs(game: GameView, seat: int, cause: Cause) -> bool:
     """Dawn step 2: a devoured, unsaved, powered Elder with a spare life loses it and lives."""
     return (cause in DEVOURING and game.acts_as(seat, Role.ELDER) and game.powered(seat)
             and lives_left(game, seat) > 1)
 
 
-def struck(game: Game) -> tuple[int, ...]:
+def struck(game: GameView) -> tuple[int, ...]:
     """Who loses his power to the revenge: the living village-team players, but the cards that
     keep it (`Card.keeps_power`: True, or a boolean option that is false)."""
     options = game.options.to_dict()
@@ -56,12 +54,10 @@ def struck(game: Game) -> tuple[int, ...]:
     return tuple(seats)
 
 
-def reaction(game: Game, seat: int, cause: Cause) -> Reaction | None:
+def reaction(game: GameView, seat: int, cause: Cause) -> Reaction | None:
     """Dawn step 6: the Elder's revenge, then the pardoned Idiot dies with him (a seat that holds
     the Elder's power: his card, or the Actor holding it)."""
     s = game.state
-    if not game.acts_as(seat, Role.ELDER):
-        return None
     events: tuple[Event, ...] = ()
     if cause in REVENGE_CAUSES[game.options.elder_revenge_causes] and game.powered(seat):
         events = (PowersLost(struck(game), "elder"),)
@@ -75,12 +71,12 @@ def reaction(game: Game, seat: int, cause: Cause) -> Reaction | None:
 
 
 # Night deaths: said at dawn without their cause (docs/rules-spec.md "Dawn"), so a revenge they bring is
-# never said in public (issue 22 point 3): the line would tell the table that the dead player
+# never said in public: the line would tell the table that the dead player
 # was the Elder and how he died (the Witch's poison). The powerless learn it on their own panel.
 HIDDEN_CAUSES = frozenset({Cause.POISON, Cause.DISEASE, *DEVOURING})
 
 
-def death_cause(game: Game, lost: PowersLost) -> Cause | None:
+def death_cause(game: GameView, lost: PowersLost) -> Cause | None:
     """The cause of the death that brought this revenge: the Elder's own, the last death before it
     of a seat that holds his power. Not merely the last death before it: at the same dawn a Hunter
     devoured before the poisoned Elder shoots first, and his shot is public."""
@@ -93,7 +89,7 @@ def death_cause(game: Game, lost: PowersLost) -> Cause | None:
     return None
 
 
-def announce(game: Game, event: object) -> list[PanelLine]:
+def announce(game: GameView, event: object) -> list[PanelLine]:
     if isinstance(event, PowersLost) and event.cause == "elder" and game.options.elder_revenge_announced:
         return [] if death_cause(game, event) in HIDDEN_CAUSES else [("elder.revenge", {})]
     if isinstance(event, PlayerDied) and event.cause is Cause.ELDER:
@@ -101,9 +97,21 @@ def announce(game: Game, event: object) -> list[PanelLine]:
     return []
 
 
+RevengeCauses = Literal["vote_poison_shot", "vote_only", "none"]
+OPTIONS = (
+    Option("elder_lives", int, 2, span=range(1, 6)),
+    Option("elder_revenge_causes", RevengeCauses, "vote_poison_shot"),
+    Option("elder_revenge_announced", bool, True),
+    Option("idiot_dies_with_elder", bool, True),
+)
+
+
 MODULE = RoleModule(
     Card(Role.ELDER, Team.VILLAGE, box="new_moon"),
-    absorbs=absorbs,
-    reaction=reaction,
     announce=announce,
+    hooks=Hooks(
+        absorbs=(absorbs,),
+        chain=(Chain(3, reaction, Role.ELDER),),
+    ),
+    options=OPTIONS,
 )

@@ -16,11 +16,11 @@ import random
 from typing import TYPE_CHECKING
 
 from narrator.ports import Heard
-from narrator.roles.base import (Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn,
-                                  living_neighbours)
+from narrator.roles.base import (Ask, Call, CallTurn, Card, NightTurn, Option, PanelLine, RoleModule, Schedule,
+                                  closed_turn, living_neighbours)
 from narrator.rules.events import Event, PowerLost
-from narrator.rules.hooks import Power
 from narrator.rules.roles import Role, Team
+from narrator.rules.view import GameView, Power
 
 if TYPE_CHECKING:
     from narrator.rules.game import Game
@@ -28,26 +28,26 @@ if TYPE_CHECKING:
 ORDER = 13  # docs/rules-spec.md#night-order: after the Seer, before the pack
 
 
-def group(game: Game, centre: int) -> tuple[int, ...]:
+def group(game: GameView, centre: int) -> tuple[int, ...]:
     """The centre and his nearest living neighbour on each side (seat+1 clockwise, seat-1)."""
     if not game.is_alive(centre):
         return ()
     return tuple(sorted({centre, *living_neighbours(game, centre)}))
 
 
-def smells_wolf(game: Game, centre: int) -> bool:
+def smells_wolf(game: GameView, centre: int) -> bool:
     return any(game.is_pack(seat) for seat in group(game, centre))
 
 
-def targets(game: Game, fox: int) -> tuple[int, ...]:
+def targets(game: GameView, fox: int) -> tuple[int, ...]:
     return game.living()
 
 
-def check(game: Game, fox: int, chosen: tuple[int, ...]) -> str | None:
+def check(game: GameView, fox: int, chosen: tuple[int, ...]) -> str | None:
     return None if len(chosen) <= 1 else "the Fox sniffs around one player, or nobody"
 
 
-def effect(game: Game, fox: int, chosen: tuple[int, ...]) -> tuple[Event, ...]:
+def effect(game: GameView, fox: int, chosen: tuple[int, ...]) -> tuple[Event, ...]:
     """A "no" costs a powered Fox his power (fox_loses_power_on_miss)."""
     if not chosen or not game.powered(fox) or not game.options.fox_loses_power_on_miss:
         return ()
@@ -93,9 +93,15 @@ def run(game: Game, rng: random.Random) -> CallTurn:
     return CallTurn("fox.wake", NightTurn("fox", question, panel, final=True, on_answer=sniff))
 
 
+OPTIONS = (
+    Option("fox_loses_power_on_miss", bool, True),
+)
+
+
 MODULE = RoleModule(
     Card(Role.FOX, Team.VILLAGE, box="characters"),
     (Call("fox", ORDER, Schedule.EVERY_NIGHT, Role.FOX, run, turn=20.0,
           lines=("fox.prompt", "fox.yes", "fox.no", "fox.power_lost", "echo.sniff", "echo.sniff_nobody", "power.none")),),
     powers=(Power("fox", Role.FOX, ORDER, check, targets, effect=effect),),
+    options=OPTIONS,
 )

@@ -14,19 +14,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Literal
 
-from narrator.roles.base import Card, RoleModule
+from narrator.roles.base import Card, Option, RoleModule
 from narrator.rules.events import DEVOURING, Cause, DawnBroke, Event, Marked, PlayerDied
 from narrator.rules.roles import Role, Team
+from narrator.rules.view import GameView, Hooks
 
-if TYPE_CHECKING:
-    from narrator.rules.game import Game
 
 DISEASED = "diseased"
 
 
-def _this_dawn(game: Game) -> list[Event]:
+def _this_dawn(game: GameView) -> list[Event]:
     """The events since the last DawnBroke (this dawn's deaths and reactions)."""
     events = game.events
     for i in range(len(events) - 1, -1, -1):
@@ -35,7 +34,7 @@ def _this_dawn(game: Game) -> list[Event]:
     return []
 
 
-def candidates(game: Game, cause: Cause) -> list[int]:
+def candidates(game: GameView, cause: Cause) -> list[int]:
     living = game.living()
     if game.options.knight_disease_victim == "guilty" and cause is not Cause.WOLVES:
         # Another devourer (the Big Bad Wolf's victim): that role alone is guilty.
@@ -43,7 +42,7 @@ def candidates(game: Game, cause: Cause) -> list[int]:
     return [p for p in living if game.is_pack(p)]
 
 
-def first_to_the_left(game: Game, knight: int, among: list[int]) -> int | None:
+def first_to_the_left(game: GameView, knight: int, among: list[int]) -> int | None:
     n = game.players
     for step in range(1, n):
         seat = (knight - 1 + step) % n + 1
@@ -52,7 +51,7 @@ def first_to_the_left(game: Game, knight: int, among: list[int]) -> int | None:
     return None
 
 
-def dawn_settled(game: Game) -> tuple[Event, ...]:
+def dawn_settled(game: GameView) -> tuple[Event, ...]:
     """Dawn step 7: the Knight devoured tonight diseases his wolf (once a dawn)."""
     tonight = _this_dawn(game)
     if any(isinstance(e, Marked) and e.mark == DISEASED for e in tonight):
@@ -66,21 +65,34 @@ def dawn_settled(game: Game) -> tuple[Event, ...]:
     return ()
 
 
-def _diseased(game: Game) -> tuple[int, ...]:
+def _diseased(game: GameView) -> tuple[int, ...]:
     return tuple(p for p in game.marked(DISEASED) if game.state.alive[p - 1])
 
 
-def dusk_deaths(game: Game) -> tuple[int, ...]:
+def dusk_deaths(game: GameView) -> tuple[int, ...]:
     return _diseased(game) if game.options.knight_disease_timing == "next_dusk" else ()
 
 
-def dawn_deaths(game: Game) -> tuple[int, ...]:
-    return _diseased(game) if game.options.knight_disease_timing == "next_dawn" else ()
+def dawn_deaths(game: GameView) -> tuple[tuple[int, Cause], ...]:
+    if game.options.knight_disease_timing != "next_dawn":
+        return ()
+    return tuple((seat, Cause.DISEASE) for seat in _diseased(game))
+
+
+DiseaseVictim = Literal["guilty", "nearest_pack_member"]
+DiseaseTiming = Literal["next_dusk", "next_dawn"]
+OPTIONS = (
+    Option("knight_disease_victim", DiseaseVictim, "guilty"),
+    Option("knight_disease_timing", DiseaseTiming, "next_dusk"),
+)
 
 
 MODULE = RoleModule(
     Card(Role.KNIGHT_RUSTY_SWORD, Team.VILLAGE, box="characters"),
-    dusk_deaths=dusk_deaths,
-    dawn_deaths=dawn_deaths,
-    dawn_settled=dawn_settled,
+    hooks=Hooks(
+        dusk_deaths=(dusk_deaths,),
+        dawn_deaths=(dawn_deaths,),
+        dawn_settled=(dawn_settled,),
+    ),
+    options=OPTIONS,
 )

@@ -13,7 +13,7 @@ charmed players' call (docs/rules-spec.md#role-pied_piper).
 - He wins alone at the first end check (every morning, even with no death, and after each
   elimination) where he is alive, powered, and every other living player is charmed (rank 4 of
   the end check, `hooks.WINS`).
-- Infected (issue 12): a pack member; `piper_infected=powerless` takes his charms and his win.
+- Infected (the Accursed Wolf-Father's infection): a pack member; `piper_infected=powerless` takes his charms and his win.
   The Elder's revenge spares him, unless `piper_elder_revenge` (his card's `keeps_power`).
 - `charmed_public`: the charmed seats are said every morning.
 """
@@ -21,15 +21,16 @@ charmed players' call (docs/rules-spec.md#role-pied_piper).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from narrator.ports import Heard
-from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn, powerless_turn
+from narrator.roles.base import (Ask, Call, CallTurn, Card, NightTurn, Option, PanelLine, RoleModule, Schedule,
+                                  closed_turn, powerless_turn)
 from narrator.roles.designation import LINES as NOTICE_LINES
 from narrator.roles.designation import notice_lines
 from narrator.rules.events import Event, PowerLost
-from narrator.rules.hooks import Power, Win
 from narrator.rules.roles import Role, Side, Team
+from narrator.rules.view import GameView, Hooks, Power, Win
 
 if TYPE_CHECKING:
     from narrator.rules.game import Game
@@ -38,26 +39,26 @@ ORDER = 20  # docs/rules-spec.md#night-order: after the Witch
 CHARMED_ORDER = 21  # then the charmed players, before the Raven
 
 
-def charmed(game: Game) -> frozenset[int]:
+def charmed(game: GameView) -> frozenset[int]:
     """Every player the Piper has charmed in this game (alive or dead)."""
     return frozenset(game.state.lasting_choices.get("pied_piper", ()))
 
 
-def living_charmed(game: Game) -> tuple[int, ...]:
+def living_charmed(game: GameView) -> tuple[int, ...]:
     seats = game.state.lasting_choices.get("pied_piper", ())
     return tuple(p for p in game.living() if p in seats)
 
 
-def powered(game: Game, piper: int) -> bool:
-    """His power works: not lost (the Elder's revenge with `piper_elder_revenge`: `Game.powered`),
+def powered(game: GameView, piper: int) -> bool:
+    """His power works: not lost (the Elder's revenge with `piper_elder_revenge`: `GameView.powered`),
     and not infected (a pack member) with `piper_infected=powerless`."""
     if not game.powered(piper):
         return False
     return not (game.is_pack(piper) and game.options.piper_infected == "powerless")
 
 
-def infected(game: Game, seat: int) -> tuple[Event, ...]:
-    """The infection took (hooks.INFECTED): `piper_infected=powerless` takes his power for good,
+def infected(game: GameView, seat: int) -> tuple[Event, ...]:
+    """The infection took (`Hooks.infected`): `piper_infected=powerless` takes his power for good,
     so the engine ignores his charms from then on (event PowerLost), not only his win."""
     if (game.state.roles[seat - 1] is Role.PIED_PIPER and game.options.piper_infected == "powerless"
             and game.powered(seat)):
@@ -65,18 +66,18 @@ def infected(game: Game, seat: int) -> tuple[Event, ...]:
     return ()
 
 
-def targets(game: Game, piper: int) -> tuple[int, ...]:
+def targets(game: GameView, piper: int) -> tuple[int, ...]:
     """Living players other than himself, not yet charmed."""
     done = charmed(game)
     return tuple(p for p in game.living() if p != piper and p not in done)
 
 
-def count(game: Game, piper: int) -> int:
+def count(game: GameView, piper: int) -> int:
     """How many he charms tonight: his option's number, or all that remain."""
     return min(game.options.piper_charms_per_night, len(targets(game, piper)))
 
 
-def check(game: Game, piper: int, chosen: tuple[int, ...]) -> str | None:
+def check(game: GameView, piper: int, chosen: tuple[int, ...]) -> str | None:
     done = charmed(game)
     for seat in chosen:
         if seat == piper:
@@ -91,7 +92,7 @@ def check(game: Game, piper: int, chosen: tuple[int, ...]) -> str | None:
     return None
 
 
-def wins(game: Game) -> tuple[int, ...] | None:
+def wins(game: GameView) -> tuple[int, ...] | None:
     """End check, rank 4: the Piper alive, powered, every other living player charmed."""
     piper = game.living_holder(Role.PIED_PIPER)
     if piper is None or not powered(game, piper):
@@ -102,7 +103,7 @@ def wins(game: Game) -> tuple[int, ...] | None:
     return None
 
 
-def morning(game: Game) -> list[PanelLine]:
+def morning(game: GameView) -> list[PanelLine]:
     """With `charmed_public`: every charmed living seat, said each morning."""
     if not game.options.charmed_public:
         return []
@@ -142,13 +143,22 @@ def run(game: Game, rng: random.Random) -> CallTurn:
     return CallTurn("pied_piper.wake", NightTurn("pied_piper", question, panel), finish)
 
 
-def run_charmed(game: Game, rng: random.Random) -> CallTurn:
+def run_charmed(game: GameView, rng: random.Random) -> CallTurn:
     """Every living charmed player wakes and sees the others; nothing to answer."""
     seats = living_charmed(game)
     if not seats:
         return CallTurn("charmed.wake", closed_turn("charmed"))
     shown: list[PanelLine] = [("charmed.you", {}), *(("charmed.show", {"seat": s}) for s in seats)]
     return CallTurn("charmed.wake", NightTurn("charmed", lambda answers: None, lambda answers: shown, final=True))
+
+
+Infected = Literal["powerless", "keeps_power"]
+OPTIONS = (
+    Option("piper_charms_per_night", int, 2, span=range(1, 6)),
+    Option("piper_infected", Infected, "powerless"),
+    Option("piper_elder_revenge", bool, False),
+    Option("charmed_public", bool, False),
+)
 
 
 MODULE = RoleModule(
@@ -164,6 +174,9 @@ MODULE = RoleModule(
     powers=(Power("pied_piper", Role.PIED_PIPER, ORDER, check, targets, count_of=count, lasting=True, status=True,
                   notifies=True),),
     morning=morning,
-    wins=(Win(4, Side.PIED_PIPER, wins, Role.PIED_PIPER),),
-    infected=infected,
+    hooks=Hooks(
+        wins=(Win(4, Side.PIED_PIPER, wins, Role.PIED_PIPER),),
+        infected=(infected,),
+    ),
+    options=OPTIONS,
 )

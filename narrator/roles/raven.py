@@ -16,9 +16,10 @@ import random
 from typing import TYPE_CHECKING, Mapping
 
 from narrator.ports import Heard
-from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
-from narrator.rules.hooks import Power
+from narrator.roles.base import (Ask, Call, CallTurn, Card, NightTurn, Option, PanelLine, RoleModule, Schedule,
+                                  closed_turn)
 from narrator.rules.roles import Role, Team
+from narrator.rules.view import GameView, Hooks, Power
 
 if TYPE_CHECKING:
     from narrator.rules.game import Game
@@ -26,15 +27,15 @@ if TYPE_CHECKING:
 ORDER = 22  # docs/rules-spec.md#night-order: the last call of the night
 
 
-def targets(game: Game, raven: int) -> tuple[int, ...]:
+def targets(game: GameView, raven: int) -> tuple[int, ...]:
     return game.living()
 
 
-def check(game: Game, raven: int, chosen: tuple[int, ...]) -> str | None:
+def check(game: GameView, raven: int, chosen: tuple[int, ...]) -> str | None:
     return None if len(chosen) <= 1 else "the Raven marks one player, or nobody"
 
 
-def marked(game: Game) -> int | None:
+def marked(game: GameView) -> int | None:
     """The seat whose mark holds today: marked last night, alive, and the Raven alive if needed."""
     mark = game.state.chosen_tonight.get("raven", ())
     if not mark or not game.state.alive[mark[0] - 1]:
@@ -44,12 +45,12 @@ def marked(game: Game) -> int | None:
     return mark[0]
 
 
-def vote_bonus(game: Game) -> Mapping[int, int]:
+def vote_bonus(game: GameView) -> Mapping[int, int]:
     seat = marked(game)
     return {} if seat is None else {seat: game.options.raven_mark_votes}
 
 
-def morning(game: Game) -> list[PanelLine]:
+def morning(game: GameView) -> list[PanelLine]:
     seat = marked(game)
     if seat is None:
         return []
@@ -81,12 +82,23 @@ def run(game: Game, rng: random.Random) -> CallTurn:
     return CallTurn("raven.wake", NightTurn("raven", question, panel), finish)
 
 
+VOTES = range(1, 6)  # the extra votes a mark may bring (`raven_mark_votes`), said in the morning
+OPTIONS = (
+    Option("raven_mark_votes", int, 2, span=VOTES),
+    Option("raven_mark_needs_living_raven", bool, False),
+)
+
+
 MODULE = RoleModule(
     Card(Role.RAVEN, Team.VILLAGE, box="village"),
     (Call("raven", ORDER, Schedule.EVERY_NIGHT, Role.RAVEN, run, turn=20.0,
           lines=("raven.prompt", "echo.mark", "echo.mark_nobody", "raven.mark", "raven.votes", "raven.votes_one")),),
     powers=(Power("raven", Role.RAVEN, ORDER, check, targets),),
-    vote_bonus=vote_bonus,
     morning=morning,
     morning_order=30,
+    hooks=Hooks(
+        vote_bonus=(vote_bonus,),
+    ),
+    options=OPTIONS,
+    counts=tuple(VOTES),
 )

@@ -14,13 +14,14 @@ player, himself allowed, from being devoured that night (docs/rules-spec.md#role
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from narrator.ports import Heard
-from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
+from narrator.roles.base import (Ask, Call, CallTurn, Card, NightTurn, Option, PanelLine, RoleModule, Schedule,
+                                  closed_turn)
 from narrator.rules.events import DEVOURING, Cause
-from narrator.rules.hooks import Power
 from narrator.rules.roles import Role, Team
+from narrator.rules.view import GameView, Hooks, Power
 
 if TYPE_CHECKING:
     from narrator.rules.game import Game
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 ORDER = 11  # docs/rules-spec.md#night-order: before the Seer
 
 
-def last_protected(game: Game) -> int | None:
+def last_protected(game: GameView) -> int | None:
     """Whom he protected last night, if he may not choose them again tonight."""
     if game.options.savior_same_target_twice:
         return None
@@ -36,12 +37,12 @@ def last_protected(game: Game) -> int | None:
     return last[0] if last else None
 
 
-def targets(game: Game, savior: int) -> tuple[int, ...]:
+def targets(game: GameView, savior: int) -> tuple[int, ...]:
     last = last_protected(game)
     return tuple(p for p in game.living() if p != last)
 
 
-def check(game: Game, savior: int, targets: tuple[int, ...]) -> str | None:
+def check(game: GameView, savior: int, targets: tuple[int, ...]) -> str | None:
     if len(targets) != 1:
         return "the Savior protects exactly one player"
     if targets[0] == last_protected(game):
@@ -49,7 +50,7 @@ def check(game: Game, savior: int, targets: tuple[int, ...]) -> str | None:
     return None
 
 
-def saves(game: Game, seat: int, cause: Cause) -> bool:
+def saves(game: GameView, seat: int, cause: Cause) -> bool:
     """Dawn step 2: a devoured player the Savior protected tonight lives (not the Little Girl)."""
     if cause not in DEVOURING or seat not in game.state.chosen_tonight.get("savior", ()):
         return False
@@ -82,9 +83,20 @@ def run(game: Game, rng: random.Random) -> CallTurn:
     return CallTurn("savior.wake", NightTurn("savior", question, panel), finish)
 
 
+Blocks = Literal["all_devouring", "pack_only"]
+OPTIONS = (
+    Option("savior_same_target_twice", bool, False),
+    Option("savior_protects_little_girl", bool, False),
+    Option("savior_blocks", Blocks, "all_devouring"),
+)
+
+
 MODULE = RoleModule(
     Card(Role.SAVIOR, Team.VILLAGE, box="new_moon"),
     (Call("savior", ORDER, Schedule.EVERY_NIGHT, Role.SAVIOR, run, turn=20.0, lines=("savior.prompt", "savior.last", "echo.protect")),),
     powers=(Power("savior", Role.SAVIOR, ORDER, check, targets),),
-    saves=(saves,),
+    hooks=Hooks(
+        saves=(saves,),
+    ),
+    options=OPTIONS,
 )

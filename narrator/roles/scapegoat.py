@@ -13,32 +13,35 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Literal
 
-from narrator.roles.base import Card, PanelLine, RoleModule
-from narrator.rules.events import Cause, NobodyEliminated, TieVictim, VotersDesignated
+from narrator.roles.base import Card, Option, PanelLine, RoleModule
+from narrator.rules import checks
+from narrator.rules.events import Cause, NobodyEliminated, TieVictim, VotersCalled, VotersDesignated
 from narrator.rules.roles import Role, Team
+from narrator.rules.state import Awaiting
+from narrator.rules.view import Answer, Chain, GameView, Hooks, Reaction, Settled, Tie
 
-if TYPE_CHECKING:
-    from narrator.rules.game import Game
 
-
-def tie_victim(game: Game, captain_can_break: bool) -> int | None:
+def tie(game: GameView, tie: Tie) -> Settled | None:
+    """Day step 4: the living, powered Scapegoat is eliminated instead of the tied."""
     seat = game.living_holder(Role.SCAPEGOAT)
     if seat is None or not game.powered(seat):
         return None
-    if captain_can_break and game.options.scapegoat_vs_captain == "captain_first":
+    if tie.captain_can_break and game.options.scapegoat_vs_captain == "captain_first":
         return None
-    return seat
+    return Settled(seat, instead=True)
 
 
-def designates_voters(game: Game, seat: int, cause: Cause) -> bool:
+def names_voters(game: GameView, seat: int, cause: Cause) -> Reaction | None:
+    """Dawn step 6: the Scapegoat eliminated by a tie names who may vote the next day (awaited)."""
     s = game.state
-    return (cause is Cause.VOTE and s.tie_victim == seat and game.acts_as(seat, Role.SCAPEGOAT)
-            and game.powered(seat) and game.check_outcome() is None)
+    if cause is Cause.VOTE and s.tie_victim == seat and game.powered(seat) and game.check_outcome() is None:
+        return Reaction(waits=VotersCalled)
+    return None
 
 
-def announce(game: Game, event: object) -> list[PanelLine]:
+def announce(game: GameView, event: object) -> list[PanelLine]:
     if isinstance(event, TieVictim):
         return [("scapegoat.tie", {"seat": event.seat})]
     if isinstance(event, VotersDesignated):
@@ -52,9 +55,35 @@ def announce(game: Game, event: object) -> list[PanelLine]:
     return []
 
 
+def designates(game: GameView, seat: int, choice: tuple[int, ...] | None) -> Reaction:
+    """His list of the next day's voters: any living players, none, or all (None: no answer in
+    time, no restriction)."""
+    chosen: tuple[int, ...] | None = None
+    if choice is not None:
+        for voter in choice:
+            checks.target(game, voter, "the Scapegoat")
+        chosen = tuple(sorted(set(choice)))
+    return Reaction(events=(VotersDesignated(seat, chosen, game.state.day + 1),))
+
+
+def said(choice: tuple[int, ...] | None) -> str:
+    listed = "nobody" if choice is not None and not choice else " ".join(map(repr, choice or ())) or "no answer"
+    return f"the Scapegoat's voters ({listed})"
+
+
+VsCaptain = Literal["scapegoat_first", "captain_first"]
+OPTIONS = (
+    Option("scapegoat_vs_captain", VsCaptain, "scapegoat_first"),
+)
+
+
 MODULE = RoleModule(
     Card(Role.SCAPEGOAT, Team.VILLAGE, box="new_moon"),
-    tie_victim=tie_victim,
-    designates_voters=designates_voters,
     announce=announce,
+    hooks=Hooks(
+        ties=(tie,),
+        chain=(Chain(5, names_voters, Role.SCAPEGOAT),),
+        answers=(Answer(Awaiting.VOTERS, said, designates),),
+    ),
+    options=OPTIONS,
 )

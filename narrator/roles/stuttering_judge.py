@@ -21,14 +21,15 @@ the village hold a second elimination vote at once, without debate (docs/rules-s
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from narrator.ports import Heard
-from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
+from narrator.roles.base import (Ask, Call, CallTurn, Card, NightTurn, Option, PanelLine, RoleModule, Schedule,
+                                  closed_turn)
 from narrator.rules.events import SecondVoteAsked
-from narrator.rules.hooks import Power
 from narrator.rules.options import Options
 from narrator.rules.roles import Role, Team
+from narrator.rules.view import GameView, Hooks, Power
 
 if TYPE_CHECKING:
     from narrator.rules.game import Game
@@ -37,33 +38,33 @@ ORDER = 7  # docs/rules-spec.md#night-order: Night 1, after the Lovers
 ARM_ORDER = 23  # the last call of the night, only with judge_signal=night_arm
 
 
-def requests_left(game: Game, seat: int) -> bool:
+def requests_left(game: GameView, seat: int) -> bool:
     used = sum(1 for e in game.events if isinstance(e, SecondVoteAsked) and e.seat == seat)
     return used < game.options.judge_second_votes
 
 
-def may_ask(game: Game, seat: int) -> bool:
+def may_ask(game: GameView, seat: int) -> bool:
     """A living, powered Judge (his card, or the Actor holding it) with requests left."""
     return (game.acts_as(seat, Role.STUTTERING_JUDGE) and game.state.alive[seat - 1]
             and game.powered(seat) and requests_left(game, seat))
 
 
-def sign_open(game: Game) -> bool:
+def sign_open(game: GameView) -> bool:
     return Role.STUTTERING_JUDGE in game.state.possible and game.options.judge_signal == "sign_during_vote"
 
 
-def signals(game: Game, voter: int) -> bool:
+def signals(game: GameView, voter: int) -> bool:
     return game.options.judge_signal == "sign_during_vote" and may_ask(game, voter)
 
 
-def armed(game: Game) -> int | None:
+def armed(game: GameView) -> int | None:
     if game.options.judge_signal != "night_arm":
         return None
     seats = game.state.chosen_tonight.get("stuttering_judge_arm", ())
     return seats[0] if seats and may_ask(game, seats[0]) else None
 
 
-def stands(game: Game, seat: int) -> bool:
+def stands(game: GameView, seat: int) -> bool:
     return game.options.judge_request_survives_death or game.state.alive[seat - 1]
 
 
@@ -71,15 +72,15 @@ def arm_nights(options: Options, night: int) -> bool:
     return options.judge_signal == "night_arm"
 
 
-def arm_targets(game: Game, judge: int) -> tuple[int, ...]:
+def arm_targets(game: GameView, judge: int) -> tuple[int, ...]:
     return (judge,) if arm_nights(game.options, game.state.night) else ()
 
 
-def arm_check(game: Game, judge: int, chosen: tuple[int, ...]) -> str | None:
+def arm_check(game: GameView, judge: int, chosen: tuple[int, ...]) -> str | None:
     return None if chosen in ((), (judge,)) else "the Judge arms a second vote (his own seat) or not (nobody)"
 
 
-def run(game: Game, rng: random.Random) -> CallTurn:
+def run(game: GameView, rng: random.Random) -> CallTurn:
     if game.living_holder(Role.STUTTERING_JUDGE) is None:
         return CallTurn("stuttering_judge.wake", closed_turn("stuttering_judge"))
     key = "stuttering_judge.prompt" if game.options.judge_signal == "sign_during_vote" else "stuttering_judge_arm.prompt"
@@ -112,6 +113,14 @@ def run_arm(game: Game, rng: random.Random) -> CallTurn:
     return CallTurn("stuttering_judge_arm.wake", NightTurn("stuttering_judge_arm", question, panel), finish)
 
 
+Signal = Literal["sign_during_vote", "night_arm"]
+OPTIONS = (
+    Option("judge_second_votes", int, 1, span=range(1, 6)),
+    Option("judge_request_survives_death", bool, True),
+    Option("judge_signal", Signal, "sign_during_vote"),
+)
+
+
 MODULE = RoleModule(
     Card(Role.STUTTERING_JUDGE, Team.VILLAGE, box="characters"),
     (Call("stuttering_judge", ORDER, Schedule.FIRST_NIGHT, Role.STUTTERING_JUDGE, run, turn=15.0,
@@ -119,8 +128,11 @@ MODULE = RoleModule(
      Call("stuttering_judge_arm", ARM_ORDER, Schedule.SOME_NIGHTS, Role.STUTTERING_JUDGE, run_arm, turn=15.0,
           lines=("stuttering_judge_arm.prompt", "echo.arm_yes", "echo.arm_no", "power.none"), nights=arm_nights)),
     powers=(Power("stuttering_judge_arm", Role.STUTTERING_JUDGE, ARM_ORDER, arm_check, arm_targets, nights=arm_nights),),
-    signals=signals,
-    sign_open=sign_open,
-    armed=armed,
-    second_vote_stands=stands,
+    hooks=Hooks(
+        signals=(signals,),
+        sign_open=(sign_open,),
+        armed=(armed,),
+        second_vote_stands=(stands,),
+    ),
+    options=OPTIONS,
 )

@@ -12,13 +12,13 @@ to know each other, then consult in silence (docs/rules-spec.md#role-siblings).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from narrator.ports import Heard
-from narrator.roles.base import Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
-from narrator.rules.hooks import Power
+from narrator.roles.base import Call, CallTurn, Card, NightTurn, Option, PanelLine, RoleModule, Schedule, closed_turn
 from narrator.rules.options import Options
 from narrator.rules.roles import Role, Team
+from narrator.rules.view import GameView, Power
 
 if TYPE_CHECKING:
     from narrator.rules.game import Game
@@ -49,11 +49,11 @@ def siblings_turn(game: Game, role: Role, call: str) -> CallTurn:
     return CallTurn(f"{call}.wake", NightTurn(call, lambda answers: None, lambda answers: shown, final=True), finish)
 
 
-def nobody(game: Game, sibling: int) -> tuple[int, ...]:
+def nobody(game: GameView, sibling: int) -> tuple[int, ...]:
     return ()
 
 
-def check(game: Game, sibling: int, chosen: tuple[int, ...]) -> str | None:
+def check(game: GameView, sibling: int, chosen: tuple[int, ...]) -> str | None:
     return None if not chosen else "the siblings only wake and recognise each other: they choose nobody"
 
 
@@ -65,9 +65,16 @@ def run(game: Game, rng: random.Random) -> CallTurn:
     return siblings_turn(game, Role.TWO_SISTERS, "two_sisters")
 
 
+SiblingsWake = Literal["every_other_night", "first_night_only", "every_night"]
+OPTIONS = (
+    Option("siblings_wake", SiblingsWake, "every_other_night"),
+)
+
+
 MODULE = RoleModule(
     Card(Role.TWO_SISTERS, Team.VILLAGE, unique=False, box="characters", copies=2),
     (Call("two_sisters", ORDER, Schedule.SOME_NIGHTS, Role.TWO_SISTERS, run, turn=15.0,
           lines=("two_sisters.show",), nights=siblings_night),),
     powers=(siblings_power("two_sisters", Role.TWO_SISTERS, ORDER),),
+    options=OPTIONS,
 )

@@ -9,26 +9,24 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Literal
 
-from narrator.roles.base import Card, PanelLine, RoleModule
+from narrator.roles.base import Card, Option, PanelLine, RoleModule
 from narrator.rules.events import PlayerSpared
 from narrator.rules.roles import Role, Team
-
-if TYPE_CHECKING:
-    from narrator.rules.game import Game
+from narrator.rules.view import GameView, Hooks
 
 
-def spares(game: Game, seat: int) -> bool:
+def spares(game: GameView, seat: int) -> bool:
     """The designated player holds the Idiot's power (his card, or the Actor holding it), not yet pardoned."""
     return game.acts_as(seat, Role.VILLAGE_IDIOT) and seat not in game.state.spared
 
 
-def names_successor(game: Game) -> bool:
+def names_successor(game: GameView) -> bool:
     return game.options.idiot_captain_office == "successor"
 
 
-def announce(game: Game, event: object) -> list[PanelLine]:
+def announce(game: GameView, event: object) -> list[PanelLine]:
     if not isinstance(event, PlayerSpared) or not (event.role is Role.VILLAGE_IDIOT
                                                    or game.acts_as(event.seat, Role.VILLAGE_IDIOT)):
         return []
@@ -38,9 +36,18 @@ def announce(game: Game, event: object) -> list[PanelLine]:
     return lines
 
 
+CaptainOffice = Literal["lost", "successor"]
+OPTIONS = (
+    Option("idiot_captain_office", CaptainOffice, "lost"),
+)
+
+
 MODULE = RoleModule(
     Card(Role.VILLAGE_IDIOT, Team.VILLAGE, box="new_moon"),
-    spares=spares,
-    spared_captain_names_successor=names_successor,
     announce=announce,
+    hooks=Hooks(
+        spares=(spares,),
+        spared_captain_names_successor=(names_successor,),
+    ),
+    options=OPTIONS,
 )

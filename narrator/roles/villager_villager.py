@@ -10,20 +10,18 @@ card, never called, no power (docs/rules-spec.md#role-villager_villager).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Mapping
+from typing import Mapping
 
 from narrator.roles.base import Card, PanelLine, RoleModule
 from narrator.rules.roles import Role, Team
-
-if TYPE_CHECKING:
-    from narrator.rules.game import Game
+from narrator.rules.view import GameView
 
 
-def opening(game: Game) -> list[PanelLine]:
+def opening(game: GameView) -> list[PanelLine]:
     return [("villager_villager.announce", {"seat": seat}) for seat in game.holders(Role.VILLAGER_VILLAGER)]
 
 
-def public(game: Game) -> Mapping[int, str]:
+def public(game: GameView) -> Mapping[int, str]:
     return {seat: Role.VILLAGER_VILLAGER.value for seat in game.holders(Role.VILLAGER_VILLAGER)}
 
 

@@ -19,14 +19,15 @@
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from narrator.ports import Heard
-from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
+from narrator.roles.base import (Ask, Call, CallTurn, Card, NightTurn, Option, PanelLine, RoleModule, Schedule,
+                                  closed_turn)
 from narrator.rules.events import Cause
-from narrator.rules.hooks import Power, Win
 from narrator.rules.options import Options
 from narrator.rules.roles import Role, Side, Team
+from narrator.rules.view import GameView, Hooks, Power, Win
 
 if TYPE_CHECKING:
     from narrator.rules.game import Game
@@ -39,12 +40,12 @@ def his_night(options: Options, night: int) -> bool:
     return night % 2 == (0 if options.white_werewolf_nights == "even" else 1)
 
 
-def targets(game: Game, white: int) -> tuple[int, ...]:
+def targets(game: GameView, white: int) -> tuple[int, ...]:
     """The other living pack members."""
     return tuple(p for p in game.living_wolves() if p != white)
 
 
-def check(game: Game, white: int, chosen: tuple[int, ...]) -> str | None:
+def check(game: GameView, white: int, chosen: tuple[int, ...]) -> str | None:
     if len(chosen) > 1:
         return "the White Werewolf devours one Werewolf, or nobody"
     if chosen and chosen[0] == white:
@@ -54,7 +55,7 @@ def check(game: Game, white: int, chosen: tuple[int, ...]) -> str | None:
     return None
 
 
-def devours(game: Game) -> tuple[tuple[int, Cause, bool], ...]:
+def devours(game: GameView) -> tuple[tuple[int, Cause, bool], ...]:
     """Dawn step 1: tonight's victim, stoppable unless `white_werewolf_kill_blockable=false`."""
     victim = game.state.chosen_tonight.get("white_werewolf", ())
     if not victim:
@@ -62,7 +63,7 @@ def devours(game: Game) -> tuple[tuple[int, Cause, bool], ...]:
     return ((victim[0], Cause.WHITE_WEREWOLF, game.options.white_werewolf_kill_blockable),)
 
 
-def wins(game: Game) -> tuple[int, ...] | None:
+def wins(game: GameView) -> tuple[int, ...] | None:
     """End check, rank 5: he is the only living player."""
     living = game.living()
     if len(living) == 1 and game.state.roles[living[0] - 1] is Role.WHITE_WEREWOLF:
@@ -97,11 +98,21 @@ def run(game: Game, rng: random.Random) -> CallTurn:
     return CallTurn("white_werewolf.wake", NightTurn("white_werewolf", question, panel), finish)
 
 
+Nights = Literal["even", "odd"]
+OPTIONS = (
+    Option("white_werewolf_nights", Nights, "even"),
+    Option("white_werewolf_kill_blockable", bool, True),
+)
+
+
 MODULE = RoleModule(
     Card(Role.WHITE_WEREWOLF, Team.WHITE_WEREWOLF, pack=True, box="village"),
     (Call("white_werewolf", ORDER, Schedule.ALTERNATE, Role.WHITE_WEREWOLF, run, turn=20.0, nights=his_night,
           lines=("white_werewolf.prompt", "white_werewolf.pack", "echo.white_victim", "echo.white_victim_nobody")),),
     powers=(Power("white_werewolf", Role.WHITE_WEREWOLF, ORDER, check, targets, nights=his_night),),
-    devours=devours,
-    wins=(Win(5, Side.WHITE_WEREWOLF, wins, Role.WHITE_WEREWOLF),),
+    hooks=Hooks(
+        devourings=(devours,),
+        wins=(Win(5, Side.WHITE_WEREWOLF, wins, Role.WHITE_WEREWOLF),),
+    ),
+    options=OPTIONS,
 )

@@ -14,14 +14,14 @@ other living players (docs/rules-spec.md#role-wild_child).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING, Callable
 
 from narrator.ports import Heard
-from narrator.roles.base import (Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn,
-                                  joined_pack_panel)
-from narrator.rules.events import Cause, Event, JoinedPack
-from narrator.rules.hooks import Power
+from narrator.roles.base import (Ask, Call, CallTurn, Card, NightTurn, Option, PanelLine, RoleModule, Schedule,
+                                  closed_turn, joined_pack_panel)
+from narrator.rules.events import Cause, JoinedPack
 from narrator.rules.roles import Role, Team
+from narrator.rules.view import Chain, GameView, Hooks, Power, Reaction
 
 if TYPE_CHECKING:
     from narrator.rules.game import Game
@@ -29,11 +29,11 @@ if TYPE_CHECKING:
 ORDER = 10  # docs/rules-spec.md#night-order: first night, after the siblings
 
 
-def targets(game: Game, child: int) -> tuple[int, ...]:
+def targets(game: GameView, child: int) -> tuple[int, ...]:
     return tuple(p for p in game.living() if p != child)
 
 
-def check(game: Game, child: int, chosen: tuple[int, ...]) -> str | None:
+def check(game: GameView, child: int, chosen: tuple[int, ...]) -> str | None:
     if len(chosen) != 1:
         return "the Wild Child chooses exactly one model"
     if chosen[0] == child:
@@ -41,28 +41,28 @@ def check(game: Game, child: int, chosen: tuple[int, ...]) -> str | None:
     return None
 
 
-def model(game: Game) -> int | None:
+def model(game: GameView) -> int | None:
     chosen = game.state.lasting_choices.get("wild_child", ())
     return chosen[-1] if chosen else None  # the last: a Devoted Servant's, after a takeover
 
 
-def chain(game: Game, seat: int, cause: Cause) -> Sequence[Event]:
+def turns(game: GameView, seat: int, cause: Cause) -> Reaction | None:
     """Dawn step 6: his model died: the living, powered Wild Child joins the pack at once."""
     if seat != model(game):
-        return ()
+        return None
     child = game.living_holder(Role.WILD_CHILD)
     if child is None or child in game.state.joined or not game.powered(child):
-        return ()
-    return (JoinedPack(child, "wild_child"),)
+        return None
+    return Reaction(events=(JoinedPack(child, "wild_child"),))
 
 
-def announce(game: Game, event: object) -> list[PanelLine]:
+def announce(game: GameView, event: object) -> list[PanelLine]:
     if isinstance(event, JoinedPack) and event.reason == "wild_child" and game.options.wild_child_transformation_public:
         return [("wild_child.transformed", {})]
     return []
 
 
-def turn(game: Game, child: int, reset: bool = False) -> NightTurn:
+def turn(game: GameView, child: int, reset: bool = False) -> NightTurn:
     """His choice of a model (also the Devoted Servant's, in the reset call, with `reset`)."""
     choices = targets(game, child)
 
@@ -91,13 +91,21 @@ def run(game: Game, rng: random.Random) -> CallTurn:
     return CallTurn("wild_child.wake", turn(game, child), finish(game))
 
 
+OPTIONS = (
+    Option("wild_child_transformation_public", bool, False),
+)
+
+
 MODULE = RoleModule(
     Card(Role.WILD_CHILD, Team.VILLAGE, box="characters"),
     (Call("wild_child", ORDER, Schedule.FIRST_NIGHT, Role.WILD_CHILD, run, turn=20.0,
           lines=("wild_child.prompt", "echo.model", "wild_child.you", "wild_child.transformed")),),
     powers=(Power("wild_child", Role.WILD_CHILD, ORDER, check, targets, first_night_only=True, lasting=True),),
-    chain=chain,
     # The pack's first call after his change tells him (and the pack) he is one of them now.
     panels=(("werewolves", joined_pack_panel("wild_child", "wild_child.you")),),
     announce=announce,
+    hooks=Hooks(
+        chain=(Chain(2, turns),),
+    ),
+    options=OPTIONS,
 )

@@ -15,13 +15,14 @@ the pack that very night (event JoinedPack) and wakes with it at its call, later
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Literal, Sequence
 
 from narrator.ports import Heard
-from narrator.roles.base import Ask, Call, CallTurn, Card, NightTurn, PanelLine, RoleModule, Schedule, closed_turn
+from narrator.roles.base import (Ask, Call, CallTurn, Card, NightTurn, Option, PanelLine, RoleModule, Schedule,
+                                  closed_turn)
 from narrator.rules.events import Event, JoinedPack
-from narrator.rules.hooks import Power
 from narrator.rules.roles import Role, Team
+from narrator.rules.view import GameView, Power
 
 if TYPE_CHECKING:
     from narrator.rules.game import Game
@@ -30,29 +31,29 @@ ORDER = 4  # docs/rules-spec.md#night-order: first night, before Cupid
 VILLAGE, WOLVES = 1, 2  # the keys he answers with
 
 
-def targets(game: Game, hound: int) -> tuple[int, ...]:
+def targets(game: GameView, hound: int) -> tuple[int, ...]:
     """Choosing himself is choosing the Werewolves (no choice: the village)."""
     return (hound,)
 
 
-def check(game: Game, hound: int, chosen: tuple[int, ...]) -> str | None:
+def check(game: GameView, hound: int, chosen: tuple[int, ...]) -> str | None:
     if chosen not in ((), (hound,)):
         return f"the Wolf-Hound chooses his own side: his seat ({hound}) for the Werewolves, nobody for the village"
     return None
 
 
-def effect(game: Game, hound: int, chosen: tuple[int, ...]) -> Sequence[Event]:
+def effect(game: GameView, hound: int, chosen: tuple[int, ...]) -> Sequence[Event]:
     # Already a pack member (an infected Devoted Servant choosing again in her reset call): no change.
     return (JoinedPack(hound, "wolf_hound"),) if chosen and hound not in game.state.joined else ()
 
 
-def chose_wolves(game: Game) -> bool:
+def chose_wolves(game: GameView) -> bool:
     return bool(game.state.lasting_choices.get("wolf_hound"))
 
 
-def morning(game: Game) -> list[PanelLine]:
+def morning(game: GameView) -> list[PanelLine]:
     """`wolf_hound_choice_public`: his side, said on the first morning whenever his card is
-    possible, dealt or not (issue 22 point 4): out of play (a Thief's extra card left in the
+    possible, dealt or not: out of play (a Thief's extra card left in the
     centre, a possible role not dealt) it adds no wolf, and the village line is said, as for a
     Wolf-Hound who chose the village. Said only when dealt, the line told the table he was."""
     if (not game.options.wolf_hound_choice_public or game.state.night != 1
@@ -61,7 +62,7 @@ def morning(game: Game) -> list[PanelLine]:
     return [("wolf_hound.chose_wolves" if chose_wolves(game) else "wolf_hound.chose_village", {})]
 
 
-def turn(game: Game, hound: int) -> NightTurn:
+def turn(game: GameView, hound: int) -> NightTurn:
     def question(answers: list[Heard]) -> Ask | None:
         return None if answers else Ask("night.wolf_hound", (VILLAGE, WOLVES))
 
@@ -91,6 +92,13 @@ def run(game: Game, rng: random.Random) -> CallTurn:
     return CallTurn("wolf_hound.wake", turn(game, hound), finish(game, hound, rng))
 
 
+Timeout = Literal["villager", "random"]
+OPTIONS = (
+    Option("wolf_hound_timeout", Timeout, "villager"),
+    Option("wolf_hound_choice_public", bool, False),
+)
+
+
 MODULE = RoleModule(
     Card(Role.WOLF_HOUND, Team.VILLAGE, box="characters"),
     (Call("wolf_hound", ORDER, Schedule.FIRST_NIGHT, Role.WOLF_HOUND, run, turn=20.0,
@@ -99,4 +107,5 @@ MODULE = RoleModule(
     powers=(Power("wolf_hound", Role.WOLF_HOUND, ORDER, check, targets, first_night_only=True,
                   effect=effect, lasting=True),),
     morning=morning,
+    options=OPTIONS,
 )

@@ -15,13 +15,13 @@ from narrator.rules.errors import (
     WrongPhaseError,
 )
 from narrator.rules.events import Ballot, Cause, Event
-from narrator.rules.game import Awaiting, Game, Outcome, Phase, Step, WitchView
+from narrator.rules.game import Awaiting, Game, Outcome, Phase, Step
 from narrator.rules.options import Options
 from narrator.rules.roles import Role, Side, Team
 
 __all__ = [
     "Awaiting", "Ballot", "Cause", "CompositionError", "Deal", "Event", "Game", "IllegalActionError",
     "InvalidTargetError", "OptionError", "Options", "Outcome", "Phase", "Role",
-    "RulesError", "Side", "Step", "Team", "UnknownRoleError", "WitchView", "WrongPhaseError",
+    "RulesError", "Side", "Step", "Team", "UnknownRoleError", "WrongPhaseError",
     "complete", "deal", "default_deck", "parse_roles", "suggest", "validate",
 ]

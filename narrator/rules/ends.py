@@ -1,25 +1,21 @@
-"""The end check's base rows (who wins when); the roles add theirs (hooks.WINS, one table in rank order)."""
+"""The end check's base rows (who wins when); the roles add theirs (`Hooks.wins`, one table in rank order)."""
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from narrator.rules import hooks
 from narrator.rules.roles import Side
 from narrator.rules.state import _TEAM_VILLAGE, _TEAM_WOLVES
-
-if TYPE_CHECKING:
-    from narrator.rules.game import Game
+from narrator.rules.view import GameView, Hooks, Win
 
 
-# ---- the end check's base rows (docs/rules-spec.md#end; table in hooks.WINS) ----
+# ---- the end check's base rows (docs/rules-spec.md#end; the table in narrator/rules/hooks.py) ----
 
 
-def _nobody_alive(game: Game) -> tuple[int, ...] | None:
+def _nobody_alive(game: GameView) -> tuple[int, ...] | None:
     return None if game.state.living else ()
 
 
-def _lovers_alone(game: Game) -> tuple[int, ...] | None:
+def _lovers_alone(game: GameView) -> tuple[int, ...] | None:
     s = game.state
     if s.lovers is None or len(s.living) != 2:
         return None
@@ -27,35 +23,28 @@ def _lovers_alone(game: Game) -> tuple[int, ...] | None:
     return None if team is None else tuple(sorted(team))
 
 
-def _no_pack_alive(game: Game) -> tuple[int, ...] | None:
+def _no_pack_alive(game: GameView) -> tuple[int, ...] | None:
     s = game.state
-    roles, pack, joined = s.roles, hooks.PACK, s.joined  # game.is_pack, inlined (every death's end check)
-    for p in s.living:
-        if roles[p - 1] in pack or p in joined:
-            return None
+    if s.pack_living:
+        return None
     team = game.lovers_team() if s.lovers is not None else None
-    return game._side_seats(_TEAM_VILLAGE, team or ())
+    return game.side_seats(_TEAM_VILLAGE, team or ())
 
 
-def _only_pack_alive(game: Game) -> tuple[int, ...] | None:
+def _only_pack_alive(game: GameView) -> tuple[int, ...] | None:
     s = game.state
-    # Living players outside the pack (game.is_pack, inlined), counted only up to what the row
-    # allows: most end checks stop here, before the Lovers are looked at.
-    allowed = 1 if s.options.wolves_win_at_parity else 0
-    roles, pack, joined = s.roles, hooks.PACK, s.joined
-    others = 0
-    for p in s.living:
-        if roles[p - 1] not in pack and p not in joined:
-            others += 1
-            if others > allowed:
-                return None
+    # Living players outside the pack: most end checks stop here, before the Lovers are looked at.
+    if len(s.living) - s.pack_living > (1 if s.options.wolves_win_at_parity else 0):
+        return None
     if s.lovers is not None and game.lovers_alive() is not None:
         return None  # a living mixed couple: the Lovers may still win
     team = game.lovers_team() if s.lovers is not None else None
-    return game._side_seats(_TEAM_WOLVES, team or ())
+    return game.side_seats(_TEAM_WOLVES, team or ())
 
 
-hooks.add_win(hooks.Win(1, Side.NOBODY, _nobody_alive))
-hooks.add_win(hooks.Win(3, Side.LOVERS, _lovers_alone))
-hooks.add_win(hooks.Win(7, Side.VILLAGE, _no_pack_alive))
-hooks.add_win(hooks.Win(8, Side.WEREWOLVES, _only_pack_alive))
+hooks.declare(None, Hooks(wins=(
+    Win(1, Side.NOBODY, _nobody_alive),
+    Win(3, Side.LOVERS, _lovers_alone),
+    Win(7, Side.VILLAGE, _no_pack_alive),
+    Win(8, Side.WEREWOLVES, _only_pack_alive),
+)))

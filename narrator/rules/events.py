@@ -22,7 +22,7 @@ def event(cls: type[_E]) -> type[_E]:
     """An event: a slotted dataclass, frozen to the type checker (mypy refuses any assignment).
 
     At run time it is not frozen: a frozen dataclass sets each field through `object.__setattr__`,
-    which made building events a tenth of the simulator's time (issue 13). Equality and the hash
+    which made building events a tenth of the simulator's time. Equality and the hash
     are those of a frozen dataclass.
     """
     return dataclass(slots=True, unsafe_hash=True)(cls)

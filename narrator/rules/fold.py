@@ -60,6 +60,7 @@ from narrator.rules.state import (
     _AWAITING_TIEBREAK,
     _AWAITING_VOTE,
     _AWAITING_WINDOW,
+    _CAUSE_POISON,
     _BALLOT_ACCUSATION,
     _BALLOT_CAPTAIN,
     _BALLOT_VOTE,
@@ -82,15 +83,42 @@ from narrator.rules.state import (
 
 # ---- applying events: the only code that changes a State --------------------------------
 
+_PACK = hooks.PACK  # the pack's cards (filled in place by the catalogue as it loads)
+
 
 def _started(s: State, e: GameStarted) -> None:
     s.phase = _PHASE_SETUP
+    s.pack_living = sum(1 for r in s.roles if r in _PACK)
+    seats: dict[Role, tuple[int, ...]] = {}
+    for seat, role in enumerate(s.roles, start=1):
+        seats[role] = (*seats.get(role, ()), seat)
+    s.seats_of = seats
+
+
+def _in_pack(s: State, seat: int) -> bool:
+    """Whether `seat` wakes with the pack (`GameView.is_pack`), alive or not."""
+    return s.roles[seat - 1] in _PACK or seat in s.joined
+
+
+def _recast(s: State, seat: int, role: Role) -> None:
+    """A seat's card changes (the Thief's, the Devoted Servant's): the seats of each card and the
+    living pack's count follow."""
+    was = s.roles[seat - 1]
+    alive = s.alive[seat - 1]
+    if alive:
+        s.pack_living -= _in_pack(s, seat)
+    s.roles[seat - 1] = role
+    if alive:
+        s.pack_living += _in_pack(s, seat)
+    seats = {**s.seats_of, was: tuple(p for p in s.seats_of.get(was, ()) if p != seat),
+             role: tuple(sorted((*s.seats_of.get(role, ()), seat)))}
+    s.seats_of = {r: held for r, held in seats.items() if held}
 
 
 def _night(s: State, e: NightBegan) -> None:
     s.phase, s.night, s.step = _PHASE_NIGHT, e.night, -1
     s.chosen_last_night, s.chosen_tonight = s.chosen_tonight, _NONE_USED
-    s.victim, s.healed, s.saved, s.poisoned = None, False, None, None
+    s.victim, s.saved_tonight, s.doomed = None, (), ()
     s.tie_victim = None
     s.awaiting, s.queue, s.resolving_day = _AWAITING_NOTHING, (), False
     s.night_dead, s.second_vote_asked = (), None
@@ -99,7 +127,7 @@ def _night(s: State, e: NightBegan) -> None:
 def _thief(s: State, e: ThiefChose) -> None:
     s.step = _STEP_THIEF
     if e.took is not None:
-        s.roles[e.seat - 1] = e.took
+        _recast(s, e.seat, e.took)
         s.extra[e.card - 1] = _ROLE_THIEF
 
 
@@ -120,10 +148,13 @@ def _wolves(s: State, e: WolvesChose) -> None:
 def _witch(s: State, e: WitchActed) -> None:
     s.step = _STEP_WITCH
     if e.healed:
-        s.healed, s.heal_left = True, False
-        s.saved = e.saved if e.saved is not None else s.victim
+        s.heal_left = False
+        saved = e.saved if e.saved is not None else s.victim
+        if saved is not None:
+            s.saved_tonight = (*s.saved_tonight, saved)
     if e.poisoned is not None:
-        s.poisoned, s.poison_left = e.poisoned, False
+        s.poison_left = False
+        s.doomed = (*s.doomed, (e.poisoned, _CAUSE_POISON))
 
 
 def _dawn(s: State, e: DawnBroke) -> None:
@@ -132,13 +163,17 @@ def _dawn(s: State, e: DawnBroke) -> None:
 
 
 def _died(s: State, e: PlayerDied) -> None:
-    s.alive[e.seat - 1] = False
+    seat = e.seat
+    alive = s.alive
+    if alive[seat - 1]:
+        alive[seat - 1] = False
+        if s.roles[seat - 1] in _PACK or seat in s.joined:
+            s.pack_living -= 1
+        living = s.living
+        i = living.index(seat)
+        s.living = living[:i] + living[i + 1:]
     if s.awaiting is _AWAITING_WINDOW:  # the window closed: the designated player dies
         s.awaiting, s.awaiting_seat = _AWAITING_NOTHING, None
-    living = s.living
-    if e.seat in living:
-        i = living.index(e.seat)
-        s.living = living[:i] + living[i + 1:]
     if s.phase is _PHASE_NIGHT:
         s.night_dead = (*s.night_dead, (e.seat, e.cause))
 
@@ -235,7 +270,7 @@ _NONE_USED: Mapping[str, tuple[int, ...]] = {}  # shared, never changed: `chosen
 
 def _power_used(s: State, e: PowerUsed) -> None:
     power = hooks.POWERS[e.call]
-    s.step = step_of(RESET_ORDER if e.reset else power.order)
+    s.step = step_of(RESET_ORDER) if e.reset else power.step
     s.chosen_tonight = {**s.chosen_tonight, e.call: e.targets}
     if power.lasting:
         s.lasting_choices = {**s.lasting_choices, e.call: (*s.lasting_choices.get(e.call, ()), *e.targets)}
@@ -244,6 +279,8 @@ def _power_used(s: State, e: PowerUsed) -> None:
 
 
 def _joined(s: State, e: JoinedPack) -> None:
+    if s.alive[e.seat - 1] and not _in_pack(s, e.seat):
+        s.pack_living += 1
     s.joined = {**s.joined, e.seat: e.reason}
 
 
@@ -257,7 +294,7 @@ def _window_closed(s: State, e: WindowClosed) -> None:
 
 def _card_taken(s: State, e: CardTaken) -> None:
     """The Servant plays the taken card from now on, fresh: its one-use powers renewed."""
-    s.roles[e.servant - 1] = e.role
+    _recast(s, e.servant, e.role)
     s.taken = (*s.taken, e.seat)
     s.took_day = max(s.day, s.night)  # at dawn (servant_scope=any_death) the coming day's number
     # The taken card starts fresh (its model, its infection renewed), but statuses stay (`Power.status`:
@@ -315,14 +352,14 @@ def _ended(s: State, e: GameEnded) -> None:
 
 
 E = TypeVar("E", bound=Event)
-_APPLY: dict[type, Callable[[State, Any], None]] = {}
+APPLY: dict[type, Callable[[State, Any], None]] = {}
 
 
 def _on(kind: type[E], apply: Callable[[State, E], None]) -> None:
     """Register the fold of one event type (once); the types of `kind` and `apply` must agree."""
-    if kind in _APPLY:
+    if kind in APPLY:
         raise ValueError(f"the fold of {kind.__name__} is registered twice")
-    _APPLY[kind] = apply
+    APPLY[kind] = apply
 
 
 _on(GameStarted, _started)

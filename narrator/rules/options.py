@@ -1,178 +1,126 @@
-"""The rule options of docs/rules.md#rule-options, their defaults, and how to read them from text."""
+"""The rule options of docs/rules.md#rule-options, their defaults, and how to read them from text.
+
+The game's own options are declared here; each role's are declared in its module
+(`RoleModule.options`, narrator/roles/<role>.py) and written below as typed fields by
+`python scripts/options.py` (tests/rules/test_rules_options.py fails when they differ), so that
+mypy checks every `options.<key>` and every word compared with one. A word option is a `Literal`
+of its words, in the order the wizard and docs/rules.md list them.
+"""
 
 from __future__ import annotations
 
 import dataclasses
+import typing
 from dataclasses import dataclass, fields
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Literal, Mapping
 
 from narrator.rules.errors import OptionError
-
-# Allowed values of the options that take a word; booleans are listed apart.
-CHOICES: dict[str, tuple[str, ...]] = {
-    "seer_sees": ("role", "team"),
-    "hunter_shoots_on": ("any_death", "wolves_or_vote"),
-    "thief_extra_cards": ("villagers", "from_deck"),
-    "captain_election": ("day1", "never", "night1_end"),
-    "captain_powers": ("both", "double_vote_only", "tiebreak_only"),
-    "vote_procedure": ("plurality", "runoff", "accusation"),
-    "savior_blocks": ("all_devouring", "pack_only"),
-    "idiot_captain_office": ("lost", "successor"),
-    # The Witch in the extensions: which devoured players she is shown (docs/rules-spec.md).
-    "witch_sees": ("all_devoured", "pack_victim_only"),
-    # The Pied Piper, the White Werewolf, and telling a designated player.
-    "piper_infected": ("powerless", "keeps_power"),
-    "designation_notice": ("tap_by_chooser", "helper_touch"),
-    "white_werewolf_nights": ("even", "odd"),
-    # Personnages (perso-a): the village's cards.
-    "siblings_wake": ("every_other_night", "first_night_only", "every_night"),
-    "knight_disease_victim": ("guilty", "nearest_pack_member"),
-    "knight_disease_timing": ("next_dusk", "next_dawn"),
-    "judge_signal": ("sign_during_vote", "night_arm"),
-    "elder_revenge_causes": ("vote_poison_shot", "vote_only", "none"),
-    "scapegoat_vs_captain": ("scapegoat_first", "captain_first"),
-    "angel_opening": ("day_first", "night_first"),
-    "angel_vote_tie": ("base", "random_among_tied"),
-    "sectarian_infected": ("powerless", "keeps_goal"),
-    "actor_infected": ("powerless", "keeps_power"),
-    # Personnages (perso-b): the Wolf-Hound.
-    "wolf_hound_timeout": ("villager", "random"),
-    # The Devoted Servant: whose card she may take (the vote's eliminated, or also the dawn's dead).
-    "servant_scope": ("vote_only", "any_death"),
-}
-
-# Options that take a whole number, with their allowed range (the default is the field's).
-NUMBERS: dict[str, range] = {"raven_mark_votes": range(1, 6), "piper_charms_per_night": range(1, 6),
-                             "elder_lives": range(1, 6), "judge_second_votes": range(1, 6)}
-
-
-def _groups(name: str, text: str) -> OptionError | None:
-    if all(c in "ABab" for c in text):
-        return None
-    return OptionError("option {name} cannot be {value!r}; give one letter A or B a seat, in seat order, e.g. AAAABBBB",
-                       name=name, value=text)
-
-
-# The Actor's default cards (docs/rules-spec.md#role-actor), some of them played by later roles.
-ACTOR_CARDS = ("seer", "witch", "hunter", "little_girl", "savior", "elder", "scapegoat", "village_idiot", "fox",
-               "bear_tamer", "stuttering_judge", "knight_rusty_sword", "raven")
-
-
-def _words(name: str, text: str) -> OptionError | None:
-    """Role keys separated by commas (which of them may be the Actor's is checked at the start)."""
-    from narrator.rules.roles import Role  # roles.py does not read the options: no cycle
-
-    known = {r.value for r in Role} | set(ACTOR_CARDS)
-    wrong = [w.strip() for w in text.split(",") if w.strip() and w.strip() not in known]
-    if not wrong:
-        return None
-    return OptionError("option {name} cannot be {value!r}; {wrong!r} is not a role; give role keys separated by commas, "
-                       "e.g. seer,witch,hunter", name=name, value=text, wrong=wrong[0])
-
-
-# Options that take a text of their own (a seat map, a list of cards), with its check.
-TEXTS: dict[str, Callable[[str, str], OptionError | None]] = {"sectarian_groups": _groups, "actor_cards": _words}
 
 
 @dataclass(frozen=True, slots=True)
 class Options:
     """Every option key of docs/rules.md#rule-options with its default (the French 2009 rules)."""
 
-    seer_sees: str = "role"
-    witch_sees_victim_after_heal: bool = False
-    # Which devoured players she is shown and may heal (one potion): every devouring of the night
-    # that can be stopped (the pack's, the Big Bad Wolf's, the White Werewolf's) or the pack's only.
-    witch_sees: str = "all_devoured"
-    hunter_shoots_on: str = "any_death"
-    thief_extra_cards: str = "villagers"
-    captain_election: str = "day1"
-    captain_powers: str = "both"
+    # ---- the game's own options ----
+    captain_election: Literal["day1", "never", "night1_end"] = "day1"
+    captain_powers: Literal["both", "double_vote_only", "tiebreak_only"] = "both"
     lovers_team_if_both_wolves: bool = False
     first_night_kill: bool = True
     reveal_role_on_death: bool = True
-    vote_procedure: str = "plurality"
+    vote_procedure: Literal["plurality", "runoff", "accusation"] = "plurality"
     wolves_win_at_parity: bool = False
-    # The Savior (docs/rules-spec.md, narrator/roles/savior.py).
+    # Telling a charmed (or infected) player he was designated (narrator/roles/designation.py).
+    designation_notice: Literal["tap_by_chooser", "helper_touch"] = "tap_by_chooser"
+    # ---- the roles' options, from their modules: written by `python scripts/options.py` ----
+    # narrator/roles/seer.py
+    seer_sees: Literal["role", "team"] = "role"
+    # narrator/roles/witch.py
+    witch_sees_victim_after_heal: bool = False
+    witch_sees: Literal["all_devoured", "pack_victim_only"] = "all_devoured"
+    # narrator/roles/hunter.py
+    hunter_shoots_on: Literal["any_death", "wolves_or_vote"] = "any_death"
+    # narrator/roles/thief.py
+    thief_extra_cards: Literal["villagers", "from_deck"] = "villagers"
+    # narrator/roles/savior.py
     savior_same_target_twice: bool = False
     savior_protects_little_girl: bool = False
-    savior_blocks: str = "all_devouring"
-    # The Raven (narrator/roles/raven.py).
+    savior_blocks: Literal["all_devouring", "pack_only"] = "all_devouring"
+    # narrator/roles/raven.py
     raven_mark_votes: int = 2
     raven_mark_needs_living_raven: bool = False
-    # The Village Idiot (narrator/roles/village_idiot.py).
-    idiot_captain_office: str = "lost"
-    # The Pied Piper (narrator/roles/pied_piper.py).
+    # narrator/roles/village_idiot.py
+    idiot_captain_office: Literal["lost", "successor"] = "lost"
+    # narrator/roles/pied_piper.py
     piper_charms_per_night: int = 2
-    piper_infected: str = "powerless"
-    piper_elder_revenge: bool = False  # the Elder's revenge takes his power too (roles/elder.py reads his card)
+    piper_infected: Literal["powerless", "keeps_power"] = "powerless"
+    piper_elder_revenge: bool = False
     charmed_public: bool = False
-    # Telling a charmed (or infected) player he was designated (narrator/roles/designation.py).
-    designation_notice: str = "tap_by_chooser"
-    # The White Werewolf (narrator/roles/white_werewolf.py).
-    white_werewolf_nights: str = "even"
+    # narrator/roles/white_werewolf.py
+    white_werewolf_nights: Literal["even", "odd"] = "even"
     white_werewolf_kill_blockable: bool = True
-    # The Two Sisters and the Three Brothers (narrator/roles/two_sisters.py, three_brothers.py).
-    siblings_wake: str = "every_other_night"
-    # The Fox (narrator/roles/fox.py).
+    # narrator/roles/two_sisters.py
+    siblings_wake: Literal["every_other_night", "first_night_only", "every_night"] = "every_other_night"
+    # narrator/roles/fox.py
     fox_loses_power_on_miss: bool = True
-    # The Bear Tamer (narrator/roles/bear_tamer.py).
+    # narrator/roles/bear_tamer.py
     bear_growls_if_infected: bool = True
-    # The Knight with the Rusty Sword (narrator/roles/knight_rusty_sword.py).
-    knight_disease_victim: str = "guilty"
-    knight_disease_timing: str = "next_dusk"
-    # The Stuttering Judge (narrator/roles/stuttering_judge.py).
+    # narrator/roles/knight_rusty_sword.py
+    knight_disease_victim: Literal["guilty", "nearest_pack_member"] = "guilty"
+    knight_disease_timing: Literal["next_dusk", "next_dawn"] = "next_dusk"
+    # narrator/roles/stuttering_judge.py
     judge_second_votes: int = 1
     judge_request_survives_death: bool = True
-    judge_signal: str = "sign_during_vote"
-    # The Elder (narrator/roles/elder.py).
+    judge_signal: Literal["sign_during_vote", "night_arm"] = "sign_during_vote"
+    # narrator/roles/elder.py
     elder_lives: int = 2
-    elder_revenge_causes: str = "vote_poison_shot"
+    elder_revenge_causes: Literal["vote_poison_shot", "vote_only", "none"] = "vote_poison_shot"
     elder_revenge_announced: bool = True
     idiot_dies_with_elder: bool = True
-    # The Scapegoat (narrator/roles/scapegoat.py).
-    scapegoat_vs_captain: str = "scapegoat_first"
-    # The Angel (narrator/roles/angel.py).
-    angel_opening: str = "day_first"
-    angel_vote_tie: str = "base"
-    # The Abominable Sectarian (narrator/roles/abominable_sectarian.py): one letter A or B a seat
-    # ("": the first half of the seats is group A, the rest group B).
+    # narrator/roles/scapegoat.py
+    scapegoat_vs_captain: Literal["scapegoat_first", "captain_first"] = "scapegoat_first"
+    # narrator/roles/angel.py
+    angel_opening: Literal["day_first", "night_first"] = "day_first"
+    angel_vote_tie: Literal["base", "random_among_tied"] = "base"
+    # narrator/roles/abominable_sectarian.py
     sectarian_groups: str = ""
-    sectarian_infected: str = "powerless"
-    # The Actor (narrator/roles/actor.py): role keys, the first three not in play are laid.
-    actor_cards: str = ",".join(ACTOR_CARDS)
-    actor_infected: str = "powerless"
-    # The Wild Child (narrator/roles/wild_child.py).
+    sectarian_infected: Literal["powerless", "keeps_goal"] = "powerless"
+    # narrator/roles/actor.py
+    actor_cards: str = "seer,witch,hunter,little_girl,savior,elder,scapegoat,village_idiot,fox,bear_tamer,stuttering_judge,knight_rusty_sword,raven"
+    actor_infected: Literal["powerless", "keeps_power"] = "powerless"
+    # narrator/roles/wild_child.py
     wild_child_transformation_public: bool = False
-    # The Wolf-Hound (narrator/roles/wolf_hound.py).
-    wolf_hound_timeout: str = "villager"
+    # narrator/roles/wolf_hound.py
+    wolf_hound_timeout: Literal["villager", "random"] = "villager"
     wolf_hound_choice_public: bool = False
-    # The Big Bad Wolf (narrator/roles/big_bad_wolf.py).
+    # narrator/roles/big_bad_wolf.py
     bbw_loses_power_on_wolf_death: bool = True
-    # The Devoted Servant (narrator/roles/devoted_servant.py): `any_death` also opens her window
-    # at dawn, before each night death's card is shown.
-    servant_scope: str = "vote_only"
+    # narrator/roles/devoted_servant.py
+    servant_scope: Literal["vote_only", "any_death"] = "vote_only"
+    # ---- end of the roles' options ----
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name in CHOICES:
-                if value not in CHOICES[f.name]:
-                    allowed = ", ".join(CHOICES[f.name])
+        for name, kind in KINDS.items():
+            value = getattr(self, name)
+            if kind == "word":
+                if value not in CHOICES[name]:
+                    allowed = ", ".join(CHOICES[name])
                     raise OptionError("option {name} cannot be {value!r}; choose one of: {allowed}",
-                                      name=f.name, value=value, allowed=allowed)
-            elif f.name in TEXTS:
+                                      name=name, value=value, allowed=allowed)
+            elif kind == "text":
                 if not isinstance(value, str):
-                    raise OptionError("option {name} cannot be {value!r}; give a text", name=f.name, value=value)
-                problem = TEXTS[f.name](f.name, value)
+                    raise OptionError("option {name} cannot be {value!r}; give a text", name=name, value=value)
+                check = TEXTS.get(name)
+                problem = check(name, value) if check is not None else None
                 if problem is not None:
                     raise problem
-            elif f.name in NUMBERS:
-                span = NUMBERS[f.name]
+            elif kind == "number":
+                span = NUMBERS.get(name, range(0))
                 if isinstance(value, bool) or not isinstance(value, int) or value not in span:
+                    low, high = (span[0], span[-1]) if span else (value, value)
                     raise OptionError("option {name} cannot be {value!r}; give a whole number from {low} to {high}",
-                                      name=f.name, value=value, low=span[0], high=span[-1])
+                                      name=name, value=value, low=low, high=high)
             elif not isinstance(value, bool):
-                raise OptionError("option {name} takes true or false, not {value!r}", name=f.name, value=value)
+                raise OptionError("option {name} takes true or false, not {value!r}", name=name, value=value)
 
     @property
     def captain_double_vote(self) -> bool:
@@ -187,12 +135,12 @@ class Options:
 
     def with_values(self, values: Mapping[str, Any]) -> Options:
         """A copy with `values` set; values may be text (`"true"`) as typed on a command line."""
-        known = {f.name for f in fields(self)}
         changes: dict[str, Any] = {}
         for key, raw in values.items():
             name = key.strip().replace("-", "_")
-            if name not in known:
-                raise OptionError("unknown option {key!r}; known options: {known}", key=key, known=', '.join(sorted(known)))
+            if name not in KINDS:
+                raise OptionError("unknown option {key!r}; known options: {known}",
+                                  key=key, known=", ".join(sorted(KINDS)))
             changes[name] = _coerce(name, raw)
         return dataclasses.replace(self, **changes)
 
@@ -208,14 +156,37 @@ class Options:
         return cls().with_values(values)
 
 
+def _kind(hint: Any) -> str:
+    if typing.get_origin(hint) is Literal:
+        return "word"
+    return {bool: "bool", int: "number", str: "text"}[hint]
+
+
+_HINTS = typing.get_type_hints(Options)
+# Each option's kind: a word (a `Literal`), a whole number, a text of its own, or true or false.
+KINDS: dict[str, str] = {f.name: _kind(_HINTS[f.name]) for f in fields(Options)}
+# Allowed values of the options that take a word, in their declared order; booleans are listed apart.
+CHOICES: dict[str, tuple[str, ...]] = {name: typing.get_args(_HINTS[name])
+                                       for name, kind in KINDS.items() if kind == "word"}
+# Options that take a whole number, with their allowed range (the default is the field's); filled by
+# the catalogue from each role's `Option.span` as it loads.
+NUMBERS: dict[str, range] = {}
+# Options that take a text of their own (a seat map, a list of cards), with its check and how a
+# typed text is read; filled by the catalogue from each role's `Option` as it loads.
+TEXTS: dict[str, Callable[[str, str], OptionError | None]] = {}
+READERS: dict[str, Callable[[str], str]] = {}
+
+
 def _coerce(name: str, raw: Any) -> Any:
-    if name in TEXTS:
-        if name == "sectarian_groups" and isinstance(raw, str):
-            return raw.replace(" ", "").replace(",", "")
-        return raw.strip() if isinstance(raw, str) else raw
-    if name in CHOICES:
+    kind = KINDS[name]
+    if kind == "text":
+        if isinstance(raw, str):
+            read = READERS.get(name)
+            return read(raw) if read is not None else raw.strip()
+        return raw
+    if kind == "word":
         return raw.strip().lower() if isinstance(raw, str) else raw
-    if name in NUMBERS:
+    if kind == "number":
         if isinstance(raw, str) and raw.strip().isdigit():
             return int(raw.strip())
         return raw  # checked, and refused quoting it, by Options

@@ -52,7 +52,7 @@ class Role(str, Enum):
     # The loners of Nouvelle Lune and Le Village (narrator/roles/pied_piper.py, white_werewolf.py).
     PIED_PIPER = "pied_piper"
     WHITE_WEREWOLF = "white_werewolf"
-    # Personnages, part 2 (perso-a): the village's cards.
+    # Personnages (Characters): the village's cards.
     VILLAGER_VILLAGER = "villager_villager"
     TWO_SISTERS = "two_sisters"
     THREE_BROTHERS = "three_brothers"
@@ -63,11 +63,11 @@ class Role(str, Enum):
     # The Elder and the Scapegoat (narrator/roles/elder.py, scapegoat.py).
     ELDER = "elder"
     SCAPEGOAT = "scapegoat"
-    # Personnages (issue 12), branch perso-c.
+    # Personnages: a loner of the first turn, a loner of two groups, the Actor.
     ANGEL = "angel"
     ABOMINABLE_SECTARIAN = "abominable_sectarian"
     ACTOR = "actor"
-    # Personnages, part 2 (perso-b): team changes and the pack's extra powers.
+    # Personnages: team changes and the pack's extra powers.
     WILD_CHILD = "wild_child"
     WOLF_HOUND = "wolf_hound"
     ACCURSED_WOLF_FATHER = "accursed_wolf_father"

@@ -53,7 +53,7 @@ class Awaiting(str, Enum):
     VOTERS = "voters"  # the dead Scapegoat names who may vote the next day
 
 
-# The enum members the hot paths read, as module constants (issue 13): on Python 3.11 reading
+# The enum members the hot paths read, as module constants: on Python 3.11 reading
 # `Phase.NIGHT` goes through `EnumType.__getattr__`'s slot and costs about ten global reads; a
 # game reads a few hundred of them. Cold code (messages, queries the simulator never asks) keeps
 # the plain `Enum.MEMBER` spelling.
@@ -117,6 +117,11 @@ class State:
     alive: list[bool]
     laid: tuple[Role, ...] = ()  # cards laid face up for a role (the Actor's), public
     living: tuple[int, ...] = ()  # the living seats in seat order: `alive` as a tuple, kept by `_died`
+    # How many living players wake with the pack (their card is a pack card, or they joined it):
+    # kept by the folds, so the end check needs no count of the living after every death.
+    pack_living: int = 0
+    # The seats holding each card now, in seat order (alive or dead); replaced, never changed in place.
+    seats_of: Mapping[Role, tuple[int, ...]] = dataclasses.field(default_factory=dict)
     phase: Phase = Phase.SETUP
     night: int = 0
     day: int = 0
@@ -128,9 +133,10 @@ class State:
     heal_left: bool = True
     poison_left: bool = True
     victim: int | None = None
-    healed: bool = False
-    saved: int | None = None  # the seat the Witch healed tonight
-    poisoned: int | None = None
+    # Decided tonight, seen to at dawn: devoured players saved by a heal (the Witch's potion), and
+    # players who die whatever protects them, with the cause (her poison).
+    saved_tonight: tuple[int, ...] = ()
+    doomed: tuple[tuple[int, Cause], ...] = ()
     last_vote_day: int = -1  # the last day with an elimination vote (-1: none yet; Day 0 may have one)
     awaiting: Awaiting = Awaiting.NOTHING
     awaiting_seat: int | None = None
@@ -140,7 +146,6 @@ class State:
     ballot_voters: tuple[int, ...] = ()  # who may vote in the open ballot (`VoteOpened.voters`)
     resolving_day: bool = False
     outcome: Outcome | None = None
-    events: int = 0
     # The catalogue's powers (narrator/roles): call -> seats chosen tonight, and last night.
     # Replaced, never changed in place, so a copy may share them.
     chosen_tonight: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
@@ -173,16 +178,3 @@ class State:
         other = dataclasses.replace(self)
         other.roles, other.extra, other.alive = list(self.roles), list(self.extra), list(self.alive)
         return other
-
-
-@dataclass(frozen=True, slots=True)
-class WitchView:
-    """What the Witch is shown and may do this night."""
-
-    victim: int | None  # None: no victim, or not shown (healing potion spent, option off)
-    can_heal: bool
-    can_poison: bool
-    targets: tuple[int, ...]  # who may be poisoned
-    # The devoured players she is shown, in seat order (`witch_sees`: every devouring of the night
-    # that can be stopped, or the pack's victim only); empty when not shown. She heals one of them.
-    devoured: tuple[int, ...] = ()

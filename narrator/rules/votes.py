@@ -1,14 +1,15 @@
 """The day's votes: the Captain election, the elimination vote, second votes, ties, the elimination,
 and the window a card may be taken in before the eliminated player's card is shown.
 
-Each function is a method of `Game` (bound in narrator/rules/game.py), written with `self: Game`.
+Each step reads the game (`GameView`) and hands its events to `emit`, which folds them in.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Callable, Iterable, Mapping, Sequence, TYPE_CHECKING
+from typing import Callable, Iterable, Mapping, Sequence
 
+from narrator.rules import chains, checks, dawn
 from narrator.rules.errors import IllegalActionError, InvalidTargetError, RulesError, WrongPhaseError
 from narrator.rules.events import (
     Ballot,
@@ -42,79 +43,71 @@ from narrator.rules.state import (
     _CAUSE_VOTE,
     _PHASE_OVER,
 )
-
-if TYPE_CHECKING:
-    from narrator.rules.game import Game
+from narrator.rules.view import Emit, GameView, Tie
 
 
-def open_captain_election(self: Game) -> None:
-    if not self.captain_election_due():
+def open_captain_election(game: GameView, emit: Emit) -> None:
+    if not game.captain_election_due():
         raise WrongPhaseError("no Captain election is due now")
-    living = self.living()
-    self._emit(VoteOpened(_BALLOT_CAPTAIN, living, living))
+    living = game.living()
+    emit(VoteOpened(_BALLOT_CAPTAIN, living, living))
 
 
-def open_vote(self: Game) -> None:
-    if not self.vote_due():
+def open_vote(game: GameView, emit: Emit) -> None:
+    if not game.vote_due():
         raise WrongPhaseError("no vote is due now (one vote a day, after the morning)")
-    s = self.state
+    s = game.state
     first = s.last_vote_day < s.day
-    living = self.living()
+    living = game.living()
     ballot = _BALLOT_ACCUSATION if s.options.vote_procedure == "accusation" else _BALLOT_VOTE
-    voters = self._voters()
-    if not voters:  # nobody may vote today (the Scapegoat's list): no elimination
-        self._no_elimination("no_voters")
+    allowed = voters(game)
+    if not allowed:  # nobody may vote today (the Scapegoat's list): no elimination
+        _no_elimination(game, emit, "no_voters")
         return
-    self._emit(VoteOpened(ballot, living, voters))
+    emit(VoteOpened(ballot, living, allowed))
     if first and s.second_vote_asked is None:
-        for armed in self.hooks.ARMED:  # a second vote armed last night (judge_signal=night_arm)
-            seat = armed(self)
+        for armed in game.hooks.armed:  # a second vote armed last night (judge_signal=night_arm)
+            seat = armed(game)
             if seat is not None:
-                self._emit(SecondVoteAsked(seat))
+                emit(SecondVoteAsked(seat))
                 break
 
 
-def sign_taken(self: Game) -> bool:
-    """Whether voters may give a secret sign now: a round of the day's first vote, and a role
-    that signs this way is possible (`hooks.SIGN_OPEN`; public facts only)."""
-    return self.first_vote_open() and any(open_(self) for open_ in self.hooks.SIGN_OPEN)
-
-
-def signal_second_vote(self: Game, voter: int) -> None:
+def signal_second_vote(game: GameView, emit: Emit, voter: int) -> None:
     """A voter's secret sign during the day's first vote (the keypad key of the Stuttering
-    Judge): it asks for a second vote if his card lets him (`hooks.SIGNALS`), and does nothing
+    Judge): it asks for a second vote if his card lets him (`Hooks.signals`), and does nothing
     for anyone else; either way nothing is said."""
-    s = self.state
-    if not self.sign_taken():
+    s = game.state
+    if not game.sign_taken():
         raise WrongPhaseError("seat {voter!r}'s sign: a sign is taken only during the day's first vote", voter=voter)
     if voter not in s.ballot_voters:
         raise IllegalActionError("seat {voter!r} does not vote in this round, so gives no sign", voter=voter)
-    if s.second_vote_asked is None and any(signal(self, voter) for signal in self.hooks.SIGNALS):
-        self._emit(SecondVoteAsked(voter))
+    if s.second_vote_asked is None and any(signal(game, voter) for signal in game.hooks.signals):
+        emit(SecondVoteAsked(voter))
 
 
-def _voters(self: Game) -> tuple[int, ...]:
+def voters(game: GameView) -> tuple[int, ...]:
     """Who votes for an elimination: the living, minus the players spared by their card,
     and only those the Scapegoat named for today (docs/rules-spec.md#day step 1)."""
-    s = self.state
-    voters = s.living
+    s = game.state
+    seats = s.living
     if s.spared:
-        voters = tuple([p for p in voters if p not in s.spared])
+        seats = tuple([p for p in seats if p not in s.spared])
     if s.designated_voters is not None and s.designated_voters_day == s.day:
         allowed = s.designated_voters
-        voters = tuple([p for p in voters if p in allowed])
-    return voters
+        seats = tuple([p for p in seats if p in allowed])
+    return seats
 
 
-def cast_votes(self: Game, votes: Mapping[int, int | None], rng: random.Random | None = None) -> None:
+def cast_votes(game: GameView, emit: Emit, votes: Mapping[int, int | None], rng: random.Random | None = None) -> None:
     """One round of votes: voter → target (None abstains; a voter left out abstains).
 
     `rng` is needed only for the draw that ends a Captain election still tied after a revote.
     """
-    s = self.state
+    s = game.state
     # Checked before building the message: a dict's repr on every round would slow the simulator.
     if s.awaiting is not _AWAITING_VOTE or s.phase is _PHASE_OVER:
-        self._require_awaiting(_AWAITING_VOTE, f"votes {dict(votes)!r}")
+        checks.awaiting(game, _AWAITING_VOTE, f"votes {dict(votes)!r}")
     ballot = s.ballot
     assert ballot is not None
     candidates = s.candidates
@@ -128,10 +121,10 @@ def cast_votes(self: Game, votes: Mapping[int, int | None], rng: random.Random |
     except (KeyError, TypeError):  # not a candidate, or an unhashable seat: refused below with its own message
         valid = False
     if not valid:
-        self._refuse_votes(votes)
-    if s.chosen_tonight and self.hooks.VOTE_BONUS and ballot in (_BALLOT_VOTE, _BALLOT_ACCUSATION) and s.second_vote_day < s.day:
-        for bonus in self.hooks.VOTE_BONUS:  # the first count of the day (the Raven's mark)
-            for seat, extra in bonus(self).items():
+        _refuse_votes(game, votes)
+    if s.chosen_tonight and game.hooks.vote_bonus and ballot in (_BALLOT_VOTE, _BALLOT_ACCUSATION) and s.second_vote_day < s.day:
+        for bonus in game.hooks.vote_bonus:  # the first count of the day (the Raven's mark)
+            for seat, extra in bonus(game).items():
                 if seat in counts:
                     counts[seat] += extra
     captain = s.captain
@@ -144,12 +137,12 @@ def cast_votes(self: Game, votes: Mapping[int, int | None], rng: random.Random |
     leaders = tuple([c for c, n in counts.items() if n == top]) if top > 0 else ()  # counts: in candidates' order
     if ballot is _BALLOT_CAPTAIN_REVOTE and len(leaders) != 1 and rng is None:
         raise RulesError("a Captain election still tied after the revote needs a random draw (rng)")
-    self._emit(VotesCast(ballot, tuple(sorted(votes.items())), tuple(counts.items())))
-    self._after_votes(ballot, votes, counts, leaders, rng)
+    emit(VotesCast(ballot, tuple(sorted(votes.items())), tuple(counts.items())))
+    _after_votes(game, emit, ballot, votes, counts, leaders, rng)
 
 
-def _refuse_votes(self: Game, votes: Mapping[int, int | None]) -> None:
-    s = self.state
+def _refuse_votes(game: GameView, votes: Mapping[int, int | None]) -> None:
+    s = game.state
     ballot = s.ballot
     assert ballot is not None
     for voter, target in votes.items():
@@ -161,7 +154,7 @@ def _refuse_votes(self: Game, votes: Mapping[int, int | None]) -> None:
                 raise IllegalActionError("seat {voter} is dead; the dead do not vote", voter=voter)
             raise IllegalActionError("seat {voter} does not vote in this round ({value})", voter=voter, value=ballot.value)
         if target is not None and target not in s.candidates:
-            self._check_target(target, f"seat {voter}'s vote")
+            checks.target(game, target, f"seat {voter}'s vote")
             allowed = ", ".join(map(str, s.candidates))
             raise InvalidTargetError("seat {voter} voted for seat {target}, who is not a candidate ({allowed})",
                                      voter=voter, target=target, allowed=allowed)
@@ -169,166 +162,147 @@ def _refuse_votes(self: Game, votes: Mapping[int, int | None]) -> None:
 
 
 def _after_votes(
-    self: Game,
+    game: GameView,
+    emit: Emit,
     ballot: Ballot,
     votes: Mapping[int, int | None],
     counts: Mapping[int, int],
     leaders: tuple[int, ...],
     rng: random.Random | None,
 ) -> None:
-    s = self.state
+    s = game.state
     top = counts[leaders[0]] if leaders else 0  # the leaders have the most votes (none: nobody got one)
     tied = leaders or s.candidates
     if ballot is _BALLOT_CAPTAIN:
         if len(leaders) == 1:
-            self._emit(CaptainElected(leaders[0], False))
+            emit(CaptainElected(leaders[0], False))
         else:
-            self._emit(VoteOpened(_BALLOT_CAPTAIN_REVOTE, tied, self.living()))
+            emit(VoteOpened(_BALLOT_CAPTAIN_REVOTE, tied, game.living()))
     elif ballot is _BALLOT_CAPTAIN_REVOTE:
         if len(leaders) == 1:
-            self._emit(CaptainElected(leaders[0], False))
+            emit(CaptainElected(leaders[0], False))
         else:
             assert rng is not None
-            self._emit(CaptainElected(rng.choice(tied), True))
+            emit(CaptainElected(rng.choice(tied), True))
     elif top == 0:
-        self._no_elimination("no_votes")
+        _no_elimination(game, emit, "no_votes")
     elif ballot is _BALLOT_VOTE and s.options.vote_procedure == "runoff":
         # Round one never ends in a tie-break: the tied leaders (or the leader and everyone
         # tied second) go to round two; ties are settled there, as in plurality.
         runners = leaders if len(leaders) > 1 else _top_two(counts, s.candidates)
         if len(runners) == 1:
-            self._eliminate(runners[0], by_captain=False)
+            _eliminate(game, emit, runners[0], by_captain=False)
         else:
-            self._emit(VoteOpened(_BALLOT_RUNOFF, runners, self._voters()))
+            emit(VoteOpened(_BALLOT_RUNOFF, runners, voters(game)))
     elif ballot is _BALLOT_ACCUSATION:
         voted = {t for t in votes.values() if t is not None}
         if len(voted) == 1:
-            self._eliminate(leaders[0], by_captain=False)
+            _eliminate(game, emit, leaders[0], by_captain=False)
         else:
             accused = leaders if len(leaders) > 1 else _top_two(counts, s.candidates)
-            voters = tuple(p for p in self._voters() if p not in accused)
-            if voters:
-                self._emit(VoteOpened(_BALLOT_BALLOT, accused, voters))
-            elif not self._tie_settled(accused, captain_can_break=False):
-                self._no_elimination("tie")
+            judges = tuple(p for p in voters(game) if p not in accused)
+            if judges:
+                emit(VoteOpened(_BALLOT_BALLOT, accused, judges))
+            elif not _tie_settled(game, emit, Tie(accused, False, False, None)):
+                _no_elimination(game, emit, "tie")
     elif len(leaders) == 1:
-        self._eliminate(leaders[0], by_captain=False)
-    elif self._tie_settled(leaders, ballot not in (_BALLOT_REVOTE, _BALLOT_BALLOT) and self._captain_breaks_tie()):
+        _eliminate(game, emit, leaders[0], by_captain=False)
+    elif game.hooks.ties and _tie_settled(game, emit, Tie(
+            leaders, ballot not in (_BALLOT_REVOTE, _BALLOT_BALLOT) and _captain_breaks_tie(game), True, rng)):
         pass
-    elif self.hooks.TIE and (settled := self._settle_tie(leaders, rng)) is not None:
-        self._eliminate(settled, by_captain=False)
     elif ballot in (_BALLOT_REVOTE, _BALLOT_BALLOT):
-        self._no_elimination("tie")
-    elif self._captain_breaks_tie():
-        self._emit(TieToBreak(leaders))
+        _no_elimination(game, emit, "tie")
+    elif _captain_breaks_tie(game):
+        emit(TieToBreak(leaders))
     else:
-        self._emit(VoteOpened(_BALLOT_REVOTE, leaders, self._voters()))
+        emit(VoteOpened(_BALLOT_REVOTE, leaders, voters(game)))
 
 
-def _tie_settled(self: Game, tied: tuple[int, ...], captain_can_break: bool) -> bool:
-    """Day step 4: a card eliminated instead of the tied (the Scapegoat, `hooks.TIE_VICTIM`)."""
-    for victim_of in self.hooks.TIE_VICTIM:
-        victim = victim_of(self, captain_can_break)
-        if victim is not None:
-            self._emit(TieVictim(victim, tied))
-            self._eliminate(victim, by_captain=False)
+def _tie_settled(game: GameView, emit: Emit, tie: Tie) -> bool:
+    """Day step 4: a tie a role settles (`Hooks.ties`: the Scapegoat eliminated instead of the
+    tied, the Angel's opening vote drawn by lot); False: the base rules go on."""
+    for settle in game.hooks.ties:
+        settled = settle(game, tie)
+        if settled is not None:
+            if settled.instead:
+                emit(TieVictim(settled.seat, tie.tied))
+            _eliminate(game, emit, settled.seat, by_captain=False)
             return True
     return False
 
 
-def _settle_tie(self: Game, tied: tuple[int, ...], rng: random.Random | None) -> int | None:
-    """Day step 4: a tie a role settles (the Angel's opening vote drawn by lot)."""
-    for settle in self.hooks.TIE:
-        seat = settle(self, tied, rng)
-        if seat is not None:
-            return seat
-    return None
-
-
-def _captain_breaks_tie(self: Game) -> bool:
-    s = self.state
+def _captain_breaks_tie(game: GameView) -> bool:
+    s = game.state
     return s.captain is not None and s.alive[s.captain - 1] and s.options.captain_breaks_ties
 
 
-def break_tie(self: Game, seat: int | None) -> None:
+def break_tie(game: GameView, emit: Emit, seat: int | None) -> None:
     """The Captain chooses among the tied; None (no answer) sends the tied to a revote."""
-    s = self.state
-    self._require_awaiting(_AWAITING_TIEBREAK, f"the Captain's tie-break seat {seat!r}")
+    s = game.state
+    checks.awaiting(game, _AWAITING_TIEBREAK, f"the Captain's tie-break seat {seat!r}")
     if seat is None:
-        if not self._tie_settled(s.candidates, captain_can_break=False):
-            self._emit(VoteOpened(_BALLOT_REVOTE, s.candidates, self._voters()))
+        if not _tie_settled(game, emit, Tie(s.candidates, False, False, None)):
+            emit(VoteOpened(_BALLOT_REVOTE, s.candidates, voters(game)))
         return
     if seat not in s.candidates:
         tied = ", ".join(map(str, s.candidates))
         raise InvalidTargetError("seat {seat!r} is not among the tied ({tied})", seat=seat, tied=tied)
-    self._eliminate(seat, by_captain=True)
+    _eliminate(game, emit, seat, by_captain=True)
 
 
-def _no_elimination(self: Game, reason: str) -> None:
-    self._emit(NobodyEliminated(reason))
-    self._end_vote()
+def _no_elimination(game: GameView, emit: Emit, reason: str) -> None:
+    emit(NobodyEliminated(reason))
+    chains.end_vote(game, emit)
 
 
-def _eliminate(self: Game, seat: int, by_captain: bool) -> None:
-    s = self.state
-    if self.hooks.SPARES and seat not in s.powerless and _any_hook(self.hooks.SPARES, self, seat):
+def _eliminate(game: GameView, emit: Emit, seat: int, by_captain: bool) -> None:
+    s = game.state
+    if game.hooks.spares and seat not in s.powerless and _any_hook(game.hooks.spares, game, seat):
         captain = s.captain == seat
-        names = captain and any(keeps(self) for keeps in self.hooks.SPARED_CAPTAIN_NAMES_SUCCESSOR)
-        self._emit(PlayerSpared(seat, s.roles[seat - 1], office_lost=captain and not names))
+        names = captain and any(keeps(game) for keeps in game.hooks.spared_captain_names_successor)
+        emit(PlayerSpared(seat, s.roles[seat - 1], office_lost=captain and not names))
         if names:
-            self._emit(SuccessorCalled(seat))
+            emit(SuccessorCalled(seat))
             return
-        self._finish_resolution()
+        chains.finish_resolution(game, emit)
         return
-    self._emit(PlayerEliminated(seat, by_captain))
-    if self.hooks.WINDOW and any(window.opens(self, seat) for window in self.hooks.WINDOW):
-        self._emit(WindowOpened(seat))
+    emit(PlayerEliminated(seat, by_captain))
+    if game.hooks.windows and any(window.opens(game, seat) for window in game.hooks.windows):
+        emit(WindowOpened(seat))
         return
-    self._emit(PlayerDied(seat, _CAUSE_VOTE, self.state.roles[seat - 1]))
-    self._resolve([(seat, _CAUSE_VOTE)])
+    emit(PlayerDied(seat, _CAUSE_VOTE, game.state.roles[seat - 1]))
+    chains.resolve(game, emit, [(seat, _CAUSE_VOTE)])
 
 
-def window_taker(self: Game) -> int | None:
-    """The seat who may take the designated player's card in the open window, if any."""
-    s = self.state
-    if s.awaiting is not Awaiting.WINDOW or s.awaiting_seat is None:
-        return None
-    for window in self.hooks.WINDOW:
-        taker = window.taker(self, s.awaiting_seat)
-        if taker is not None:
-            return taker
-    return None
-
-
-def take_card(self: Game, taker: int | None) -> None:
+def take_card(game: GameView, emit: Emit, taker: int | None) -> None:
     """Day step 5's window closes: `taker` takes the designated player's card before it is
     shown (the Devoted Servant), or None: nobody stepped forward. Then he dies as voted.
     At dawn (`servant_scope=any_death`) the night death is already dead: the next death's
     window opens, or after the last one the chain reactions go on."""
-    s = self.state
-    self._require_awaiting(Awaiting.WINDOW, f"taking the card (seat {taker!r})")
+    s = game.state
+    checks.awaiting(game, Awaiting.WINDOW, f"taking the card (seat {taker!r})")
     seat = s.awaiting_seat
     assert seat is not None
     if taker is not None:
-        self._check_seat(taker)
-        problems = [w.check(self, taker, seat) for w in self.hooks.WINDOW]
+        game.check_seat(taker)
+        problems = [w.check(game, taker, seat) for w in game.hooks.windows]
         if all(p is not None for p in problems):
             raise IllegalActionError("seat {taker} cannot take seat {seat}'s card: {problems}",
                                      taker=taker, seat=seat, problems=problems[0])
-        self._emit(CardTaken(taker, seat, s.roles[seat - 1]))
+        emit(CardTaken(taker, seat, s.roles[seat - 1]))
     if s.queue:  # a dawn window: the queue of the night's deaths waits for the last one
         queue = list(s.queue)
-        self._emit(WindowClosed(seat))
-        if not self._dawn_window(queue, seat):
-            self._resolve(queue)
+        emit(WindowClosed(seat))
+        if not dawn.window(game, emit, queue, seat):
+            chains.resolve(game, emit, queue)
         return
-    self._emit(PlayerDied(seat, Cause.VOTE, s.roles[seat - 1]))
-    self._resolve([(seat, Cause.VOTE)])
+    emit(PlayerDied(seat, Cause.VOTE, s.roles[seat - 1]))
+    chains.resolve(game, emit, [(seat, Cause.VOTE)])
 
 
-def _any_hook(checks: Iterable[Callable[[Game, int], bool]], game: Game, seat: int) -> bool:
-    """`any(check(game, seat) for check in checks)` without a generator (the vote's hot path)."""
-    for check in checks:
+def _any_hook(hooks: Iterable[Callable[[GameView, int], bool]], game: GameView, seat: int) -> bool:
+    """`any(hook(game, seat) for hook in hooks)` without a generator (the vote's hot path)."""
+    for check in hooks:
         if check(game, seat):
             return True
     return False

@@ -11,6 +11,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Final, Mapping, Protocol, Sequence, TypeVar
 
 from narrator.errors import UsageError
+from narrator.roles import witch as _witch
 from narrator.rules import Awaiting, Ballot, Game, Role, Team
 from narrator.rules import hooks
 from narrator.rules.game import step_of
@@ -96,7 +97,7 @@ class RandomPolicy:
         return pick(rng, (*game.wolf_targets(), None))
 
     def witch(self, game: Game, rng: random.Random) -> tuple[bool, int | None]:
-        view = game.witch_view()
+        view = _witch.view(game)
         heal = rng.random() < 0.5 if view.can_heal else False
         return heal, pick(rng, (*view.targets, None))
 
@@ -274,7 +275,7 @@ class InformedPolicy(RandomPolicy):
         return pick(rng, targets)
 
     def witch(self, game: Game, rng: random.Random) -> tuple[bool, int | None]:
-        view = game.witch_view()
+        view = _witch.view(game)
         s = game.state
         witch = game.living_holder(_ROLE_WITCH)
         heal = False
@@ -472,14 +473,17 @@ def play_night(game: Game, rng: random.Random, policy: Policy) -> None:
 SEER_ORDER = 12.0  # the catalogue's powers before the Seer are played before her (merged night order)
 WOLVES_ORDER = 14.0  # those between the Seer and the pack (the Fox) before the pack
 WITCH_ORDER = 19.0  # those between the pack and the Witch (the Accursed Wolf-Father, the Big Bad Wolf) before her
-# The catalogue's powers of the possible roles, in the night's order, by the game's possible roles.
+# The catalogue's powers of the possible roles, in the night's order, by the game's possible roles;
+# the base game's (the Thief's, Cupid's, the Seer's, the Witch's) are the policy's own decisions.
 _POWERS: dict[frozenset[Role], list[Power]] = {}
+_DECIDED = frozenset({"thief", "cupid", "seer", "witch"})
 
 
 def _powers_of(possible: frozenset[Role]) -> list[Power]:
     powers = _POWERS.get(possible)
     if powers is None:
-        powers = [p for p in sorted(hooks.POWERS.values(), key=lambda p: p.order) if p.role in possible]
+        powers = [p for p in sorted(hooks.POWERS.values(), key=lambda p: p.order)
+                  if p.role in possible and p.call not in _DECIDED]
         if len(_POWERS) < 1024:
             _POWERS[possible] = powers
     return powers

@@ -393,7 +393,8 @@ def run_po(args: argparse.Namespace) -> int:
 
 def run_render(args: argparse.Namespace) -> int:
     from narrator.packs import every_cue, texts_of
-    from narrator.speech.render import Renderer, render_with_progress
+    from narrator.speech.pool import render_with_progress
+    from narrator.speech.render import Renderer
     from narrator.speech.speaker import make_engine, pack_engine
 
     if not 1 <= args.players <= 30:

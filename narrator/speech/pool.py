@@ -20,6 +20,7 @@ import heapq
 import itertools
 import multiprocessing
 import os
+import sys
 import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -28,7 +29,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Protocol
 
 from narrator.speech.render import ENGINE as ESPEAK_ENGINE
-from narrator.speech.render import SpeechError, VoiceSettings, line_path, voice_aliases
+from narrator.speech.render import (POOLED_ENGINES, Renderer, SpeechError, VoiceSettings, line_path, progress_bar,
+                                   voice_aliases)
 
 PIPER_ENGINE = "piper"
 URGENT = float("-inf")  # the priority of a line someone is waiting for
@@ -399,3 +401,23 @@ def render_lines(engine: str, root: Path, texts: Iterable[str], settings: VoiceS
     finally:
         pool.close()
     return pool.rendered
+
+
+def render_with_progress(renderer: Renderer, texts: Iterable[str], settings: VoiceSettings, label: str,
+                         jobs: int | None = None) -> int:
+    """Render every line not cached yet, with one progress bar on stderr (lines, lines/s, time left)
+    when it is a terminal: espeak-ng's and Piper's on `jobs` worker processes (default: every
+    core), another engine's here, one line at a time. How many were rendered."""
+    unique = list(dict.fromkeys(texts))
+
+    def render(progress: Callable[[int, int], None] | None) -> int:
+        if renderer.synth.engine in POOLED_ENGINES and jobs != 0:
+            rendered = render_lines(renderer.synth.engine, renderer.root, unique, settings, jobs, progress)
+            renderer.counted(rendered)
+            return rendered
+        return renderer.render_all(unique, settings, progress, jobs=jobs)
+
+    if not sys.stderr.isatty():
+        return render(None)
+    with progress_bar(label) as step:
+        return render(step)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import hashlib
 import os
 import queue
-import sys
 import threading
 import wave
 from concurrent.futures import Future
@@ -290,6 +289,11 @@ class Renderer:
             self.rendered += 1
         return path
 
+    def counted(self, rendered: int) -> None:
+        """Lines rendered for this renderer's cache elsewhere (by the worker processes)."""
+        with self._lock:
+            self.rendered += rendered
+
     def render_all(
         self,
         texts: Iterable[str],
@@ -297,19 +301,10 @@ class Renderer:
         progress: Callable[[int, int], None] | None = None,
         jobs: int | None = None,
     ) -> int:
-        """Render every line not cached yet; returns how many were rendered.
-
-        espeak-ng and Piper lines are rendered by `jobs` worker processes (default: every core);
-        another engine renders here, one line at a time.
-        """
+        """Render every line not cached yet, here, one line at a time; returns how many were rendered
+        (narrator/speech/pool.py's `render_with_progress` gives espeak-ng's and Piper's to worker
+        processes)."""
         unique = list(dict.fromkeys(texts))
-        if self.synth.engine in POOLED_ENGINES and jobs != 0:
-            from narrator.speech.pool import render_lines
-
-            with self._lock:
-                rendered = render_lines(self.synth.engine, self.root, unique, settings, jobs, progress)
-                self.rendered += rendered
-            return rendered
         todo = [t for t in unique if not self.cached(t, settings)]
         for i, text in enumerate(todo, 1):
             self.ensure(text, settings)
@@ -350,16 +345,6 @@ def write_wav(path: Path, audio: "Any", rate: int) -> None:
                                    16, b"data", len(data))
     with open(path, "wb") as f:
         f.write(header + data)
-
-
-def render_with_progress(renderer: Renderer, texts: Iterable[str], settings: VoiceSettings, label: str,
-                         jobs: int | None = None) -> int:
-    """render_all with one progress bar on stderr (lines, lines/s, time left) when it is a terminal."""
-    unique = list(dict.fromkeys(texts))
-    if not sys.stderr.isatty():
-        return renderer.render_all(unique, settings, jobs=jobs)
-    with progress_bar(label) as step:
-        return renderer.render_all(unique, settings, step, jobs=jobs)
 
 
 @contextmanager

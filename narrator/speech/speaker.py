@@ -13,7 +13,8 @@ from narrator.packs import VoicePack, texts_of
 from narrator.ports import Cue
 from narrator.speech.player import MixSettings, Mixer, Player
 from narrator.speech.recorded import RecordedPack
-from narrator.speech.render import Pyttsx3Synth, Renderer, SpeechError, Synth, VoiceSettings, render_with_progress
+from narrator.speech.pool import render_with_progress
+from narrator.speech.render import Pyttsx3Synth, Renderer, SpeechError, Synth, VoiceSettings
 
 if TYPE_CHECKING:
     import numpy as np

@@ -65,7 +65,7 @@ class EarlyRender:
         from narrator.flow.sequencer import all_cues
         from narrator.packs import PackError, load_pack
         from narrator.speech.need import plan_of
-        from narrator.table.play import setup_from_config
+        from narrator.table.setups import setup_from_config
 
         try:
             pack = load_pack(config.language)

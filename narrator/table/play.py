@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any, Callable, Collection, TextIO
 
 from narrator.errors import NarratorError, UsageError
 from narrator.flow.script import Setup
-from narrator.flow.timing import Timing
 from narrator.i18n import REFERENCE, current_language, marked, message_of, side_name, tr
 from narrator.ports import Clock, Display, Journal, Listener, Prompt, Speaker
 
@@ -25,6 +24,7 @@ if TYPE_CHECKING:
     from narrator.table.early import EarlyRender, TablePool
     from narrator.table.text import LineListener
 from narrator.table.config import Loaded, TableConfig, adopt_language, config_path, load_config, save_config
+from narrator.table.setups import scaled as scaled, setup_from_config as setup_from_config
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -48,32 +48,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--phones-port", type=int, default=0, metavar="PORT", help="the phones' port (default: any free one)")
     p.add_argument("--dead-view", action="store_true",
                    help="with --phones: a dead player's phone shows every card and the night's choices (docs/phones.md)")
-
-
-def setup_from_config(config: TableConfig, seed: int | None, pace: float | None = None) -> Setup:
-    """A playable Setup for this table, with a fresh deal."""
-    from narrator.rules import RulesError, deal
-
-    try:
-        deck = config.composition()
-        options = config.rule_options()
-        timing = config.timings()
-    except RulesError as exc:
-        raise UsageError("this table cannot be played: {exc}", exc=exc) from None
-    if pace is not None:
-        timing = scaled(timing, pace)
-    rng = random.Random(seed)
-    scale = config.speech_scale * (pace if pace is not None else 1.0)
-    return Setup(config.players, config.language, deal(config.players, deck, rng, options), None, options, timing, scale)
-
-
-def scaled(timing: Timing, factor: float) -> Timing:
-    """Every wait of `timing` times `factor` (the demo and tests play fast)."""
-    import dataclasses
-
-    values: dict[str, float] = {k: v * factor for k, v in timing.turns.items()}
-    values.update({f.name: getattr(timing, f.name) * factor for f in dataclasses.fields(timing) if f.name != "turns"})
-    return timing.with_values(values)
 
 
 def _voice_check(asker: Any, config: TableConfig) -> str:

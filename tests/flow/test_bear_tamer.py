@@ -67,9 +67,9 @@ def test_neighbours_skip_the_dead_and_an_infected_tamer_growls_by_option() -> No
     wolf_tamer = Game.start(Deal((Role.VILLAGER, Role.BEAR_TAMER, Role.VILLAGER, Role.WEREWOLF, Role.VILLAGER)))
     from narrator.rules.events import JoinedPack
 
-    wolf_tamer._emit(JoinedPack(2, "infected"))
+    wolf_tamer._record(JoinedPack(2, "infected"))
     assert growls(wolf_tamer)
     off = Game.start(Deal((Role.VILLAGER, Role.BEAR_TAMER, Role.VILLAGER, Role.WEREWOLF, Role.VILLAGER)),
                      Options(bear_growls_if_infected=False))
-    off._emit(JoinedPack(2, "infected"))
+    off._record(JoinedPack(2, "infected"))
     assert not growls(off)

@@ -18,7 +18,8 @@ from narrator.flow.script import Setup
 from narrator.flow.timing import Timing
 from narrator.roles import wizard_roles
 from narrator.rules import Deal, Options, Role
-from narrator.rules.options import ACTOR_CARDS, CHOICES, NUMBERS, TEXTS
+from narrator.roles.actor import DEFAULT as ACTOR_CARDS
+from narrator.rules.options import CHOICES, NUMBERS, TEXTS
 from narrator.rules import events as ev
 
 from tests.flow.flow_helpers import BoardTimelineDisplay, nights

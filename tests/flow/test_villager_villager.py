@@ -14,6 +14,7 @@ from narrator.flow.script import parse_script, parse_setup
 from narrator.fakes import FakeListener
 from narrator.packs import load_pack
 from narrator.rules import CompositionError, Deal, Game, Options, Role, deal
+from narrator.roles import seer
 
 from flow_helpers import keys, play, said
 
@@ -60,7 +61,7 @@ def test_his_card_is_on_the_public_board_from_the_first_step() -> None:
 
 def test_the_seer_sees_his_card() -> None:
     r = play(SETUP, SCRIPT)
-    assert r.game.seen(4) is Role.VILLAGER_VILLAGER
+    assert seer.seen(r.game, 4) is Role.VILLAGER_VILLAGER
 
 
 def test_never_a_thiefs_extra_card() -> None:

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from narrator.rules import Deal, Game, Options, Role, RulesError
-from narrator.rules.options import ACTOR_CARDS
+from narrator.roles.actor import DEFAULT as ACTOR_CARDS
 
 # Every option key of docs/rules.md#rule-options with all its values, the default first.
 OPTION_VALUES: dict[str, tuple[Any, ...]] = {

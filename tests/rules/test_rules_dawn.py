@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from narrator.rules import Awaiting, Cause, Game, Phase
 from narrator.rules.events import CaptainSucceeded, DawnBroke, PlayerDied
+from narrator.roles import witch
 from rules_kit import block_vote, new_game, night, refused
 
 TABLE = "werewolf werewolf seer witch hunter cupid villager villager villager"
@@ -28,7 +29,7 @@ def test_rule_a_player_killed_at_night_counts_as_alive_until_dawn_and_can_be_hea
     game = new_game(TABLE)
     game.begin_night()
     game.wolves_choose(7)
-    assert game.is_alive(7) and 7 in game.witch_view().targets
+    assert game.is_alive(7) and 7 in witch.view(game).targets
     game.witch_act(True, None)
     game.dawn()
     assert game.is_alive(7) and deaths(game) == []

@@ -8,6 +8,7 @@ from narrator.roles.designation import notice_lines
 from narrator.rules import Options, Side, Team
 from narrator.rules import hooks
 from narrator.rules.hooks import Win
+from narrator.roles import seer
 
 from rules_kit import new_game
 
@@ -31,9 +32,9 @@ def test_a_rank_is_taken_once() -> None:
 
 def test_a_loners_row_is_checked_only_when_he_is_possible() -> None:
     plain = new_game("werewolf seer villager villager villager")
-    assert Side.PIED_PIPER not in {w.side for w in plain.wins}
+    assert Side.PIED_PIPER not in {w.side for w in plain.hooks.wins}
     loners = new_game("werewolf pied_piper white_werewolf villager villager")
-    assert {Side.PIED_PIPER, Side.WHITE_WEREWOLF} <= {w.side for w in loners.wins}
+    assert {Side.PIED_PIPER, Side.WHITE_WEREWOLF} <= {w.side for w in loners.hooks.wins}
 
 
 def test_the_white_werewolf_is_a_pack_member_and_the_piper_is_not() -> None:
@@ -43,7 +44,7 @@ def test_the_white_werewolf_is_a_pack_member_and_the_piper_is_not() -> None:
     game.begin_night()
     assert game.wolf_targets() == (3, 4, 5)
     assert game.seer_inspect(2) is Team.WOLVES
-    assert game.seen(3) is Team.PIED_PIPER  # "not a Werewolf" on the Seer's panel
+    assert seer.seen(game, 3) is Team.PIED_PIPER  # "not a Werewolf" on the Seer's panel
 
 
 def test_notice_lines_follow_the_option() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from narrator.rules import Game, Role, Team
+from narrator.roles import witch
 from rules_kit import block_vote, new_game, night, refused
 
 # seat: 1 2 wolves, 3 seer, 4 witch, 5 hunter, 6 cupid, 7 little girl, 8 villager
@@ -171,7 +172,7 @@ def test_rule_witch_heal_and_poison_same_night() -> None:
     game = new_game(TABLE)
     game.begin_night()
     game.wolves_choose(8)
-    view = game.witch_view()
+    view = witch.view(game)
     assert view.victim == 8 and view.can_heal and view.can_poison
     game.witch_act(True, 1)
     game.dawn()
@@ -191,7 +192,7 @@ def test_rule_witch_potions_are_used_once_per_game() -> None:
     block_vote(game, 6)
     game.begin_night()
     game.wolves_choose(3)
-    view = game.witch_view()
+    view = witch.view(game)
     assert not view.can_heal and not view.can_poison and view.targets == ()
     refused(game, "witch_act", True, None, match="already used her healing potion")
     refused(game, "witch_act", False, 1, match="poison seat 1: the Witch has already used her poison")
@@ -201,7 +202,7 @@ def test_rule_witch_heal_needs_a_victim() -> None:
     game = new_game(TABLE)
     game.begin_night()
     game.wolves_choose(None)
-    assert not game.witch_view().can_heal
+    assert not witch.view(game).can_heal
     refused(game, "witch_act", True, None, match="no victim")
 
 
@@ -209,7 +210,7 @@ def test_rule_witch_may_heal_herself() -> None:
     game = new_game(TABLE)
     game.begin_night()
     game.wolves_choose(4)
-    assert game.witch_view().victim == 4
+    assert witch.view(game).victim == 4
     game.witch_act(True, None)
     game.dawn()
     assert game.is_alive(4)
@@ -219,19 +220,19 @@ def test_rule_witch_may_poison_any_living_player() -> None:
     game = new_game(TABLE)
     game.begin_night()
     game.wolves_choose(8)
-    assert game.witch_view().targets == tuple(range(1, 9))
+    assert witch.view(game).targets == tuple(range(1, 9))
     refused(game, "witch_act", False, 0, match="seat 0")
 
 
 def test_option_witch_sees_victim_after_heal_false_by_default() -> None:
     game = _witch_after_heal()
-    assert game.witch_view().victim is None
+    assert witch.view(game).victim is None
 
 
 def test_option_witch_sees_victim_after_heal_true() -> None:
     game = _witch_after_heal(witch_sees_victim_after_heal=True)
-    assert game.witch_view().victim == 5
-    assert not game.witch_view().can_heal
+    assert witch.view(game).victim == 5
+    assert not witch.view(game).can_heal
 
 
 def _witch_after_heal(**options: object) -> "object":

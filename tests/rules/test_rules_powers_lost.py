@@ -6,6 +6,7 @@ import pytest
 
 from narrator.rules import Role, events as ev
 from narrator.rules import hooks
+from narrator.roles import witch
 
 from rules_kit import block_vote, new_game, night
 
@@ -44,7 +45,7 @@ def test_powerless_seer_sees_nothing_and_witch_keeps_her_potions() -> None:
     game.begin_night()
     assert game.seer_inspect(2) is None
     game.wolves_choose(6)
-    view = game.witch_view()
+    view = witch.view(game)
     assert view.victim is None and not view.can_heal and not view.can_poison
     game.witch_act(True, 1)
     game.dawn()

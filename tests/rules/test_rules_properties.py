@@ -547,9 +547,10 @@ class Driver:
             calls.append("cupid")
         if game.captain_election_due():
             calls.append("election")
-        # The base calls and every power of the catalogue, in the merged night order.
+        # The base calls (driven by their own actions above and below) and every other power of the
+        # catalogue, in the merged night order.
         due: list[tuple[float, str]] = [(p.order * 10, f"power:{p.call}") for p in hooks.POWERS.values()
-                                        if s.step < step_of(p.order) and self.holder(p.role)
+                                        if p.call not in BASE_CALLS and s.step < step_of(p.order) and self.holder(p.role)
                                         and p.called(game.options, s.night)]
         if s.step < Step.SEER and self.holder(Role.SEER):
             due.append((Step.SEER, "seer"))
@@ -614,6 +615,7 @@ def legal_move(game: Game, checker: Checker, data: st.DataObject) -> None:
     Driver(game, checker, data).move()
 
 
+BASE_CALLS = frozenset({"thief", "cupid", "seer", "witch"})  # thief_choose, cupid_choose, seer_inspect, witch_act
 ACTIONS = ("begin_night", "thief_choose", "cupid_choose", "use_power", "seer_inspect", "wolves_choose", "witch_act", "dawn",
            "hunter_shoot", "name_successor", "open_captain_election", "open_vote", "cast_votes", "break_tie",
            "designate_voters", "take_card")

@@ -71,7 +71,7 @@ def order(dealt: dict[int, Role]) -> list[int]:
             return 0
         if CARDS[role].team is not Team.VILLAGE:
             return 1
-        return 2 if MODULES[role].team is not None else 3
+        return 2 if MODULES[role].hooks.team else 3
     return sorted(dealt, key=lambda s: (rank(s), s))
 
 
