@@ -33,7 +33,7 @@ def test_the_frame_holds_the_largest_view_of_every_pack_at_every_table_size() ->
 
 
 def test_the_frame_holds_the_view_for_the_dead_of_every_pack_at_every_table_size() -> None:
-    from narrator.phones.dead import aside_needed
+    from narrator.phones.frame import aside_needed
     from narrator.phones.table import phone_labels
 
     needed = {(lang, players): aside_needed(pack, players, phone_labels(pack)["dead"])
