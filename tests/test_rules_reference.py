@@ -104,7 +104,7 @@ def test_readme_and_simulate_help_point_to_the_reference() -> None:
     assert "RULES.md" not in readme
     assert "narrator rules" in readme and "docs/rules.md" in readme
     done = subprocess.run([sys.executable, "-m", "narrator", "simulate", "--help"], capture_output=True, text=True,
-                          timeout=60)
+                          timeout=600)
     assert done.returncode == 0
     assert "RULES.md" not in done.stdout and "narrator rules" in done.stdout
 

@@ -105,7 +105,7 @@ def test_korean_speech_through_a_real_input_stream(work: Path) -> None:
         try:
             if out.wait_for('"ready"', 120):
                 mic.talk()
-            proc.wait(timeout=120)
+            proc.wait(timeout=600)
         finally:
             proc.kill()
             proc.wait()
@@ -122,7 +122,7 @@ def test_korean_speech_through_a_real_input_stream(work: Path) -> None:
 
 def test_narrator_listen_wav(work: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "narrator", "listen", "--lang", "ko", "--wav", str(work / "speech.wav"),
-                           "--choices", "1-8,no,nobody"], env=child_env(work), capture_output=True, text=True, timeout=120)
+                           "--choices", "1-8,no,nobody"], env=child_env(work), capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     lines = [json.loads(line) for line in proc.stdout.splitlines()]
     assert_heard_in_order([line["choice"] for line in lines], lines)

@@ -44,6 +44,7 @@ def test_the_frame_holds_the_view_for_the_dead_of_every_pack_at_every_table_size
     assert frame_needed(load_pack("ru"), 30) + needed[("ru", 30)] > FRAME
 
 
+@pytest.mark.slow  # thirty-seat games with every frame sealed and opened: half a minute of CPU each
 def test_the_bound_covers_every_part_of_a_real_view_and_every_view_of_a_real_game() -> None:
     for lang in ("ru", "ja", "en"):
         phones = FakePhones(30)
@@ -56,6 +57,7 @@ def test_the_bound_covers_every_part_of_a_real_view_and_every_view_of_a_real_gam
                 assert len(str(view[part]).encode("utf-8")) <= len(str(bound[part]).encode("utf-8")), (lang, part)
 
 
+@pytest.mark.slow  # thirty-seat games with every frame sealed and opened: half a minute of CPU each
 def test_a_thirty_seat_russian_game_with_the_witch_and_the_wolf_father_plays_on_sealed_frames() -> None:
     hub = PhoneHub(30)
     frames: list[Frame] = []
@@ -67,6 +69,7 @@ def test_a_thirty_seat_russian_game_with_the_witch_and_the_wolf_father_plays_on_
     assert witch and any("Спасти" in line for v in witch for line in v["lines"])
 
 
+@pytest.mark.slow  # a thirty-seat game with every frame sealed and opened
 def test_a_thirty_seat_russian_game_with_the_view_for_the_dead_shows_every_card_and_every_line_uncut() -> None:
     hub = PhoneHub(30)
     frames: list[Frame] = []

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from narrator.fakes import FakeListener, MemoryJournal, Timeline, TimelineDisplay, TimelineSpeaker, VirtualClock
 from narrator.flow.script import parse_script, parse_setup
 from narrator.packs import load_pack
@@ -93,6 +95,7 @@ def rounds(proxy: Proxy) -> list[list[tuple[WireFrame, WireFrame]]]:
     return out
 
 
+@pytest.mark.slow  # a real server and a TCP proxy on 127.0.0.1, two whole games: seconds of CPU and real time
 def test_two_games_differing_only_in_hidden_state_look_the_same_on_the_wire_by_night_and_by_day() -> None:
     first = captured(JUDGE_A, 4, {5: 2, 7: 3})
     second = captured(JUDGE_B, 7, {5: 3, 7: 2})

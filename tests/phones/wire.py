@@ -101,7 +101,7 @@ class Proxy:
 
     def start(self) -> str:
         self.thread.start()
-        asyncio.run_coroutine_threadsafe(self._start(), self.loop).result(timeout=60)
+        asyncio.run_coroutine_threadsafe(self._start(), self.loop).result(timeout=600)
         return f"http://127.0.0.1:{self.port}"
 
     async def _start(self) -> None:
@@ -142,9 +142,9 @@ class Proxy:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
 
-        asyncio.run_coroutine_threadsafe(close(), self.loop).result(timeout=60)
+        asyncio.run_coroutine_threadsafe(close(), self.loop).result(timeout=600)
         self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(timeout=60)
+        self.thread.join(timeout=600)
 
 
 class WirePhones:
@@ -210,9 +210,9 @@ class WirePhones:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
 
-        asyncio.run_coroutine_threadsafe(stop(), self.loop).result(timeout=60)
+        asyncio.run_coroutine_threadsafe(stop(), self.loop).result(timeout=600)
         self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(timeout=60)
+        self.thread.join(timeout=600)
 
 
 class RawSocket:

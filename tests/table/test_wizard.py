@@ -140,7 +140,7 @@ def _narrator(args: list[str], stdin: str, env_dir: Path) -> subprocess.Complete
 
     env = {**os.environ, "NARRATOR_CONFIG": str(env_dir / "cfg"), "NARRATOR_DATA": str(env_dir / "data")}
     return subprocess.run([sys.executable, "-m", "narrator", *args], input=stdin, capture_output=True,
-                          text=True, timeout=60, env=env)
+                          text=True, timeout=600, env=env)
 
 
 @pytest.mark.slow
@@ -194,7 +194,7 @@ def test_a_config_that_cannot_be_saved_does_not_stop_the_game(tmp_path: Path) ->
 
     proc = subprocess.run(
         [sys.executable, "-m", "narrator", "play", "--text", "--config", str(tmp_path), "--pace", "0.05"],
-        input="\n" * 40, capture_output=True, text=True, timeout=60,
+        input="\n" * 40, capture_output=True, text=True, timeout=600,
         env={**__import__("os").environ, "NARRATOR_DATA": str(tmp_path / "data")},
     )
     assert "Traceback" not in proc.stderr
