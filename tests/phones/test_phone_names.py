@@ -5,6 +5,8 @@ seats' phones only (docs/phones.md)."""
 
 from __future__ import annotations
 
+import pytest
+
 from narrator.names import MAX_NAME, People
 from narrator.phones.crypto import SEALED_BYTES
 from narrator.phones.hub import PhoneHub
@@ -66,6 +68,7 @@ def test_thirty_names_of_twenty_four_emoji_fit_one_frame() -> None:
     assert {len(data) for data in phones[30].conn.texts} == {SEALED_BYTES}
 
 
+@pytest.mark.slow  # a whole game with every frame sealed and opened: the unit tier's third longest
 def test_the_view_for_the_dead_reaches_dead_seats_phones_only() -> None:
     hub = PhoneHub(8)
     g, phones = play_hub(BASIC, DEAD_SCRIPT, hub, dead=True)
