@@ -155,6 +155,7 @@ def run_resume(args: argparse.Namespace) -> int:
                 raise UsageError("--audio and --no-audio contradict each other; keep one")
             if head.get("no_audio") and not args.audio:
                 args.no_audio = True  # the sound choice the game was played with
+            args.tv = bool(head.get("tv"))  # its TV page too (docs/tv.md)
 
             return resume_full(args, path, setup, seed, voice=bool(head.get("voice", True)))
         return _resume_text(path, setup, seed)

@@ -14,6 +14,7 @@ from narrator.errors import UsageError
 from narrator.i18n import current_language, message_of, set_language, tr
 from narrator.flow.timing import Timing
 from narrator.listening.check import voice_mode_label
+from narrator.names import clean_name
 from narrator.roles import CARDS, night_calls, wizard_roles
 from narrator.rules import Role, RulesError
 from narrator.rules.composition import RECOMMENDED
@@ -139,6 +140,7 @@ class Wizard:
             self.names()
             if self.ask_phones:
                 self.phones()
+                self.tv()
         except EOFError:
             raise UsageError("setup stopped: the input ended before the last question") from None
         self.io.tell(tr("Ready: {summary}.", summary=self.config.describe(_pack(self.config.language, self.languages))))
@@ -378,7 +380,8 @@ class Wizard:
     # ---- asking until the answer is good ------------------------------------------------
 
     def names(self) -> None:
-        """Optional: the players' names by seat, for the history's statistics per person (Enter skips)."""
+        """Optional: the players' names by seat (docs/names.md): said by day, shown on the board, the
+        phones and the TV, kept in the history (Enter skips)."""
         kept = self.config.seat_names()
         shown = ", ".join(f"{k} {v}" for k, v in sorted(kept.items()))
         question = (tr("Seat names: {names}. Enter = keep them, 1 = name the seats again, 0 = no names:", names=shown)
@@ -401,9 +404,9 @@ class Wizard:
             return
         names: dict[str, str] = {}
         for seat in range(1, self.config.players + 1):
-            name = self.io.ask(tr("Seat {seat}'s name (Enter = none):", seat=seat)).strip()
+            name = clean_name(self.io.ask(tr("Seat {seat}'s name (Enter = none):", seat=seat)))
             if name:
-                names[str(seat)] = name[:40]
+                names[str(seat)] = name
         self.config.names = names
 
     def phones(self) -> None:
@@ -422,6 +425,24 @@ class Wizard:
             self.config.phones = self._ask(
                 tr("Play with phones (each player's phone as their card and panel)? 0 = no, 1 = yes [{current}]:",
                    current=current), parse)
+        except EOFError:
+            return  # the input ended at this optional question: nothing changes
+
+    def tv(self) -> None:
+        """Optional: the board as a web page for a TV too (docs/tv.md), like `--screen`."""
+        current = tr("yes") if self.config.tv else tr("no")
+
+        def parse(answer: str) -> bool:
+            text = answer.strip()
+            choices = {"": self.config.tv, "0": False, "1": True}
+            if text not in choices:
+                raise Invalid(tr("{answer!r}: press Enter to keep {current}, 0 for no, 1 for yes", answer=text,
+                                 current=current))
+            return choices[text]
+
+        try:
+            self.config.tv = self._ask(tr("Show the board on a TV too (a web page on this laptop)? 0 = no, 1 = yes "
+                                          "[{current}]:", current=current), parse)
         except EOFError:
             return  # the input ended at this optional question: nothing changes
 
