@@ -718,7 +718,8 @@ def texts_of(pack: VoicePack, cues: Iterable[Cue], engine: str | None = None) ->
 # ---- the [rules] texts: what every pack says about the engine's roles and options ------------
 # `narrator rules` (narrator/reference.py) prints them; the check below names any that is missing.
 
-LABELS: tuple[str, ...] = ("title", "intro", "roles", "team", "office", "options", "default", "generated", "pending")
+LABELS: tuple[str, ...] = ("title", "intro", "roles", "team", "moons", "office", "options", "presets", "default",
+                           "generated", "pending")
 # Offices the reference describes besides the role cards (named in the pack's [roles]).
 OFFICES: tuple[str, ...] = ("captain",)
 def option_values(key: str) -> tuple[str, ...]:
@@ -750,6 +751,8 @@ def required_keys() -> list[str]:
     for f in dataclasses.fields(Options):
         keys.append(f"option.{f.name}")
         keys += [f"value.{f.name}.{value}" for value in option_values(f.name)]
+    # The shipped presets (narrator/presets/<name>.toml): what each is, in every language.
+    keys += [f"preset.{path.stem}" for path in sorted((Path(__file__).resolve().parent / "presets").glob("*.toml"))]
     return keys
 
 

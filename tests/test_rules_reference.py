@@ -116,3 +116,14 @@ def test_rules_default_to_the_remembered_tables_language(capsys: pytest.CaptureF
     save_config(dataclasses.replace(TableConfig(), language="it"), config_path())
     assert rules_output(capsys).startswith("# Riferimento delle regole")
     assert rules_output(capsys, "--lang", "es").startswith("# Referencia de las reglas")
+
+
+def test_every_role_shows_its_moons_in_the_reference() -> None:
+    from narrator.roles import CARDS
+
+    text = render_rules(load_pack("en"))
+    for role in Role:
+        section = text[text.index(f"(`{role.value}`)"):]
+        line = section.splitlines()[2]
+        moons = CARDS[role].moons
+        assert line.endswith(f"Moons (our judgement; 1 = for new players, 3 = hardest): {'☾' * moons} ({moons}).*"), role

@@ -24,6 +24,7 @@ from typing import Any, Callable, Iterable, Mapping
 from narrator.errors import UsageError
 from narrator.packs import VoicePack
 from narrator.phones.port import SeatChannels
+from narrator.flow.secret_vote import PROMPT as SECRET
 from narrator.ports import Clock, Cue, Display, Heard, Listener, PanelLines, Prompt, PublicBoard, SlotValue, Speaker
 from narrator.roles import night_calls
 from narrator.roles.designation import LINES as NOTICE_LINES
@@ -39,6 +40,7 @@ LABELS = {"title": "Narrator", "connecting": "Connecting…", "connected": "Conn
                            "then reload this page.",
           "refused_other": "This seat is open on another page.", "night": "Eyes closed. Sleep.",
           "day": "Day. Listen to the narrator.", "vote": "Your turn to vote",
+          "accuse": "Eyes closed: accuse one player",
           "elect": "Your turn to vote: who will be the {captain}?", "shot": "Choose a seat",
           "deal": "Press and hold your card to see it; let go to hide it.", "over": "The game is over.",
           "nobody": "Nobody", "yes": "Yes", "no": "No", "change": "Change (-)",
@@ -242,11 +244,16 @@ class PhoneTable:
                 for seat in seats:
                     self._panel(seat, [self.labels["window"]], [[seat, self.labels["claim"]]])
             else:
-                title = self.labels["elect" if _ELECTION.match(prompt.name) else
-                                    "vote" if _VOTER.match(prompt.name) else "shot"]
+                title = self.labels["accuse" if self._secret(prompt) else "elect" if _ELECTION.match(prompt.name)
+                                    else "vote" if _VOTER.match(prompt.name) else "shot"]
                 for seat in seats:
                     self._panel(seat, [title], self._choices(prompt))
         heard = self._wait(prompt, seats)
+        if self._secret(prompt):
+            # The secret accusation vote is taken from the voter's own phone only: a key typed or a
+            # word said at the table is public (docs/rules-spec.md#secret-vote).
+            while heard is not None and heard.source != "phone":
+                heard = self._wait(prompt, seats)
         if _VOTER.match(prompt.name) and seats and seats[0] in self.phones.joined():
             # The Stuttering Judge's sign (`+` before a vote) from a voter with a phone: from that
             # phone only; a `+` typed on the keypad meanwhile is someone else's and counts for nothing.
@@ -256,6 +263,10 @@ class PhoneTable:
 
     def _on_phones_only(self) -> bool:
         return self.night and self.phones_only and bool(self.awake) and set(self.awake) <= set(self.phones.joined())
+
+    def _secret(self, prompt: Prompt) -> bool:
+        """A voter's turn of the secret accusation vote (docs/rules-spec.md#secret-vote)."""
+        return self.game is not None and self.game.options.accusation_vote == "secret" and bool(SECRET.match(prompt.name))
 
     def _designated(self, more: PanelLines) -> PanelLines:
         """The chooser's notice lines ("tap seat 5 on the shoulder"): a designated seat with a phone

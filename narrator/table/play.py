@@ -230,6 +230,10 @@ def _play_games(args: argparse.Namespace, screen: str, lines: LineListener, give
     if getattr(args, "dead_view", False) and not getattr(args, "phones", False):
         raise UsageError("--dead-view shows the dead what the narrator knows on their phones; add --phones")
     adopt_language(setup.language)  # the table's language (the setup file's, the last game's, --lang): every line in it
+    from narrator.flow.secret_vote import with_phones
+
+    # The secret accusation vote needs a phone on every seat: refused now, before the game, without.
+    setup = with_phones(setup, bool(getattr(args, "phones", False)) and screen == "full")
     if given or args.again:  # the wizard warned already
         from narrator.flow.script import warn_players
 
@@ -344,7 +348,7 @@ def deal_at_table(setup: Setup, mode: str, speaker: Speaker, listener: Listener,
     deck = deck_of(setup.deal.seats, extra)
     dealt = roll_call(setup.players, deck, setup.options, speaker, listener, display, clock, setup.timing)
     # Every role announced is called every night, even one left in the middle by the Thief.
-    return replace(setup, deal=dealt, possible=frozenset(deck))
+    return replace(setup, deal=dealt, possible=frozenset(deck) | (setup.possible or frozenset()))
 
 
 def _journal(args: argparse.Namespace) -> Path:

@@ -25,7 +25,7 @@ from narrator.rules import Game
 from tests.phones.phone_helpers import Lockstep
 from tests.phones.wire import Proxy, WireFrame, WirePhones
 
-SETUP = {"players": 8, "options": {"captain_election": "never"}}
+SETUP: dict[str, Any] = {"players": 8, "options": {"captain_election": "never"}}
 JUDGE_A = {1: "seer", 2: "werewolf", 3: "werewolf", 4: "stuttering_judge", 5: "witch"}
 JUDGE_B = {6: "seer", 2: "werewolf", 3: "werewolf", 7: "stuttering_judge", 5: "witch"}
 TIMING = {"debate": 20, "defence": 5}
@@ -38,10 +38,13 @@ def script(judge: int, votes: dict[int, int]) -> dict[str, Any]:
             "days": [{"eliminate": 2, "votes": votes, "sign": [judge], "second": 3, "vote_now": True}]}
 
 
-def captured(roles: dict[int, str], judge: int, votes: dict[int, int]) -> tuple[Game, Proxy, list[Frame], Any]:
-    """A whole game with a phone on every seat, through the proxy; its wire and the hub's record."""
-    s = parse_setup({"language": "en", **SETUP, "roles": roles, "timing": TIMING}, "SETUP")
-    sc = parse_script(script(judge, votes), s.players, "SCRIPT")
+def captured(roles: dict[int, str], judge: int, votes: dict[int, int], options: dict[str, Any] | None = None,
+             plan: dict[str, Any] | None = None) -> tuple[Game, Proxy, list[Frame], Any]:
+    """A whole game with a phone on every seat, through the proxy; its wire and the hub's record
+    (`options` and `plan`, another test's: its rule options and its SCRIPT)."""
+    s = parse_setup({"language": "en", **SETUP, "options": {**SETUP["options"], **(options or {})}, "roles": roles,
+                     "timing": TIMING}, "SETUP")
+    sc = parse_script(plan or script(judge, votes), s.players, "SCRIPT")
     pack = load_pack("en")
     clock = VirtualClock()
     hub = PhoneHub(s.players, now=clock.now)
