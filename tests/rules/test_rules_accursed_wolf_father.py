@@ -1,5 +1,5 @@
 """The Accursed Wolf-Father's infection, once a game (docs/rules-spec.md#role-accursed_wolf_father):
-a second one refused, saying why, and his panel echoing the answer he gave."""
+a second one or one of another than the pack's victim refused, saying why, and his panel echoing the answer he gave."""
 
 from __future__ import annotations
 
@@ -30,3 +30,10 @@ def test_declining_is_echoed_as_no() -> None:
                      "days": [{"eliminate": 2}, {"eliminate": 3}]})
     panel = panel_lines(during(r, "accursed_wolf_father.wake", "accursed_wolf_father.sleep"))
     assert "Infect: no." in panel and "Infect: yes." not in panel
+
+
+def test_infecting_another_than_the_packs_victim_is_refused_saying_whom_he_may_infect() -> None:
+    game = new_game(SEATS, captain_election="never")
+    game.begin_night()
+    game.wolves_choose(6)
+    refused(game, "use_power", "accursed_wolf_father", (7,), match=r"he may only infect the pack's victim of tonight$")

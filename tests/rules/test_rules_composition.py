@@ -185,3 +185,31 @@ def test_the_white_werewolf_alone_is_refused() -> None:
         validate(5, parse_roles("white_werewolf=1,seer=1,villager=3"), Options())
     with pytest.raises(CompositionError, match="only Werewolves"):
         validate(4, parse_roles("big_bad_wolf=1,werewolf=3"), Options())
+
+
+def test_a_count_refused_names_the_count_and_the_role_it_counts() -> None:
+    with pytest.raises(CompositionError, match=r"^count 'three' for 'werewolf' is not a whole number$"):
+        parse_roles("werewolf=three")
+    with pytest.raises(CompositionError, match=r"^count -1 for 'werewolf' cannot be negative$"):
+        parse_roles("seer, werewolf = -1")
+
+
+def test_named_villagers_beyond_the_table_are_refused_counting_the_cards() -> None:
+    with pytest.raises(CompositionError, match=r"^seer=1,villager=6,werewolf=2 is 9 cards; 8 players take 8$"):
+        complete(8, parse_roles("werewolf=2,seer,villager=6"), Options())
+
+
+def test_a_single_card_dealt_twice_is_refused_naming_the_card() -> None:
+    with pytest.raises(CompositionError, match=r"^2 seer cards: the seer is a single card$"):
+        validate(8, {Role.WEREWOLF: 2, Role.SEER: 2, Role.VILLAGER: 4}, Options())
+
+
+def test_a_deck_without_a_werewolf_is_refused_quoting_the_deck() -> None:
+    with pytest.raises(CompositionError, match=r"^the deck seer=1,villager=7 has no Werewolf; add werewolf=1 or more$"):
+        validate(8, {Role.SEER: 1, Role.VILLAGER: 7}, Options())
+
+
+def test_a_deck_whose_only_wolf_is_the_white_werewolf_is_refused_saying_he_is_no_pack() -> None:
+    with pytest.raises(CompositionError, match=r"^the deck seer=1,villager=6,white_werewolf=1 has no Werewolf \(the White "
+                                               r"Werewolf plays alone: he is no pack\); add werewolf=1 or more$"):
+        validate(8, {Role.WHITE_WEREWOLF: 1, Role.SEER: 1, Role.VILLAGER: 6}, Options())

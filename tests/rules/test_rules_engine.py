@@ -163,3 +163,18 @@ def test_rule_deal_object_round_trips_through_start() -> None:
     seats = tuple(Role.parse(w) for w in TABLE.split())
     game = Game.start(Deal(seats))
     assert tuple(game.state.roles) == seats and game.players == 8
+
+
+def test_an_option_splits_at_its_first_equals_sign() -> None:
+    with pytest.raises(OptionError, match=r"^option elder_lives cannot be '2=3'; give a whole number from 1 to 5$"):
+        Options.parse(["elder_lives=2=3"])
+
+
+@pytest.mark.parametrize("word", ["true", "yes", "1", "on", "ON"])
+def test_an_option_takes_every_word_for_true(word: str) -> None:
+    assert Options.parse([f"wolves_win_at_parity={word}"]).wolves_win_at_parity is True
+
+
+@pytest.mark.parametrize("word", ["false", "no", "0", "off", "False"])
+def test_an_option_takes_every_word_for_false(word: str) -> None:
+    assert Options.parse([f"first_night_kill={word}"]).first_night_kill is False

@@ -1,5 +1,6 @@
 """The Stuttering Judge's sign (docs/rules-spec.md#role-stuttering_judge) taken only from a voter of
-the day's first vote; any other is refused, quoting the seat that gave it."""
+the day's first vote, and his night arming (`judge_signal=night_arm`) only on his own seat or nobody;
+any other is refused, quoting what was given."""
 
 from __future__ import annotations
 
@@ -19,3 +20,10 @@ def test_a_sign_from_a_seat_that_does_not_vote_is_refused() -> None:
     night(game, wolves=8)
     game.open_vote()
     refused(game, "signal_second_vote", 8, match=r"^seat 8 does not vote in this round, so gives no sign$")
+
+
+def test_arming_a_second_vote_on_another_seat_is_refused_saying_what_he_may_answer() -> None:
+    game = new_game(SEATS, judge_signal="night_arm")
+    game.begin_night()
+    refused(game, "use_power", "stuttering_judge_arm", (5,),
+            match=r"^the stuttering judge on 5: the Judge arms a second vote \(his own seat\) or not \(nobody\)$")

@@ -274,3 +274,18 @@ def test_rule_no_night_action_by_day() -> None:
     night(game, wolves=8)
     refused(game, "seer_inspect", 1, match="only at night")
     refused(game, "wolves_choose", 5, match="only at night")
+
+
+def test_the_werewolves_answering_twice_are_refused_quoting_their_answer() -> None:
+    game = new_game("werewolf werewolf seer villager villager villager villager villager")
+    game.begin_night()
+    game.seer_inspect(1)
+    game.wolves_choose(5)
+    refused(game, "wolves_choose", 6, match=r"^the Werewolves on seat 6: the Werewolves cannot act now")
+    refused(game, "wolves_choose", None, match=r"^the Werewolves without a victim: the Werewolves cannot act now")
+
+
+def test_a_power_of_a_card_nobody_holds_is_refused_quoting_the_answer() -> None:
+    game = new_game("werewolf werewolf villager villager villager villager villager villager")
+    game.begin_night()
+    refused(game, "use_power", "fox", (3,), match=r"^the fox on 3: nobody holds the fox card, so the fox cannot act$")
