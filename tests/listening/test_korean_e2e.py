@@ -128,7 +128,9 @@ def test_narrator_listen_wav(work: Path) -> None:
     assert_heard_in_order([line["choice"] for line in lines], lines)
     for line in lines:
         assert set(line) - {"reason"} == {"heard", "choice", "conf", "latency_ms"}
-        assert 0.65 <= line["conf"] <= 1.0 and 0 < line["latency_ms"] < 1000
+        # The latency is real time, so only its presence is checked here: its figure is a benchmark's
+        # (bench/listening_robustness.py), never a test's bound on a shared machine.
+        assert 0.65 <= line["conf"] <= 1.0 and line["latency_ms"] > 0
     # 아무도 ("nobody") is not in this model: one line says so, and to use the keypad.
     notes = proc.stderr.strip().splitlines()
     assert len(notes) == 1 and "아무도" in notes[0] and "keypad" in notes[0]
