@@ -137,6 +137,8 @@ class FakePhones:
     moves: list[int] = field(default_factory=list)  # seats where a second device asks to take over
     allowed: list[int] = field(default_factory=list)  # the moves the laptop confirmed
     away: frozenset[int] = frozenset()  # seats without a phone (they play on the screen and the keypad)
+    asides: dict[tuple[int, str], dict[str, Any]] = field(default_factory=dict)  # each seat's last, by kind
+    asides_sent: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # every change, in order
 
     def joined(self) -> tuple[int, ...]:
         return tuple(seat for seat in range(1, self.players + 1) if seat not in self.away)
@@ -146,6 +148,11 @@ class FakePhones:
 
     def night(self, on: bool) -> None:
         self.is_night = on
+
+    def aside(self, seat: int, kind: str, message: Mapping[str, Any]) -> None:
+        if self.asides.get((seat, kind)) != dict(message):
+            self.asides[(seat, kind)] = dict(message)
+            self.asides_sent.append((seat, dict(message)))
 
     def beat(self, at: float) -> None:
         for seat in self.joined():

@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Any, Callable, Iterable, Mapping, Sequence, cast
 
 from narrator.errors import NarratorError, english, marked
+from narrator.names import NO_PEOPLE, People
 from narrator.ports import Cue, SlotValue
 from narrator.rules.options import CHOICES, NUMBERS, TEXTS, Options
 from narrator.rules.roles import Role
@@ -106,6 +107,15 @@ class VoicePack:
     misreadings: Mapping[str, str] = field(default_factory=dict)
     # A role's name after a count, by CLDR plural category ([plurals]: "2 Werwölfe"); else its [roles] name.
     plurals: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    # How a line that names a seat reads when the seat has a name ([people]: "Seat {seat}" → "{seat}",
+    # {seat} then standing for the name; "al número {seat}" → "a {seat}"). Empty: lines say numbers.
+    people_phrases: Mapping[str, str] = field(default_factory=dict)
+    # The table's names (narrator/names.py): said and shown by day instead of seat numbers (`with_people`).
+    people: People = field(default=NO_PEOPLE, compare=False, repr=False)
+
+    def with_people(self, people: People) -> VoicePack:
+        """This pack naming the seats `people` names in its lines (by day, never at night)."""
+        return dataclasses.replace(self, people=people)
 
     def number_words(self, n: int) -> tuple[str, ...]:
         """Every way a player may say seat `n` (the spoken one first); () if the pack has none."""
@@ -123,14 +133,15 @@ class VoicePack:
         return variants[variant % len(variants)]
 
     def text(self, cue: Cue, variant: int = 0) -> str:
-        """The words of a cue in this language, as a screen shows them (numbers in digits)."""
-        return self._fill(self.template(cue.key, variant), cue.slots, cue.key)
+        """The words of a cue in this language, as a screen shows them (numbers in digits; a named
+        seat by its name, by day)."""
+        return self._fill(self.template(cue.key, variant), cue.slots, cue.key, named=_names_anyone(cue))
 
     def spoken(self, cue: Cue, variant: int = 0, engine: str | None = None) -> str:
         """The words of a cue as the voice is given them: numbers said in words, counters agreeing,
         the pack's respellings applied, those of `engine` ("espeak", "piper"; default: the pack's)
         too (docs/languages.md, "Shown and said")."""
-        said = self._fill(self.template(cue.key, variant), cue.slots, cue.key, spoken=True)
+        said = self._fill(self.template(cue.key, variant), cue.slots, cue.key, spoken=True, named=_names_anyone(cue))
         return self.respell(said, engine)
 
     def spoken_slot(self, name: str, value: SlotValue, engine: str | None = None) -> str:
@@ -199,9 +210,36 @@ class VoicePack:
                                                       for n, r in enumerate(str(value).split(","), 1))
         return str(value)
 
-    def _fill(self, template: str, slots: Mapping[str, SlotValue], key: str, spoken: bool = False) -> str:
+    def _named(self, template: str, slots: Mapping[str, SlotValue]) -> tuple[str, frozenset[str]]:
+        """The template naming the named seats its seat slots hold ("Seat {seat}, your vote?" →
+        "{seat}, your vote?", the slot then said as the name), and those slots."""
+        people = self.people
+        named = frozenset(name for name in SEAT_SLOTS & set(slots)
+                          if _is_number(slots[name]) and people.said(int(slots[name])))
+        if not named or not self.people_phrases:
+            return template, frozenset()
+        table = {written.replace("{seat}", "{%s}" % slot): reads.replace("{seat}", "{%s}" % slot)
+                 for written, reads in self.people_phrases.items() for slot in named}
+        return _respellers(tuple(table.items()))(template), named
+
+    def _person(self, seat: int, spoken: bool) -> str:
+        """A named seat as a line gives it: its name ("Ann"), with its number beside a twin's ("Ann (6)")."""
+        people = self.people
+        name = people.name(seat) or str(seat)
+        if not people.twin(seat):
+            return name
+        if not spoken:
+            return people.shown(seat) or name
+        return f"{name} ({self.number_word(seat)})"
+
+    def _fill(self, template: str, slots: Mapping[str, SlotValue], key: str, spoken: bool = False,
+              named: bool = False) -> str:
         """The template with its slots filled, as shown or (`spoken`) as said; a number slot
-        followed by a counter word makes the word agree with it ([counters])."""
+        followed by a counter word makes the word agree with it ([counters]); with `named`, a seat
+        slot holding a named seat is its name (`_named`)."""
+        people: frozenset[str] = frozenset()
+        if named:
+            template, people = self._named(template, slots)
         try:
             parts = list(string.Formatter().parse(template))
         except ValueError as exc:
@@ -217,6 +255,9 @@ class VoicePack:
                 raise PackError("line {key!r} of the {language} pack needs slot {exc}; the cue gave {given}",
                                 key=key, language=self.language, exc=repr(name), given=dict(slots))
             value = slots[name]
+            if name in people:
+                out.append(self._person(int(value), spoken))
+                continue
             after = counter_after(parts[i + 1][0], self.counters) if i + 1 < len(parts) and _is_number(value) else None
             if name in NUMBER_SLOTS and after is not None:
                 counter, gap = after
@@ -231,6 +272,11 @@ class VoicePack:
             else:
                 out.append(format(value if conversion is None else _convert(value, conversion), spec or ""))
         return "".join(out)
+
+
+def _names_anyone(cue: Cue) -> bool:
+    """Whether a line may name a seat by its name: by day; never at night (docs/names.md)."""
+    return not cue.phase.startswith("night")
 
 
 def _is_number(value: object) -> bool:
@@ -269,7 +315,7 @@ def _counter(word: str, raw: Any, where: str) -> Counter:
 
 # The sections a language writes for itself, with no English counterpart to translate: how the
 # voice is to read the lines ([spoken], [counters]) and the plural forms of role names ([plurals]).
-LANGUAGE_SECTIONS = ("counters", "spoken", "plurals", "misreadings")
+LANGUAGE_SECTIONS = ("counters", "spoken", "plurals", "misreadings", "people")
 
 # The mark `narrator voices new` puts before every English text it copies into a new pack; the
 # translator removes it with the English. The loader strips it (the line is spoken in English
@@ -358,6 +404,7 @@ def _pack_of(language: str, path: Path, text: str) -> VoicePack:
                                 if e in ENGINES},
             plurals={str(r): _texts(t, f"{path} [plurals] {r}") for r, t in data.get("plurals", {}).items()},
             misreadings=_texts(data.get("misreadings", {}), f"{path} [misreadings]"),
+            people_phrases=_texts(data.get("people", {}), f"{path} [people]"),
         )
     except KeyError as exc:
         raise PackError("voice pack {path} has no {args!r} section or key", path=path, args=exc.args[0]) from None
@@ -513,6 +560,9 @@ def _language_problems(name: str, pack: VoicePack) -> list[str]:
         except re.error as exc:
             problems.append(Problem("other", marked("{where} [misreadings]: {pattern!r} is not a regular expression: {exc}"),
                                     where=name, pattern=pattern, exc=exc))
+    problems += [Problem("other", marked("{where} [people]: {phrase!r} = {reads!r} must hold {slot} once on each side"),
+                         where=name, phrase=k, reads=v, slot="{seat}")
+                 for k, v in pack.people_phrases.items() if k.count("{seat}") != 1 or v.count("{seat}") != 1]
     every = [*pack.respellings.items(), *(kv for table in pack.engine_respellings.values() for kv in table.items())]
     problems += [Problem("other", marked("{where} [spoken]: {text!r} is respelled to nothing"), where=name, text=k)
                  for k, v in every if not k or not v.strip()]
@@ -668,7 +718,8 @@ def texts_of(pack: VoicePack, cues: Iterable[Cue], engine: str | None = None) ->
 # ---- the [rules] texts: what every pack says about the engine's roles and options ------------
 # `narrator rules` (narrator/reference.py) prints them; the check below names any that is missing.
 
-LABELS: tuple[str, ...] = ("title", "intro", "roles", "team", "office", "options", "default", "generated", "pending")
+LABELS: tuple[str, ...] = ("title", "intro", "roles", "team", "moons", "office", "options", "presets", "default",
+                           "generated", "pending")
 # Offices the reference describes besides the role cards (named in the pack's [roles]).
 OFFICES: tuple[str, ...] = ("captain",)
 def option_values(key: str) -> tuple[str, ...]:
@@ -700,6 +751,8 @@ def required_keys() -> list[str]:
     for f in dataclasses.fields(Options):
         keys.append(f"option.{f.name}")
         keys += [f"value.{f.name}.{value}" for value in option_values(f.name)]
+    # The shipped presets (narrator/presets/<name>.toml): what each is, in every language.
+    keys += [f"preset.{path.stem}" for path in sorted((Path(__file__).resolve().parent / "presets").glob("*.toml"))]
     return keys
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from narrator.roles import CARDS
 from narrator.packs import OFFICES, PackError, VoicePack, default_value, missing_keys, option_values, required_keys
 from narrator.rules.options import Options
 from narrator.rules.roles import Role, Side, Team
@@ -44,8 +45,9 @@ def render_rules(pack: VoicePack) -> str:
     for role in Role:
         team_side = _TEAM_SIDE[role.team] if role.team in _TEAM_SIDE else Side(role.team.value)  # a loner's own side
         side = pack.sides.get(team_side.value, role.team.value)
-        out += [f"### {pack.role_name(role.value)} (`{role.value}`)", "", f"*{t['team']}: {side}.*", "",
-                t[f"role.{role.value}"], ""]
+        moons = CARDS[role].moons  # docs/rules-spec.md#moons
+        out += [f"### {pack.role_name(role.value)} (`{role.value}`)", "",
+                f"*{t['team']}: {side}. {t['moons']}: {'☾' * moons} ({moons}).*", "", t[f"role.{role.value}"], ""]
     for office in OFFICES:
         out += [f"### {pack.role_name(office)}", "", f"*{t['office']}.*", "", t[f"role.{office}"], ""]
     out += [f"## {t['options']}", ""]
@@ -57,6 +59,7 @@ def render_rules(pack: VoicePack) -> str:
             mark = f" ({t['default']})" if value == default else ""
             out.append(f"- `{value}`{mark}: {t[f'value.{key}.{value}']}")
         out.append("")
+    out += _presets(pack)
     pending = pending_keys(pack)
     if pending:
         out += [f"## {t['pending']}", ""]
@@ -73,6 +76,19 @@ def render_rules(pack: VoicePack) -> str:
                     out.append("")
     out += ["---", "", f"*{t['generated']}*", ""]
     return "\n".join(out)
+
+
+def _presets(pack: VoicePack) -> list[str]:
+    """The shipped presets (docs/rules-spec.md#presets): what each is, and the options it sets."""
+    from narrator.presets import as_text, shipped
+
+    t = pack.rules
+    out = [f"## {t['presets']}", ""]
+    for preset in shipped():
+        out += [f"### `{preset.name}`", "", t[f"preset.{preset.name}"], ""]
+        out += [f"- `{key}={as_text(value)}`" for key, value in preset.options.items()]
+        out.append("")
+    return out
 
 
 def option_help() -> str:

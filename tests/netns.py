@@ -26,7 +26,7 @@ def need_root_and_ip() -> None:
 
 
 def ip(*args: str) -> None:
-    subprocess.run(["ip", *args], check=True, capture_output=True, timeout=60)
+    subprocess.run(["ip", *args], check=True, capture_output=True, timeout=600)
 
 
 class Network:
@@ -76,5 +76,5 @@ class Network:
 
     def close(self) -> None:
         for ns in self.made:  # the veth pair goes with its namespaces
-            subprocess.run(["ip", "netns", "del", ns], capture_output=True, timeout=60)
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True, timeout=600)
         self.made = []

@@ -52,7 +52,7 @@ def run(game: GameView, rng: random.Random) -> CallTurn:
 
 
 MODULE = RoleModule(
-    Card(Role.OWL, Team.VILLAGE),
+    Card(Role.OWL, Team.VILLAGE, moons=1),
     (Call("owl", 12.5, Schedule.EVERY_NIGHT, Role.OWL, run, turn=10.0, lines=("owl.prompt",)),),
 )
 '''

@@ -41,7 +41,7 @@ def _layout(tmp_path: Path) -> Path:
 def _run(root: Path, *cmd: str, pytest_exit: int = 0) -> tuple[subprocess.CompletedProcess[str], list[str]]:
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "HYPOTHESIS_PROFILE")}
     env["PYTEST_EXIT"] = str(pytest_exit)
-    done = subprocess.run(list(cmd), cwd=root, env=env, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(list(cmd), cwd=root, env=env, capture_output=True, text=True, timeout=600)
     return done, (root / "calls").read_text().splitlines()
 
 

@@ -50,7 +50,7 @@ def test_closed_pipe_ends_quietly(argv: list[str]) -> None:
     os.close(read_end)  # as `| true` does: the reader is gone before anything is written
     try:
         proc = subprocess.run([sys.executable, "-m", "narrator", *argv], stdout=write_end, stderr=subprocess.PIPE,
-                              timeout=120)
+                              timeout=600)
     finally:
         os.close(write_end)
     err = proc.stderr.decode()

@@ -44,7 +44,7 @@ def table(tmp_path: Path) -> Path:
 def run(root: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     path = f"{root.parent / 'bin'}{os.pathsep}{os.environ['PATH']}"
     return subprocess.run(["bash", str(root / "play"), *args], capture_output=True, text=True, cwd=root,
-                          env={**os.environ, "PATH": path, **(env or {})}, timeout=60)
+                          env={**os.environ, "PATH": path, **(env or {})}, timeout=600)
 
 
 def installs(root: Path) -> list[str]:

@@ -37,7 +37,7 @@ def test_play_and_test_from_a_clean_clone(tmp_path: Path) -> None:
     if not (REPO / ".git").exists() or shutil.which("git") is None:
         pytest.skip("not a git checkout: there is nothing to clone")
     clone = tmp_path / "narrator"
-    subprocess.run(["git", "clone", "--quiet", str(REPO), str(clone)], check=True, timeout=60)
+    subprocess.run(["git", "clone", "--quiet", str(REPO), str(clone)], check=True, timeout=600)
     assert not (clone / ".venv").exists()
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
     env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep) if ".venv" not in p)

@@ -104,7 +104,7 @@ def test_readme_and_simulate_help_point_to_the_reference() -> None:
     assert "RULES.md" not in readme
     assert "narrator rules" in readme and "docs/rules.md" in readme
     done = subprocess.run([sys.executable, "-m", "narrator", "simulate", "--help"], capture_output=True, text=True,
-                          timeout=60)
+                          timeout=600)
     assert done.returncode == 0
     assert "RULES.md" not in done.stdout and "narrator rules" in done.stdout
 
@@ -116,3 +116,14 @@ def test_rules_default_to_the_remembered_tables_language(capsys: pytest.CaptureF
     save_config(dataclasses.replace(TableConfig(), language="it"), config_path())
     assert rules_output(capsys).startswith("# Riferimento delle regole")
     assert rules_output(capsys, "--lang", "es").startswith("# Referencia de las reglas")
+
+
+def test_every_role_shows_its_moons_in_the_reference() -> None:
+    from narrator.roles import CARDS
+
+    text = render_rules(load_pack("en"))
+    for role in Role:
+        section = text[text.index(f"(`{role.value}`)"):]
+        line = section.splitlines()[2]
+        moons = CARDS[role].moons
+        assert line.endswith(f"Moons (our judgement; 1 = for new players, 3 = hardest): {'☾' * moons} ({moons}).*"), role

@@ -7,6 +7,7 @@ from dataclasses import replace
 from narrator.flow.context import Context
 from narrator.flow.lines import debate_cue, minutes_cue
 from narrator.flow.narration import narrate, opening
+from narrator.flow.secret_vote import say_totals, secret_roll_call, secret_round
 from narrator.ports import Cue, Heard, Prompt
 from narrator.rules import Awaiting, Side
 
@@ -80,6 +81,9 @@ def rounds(ctx: Context, phase: str) -> None:
             heard = ctx.ask(ctx.day_prompt("day.tiebreak", game.state.candidates, ctx.timing.chain, risky=True,
                                            ask_back=True))
             game.break_tie(None if heard is None else int(heard.choice))
+        elif secret_round(game):
+            game.cast_votes(secret_roll_call(ctx, phase), ctx.rng)
+            say_totals(ctx, phase)
         else:
             game.cast_votes(roll_call(ctx, phase), ctx.rng)
         narrate(ctx)

@@ -28,9 +28,11 @@ def narrate(ctx: Context) -> None:
                     ctx.reveal(seat, phase="day.morning")
                 else:
                     ctx.say(Cue("day.death", {"seat": seat}, phase="day.morning"))
-        elif isinstance(event, ev.PlayerDied) and event.cause in (ev.Cause.GRIEF, ev.Cause.HUNTER, ev.Cause.VOTE, ev.Cause.ELDER):
+        elif isinstance(event, ev.PlayerDied) and event.cause in _SAID_CAUSES:
             if event.cause is ev.Cause.GRIEF:
                 ctx.say(Cue("chain.grief", {"seat": event.seat}, phase="day.chain"))
+            elif event.cause is ev.Cause.LAST_TWO:
+                ctx.say(Cue("day.last_two", {"seat": event.seat}, phase="day.morning"))
             if reveal and event.seat not in game.state.taken:  # a taken card is never shown
                 ctx.reveal(event.seat, phase="day.chain", role=event.role.value)
         elif isinstance(event, ev.WindowClosed):  # a dawn window: the card is shown now, unless taken
@@ -61,6 +63,9 @@ def narrate(ctx: Context) -> None:
         elif isinstance(event, ev.VoteOpened):
             _announce_round(ctx, event)
 
+
+# Deaths said with their cause as they come (the night's are said at dawn, without one).
+_SAID_CAUSES = frozenset({ev.Cause.GRIEF, ev.Cause.HUNTER, ev.Cause.VOTE, ev.Cause.ELDER, ev.Cause.LAST_TWO})
 
 _OPENING = {
     Ballot.CAPTAIN: "captain.election",

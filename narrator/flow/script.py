@@ -502,10 +502,13 @@ def setup_from_args(args: argparse.Namespace) -> Setup:
     import random
 
     from narrator.rules import complete, deal, default_deck, parse_roles
+    from narrator.rules.composition import set_aside
 
     if args.setup is not None:
         return load_setup(args.setup)
     options = Options.parse(args.option)
     deck = complete(args.players, parse_roles(args.roles) if args.roles else default_deck(args.players), options)
     rng = random.Random(args.seed)
-    return Setup(args.players, args.lang, deal(args.players, deck, rng, options), None, options, Timing())
+    dealt = set_aside(deck, options.possible_beyond_dealt, rng)  # docs/rules-spec.md#set-aside
+    possible = frozenset(deck) if dealt != deck else None
+    return Setup(args.players, args.lang, deal(args.players, dealt, rng, options), possible, options, Timing())

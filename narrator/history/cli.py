@@ -26,6 +26,9 @@ def register(sub: Any) -> None:
     p.add_argument("--stats", action="store_true", help="win rates by side, composition, players, role and person")
     p.add_argument("--include-headless", action="store_true",
                    help="with --stats: count scripted `play --headless` runs too (left out by default)")
+    p.add_argument("--plots", type=Path, metavar="DIR",
+                   help="with the list or --stats: write the pictures (wins by side over time, by composition, by "
+                        "person) as SVG files and DIR/index.html, a page to open in a browser")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--csv", action="store_true", help="print CSV")
     p.add_argument("--db", type=Path, metavar="FILE", help="the history database (default: in the user data folder)")
@@ -47,6 +50,8 @@ def run_history(args: argparse.Namespace) -> int:
             return _remove(conn, what, args)
         if args.abandoned:
             raise UsageError("--abandoned goes with prune: narrator history prune --abandoned")
+        if args.plots is not None and (what or args.json or args.csv):
+            raise UsageError("--plots goes with the list or --stats: narrator history --stats --plots DIR")
         if args.stats:
             return _stats(conn, args)
         if what:
@@ -63,6 +68,8 @@ def _list(conn: Any, args: argparse.Namespace) -> int:
     from narrator.history import db
 
     rows = db.games(conn)
+    if args.plots is not None:
+        _plots(conn, args)
     if args.json:
         print(json.dumps([r.to_json() for r in rows], ensure_ascii=False))
         return 0
@@ -162,7 +169,36 @@ def _stats(conn: Any, args: argparse.Namespace) -> int:
 
     for line in stats_lines(stats, _pack(args.lang or current_language())):
         print(line)
+    if args.plots is not None:
+        _plots(conn, args)
     return 0
+
+
+def _plots(conn: Any, args: argparse.Namespace) -> None:
+    """The history's pictures in args.plots (SVG files and a page that holds them), their paths printed."""
+    from narrator.history import db
+    from narrator.history.plots import COLOURS, bars, wins_over_time, write_plots
+    from narrator.history.stats import compute
+    from narrator.i18n import current_language
+
+    pack = _pack(args.lang or current_language())
+    stats = compute(conn, include_headless=args.include_headless)
+    finished = [r for r in db.games(conn)
+                if r.status == "finished" and (args.include_headless or r.source != "headless") and r.winner]
+    sides = {str(k): str(v) for k, v in pack.sides.items()}
+    charts = {"wins-over-time": wins_over_time([str(r.winner) for r in finished], sides, pack.panel_text("stats.side", {})),
+              "wins-by-composition": bars(stats.section("composition"),
+                                          {r.key: pack.deck_text(r.key) for r in stats.section("composition")},
+                                          pack.panel_text("stats.composition", {}))}
+    if stats.section("person"):
+        charts["wins-by-person"] = bars(stats.section("person"), {}, pack.panel_text("stats.person", {}), COLOURS["lovers"])
+    try:
+        written = write_plots(args.plots, charts, "narrator history", stats_lines(stats, pack))
+    except OSError as exc:
+        raise UsageError("the pictures cannot be written in {folder} ({reason}); choose a folder you can write",
+                         folder=args.plots, reason=exc.strerror or exc) from None
+    for path in written:
+        print(tr("Written: {path}", path=path))
 
 
 def stats_lines(stats: Any, pack: Any = None) -> list[str]:

@@ -252,7 +252,9 @@ def from_journal(records: Sequence[Mapping[str, Any]], path: Path | None = None,
                 events += [event_from_dict(dict(e)) for e in record.get("events", [])]
     except (RulesError, KeyError, TypeError, ValueError) as exc:
         raise HistoryError("the journal has an event that cannot be read: {exc}", exc=exc) from None
-    names = {int(k): str(v) for k, v in (head.get("names") or {}).items() if str(k).isdigit()}
+    from narrator.names import head_names
+
+    names = head_names(head)
     seed = head.get("seed")
     return from_events(setup, events, names=names, journal=path, seed=int(seed) if isinstance(seed, int) else None,
                        mode=str(head.get("mode")) if head.get("mode") else None, **meta)

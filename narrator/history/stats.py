@@ -93,6 +93,7 @@ DEATH_KEYS: dict[Cause, str] = {
     Cause.WHITE_WEREWOLF: "history.white_werewolf",
     Cause.ELDER: "history.with_elder",
     Cause.BIG_BAD_WOLF: "history.big_bad_wolf",
+    Cause.LAST_TWO: "history.last_two",
 }
 
 

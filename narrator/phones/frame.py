@@ -28,6 +28,7 @@ from typing import Any
 
 from narrator.packs import MENU_SLOTS, ROLE_SLOTS, SIDE_SLOTS, VoicePack
 from narrator.phones.crypto import encode, key_text, new_key
+from narrator.phones.dead import asides
 from narrator.phones.table import phone_labels
 
 PANEL_LINES = 10
@@ -83,3 +84,15 @@ def frame_needed(pack: VoicePack, players: int) -> int:
     message = {"t": "view", "view": largest_view(pack, players), "key": key_text(new_key()),
                "c": "x" * 22, "n": 10 ** 10}
     return len(encode(message))
+
+
+def aside_needed(pack: VoicePack, players: int, warning: str) -> int:
+    """Bytes the larger of the view for the dead's two frames (narrator/phones/dead.py) takes at its
+    largest, as a sealed message's plaintext: every card the longest role name, the awake role the
+    longest call's name with the pack's longest panel lines."""
+    role = _longest(pack.roles.values())
+    calls = [pack.call_name(key.removeprefix("call.")) for key in pack.panel if key.startswith("call.")]
+    lines = sorted((longest_line(pack, key, players) for key in pack.panel), key=lambda t: -len(t.encode("utf-8")))
+    wrapper = {"c": "x" * 22, "n": 10 ** 10}
+    largest = asides(warning, [[players, role]] * players, _longest([*calls, role]), lines[:PANEL_LINES])
+    return max(len(encode({**message, **wrapper})) for message in largest)

@@ -83,6 +83,8 @@ class Link:
     new_key: bytes | None = None  # a confirmed move: the seat's next link key, handed to this device
     down: int = 0  # sealed messages sent
     up: int = 0  # sealed messages heard
+    names: int = 0  # the version of the table's names this connection was sent (0: none were ever set)
+    asides: dict[str, int] = field(default_factory=dict)  # the version of each of its seat's asides it was sent
 
 
 @dataclass
@@ -93,6 +95,7 @@ class _Seat:
     link: Link | None = None  # the connection that holds the seat
     device: bytes | None = None
     move: bool = False  # the laptop confirmed a move to another device
+    asides: dict[str, tuple[int, dict[str, Any]]] = field(default_factory=dict)  # kind -> (version, message)
 
     @property
     def conn(self) -> Conn | None:
@@ -112,6 +115,14 @@ class PhoneHub:
         self.by_token = {s.token: seat for seat, s in self.seats.items()}
         self.on_frame: Callable[[Frame], None] | None = None
         self.on_join: Callable[[], None] | None = None  # a seat took a (new) device or key: save the links
+        # Told at every beat, after the phones (the TV page: narrator/phones/server.py).
+        self.watchers: list[Callable[[float], None]] = []
+        # The table's names (public): every phone gets them, in a frame of their own on the beat, when
+        # they change; `open` while a phone may still give its seat's name (`on_name`, docs/names.md).
+        self.names: dict[int, str] = {}
+        self.names_open = False
+        self.names_version = 0
+        self.on_name: Callable[[int, str], None] | None = None
         # The last refusals, one line each (all of them go to the wire's log, `WIRE`).
         self.refusals: collections.deque[str] = collections.deque(maxlen=REFUSALS_KEPT)
         self.refused = 0  # how many in all
@@ -259,6 +270,12 @@ class PhoneHub:
                 self._note(f"seat {seat}: an answer {choice!r} to view {view!r}, not open (ignored)")
                 return
             self.inbox.put(PhoneAnswer(seat, view, choice))
+        elif kind == "name":
+            name = message.get("name")
+            if not isinstance(name, str) or not self.names_open or self.on_name is None:
+                self._note(f"seat {seat}: a name when none is asked (ignored)")
+                return
+            self.on_name(seat, name)
         elif kind == "state" and message.get("seat", seat) != seat:
             self._note(f"seat {seat}: asked for seat {message.get('seat')!r}'s state (refused)")
         elif kind not in ("idle", "state"):
@@ -285,11 +302,45 @@ class PhoneHub:
         with self.lock:
             self.is_night = on
 
+    def aside(self, seat: int, kind: str, message: Mapping[str, Any]) -> None:
+        """A message for this seat's phone beside its view (the view for the dead: narrator/phones/dead.py),
+        sent once in a frame of its own on the next beat, instead of the view, when it changed."""
+        with self.lock:
+            version, old = self.seats[seat].asides.get(kind, (0, {}))
+            if dict(message) != old:
+                self.seats[seat].asides[kind] = (version + 1, dict(message))
+
+    def set_names(self, names: Mapping[int, str], open: bool) -> None:
+        """The names every phone shows beside the seats' numbers (from the next beat on)."""
+        with self.lock:
+            if dict(names) != self.names or open != self.names_open:
+                self.names, self.names_open = dict(names), open
+                self.names_version += 1
+
     def beat(self, at: float) -> None:
         with self.lock:
             for s in self.seats.values():
-                if s.link is not None:
-                    self._send(s.link, s.view, at=at)
+                if s.link is not None and s.link.names != self.names_version:
+                    # This beat's frame holds the names instead of the view (the next one the view):
+                    # the same length, at the same beat for every phone.
+                    s.link.names = self.names_version
+                    self._send_message(s.link, {"t": "names", "open": self.names_open, "seat": s.link.seat,
+                                                "names": {str(k): v for k, v in sorted(self.names.items())}}, at)
+                elif s.link is not None:
+                    behind = [(kind, v, m) for kind, (v, m) in s.asides.items() if s.link.asides.get(kind) != v]
+                    if behind:
+                        # Like the names: this beat's frame holds the aside, the same length at the same beat.
+                        kind, version, message = behind[0]
+                        s.link.asides[kind] = version
+                        try:
+                            self._send_message(s.link, message, at)
+                        except TooLong:  # never within the bound (narrator/phones/dead.py): the view goes
+                            WIRE.error("seat %d: a %r aside does not fit a frame", s.link.seat, kind)
+                            self._send(s.link, s.view, at=at)
+                    else:
+                        self._send(s.link, s.view, at=at)
+            for watcher in self.watchers:
+                watcher(at)
 
     def take(self) -> PhoneAnswer | None:
         try:
@@ -312,7 +363,14 @@ class PhoneHub:
     def _send(self, link: Link, view: View, at: float | None = None, key: bytes | None = None) -> None:
         if link.conn is None:
             return
-        data = self._fit(link, view, key)
+        self._sent(link, self._fit(link, view, key), at)
+
+    def _send_message(self, link: Link, message: Mapping[str, Any], at: float) -> None:
+        if link.conn is not None:
+            self._sent(link, link.channel.seal(dict(message)), at)
+
+    def _sent(self, link: Link, data: bytes, at: float | None) -> None:
+        assert link.conn is not None
         link.down += 1
         link.conn.send(data)
         if self.on_frame is not None:

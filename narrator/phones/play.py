@@ -119,12 +119,13 @@ class TablePhones:
                 out.write(CLEAR)
                 out.flush()
 
-    def table(self, display: Display, pack: VoicePack, clock: Clock, listener: Listener | None = None) -> PhoneTable:
+    def table(self, display: Display, pack: VoicePack, clock: Clock, listener: Listener | None = None,
+              dead_view: bool = False) -> PhoneTable:
         """The game's display and listener with the phones (the server keeps the night's schedule);
         the table's own listener may be set later (`PhoneTable.listener`): its keypad listens for
         the phones too (`PhoneTable.source`)."""
         self.server.set_labels(phone_labels(pack), pack.language)  # the page in the table's language
-        return PhoneTable(self.hub, display, listener or _NotYet(), pack, clock, beat=None)
+        return PhoneTable(self.hub, display, listener or _NotYet(), pack, clock, beat=None, dead_view=dead_view)
 
     def close(self) -> None:
         self.hub.close()

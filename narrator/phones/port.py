@@ -41,6 +41,11 @@ class SeatChannels(Protocol):
 
     def night(self, on: bool) -> None: ...
 
+    def aside(self, seat: int, kind: str, message: Mapping[str, Any]) -> None:
+        """A message for one seat's phone beside its view (the view for the dead), sent in a frame of
+        its own at a beat when it changed."""
+        ...
+
     def beat(self, at: float) -> None:
         """Every joined phone's current view, now (`at`: the schedule's clock time, for the record)."""
         ...

@@ -7,6 +7,7 @@ from typing import Any
 
 from narrator.flow.run import start_game
 from narrator.flow.script import Setup
+from narrator.flow.secret_vote import with_phones
 from narrator.flow.sequencer import Resume, Sequencer
 from narrator.packs import VoicePack
 from narrator.phones.table import PhoneTable
@@ -18,6 +19,7 @@ def play_with_phones(setup: Setup, pack: VoicePack, table: PhoneTable, speaker: 
                      journal: Journal, seed: int, resume: Resume | None = None,
                      head: dict[str, Any] | None = None) -> Game:
     """Play `setup` to the end with `table` as the display and the listener (its phones and the keypad)."""
+    setup = with_phones(setup, True)  # accusation_vote=secret_with_phones: secret, every seat has a phone
     game = start_game(setup)
     table.attach(game)
     speaker = table.speaker(speaker)  # every phone follows night and day as they are said

@@ -40,7 +40,7 @@ from narrator.phones.hub import CLOSE_REFUSED, WIRE, Link, PhoneHub
 from narrator.phones.table import LABELS
 
 STATIC = ("phone.js", "nacl-fast.min.js", "phone.css", "tweetnacl-LICENSE.txt", "awake.mp4", "awake.webm",
-          "NoSleep-LICENSE.txt")  # and phone.html at /p/TOKEN
+          "NoSleep-LICENSE.txt", "tv.js", "tv.css")  # and phone.html at /p/TOKEN, tv.html at /tv
 _TYPES = {"js": "text/javascript", "css": "text/css", "txt": "text/plain", "html": "text/html",
           "mp4": "video/mp4", "webm": "video/webm"}
 
@@ -55,6 +55,7 @@ class Limits:
     hello: float = 20.0  # seconds a waiting connection may stay (a page loads, its socket says hello)
     idle: float = 20.0  # seconds a phone that owes an answer may stay silent (it answers every frame)
     queue: int = 80  # frames waiting for a phone that does not read them (20 s of beats)
+    viewers: int = 8  # TV pages watching the board at once (past it, the oldest is closed)
     log_bytes: int = 512 * 1024  # the log file's size before it is rotated (two files at most)
 
 
@@ -94,6 +95,14 @@ def wire_log(path: Path | None, max_bytes: int = Limits.log_bytes) -> logging.Ha
 
 def _static(name: str) -> bytes:
     return resources.files("narrator.phones").joinpath("static").joinpath(name).read_bytes()
+
+
+def _filled_page(name: str, labels: Mapping[str, str], language: str) -> bytes:
+    """A static page with the table's words put in it (as JSON no `</script>` can end early)."""
+    data = json.dumps(dict(labels), ensure_ascii=True).replace("<", "\\u003c").replace(">", "\\u003e")
+    page = _static(name).decode("utf-8")
+    return (page.replace("__LANG__", html.escape(language)).replace("__TITLE__", html.escape(labels["title"]))
+            .replace("__LABELS__", data)).encode("utf-8")
 
 
 class _WsConn:
@@ -214,23 +223,30 @@ class PhoneServer:
         self.phones: set[_Tracked] = set()
         self.by_transport: dict[asyncio.BaseTransport, _Tracked] = {}
         self.beats = 0  # beats sent (for the tests and the bench)
+        self.tv_frames = 0  # beats that reached at least one TV
         self.handler: logging.Handler | None = None
         self.page = b""
         self.set_labels(LABELS, "en")
+        # The TV page (docs/tv.md): the public board, read-only, no token; off until `serve_tv`.
+        self.tv: Callable[[], bytes] | None = None
+        self.tv_page = b""
+        self.viewers: dict[_Tracked, _WsConn] = {}  # oldest first
+        hub.watchers.append(self._tv_beat)
 
     def set_labels(self, labels: Mapping[str, str], language: str) -> None:
         """The page's own words in the table's language (`phone_labels`), put in the page itself."""
-        data = json.dumps(dict(labels), ensure_ascii=True).replace("<", "\\u003c").replace(">", "\\u003e")
-        page = _static("phone.html").decode("utf-8")
-        page = (page.replace("__LANG__", html.escape(language)).replace("__TITLE__", html.escape(labels["title"]))
-                .replace("__LABELS__", data))
-        self.page = page.encode("utf-8")
+        self.page = _filled_page("phone.html", labels, language)
         # A link that is not this game's: the page's own dark style, one line in the table's language.
         self.refused = (f'<!doctype html><html lang="{html.escape(language)}"><head><meta charset="utf-8">'
                         '<meta name="viewport" content="width=device-width, initial-scale=1">'
                         f'<title>{html.escape(labels["title"])}</title><link rel="stylesheet" href="/static/phone.css">'
                         f'</head><body><div id="refused">{html.escape(labels["refused_link"])}</div></body></html>'
                         ).encode("utf-8")
+
+    def serve_tv(self, frame: Callable[[], bytes], labels: Mapping[str, str], language: str) -> None:
+        """Serve the TV page at /tv: every TV gets `frame()` at each beat, as every phone its view."""
+        self.tv_page = _filled_page("tv.html", labels, language)
+        self.tv = frame
 
     def start(self) -> str:
         self.handler = wire_log(self.log, self.limits.log_bytes)
@@ -259,7 +275,7 @@ class PhoneServer:
     async def _stop(self) -> None:
         if self.listening is not None:
             self.listening.close()
-        for tracked in [*self.waiting, *self.phones]:
+        for tracked in [*self.waiting, *self.phones, *self.viewers]:
             tracked.abort()
         if self.runner is not None:
             await self.runner.cleanup()
@@ -269,6 +285,8 @@ class PhoneServer:
         app.router.add_get("/p/{token}", self._page)
         app.router.add_get("/static/{name}", self._file)
         app.router.add_get("/ws/{token}", self._socket)
+        app.router.add_get("/tv", self._tv_page)
+        app.router.add_get("/tv/ws", self._tv_socket)
         self.runner = web.AppRunner(app, access_log=None, handle_signals=False, logger=logging.getLogger("aiohttp.server"),
                                     keepalive_timeout=self.limits.hello)
         await self.runner.setup()
@@ -311,6 +329,7 @@ class PhoneServer:
     def _forget(self, tracked: _Tracked) -> None:
         self.waiting.pop(tracked, None)
         self.phones.discard(tracked)
+        self.viewers.pop(tracked, None)
         if tracked.transport is not None:
             self.by_transport.pop(tracked.transport, None)
 
@@ -436,6 +455,53 @@ class PhoneServer:
         if not ws.closed:
             await ws.close(code=CLOSE_REFUSED if not link.proven else 1000)
         return ws
+
+    # ---- the TV page -----------------------------------------------------------------------
+
+    async def _tv_page(self, request: web.Request) -> web.Response:
+        why = self._foreign(request, socket=False)
+        if why is not None:
+            return self._refused(request, why)
+        if self.tv is None:
+            return web.Response(status=404, text="no such page", headers=self.headers)
+        return web.Response(body=self.tv_page, content_type="text/html", charset="utf-8", headers=self.headers)
+
+    async def _tv_socket(self, request: web.Request) -> web.StreamResponse:
+        """One TV watching: it gets the board at every beat and says nothing (a message closes it)."""
+        why = self._foreign(request, socket=True)
+        if why is not None or self.tv is None:
+            return self._refused(request, why or "a TV socket with no TV page")
+        ws = web.WebSocketResponse(compress=False, max_msg_size=64)
+        await ws.prepare(request)
+        tracked = self.by_transport.get(request.transport) if request.transport is not None else None
+        conn = _WsConn(ws, self.loop, self.limits.queue, 0, request.transport)
+        if tracked is not None:
+            self.waiting.pop(tracked, None)
+            self.viewers[tracked] = conn
+            if len(self.viewers) > self.limits.viewers:
+                WIRE.info("more than %d TV pages: the oldest closed", self.limits.viewers)
+                next(iter(self.viewers)).abort()
+        try:
+            async for _ in ws:
+                WIRE.info("%s: a TV page sent a message (read-only): closed", request.remote)
+                break
+        finally:
+            if tracked is not None:
+                self.viewers.pop(tracked, None)
+            if not conn.writer.done():
+                conn.out.put_nowait(None)
+        if not ws.closed:
+            await ws.close(code=CLOSE_REFUSED)
+        return ws
+
+    def _tv_beat(self, at: float) -> None:
+        """Every TV its board, on the phones' beat (called by `PhoneHub.beat`, from any thread)."""
+        if self.tv is None or not self.viewers:
+            return
+        frame = self.tv()
+        for conn in list(self.viewers.values()):
+            conn.send(frame)
+        self.tv_frames += 1
 
 
 def _loop_errors(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:

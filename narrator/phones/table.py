@@ -24,6 +24,7 @@ from typing import Any, Callable, Iterable, Mapping
 from narrator.errors import UsageError
 from narrator.packs import VoicePack
 from narrator.phones.port import SeatChannels
+from narrator.flow.secret_vote import PROMPT as SECRET
 from narrator.ports import Clock, Cue, Display, Heard, Listener, PanelLines, Prompt, PublicBoard, SlotValue, Speaker
 from narrator.roles import night_calls
 from narrator.roles.designation import LINES as NOTICE_LINES
@@ -39,12 +40,16 @@ LABELS = {"title": "Narrator", "connecting": "Connecting…", "connected": "Conn
                            "then reload this page.",
           "refused_other": "This seat is open on another page.", "night": "Eyes closed. Sleep.",
           "day": "Day. Listen to the narrator.", "vote": "Your turn to vote",
+          "accuse": "Eyes closed: accuse one player",
           "elect": "Your turn to vote: who will be the {captain}?", "shot": "Choose a seat",
           "deal": "Press and hold your card to see it; let go to hide it.", "over": "The game is over.",
           "nobody": "Nobody", "yes": "Yes", "no": "No", "change": "Change (-)",
           "window": "A card may be taken now.", "claim": "I take the card",
           "charmed": "You are charmed by the Pied Piper.",
-          "infected": "You were infected: you are a Werewolf now, and keep your card's power."}
+          "infected": "You were infected: you are a Werewolf now, and keep your card's power.",
+          "votes": "Votes", "name": "Your name?", "name_ok": "OK",
+          "dead": "You are dead: this phone now shows every card and the night's choices. Keep a straight face and say "
+                  "nothing."}
 _WORDS = {"nobody": "nobody", "yes": "yes", "no": "change"}  # a prompt's word -> its button's label
 
 
@@ -71,7 +76,8 @@ class PhoneTable:
     """`Display` and `Listener` for a table with phones, around the table's own."""
 
     def __init__(self, phones: SeatChannels, display: Display, listener: Listener, pack: VoicePack, clock: Clock,
-                 beat: float | None = 0.25, hold: Callable[[Prompt], bool] | None = None) -> None:
+                 beat: float | None = 0.25, hold: Callable[[Prompt], bool] | None = None,
+                 dead_view: bool = False) -> None:
         self.phones = phones
         self.display = display
         self.listener = listener
@@ -95,6 +101,7 @@ class PhoneTable:
         self.call = ""
         self.pending: dict[int, str] = {}
         self.notices: dict[int, str] = {}
+        self.dead_view = dead_view  # a dead seat's phone shows what the narrator knows (narrator/phones/dead.py)
         self.seen: set[int] = set()  # seats whose phone showed its card at the deal (pressed, then let go)
         self.phones_only = False  # this night turn's panel is on the awake seats' phones alone
 
@@ -161,6 +168,7 @@ class PhoneTable:
     def board(self, state: PublicBoard) -> None:
         self.display.board(state)
         self._beats()
+        self._for_the_dead()
 
     def show_private(self, key: str, slots: Mapping[str, SlotValue], more: PanelLines = ()) -> None:
         more = self._designated(more)
@@ -175,6 +183,7 @@ class PhoneTable:
         self._beats()
         for seat in self.awake:
             self._panel(seat, self.lines, ())
+        self._for_the_dead()
 
     def clear_private(self) -> None:
         self.display.clear_private()
@@ -190,6 +199,7 @@ class PhoneTable:
             view = self.views.get(seat)
             if view is not None:
                 self._set(seat, {k: v for k, v in view.items() if k not in ("id", "seat", "card", "night")})
+        self._for_the_dead()
 
     def feedback(self, key: str, slots: Mapping[str, SlotValue]) -> None:
         if not self._on_phones_only():
@@ -200,6 +210,7 @@ class PhoneTable:
             view = self.views.get(seat)
             if view is not None:
                 self._set(seat, {**view, "note": self.note})
+        self._for_the_dead()
 
     # ---- Listener ------------------------------------------------------------------------
 
@@ -233,11 +244,16 @@ class PhoneTable:
                 for seat in seats:
                     self._panel(seat, [self.labels["window"]], [[seat, self.labels["claim"]]])
             else:
-                title = self.labels["elect" if _ELECTION.match(prompt.name) else
-                                    "vote" if _VOTER.match(prompt.name) else "shot"]
+                title = self.labels["accuse" if self._secret(prompt) else "elect" if _ELECTION.match(prompt.name)
+                                    else "vote" if _VOTER.match(prompt.name) else "shot"]
                 for seat in seats:
                     self._panel(seat, [title], self._choices(prompt))
         heard = self._wait(prompt, seats)
+        if self._secret(prompt):
+            # The secret accusation vote is taken from the voter's own phone only: a key typed or a
+            # word said at the table is public (docs/rules-spec.md#secret-vote).
+            while heard is not None and heard.source != "phone":
+                heard = self._wait(prompt, seats)
         if _VOTER.match(prompt.name) and seats and seats[0] in self.phones.joined():
             # The Stuttering Judge's sign (`+` before a vote) from a voter with a phone: from that
             # phone only; a `+` typed on the keypad meanwhile is someone else's and counts for nothing.
@@ -247,6 +263,10 @@ class PhoneTable:
 
     def _on_phones_only(self) -> bool:
         return self.night and self.phones_only and bool(self.awake) and set(self.awake) <= set(self.phones.joined())
+
+    def _secret(self, prompt: Prompt) -> bool:
+        """A voter's turn of the secret accusation vote (docs/rules-spec.md#secret-vote)."""
+        return self.game is not None and self.game.options.accusation_vote == "secret" and bool(SECRET.match(prompt.name))
 
     def _designated(self, more: PanelLines) -> PanelLines:
         """The chooser's notice lines ("tap seat 5 on the shoulder"): a designated seat with a phone
@@ -420,6 +440,17 @@ class PhoneTable:
 
     def _panel(self, seat: int, lines: list[str], choices: Any) -> None:
         self._set(seat, {"mode": "panel", "lines": list(lines), "choices": list(choices), "note": self.note})
+
+    def _for_the_dead(self) -> None:
+        """With the view for the dead, every dead seat's phone follows what the narrator knows."""
+        if self.dead_view and self.game is not None:
+            from narrator.phones.dead import dead_asides
+
+            cards, awake = dead_asides(self.game, self.pack, self.labels["dead"], self.call if self.night else "",
+                                       self.lines if self.night else [])
+            for seat in sorted(set(self.views) - set(self.game.living())):
+                self.phones.aside(seat, "dead", cards)
+                self.phones.aside(seat, "awake", awake)
 
     def _set(self, seat: int, view: Mapping[str, Any]) -> None:
         if self.game is None:

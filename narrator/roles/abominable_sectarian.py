@@ -97,7 +97,7 @@ OPTIONS = (
 
 
 MODULE = RoleModule(
-    Card(Role.ABOMINABLE_SECTARIAN, Team.ABOMINABLE_SECTARIAN, box="characters"),
+    Card(Role.ABOMINABLE_SECTARIAN, Team.ABOMINABLE_SECTARIAN, moons=3, box="characters"),
     opening=opening,
     board=board,
     hooks=Hooks(

@@ -98,7 +98,7 @@ def run(game: Game, rng: random.Random) -> CallTurn:
 
 
 MODULE = RoleModule(
-    Card(Role.ACCURSED_WOLF_FATHER, Team.WOLVES, pack=True, box="characters"),
+    Card(Role.ACCURSED_WOLF_FATHER, Team.WOLVES, moons=3, pack=True, box="characters"),
     (Call("accursed_wolf_father", ORDER, Schedule.EVERY_NIGHT, Role.ACCURSED_WOLF_FATHER, run, turn=20.0,
           lines=("accursed_wolf_father.prompt", "accursed_wolf_father.victim", "accursed_wolf_father.no_victim",
                  "echo.infect_yes", "echo.infect_no", "infected.you", *NOTICE_LINES, "power.none")),),

@@ -183,7 +183,7 @@ OPTIONS = (
 
 
 MODULE = RoleModule(
-    Card(Role.ACTOR, Team.VILLAGE, box="characters"),
+    Card(Role.ACTOR, Team.VILLAGE, moons=3, box="characters"),
     (Call("actor", ORDER, Schedule.EVERY_NIGHT, Role.ACTOR, run, turn=20.0,
           lines=("actor.prompt", "actor.card_left", "actor.no_cards", "echo.actor_card", "echo.actor_nobody",
                  "actor.cards", "actor.card", "actor.used", "actor.on_table")),),

@@ -109,7 +109,7 @@ OPTIONS = (
 
 
 MODULE = RoleModule(
-    Card(Role.ANGEL, Team.ANGEL, box="characters"),
+    Card(Role.ANGEL, Team.ANGEL, moons=3, box="characters"),
     opening=opening,
     announce=announce,
     hooks=Hooks(

@@ -47,6 +47,14 @@ class Card:
     # option that, when true, takes the power after all whatever the team (the Pied Piper:
     # keeps_power="piper_elder_revenge"); False: the team decides.
     keeps_power: bool | str = False
+    # Its level, as the Italian rule book's moons sort roles (docs/rules-spec.md#moons; the levels are
+    # our judgement): 1 for new players (two sides, simple goals), 2 for a role that changes sides or
+    # adds a goal, 3 for a loner or a role that turns the game over. Every card has one.
+    moons: int = 0
+
+    def __post_init__(self) -> None:
+        if self.moons not in (1, 2, 3):
+            raise ValueError(f"the card {self.role.value} needs its level: moons=1, 2 or 3 (docs/rules-spec.md#moons)")
 
 
 class Schedule(str, Enum):

@@ -35,7 +35,7 @@ OPTIONS = (
 
 
 MODULE = RoleModule(
-    Card(Role.BEAR_TAMER, Team.VILLAGE, box="characters"),
+    Card(Role.BEAR_TAMER, Team.VILLAGE, moons=1, box="characters"),
     morning=morning,
     morning_order=20,  # dawn step 9: after the Elder's revenge, before the Raven's mark,
     options=OPTIONS,

@@ -94,7 +94,7 @@ OPTIONS = (
 
 
 MODULE = RoleModule(
-    Card(Role.BIG_BAD_WOLF, Team.WOLVES, pack=True, box="characters"),
+    Card(Role.BIG_BAD_WOLF, Team.WOLVES, moons=2, pack=True, box="characters"),
     (Call("big_bad_wolf", ORDER, Schedule.EVERY_NIGHT, Role.BIG_BAD_WOLF, run, turn=20.0,
           lines=("big_bad_wolf.prompt", "echo.extra_victim", "power.none")),),
     powers=(Power("big_bad_wolf", Role.BIG_BAD_WOLF, ORDER, check, targets),),

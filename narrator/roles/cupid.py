@@ -74,7 +74,7 @@ def run_lovers(game: GameView, rng: random.Random) -> CallTurn:
 
 
 MODULE = RoleModule(
-    Card(Role.CUPID, Team.VILLAGE),
+    Card(Role.CUPID, Team.VILLAGE, moons=2),
     (
         Call("cupid", ORDER, Schedule.FIRST_NIGHT, Role.CUPID, run_cupid, turn=25.0, lines=("cupid.prompt", "echo.lover", "echo.lovers")),
         Call("lovers", 6, Schedule.AFTER, Role.CUPID, run_lovers, turn=10.0, after="cupid", lines=("lovers.show",)),

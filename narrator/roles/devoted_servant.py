@@ -105,7 +105,7 @@ OPTIONS = (
 
 
 MODULE = RoleModule(
-    Card(Role.DEVOTED_SERVANT, Team.VILLAGE, box="characters"),
+    Card(Role.DEVOTED_SERVANT, Team.VILLAGE, moons=3, box="characters"),
     (Call("devoted_servant_reset", RESET_ORDER, Schedule.EVERY_NIGHT, Role.DEVOTED_SERVANT, run_reset, turn=20.0,
           due=reset_due, lines=("devoted_servant.took", "devoted_servant_reset.nothing", "devoted_servant.window",
                                 "devoted_servant.steps", "devoted_servant.card", "devoted_servant.none")),),

@@ -107,7 +107,7 @@ OPTIONS = (
 
 
 MODULE = RoleModule(
-    Card(Role.ELDER, Team.VILLAGE, box="new_moon"),
+    Card(Role.ELDER, Team.VILLAGE, moons=2, box="new_moon"),
     announce=announce,
     hooks=Hooks(
         absorbs=(absorbs,),

@@ -99,7 +99,7 @@ OPTIONS = (
 
 
 MODULE = RoleModule(
-    Card(Role.FOX, Team.VILLAGE, box="characters"),
+    Card(Role.FOX, Team.VILLAGE, moons=2, box="characters"),
     (Call("fox", ORDER, Schedule.EVERY_NIGHT, Role.FOX, run, turn=20.0,
           lines=("fox.prompt", "fox.yes", "fox.no", "fox.power_lost", "echo.sniff", "echo.sniff_nobody", "power.none")),),
     powers=(Power("fox", Role.FOX, ORDER, check, targets, effect=effect),),

@@ -45,7 +45,7 @@ OPTIONS = (
 
 
 MODULE = RoleModule(
-    Card(Role.HUNTER, Team.VILLAGE),
+    Card(Role.HUNTER, Team.VILLAGE, moons=1),
     hooks=Hooks(chain=(Chain(4, shot, Role.HUNTER),), answers=(Answer(Awaiting.HUNTER, said, shoots),)),
     options=OPTIONS,
 )

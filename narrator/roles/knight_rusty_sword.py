@@ -88,7 +88,7 @@ OPTIONS = (
 
 
 MODULE = RoleModule(
-    Card(Role.KNIGHT_RUSTY_SWORD, Team.VILLAGE, box="characters"),
+    Card(Role.KNIGHT_RUSTY_SWORD, Team.VILLAGE, moons=2, box="characters"),
     hooks=Hooks(
         dusk_deaths=(dusk_deaths,),
         dawn_deaths=(dawn_deaths,),

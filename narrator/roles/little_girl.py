@@ -6,4 +6,4 @@ from __future__ import annotations
 from narrator.roles.base import Card, RoleModule
 from narrator.rules.roles import Role, Team
 
-MODULE = RoleModule(Card(Role.LITTLE_GIRL, Team.VILLAGE))
+MODULE = RoleModule(Card(Role.LITTLE_GIRL, Team.VILLAGE, moons=1))

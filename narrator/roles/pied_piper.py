@@ -163,7 +163,7 @@ OPTIONS = (
 
 MODULE = RoleModule(
     # The Elder's revenge spares him unless `piper_elder_revenge` (docs/rules-spec.md#role-elder).
-    Card(Role.PIED_PIPER, Team.PIED_PIPER, box="new_moon", keeps_power="piper_elder_revenge"),
+    Card(Role.PIED_PIPER, Team.PIED_PIPER, moons=3, box="new_moon", keeps_power="piper_elder_revenge"),
     (
         Call("pied_piper", ORDER, Schedule.EVERY_NIGHT, Role.PIED_PIPER, run, turn=25.0,
              lines=("pied_piper.prompt", "pied_piper.charmed", "echo.charm", "power.none", *NOTICE_LINES,

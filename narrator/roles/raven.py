@@ -90,7 +90,7 @@ OPTIONS = (
 
 
 MODULE = RoleModule(
-    Card(Role.RAVEN, Team.VILLAGE, box="village"),
+    Card(Role.RAVEN, Team.VILLAGE, moons=2, box="village"),
     (Call("raven", ORDER, Schedule.EVERY_NIGHT, Role.RAVEN, run, turn=20.0,
           lines=("raven.prompt", "echo.mark", "echo.mark_nobody", "raven.mark", "raven.votes", "raven.votes_one")),),
     powers=(Power("raven", Role.RAVEN, ORDER, check, targets),),

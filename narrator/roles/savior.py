@@ -92,7 +92,7 @@ OPTIONS = (
 
 
 MODULE = RoleModule(
-    Card(Role.SAVIOR, Team.VILLAGE, box="new_moon"),
+    Card(Role.SAVIOR, Team.VILLAGE, moons=1, box="new_moon"),
     (Call("savior", ORDER, Schedule.EVERY_NIGHT, Role.SAVIOR, run, turn=20.0, lines=("savior.prompt", "savior.last", "echo.protect")),),
     powers=(Power("savior", Role.SAVIOR, ORDER, check, targets),),
     hooks=Hooks(

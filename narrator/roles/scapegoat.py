@@ -36,7 +36,8 @@ def tie(game: GameView, tie: Tie) -> Settled | None:
 def names_voters(game: GameView, seat: int, cause: Cause) -> Reaction | None:
     """Dawn step 6: the Scapegoat eliminated by a tie names who may vote the next day (awaited)."""
     s = game.state
-    if cause is Cause.VOTE and s.tie_victim == seat and game.powered(seat) and game.check_outcome() is None:
+    if cause is Cause.VOTE and s.tie_victim == seat and game.powered(seat) \
+            and (not game.end_checked_now() or game.check_outcome() is None):
         return Reaction(waits=VotersCalled)
     return None
 
@@ -78,7 +79,7 @@ OPTIONS = (
 
 
 MODULE = RoleModule(
-    Card(Role.SCAPEGOAT, Team.VILLAGE, box="new_moon"),
+    Card(Role.SCAPEGOAT, Team.VILLAGE, moons=2, box="new_moon"),
     announce=announce,
     hooks=Hooks(
         ties=(tie,),

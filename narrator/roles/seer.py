@@ -86,7 +86,7 @@ OPTIONS = (
 
 
 MODULE = RoleModule(
-    Card(Role.SEER, Team.VILLAGE),
+    Card(Role.SEER, Team.VILLAGE, moons=1),
     (Call("seer", ORDER, Schedule.EVERY_NIGHT, Role.SEER, run, turn=20.0,
           lines=("seer.prompt", "seer.result", "seer.result_wolf", "seer.result_not_wolf")),),
     powers=(Power("seer", Role.SEER, ORDER, None, targets, record=saw, shows=shows, who="the Seer", said=said),),

@@ -122,7 +122,7 @@ OPTIONS = (
 
 
 MODULE = RoleModule(
-    Card(Role.STUTTERING_JUDGE, Team.VILLAGE, box="characters"),
+    Card(Role.STUTTERING_JUDGE, Team.VILLAGE, moons=2, box="characters"),
     (Call("stuttering_judge", ORDER, Schedule.FIRST_NIGHT, Role.STUTTERING_JUDGE, run, turn=15.0,
           lines=("stuttering_judge.prompt", "stuttering_judge.second_vote")),
      Call("stuttering_judge_arm", ARM_ORDER, Schedule.SOME_NIGHTS, Role.STUTTERING_JUDGE, run_arm, turn=15.0,

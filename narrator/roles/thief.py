@@ -86,7 +86,7 @@ OPTIONS = (
 
 
 MODULE = RoleModule(
-    Card(Role.THIEF, Team.VILLAGE),
+    Card(Role.THIEF, Team.VILLAGE, moons=2),
     (Call("thief", ORDER, Schedule.FIRST_NIGHT, Role.THIEF, run, turn=20.0,
           lines=("thief.cards", "thief.cards_forced", "thief.forced", "thief.took", "thief.kept")),),
     powers=(Power("thief", Role.THIEF, ORDER, None, targets, first_night_only=True, seats=False, record=chose,

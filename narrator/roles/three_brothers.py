@@ -26,7 +26,7 @@ def run(game: Game, rng: random.Random) -> CallTurn:
 
 
 MODULE = RoleModule(
-    Card(Role.THREE_BROTHERS, Team.VILLAGE, unique=False, box="characters", copies=3),
+    Card(Role.THREE_BROTHERS, Team.VILLAGE, moons=1, unique=False, box="characters", copies=3),
     (Call("three_brothers", ORDER, Schedule.SOME_NIGHTS, Role.THREE_BROTHERS, run, turn=15.0,
           lines=("three_brothers.show",), nights=siblings_night),),
     powers=(siblings_power("three_brothers", Role.THREE_BROTHERS, ORDER),),

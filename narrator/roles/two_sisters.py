@@ -72,7 +72,7 @@ OPTIONS = (
 
 
 MODULE = RoleModule(
-    Card(Role.TWO_SISTERS, Team.VILLAGE, unique=False, box="characters", copies=2),
+    Card(Role.TWO_SISTERS, Team.VILLAGE, moons=1, unique=False, box="characters", copies=2),
     (Call("two_sisters", ORDER, Schedule.SOME_NIGHTS, Role.TWO_SISTERS, run, turn=15.0,
           lines=("two_sisters.show",), nights=siblings_night),),
     powers=(siblings_power("two_sisters", Role.TWO_SISTERS, ORDER),),

@@ -43,7 +43,7 @@ OPTIONS = (
 
 
 MODULE = RoleModule(
-    Card(Role.VILLAGE_IDIOT, Team.VILLAGE, box="new_moon"),
+    Card(Role.VILLAGE_IDIOT, Team.VILLAGE, moons=2, box="new_moon"),
     announce=announce,
     hooks=Hooks(
         spares=(spares,),

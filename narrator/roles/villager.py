@@ -5,4 +5,4 @@ from __future__ import annotations
 from narrator.roles.base import Card, RoleModule
 from narrator.rules.roles import Role, Team
 
-MODULE = RoleModule(Card(Role.VILLAGER, Team.VILLAGE, unique=False, wizard=False))
+MODULE = RoleModule(Card(Role.VILLAGER, Team.VILLAGE, moons=1, unique=False, wizard=False))

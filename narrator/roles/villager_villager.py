@@ -26,7 +26,7 @@ def public(game: GameView) -> Mapping[int, str]:
 
 
 MODULE = RoleModule(
-    Card(Role.VILLAGER_VILLAGER, Team.VILLAGE, box="characters", extra_card=False),
+    Card(Role.VILLAGER_VILLAGER, Team.VILLAGE, moons=1, box="characters", extra_card=False),
     opening=opening,
     public=public,
 )

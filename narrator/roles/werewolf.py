@@ -46,7 +46,7 @@ def run(game: Game, rng: random.Random) -> CallTurn:
 
 
 MODULE = RoleModule(
-    Card(Role.WEREWOLF, Team.WOLVES, pack=True, unique=False),
+    Card(Role.WEREWOLF, Team.WOLVES, moons=1, pack=True, unique=False),
     (Call("werewolves", 14, Schedule.EVERY_NIGHT, Role.WEREWOLF, run, always=True, turn=40.0, wake_line=wake_line,
           lines=("werewolves.wake_first", "werewolves.wake_meet", "werewolves.prompt", "echo.victim", "echo.victim_nobody")),),
 )

@@ -106,7 +106,7 @@ OPTIONS = (
 
 
 MODULE = RoleModule(
-    Card(Role.WHITE_WEREWOLF, Team.WHITE_WEREWOLF, pack=True, box="village"),
+    Card(Role.WHITE_WEREWOLF, Team.WHITE_WEREWOLF, moons=3, pack=True, box="village"),
     (Call("white_werewolf", ORDER, Schedule.ALTERNATE, Role.WHITE_WEREWOLF, run, turn=20.0, nights=his_night,
           lines=("white_werewolf.prompt", "white_werewolf.pack", "echo.white_victim", "echo.white_victim_nobody")),),
     powers=(Power("white_werewolf", Role.WHITE_WEREWOLF, ORDER, check, targets, nights=his_night),),

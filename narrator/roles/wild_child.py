@@ -97,7 +97,7 @@ OPTIONS = (
 
 
 MODULE = RoleModule(
-    Card(Role.WILD_CHILD, Team.VILLAGE, box="characters"),
+    Card(Role.WILD_CHILD, Team.VILLAGE, moons=2, box="characters"),
     (Call("wild_child", ORDER, Schedule.FIRST_NIGHT, Role.WILD_CHILD, run, turn=20.0,
           lines=("wild_child.prompt", "echo.model", "wild_child.you", "wild_child.transformed")),),
     powers=(Power("wild_child", Role.WILD_CHILD, ORDER, check, targets, first_night_only=True, lasting=True),),

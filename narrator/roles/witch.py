@@ -191,7 +191,7 @@ OPTIONS = (
 
 
 MODULE = RoleModule(
-    Card(Role.WITCH, Team.VILLAGE),
+    Card(Role.WITCH, Team.VILLAGE, moons=1),
     (Call("witch", ORDER, Schedule.EVERY_NIGHT, Role.WITCH, run, turn=30.0,
           lines=("witch.victim", "witch.no_victim", "witch.unknown_victim", "witch.heal_prompt", "witch.poison_prompt",
                  "witch.nothing", "witch.devoured", "witch.heal_which", "echo.save_seat", "echo.save_yes", "echo.save_no", "echo.poison", "echo.poison_nobody")),),

@@ -100,7 +100,7 @@ OPTIONS = (
 
 
 MODULE = RoleModule(
-    Card(Role.WOLF_HOUND, Team.VILLAGE, box="characters"),
+    Card(Role.WOLF_HOUND, Team.VILLAGE, moons=2, box="characters"),
     (Call("wolf_hound", ORDER, Schedule.FIRST_NIGHT, Role.WOLF_HOUND, run, turn=20.0,
           lines=("wolf_hound.prompt", "echo.hound_village", "echo.hound_wolves",
                  "wolf_hound.chose_village", "wolf_hound.chose_wolves")),),

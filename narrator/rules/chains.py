@@ -106,7 +106,7 @@ def finish_resolution(game: GameView, emit: Emit) -> None:
     if s.captain is not None and (not s.alive[s.captain - 1] or s.resigned) and game.living():
         emit(SuccessorCalled(s.captain))
         return
-    outcome = game.check_outcome()
+    outcome = game.check_outcome() if game.end_checked_now() else None
     if outcome is not None:
         emit(GameEnded(outcome.winner, outcome.winners))
     elif s.resolving_day:

@@ -247,6 +247,19 @@ def deal(players: int, deck: Composition, rng: random.Random, options: Options) 
     return Deal(tuple(cards))
 
 
+def set_aside(deck: Composition, count: int, rng: random.Random) -> Composition:
+    """The deck dealt when `count` special cards are set aside unseen (docs/rules-spec.md#set-aside):
+    drawn with `rng` among the single cards that are neither the pack's nor dealt to a known seat
+    or in a fixed number of copies, each replaced by a Villager (fewer when fewer such cards)."""
+    cards = [r for r in sorted(deck) if r is not _ROLE_VILLAGER and deck[r] == 1
+             and r not in hooks.PACK and not r.seated and not r.copies]
+    out = dict(deck)
+    for role in rng.sample(cards, min(count, len(cards))):
+        del out[role]
+        out[_ROLE_VILLAGER] = out.get(_ROLE_VILLAGER, 0) + 1
+    return out
+
+
 def deck_of(seats: tuple[Role, ...], extra: tuple[Role, ...] = ()) -> dict[Role, int]:
     """How many of each card, in the order they first appear (a plain loop: two `Counter`s and their
     sum cost more than the rest of a game's start in the simulator)."""

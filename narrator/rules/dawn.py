@@ -48,9 +48,26 @@ def dawn(game: GameView, emit: Emit) -> None:
         if seat in dead:
             emit(PlayerDied(seat, dead[seat], s.roles[seat - 1]))
         queue.append((seat, dead.get(seat) or earlier[seat]))
+    if not order and game.last_two():
+        lower = _lower_of_two(game)
+        if lower is not None:
+            emit(PlayerDied(lower, Cause.LAST_TWO, s.roles[lower - 1]))
+            queue.append((lower, Cause.LAST_TWO))
     if hooks.windows and window(game, emit, queue, 0):
         return  # a card may be taken before the chain reactions (`take_card` resumes them)
     chains.resolve(game, emit, queue)
+
+
+def _lower_of_two(game: GameView) -> int | None:
+    """The two-player game's dawn with no death (docs/rules-spec.md#last-two): of the last two,
+    the lower in the order pack member, then everyone else, is eliminated; None when the game
+    has already ended (the mixed Lovers alone) or both stand equal."""
+    if game.check_outcome() is not None:
+        return None
+    first, second = game.state.living
+    if game.is_pack(first) == game.is_pack(second):
+        return None
+    return second if game.is_pack(first) else first
 
 
 def window(game: GameView, emit: Emit, queue: list[tuple[int, Cause]], after: int) -> bool:

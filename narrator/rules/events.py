@@ -40,6 +40,7 @@ class Cause(str, Enum):
     WHITE_WEREWOLF = "white_werewolf"  # devoured by the White Werewolf
     ELDER = "elder"  # the pardoned Village Idiot dies with the Elder (idiot_dies_with_elder)
     BIG_BAD_WOLF = "big_bad_wolf"  # devoured by the Big Bad Wolf's extra victim
+    LAST_TWO = "last_two"  # the lower of the last two, eliminated at a dawn with no death (two_player_end)
 
 
 # "Devoured" (docs/rules-spec.md#terms): the only deaths the Savior stops, the

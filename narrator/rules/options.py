@@ -31,6 +31,20 @@ class Options:
     wolves_win_at_parity: bool = False
     # Telling a charmed (or infected) player he was designated (narrator/roles/designation.py).
     designation_notice: Literal["tap_by_chooser", "helper_touch"] = "tap_by_chooser"
+    # When the end is checked (docs/rules-spec.md#end): every morning and after every elimination,
+    # or only at the start of each day, as the Italian rule book has it.
+    end_check: Literal["morning_and_vote", "dawn"] = "morning_and_vote"
+    # The Italian rule book's two-player game (docs/rules-spec.md#last-two): a single vote, and the
+    # lower of the two eliminated at a dawn with no death.
+    two_player_end: bool = False
+    # Possible roles beyond the dealt ones (docs/rules-spec.md#set-aside): this many special cards of
+    # the composition are set aside unseen at the program's deal, replaced by Villagers, and still
+    # called every night.
+    possible_beyond_dealt: int = 0
+    # The accusation vote with eyes closed, each voter on their own phone (docs/rules-spec.md#secret-vote):
+    # `secret` needs a phone on every seat (refused before the game otherwise); `secret_with_phones`
+    # is secret when the table plays with phones and open otherwise (the wherewolf preset's).
+    accusation_vote: Literal["open", "secret", "secret_with_phones"] = "open"
     # ---- the roles' options, from their modules: written by `python scripts/options.py` ----
     # narrator/roles/seer.py
     seer_sees: Literal["role", "team"] = "role"
@@ -170,7 +184,7 @@ CHOICES: dict[str, tuple[str, ...]] = {name: typing.get_args(_HINTS[name])
                                        for name, kind in KINDS.items() if kind == "word"}
 # Options that take a whole number, with their allowed range (the default is the field's); filled by
 # the catalogue from each role's `Option.span` as it loads.
-NUMBERS: dict[str, range] = {}
+NUMBERS: dict[str, range] = {"possible_beyond_dealt": range(0, 3)}
 # Options that take a text of their own (a seat map, a list of cards), with its check and how a
 # typed text is read; filled by the catalogue from each role's `Option` as it loads.
 TEXTS: dict[str, Callable[[str, str], OptionError | None]] = {}

@@ -282,6 +282,18 @@ class GameView:
             return None
         return team
 
+    def last_two(self) -> bool:
+        """The two-player game is on (docs/rules-spec.md#last-two): two players left, with
+        `two_player_end`."""
+        return self.state.options.two_player_end and len(self.state.living) == 2
+
+    def end_checked_now(self) -> bool:
+        """Whether the end is checked now (docs/rules-spec.md#end): always at dawn; after a day's
+        eliminations too, unless `end_check=dawn`, where only a table with nobody left alive ends
+        at once (no night is played for nobody)."""
+        s = self.state
+        return not s.resolving_day or s.options.end_check != "dawn" or not s.living
+
     def check_outcome(self) -> Outcome | None:
         """The end check (docs/rules-spec.md#end): the first row of the table (`Hooks.wins`, in
         rank order) that holds, among the rows of this game's possible roles."""

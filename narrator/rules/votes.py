@@ -59,7 +59,8 @@ def open_vote(game: GameView, emit: Emit) -> None:
     s = game.state
     first = s.last_vote_day < s.day
     living = game.living()
-    ballot = _BALLOT_ACCUSATION if s.options.vote_procedure == "accusation" else _BALLOT_VOTE
+    single = game.last_two()  # the two-player game: a single vote, whatever the procedure
+    ballot = _BALLOT_ACCUSATION if s.options.vote_procedure == "accusation" and not single else _BALLOT_VOTE
     allowed = voters(game)
     if not allowed:  # nobody may vote today (the Scapegoat's list): no elimination
         _no_elimination(game, emit, "no_voters")
@@ -186,6 +187,12 @@ def _after_votes(
             emit(CaptainElected(rng.choice(tied), True))
     elif top == 0:
         _no_elimination(game, emit, "no_votes")
+    elif ballot is _BALLOT_VOTE and game.last_two():
+        # docs/rules-spec.md#last-two: the one with more votes is burned; a tie burns nobody.
+        if len(leaders) == 1:
+            _eliminate(game, emit, leaders[0], by_captain=False)
+        else:
+            _no_elimination(game, emit, "tie")
     elif ballot is _BALLOT_VOTE and s.options.vote_procedure == "runoff":
         # Round one never ends in a tie-break: the tied leaders (or the leader and everyone
         # tied second) go to round two; ties are settled there, as in plurality.

@@ -109,6 +109,14 @@ class LineSource:
     def next(self, cue: Cue) -> tuple[str, Path, str]:
         return self.audio(cue, self.turn(cue))
 
+    def seconds(self, cue: Cue) -> float:
+        """How long the voice sounds in the line's first variant, rendered now if need be (a name
+        the voice cannot say: narrator/speech/names.py)."""
+        from narrator.speech.names import voiced_seconds
+        from narrator.speech.render import SAMPLE_RATE
+
+        return voiced_seconds(load_clip(self.audio(cue, 0)[1], SAMPLE_RATE), SAMPLE_RATE)
+
     def prepare(self, cues: Iterable[Cue]) -> None:
         """Join every recorded line these cues can produce, and render the rest with the engine."""
         cues = list(cues)
@@ -147,6 +155,10 @@ class AudioSpeaker:
 
     def text(self, cue: Cue) -> str:
         return self.pack.text(cue, self.lines.turn(cue))
+
+    def seconds(self, cue: Cue) -> float:
+        """How long the voice sounds in a line (`LineSource.seconds`)."""
+        return self.lines.seconds(cue)
 
     def say(self, cue: Cue, at: float | None = None) -> float:
         """Queue the line (to start at clock time `at`, on the exact frame, when given)."""

@@ -121,6 +121,13 @@ def register_rules(sub: Any) -> None:
                     "Set an option with --option KEY=VALUE, in the setup questions, or under [options] in config.toml.")
     p.add_argument("--lang", default=None, metavar="L",
                    help="language of the reference: {languages} (default: the remembered table's language, else en)")
+    p.add_argument("--presets", action="store_true",
+                   help="list the presets (rule options set at once, --option preset=NAME) and where they are")
+    p.add_argument("--save-preset", metavar="NAME", default=None,
+                   help="save the remembered table's rule options (and any --option given) as a preset: NAME goes "
+                        "into this table's presets folder, a path ending in .toml where it says; share the file")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="with --save-preset: an option to save on top of the table's (preset=NAME too)")
     p.set_defaults(func=run_rules)
 
 
@@ -140,7 +147,49 @@ def run_rules(args: argparse.Namespace) -> int:
     from narrator.table.config import adopt_language
 
     adopt_language(lang)  # the reference's own words (not the pack's) in its language too
+    if args.save_preset is not None:
+        return _save_preset(args)
+    if args.presets:
+        return _list_presets()
+    if args.option:
+        raise UsageError("--option goes with --save-preset (the options to save); the reference lists them all")
     print(render_rules(load_pack(lang)), end="")
+    return 0
+
+
+def _list_presets() -> int:
+    from narrator.table.presets import as_text, presets, user_folder
+
+    print(tr("Presets (play one with --option preset=NAME, or choose it in the setup questions); "
+             "this table's own are in {folder}:", folder=user_folder()))
+    for preset in presets():
+        options = ", ".join(f"{k}={as_text(v)}" for k, v in preset.options.items()) or "-"
+        print(f"  {preset.name}: {options}" + ("" if preset.built_in else f" ({preset.path})")
+              + (f"; {preset.description}" if preset.description and not preset.built_in else ""))
+    return 0
+
+
+def _save_preset(args: argparse.Namespace) -> int:
+    from narrator.i18n import message_of
+    from narrator.rules import Options, RulesError
+    from narrator.table.config import config_path, load_config
+    from narrator.table.presets import expand, save_preset, user_folder
+
+    loaded = load_config(config_path())
+    pairs = expand(args.option)
+    try:
+        table = Options().with_values(loaded.config.options if loaded.exists else {}).to_dict()
+        given = Options.parse(pairs).to_dict()
+    except RulesError as exc:
+        raise UsageError("{problem}", problem=message_of(exc)) from None
+    named = {pair.partition("=")[0].strip().replace("-", "_") for pair in pairs}
+    defaults = Options().to_dict()
+    chosen = {**table, **{k: given[k] for k in named}}
+    path = save_preset(args.save_preset, {k: v for k, v in chosen.items() if v != defaults[k]})
+    name = path.stem if path.parent == user_folder() else str(path)
+    print(tr("Saved the preset in {path}. Play it with --option preset={name}; another table plays the file with "
+             "--option preset=PATH, or keeps it in its own presets folder ('narrator rules --presets').",
+             path=path, name=name))
     return 0
 
 

@@ -25,7 +25,8 @@ DEAL_MODES = ("program", "cards")
 # What the voice check picked (narrator/listening/check.py, `narrator listen --check`): voice for
 # seats and yes/no, voice for yes/no only (seats on the keypad), or the keypad only.
 VOICE_MODES = ("voice", "yes_no", "keypad")
-KEYS = ("players", "roles", "options", "language", "inputs", "deal", "timing", "speech_scale", "names", "voice_mode", "phones")
+KEYS = ("players", "roles", "options", "language", "inputs", "deal", "timing", "speech_scale", "names", "voice_mode", "phones",
+        "tv")
 
 
 def adopt_language(language: str) -> bool:
@@ -64,6 +65,7 @@ class TableConfig:
     inputs: str = "keypad"
     deal: str = "program"
     phones: bool = False  # every player's phone as their private card and panel (docs/phones.md)
+    tv: bool = False  # the board as a web page for a TV too (docs/tv.md)
     timing: dict[str, float] = field(default_factory=dict)  # only the values changed from the defaults
     speech_scale: float = 1.0  # text mode: how long a printed line 'lasts' (tests and demos shorten it)
     names: dict[str, str] = field(default_factory=dict)  # optional: seat number -> the player's name (history)
@@ -114,6 +116,8 @@ class TableConfig:
         ]
         if self.phones:
             lines.append("phones = true")
+        if self.tv:
+            lines.append("tv = true")
         if self.speech_scale != 1.0:
             lines.append(f"speech_scale = {self.speech_scale!r}")
         if self.voice_mode != "voice":
@@ -232,6 +236,11 @@ def parse_config(data: Mapping[str, Any], where: str) -> tuple[TableConfig, list
             cfg.phones = data["phones"]
         else:
             bad("phones", tr("{value!r}; write phones = true or phones = false", value=data["phones"]))
+    if "tv" in data:
+        if isinstance(data["tv"], bool):
+            cfg.tv = data["tv"]
+        else:
+            bad("tv", tr("{value!r}; write tv = true or tv = false", value=data["tv"]))
     if "language" in data:
         from narrator.packs import available_languages
 

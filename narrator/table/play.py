@@ -13,10 +13,13 @@ from typing import TYPE_CHECKING, Any, Callable, Collection, TextIO
 from narrator.errors import NarratorError, UsageError
 from narrator.flow.script import Setup
 from narrator.i18n import REFERENCE, current_language, marked, message_of, side_name, tr
-from narrator.ports import Clock, Display, Listener, Prompt, Speaker
+from narrator.ports import Clock, Display, Journal, Listener, Prompt, Speaker
 
 if TYPE_CHECKING:
+    from narrator.names import People
+    from narrator.packs import VoicePack
     from narrator.phones.play import TablePhones
+    from narrator.phones.server import PhoneServer
     from narrator.speech.pool import RenderPool
     from narrator.table.early import EarlyRender, TablePool
     from narrator.table.text import LineListener
@@ -26,9 +29,10 @@ from narrator.table.setups import scaled as scaled, setup_from_config as setup_f
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", type=Path, metavar="FILE", help="the table's config file (default: the user's config folder)")
-    p.add_argument("--screen", choices=("full", "text"), default=None,
+    p.add_argument("--screen", choices=("full", "text", "tv"), default=None, nargs="?", const="tv",
                    help="full: the full-screen board, lines spoken unless --no-audio (default in a terminal); "
-                        "text: printed lines, typed answers, no sound (the same as --text)")
+                        "text: printed lines, typed answers, no sound (the same as --text); "
+                        "tv (or --screen alone): the full screen, and the board as a web page for a TV (docs/tv.md)")
     p.add_argument("--pace", type=float, default=None, metavar="F",
                    help="scale every turn and line by F (0.1 = ten times faster, for trying things out)")
     p.add_argument("--again", action="store_true",
@@ -42,6 +46,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--phones-host", default=None, metavar="ADDRESS",
                    help="the laptop's address the phones reach (default: its address on the network)")
     p.add_argument("--phones-port", type=int, default=0, metavar="PORT", help="the phones' port (default: any free one)")
+    p.add_argument("--dead-view", action="store_true",
+                   help="with --phones: a dead player's phone shows every card and the night's choices (docs/phones.md)")
 
 
 def _voice_check(asker: Any, config: TableConfig) -> str:
@@ -147,11 +153,15 @@ def play_at_table(args: argparse.Namespace) -> int:
     if args.pace is not None and not 0 < args.pace <= 10:
         raise UsageError("--pace {pace!r}: give a factor above 0, at most 10 (0.1 is ten times faster)", pace=args.pace)
     tty = sys.stdout.isatty() and sys.stdin.isatty()
+    if args.screen == "tv":  # the full screen, and the board on the TV page (docs/tv.md)
+        args.tv, args.screen = True, "full"
     screen = args.screen or ("text" if args.text or not tty else "full")
     if screen == "full" and not tty:
         raise UsageError("the full screen needs a terminal; use --screen text (or --text) when input or output is redirected")
     if getattr(args, "phones", False) and screen != "full":
         raise UsageError("--phones needs the full screen (the text screen has no private panel); leave out --text")
+    if getattr(args, "tv", False) and screen != "full":
+        raise UsageError("--screen tv shows the full screen's board on a TV; leave out --text")
     missing = phones_missing()
     if getattr(args, "phones", False) and missing:
         # Before the setup and before any journal: nothing to answer in vain, no abandoned game.
@@ -194,7 +204,9 @@ def _play_games(args: argparse.Namespace, screen: str, lines: LineListener, give
 
         last, head = last_game(games_folder())
         setup = rematch_setup(last, _rematch_rng(args.seed, 0))
-        names = {int(k): str(v) for k, v in (head.get("names") or {}).items() if str(k).isdigit()}
+        from narrator.names import head_names
+
+        names = head_names(head)
     elif given:
         setup = setup_from_args(args)
         if args.pace is not None:
@@ -211,9 +223,17 @@ def _play_games(args: argparse.Namespace, screen: str, lines: LineListener, give
             hook.stop()  # the game plans its own lines on the same workers
         if config.phones and screen == "full":
             args.phones = True  # the setup's answer, as `--phones` (docs/phones.md)
+        if config.tv and screen == "full":
+            args.tv = True  # the setup's answer, as `--screen` (docs/tv.md)
         setup = setup_from_config(config, args.seed, args.pace)
         names = config.seat_names()
+    if getattr(args, "dead_view", False) and not getattr(args, "phones", False):
+        raise UsageError("--dead-view shows the dead what the narrator knows on their phones; add --phones")
     adopt_language(setup.language)  # the table's language (the setup file's, the last game's, --lang): every line in it
+    from narrator.flow.secret_vote import with_phones
+
+    # The secret accusation vote needs a phone on every seat: refused now, before the game, without.
+    setup = with_phones(setup, bool(getattr(args, "phones", False)) and screen == "full")
     if given or args.again:  # the wizard warned already
         from narrator.flow.script import warn_players
 
@@ -328,7 +348,7 @@ def deal_at_table(setup: Setup, mode: str, speaker: Speaker, listener: Listener,
     deck = deck_of(setup.deal.seats, extra)
     dealt = roll_call(setup.players, deck, setup.options, speaker, listener, display, clock, setup.timing)
     # Every role announced is called every night, even one left in the middle by the Thief.
-    return replace(setup, deal=dealt, possible=frozenset(deck))
+    return replace(setup, deal=dealt, possible=frozenset(deck) | (setup.possible or frozenset()))
 
 
 def _journal(args: argparse.Namespace) -> Path:
@@ -346,7 +366,11 @@ def _play_text(args: argparse.Namespace, setup: Setup, deal_mode: str, listener:
     from narrator.packs import load_pack
     from narrator.table.text import TextDisplay, seat_hint, text_speaker
 
-    pack = load_pack(setup.language)
+    from narrator.names import People
+
+    people = People(names or {}, frozen=True)  # the text screen has no phone to give one later
+    pack = load_pack(setup.language).with_people(people)
+    _check_names(people, pack, None)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     path = _journal(args)
     journal = FileJournal.create(path)
@@ -416,7 +440,12 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
     from narrator.table.screen import ScreenDisplay, ScreenListener, ScreenSpeaker
     from narrator.table.sound import SpeakingTracker, open_table_speaker
 
-    pack = load_pack(setup.language)
+    from narrator.names import People
+
+    # The table's names (docs/names.md): the wizard's, the last game's, or a resumed game's; the
+    # phones add theirs until the game starts. Every line, screen and page takes them from the pack.
+    people = People(names if names is not None else _journal_names(path) if resuming else {}, frozen=resuming)
+    pack = load_pack(setup.language).with_people(people)
     clock = RealClock()
     try:
         table_speaker = open_table_speaker(pack, clock, args, setup.speech_scale)  # no device: stop here
@@ -424,17 +453,27 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
         if started is not None:
             started.close()
         raise
+    _check_names(people, pack, table_speaker)
     voice_out = SpeakingTracker(_in_order_of_need(table_speaker, started))
     phones: TablePhones | None = None
+    tv_server: PhoneServer | None = None
     try:
         # The phones' server first: an address it cannot have stops the game before its journal exists
         # (no abandoned game in the history). None without --phones (a resumed game: its links file).
         phones = _phones(args, setup, path, resuming)
+        if getattr(args, "tv", False) and phones is None:
+            from narrator.table.tv_page import tv_server as own_server
+
+            # The TV page alone: a server of its own, with the phones' limits and checks.
+            tv_server = own_server(setup.players, path, getattr(args, "phones_host", None),
+                                   getattr(args, "phones_port", 0) or 0)
         stopped = path.stat().st_mtime if resuming else 0.0  # when the game stopped: its journal's last write
         journal = FileJournal.reopen(path) if resuming else FileJournal.create(path)
     except BaseException:
         if phones is not None:
             phones.close()
+        if tv_server is not None:
+            tv_server.stop()
         voice_out.close()
         raise
     try:
@@ -442,6 +481,8 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
     except BaseException:  # a bad journal: one line from the caller, nothing left open (review leftover 3)
         if phones is not None:
             phones.close()
+        if tv_server is not None:
+            tv_server.stop()
         voice_out.close()
         journal.close()
         raise
@@ -452,12 +493,30 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
     recorder = Recorder(names)
     screen = ScreenDisplay(pack, clock, timing=setup.timing)
     screen.title = tr("narrator — journal {name}", name=path.name)
-    speaker = ScreenSpeaker(voice_out, pack, screen)
+    speaker: Speaker = ScreenSpeaker(voice_out, pack, screen)
+    game_journal: Journal = journal
     try:
+        if phones is not None:
+            from narrator.phones.names import take_names
+
+            take_names(phones.hub, people)  # each phone asks its seat's name until the game starts
+        tv_address = ""
+        if getattr(args, "tv", False):
+            from narrator.table.tv_page import serve_tv
+            from narrator.table.tv import TvBoard, TvJournal, TvSpeaker
+
+            tv = TvBoard(screen, pack, setup.players)
+            speaker, game_journal = TvSpeaker(speaker, tv), TvJournal(journal, tv)
+            own = tv_server if tv_server is not None else phones.server if phones is not None else None
+            if own is not None:
+                tv_address = serve_tv(own, tv, pack)
         # The first night's lines before the screen takes over (with the progress bar); the rest render
         # behind the game, in the order of need (narrator/speech/need.py).
-        voice_out.prepare(all_cues(pack, start_game(setup), setup.timing))
-        at_table = phones.table(screen, pack, clock) if phones is not None else None
+        cues = all_cues(pack, start_game(setup), setup.timing)
+        voice_out.prepare(cues)
+        named = people.version
+        at_table = (phones.table(screen, pack, clock, dead_view=bool(getattr(args, "dead_view", False)))
+                    if phones is not None else None)
         extra = [at_table.source()] if at_table is not None else []
         with open_table_listener(pack, speaker, voice_out.busy_until, voice=voice, echo=screen.echo,
                                  extra=extra, seats_by_voice=seats_by_voice) as answers:
@@ -471,10 +530,27 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
                         pass
 
                 phones.codes(sys.stdout, enter)
+            if tv_address:
+                from narrator.table.tv_page import show_address
+
+                show_address(sys.stdout, tv_address)
+            if at_table is not None or tv_address:
                 print(pack.panel_text("screen.start", {}))
                 sys.stdout.flush()
                 while listener.listen(_final_prompt()) is None:
                     pass
+            # The names are those given by now: every line naming a seat renders before it is due.
+            if phones is not None:
+                from narrator.phones.names import close_names
+
+                close_names(phones.hub, people)
+            people.freeze()
+            if people.version != named:
+                _check_names(people, pack, table_speaker)
+                voice_out.prepare(cues)
+            recorder.names = people.names()
+            if names is not None:
+                names.update(people.names())  # a rematch keeps them
             if answers.notes:
                 # Before the screen takes over, while it can be read: why answers are keypad only.
                 for note in answers.notes:
@@ -504,14 +580,15 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
                 head = {"mode": "text", "screen": "full", "voice": voice,
                         "no_audio": bool(getattr(args, "no_audio", False)), "started": _now(),
                         "started_at": round(time.time(), 3), "seed": seed,
-                        "setup": setup.to_record(), **_names_head(names)}
+                        "setup": setup.to_record(), **_names_head(people.names()),
+                        **({"tv": True} if tv_address else {})}
                 if at_table is not None:
                     from narrator.phones.run import play_with_phones
 
-                    game = play_with_phones(setup, pack, at_table, speaker, clock, journal, seed, resume,
+                    game = play_with_phones(setup, pack, at_table, speaker, clock, game_journal, seed, resume,
                                             {**head, "phones": True})
                 else:
-                    game = play_game(setup, pack, listener, speaker, screen, clock, journal, seed, resume, head)
+                    game = play_game(setup, pack, listener, speaker, screen, clock, game_journal, seed, resume, head)
                 if phones is not None:
                     phones.hub.close()  # the game is over: every token dies now, not at Enter (docs/phones.md)
                 # Game over: Enter leaves; `*` (a rematch) deals again where the caller offers one.
@@ -526,6 +603,8 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
     finally:
         if phones is not None:
             phones.close()
+        if tv_server is not None:
+            tv_server.stop()
         voice_out.close()
         journal.close()
         recorder.journal(path, setup.to_record())  # stopped during the deal: recorded as abandoned
@@ -535,6 +614,30 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
         phones.forget()  # the game is over: its links die with it
     print(tr("game over: the winner is {winner}; journal: {path}", winner=side_name(outcome.winner.value), path=path))
     return 0
+
+
+def _journal_names(path: Path) -> dict[int, str]:
+    """The names a journal's game was played with (its head record), for `narrator resume`."""
+    from narrator.journal import JournalError, read_journal
+    from narrator.names import head_names
+
+    try:
+        records, _ = read_journal(path)
+    except (JournalError, OSError):
+        return {}
+    return head_names(records[0]) if records else {}
+
+
+def _check_names(people: People, pack: VoicePack, speaker: Speaker | None) -> None:
+    """Mark the names the table's voice cannot say (narrator/speech/names.py): those seats keep
+    their numbers in every line. Without a voice (--no-audio) only the characters are looked at."""
+    if not people:
+        return
+    from narrator.speech.names import check_names
+    from narrator.speech.speaker import AudioSpeaker
+
+    seconds = speaker.seconds if isinstance(speaker, AudioSpeaker) else None
+    check_names(people, pack, seconds)
 
 
 def _phones(args: argparse.Namespace, setup: Setup, path: Path, resuming: bool) -> TablePhones | None:

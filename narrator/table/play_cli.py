@@ -67,7 +67,10 @@ def known_language(lang: str) -> None:
 
 
 def run_play(args: argparse.Namespace) -> int:
+    from narrator.table.presets import expand
+
     known_language(args.lang)
+    args.option = expand(args.option)  # --option preset=NAME: the preset's options, in its place
     if args.text and getattr(args, "screen", None) == "full":
         raise UsageError("--text and --screen full contradict each other: --text is the same as --screen text; keep one")
     if args.headless:
@@ -86,7 +89,10 @@ def _play_headless(args: argparse.Namespace) -> int:
     if args.setup is None or args.script is None:
         raise UsageError("headless play needs --setup SETUP.toml and --script SCRIPT.toml")
     setup = load_setup(args.setup)
+    from narrator.flow.secret_vote import with_phones
     from narrator.table.config import adopt_language
+
+    setup = with_phones(setup, False)  # headless: no phone, so no secret accusation vote
 
     adopt_language(setup.language)  # the script's table speaks its language: every printed line in it
     warn_players(setup.players)
@@ -149,6 +155,7 @@ def run_resume(args: argparse.Namespace) -> int:
                 raise UsageError("--audio and --no-audio contradict each other; keep one")
             if head.get("no_audio") and not args.audio:
                 args.no_audio = True  # the sound choice the game was played with
+            args.tv = bool(head.get("tv"))  # its TV page too (docs/tv.md)
 
             return resume_full(args, path, setup, seed, voice=bool(head.get("voice", True)))
         return _resume_text(path, setup, seed)

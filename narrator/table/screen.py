@@ -252,6 +252,9 @@ class ScreenDisplay:
             number = Text(big(str(seat)) if big_digits else str(seat), style="grey35" if dead else "bold white",
                           justify="left", no_wrap=True)
             role = revealed.get(seat) or revealed.get(str(seat))
+            # The seat's name, as text (never markup), cut to the card's width.
+            name = Text(self.pack.people.shown(seat) or "", style="grey50" if dead else "bold cyan", no_wrap=True,
+                        overflow="ellipsis", justify="center")
             status = Text()
             if seat == captain:
                 status.append(f"★ {self.pack.role_name('captain')}\n", style="bold yellow")
@@ -261,7 +264,7 @@ class ScreenDisplay:
                 status.append(self.pack.panel_text("board.alive", {}), style="green")
             if role:
                 status.append(f"\n{self.pack.role_name(str(role))}", style="grey62" if dead else "white")
-            cells.append(Group(Align.center(number), Align.center(status)))
+            cells.append(Group(Align.center(number), name, Align.center(status)))
         for i in range(0, len(cells), per_row):
             row = cells[i : i + per_row]
             grid.add_row(*row, *[""] * (min(per_row, len(cells)) - len(row)))

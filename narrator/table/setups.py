@@ -13,6 +13,7 @@ from narrator.table.config import TableConfig
 def setup_from_config(config: TableConfig, seed: int | None, pace: float | None = None) -> Setup:
     """A playable Setup for this table, with a fresh deal."""
     from narrator.rules import RulesError, deal
+    from narrator.rules.composition import set_aside
 
     try:
         deck = config.composition()
@@ -24,7 +25,11 @@ def setup_from_config(config: TableConfig, seed: int | None, pace: float | None 
         timing = scaled(timing, pace)
     rng = random.Random(seed)
     scale = config.speech_scale * (pace if pace is not None else 1.0)
-    return Setup(config.players, config.language, deal(config.players, deck, rng, options), None, options, timing, scale)
+    # Every card of the composition is possible; some may be set aside unseen (possible_beyond_dealt).
+    dealt = set_aside(deck, options.possible_beyond_dealt, rng)
+    possible = frozenset(deck) if dealt != deck else None
+    return Setup(config.players, config.language, deal(config.players, dealt, rng, options), possible, options, timing,
+                 scale)
 
 
 def scaled(timing: Timing, factor: float) -> Timing:

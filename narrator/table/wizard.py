@@ -14,18 +14,22 @@ from narrator.errors import UsageError
 from narrator.i18n import current_language, message_of, set_language, tr
 from narrator.flow.timing import Timing
 from narrator.listening.check import voice_mode_label
-from narrator.roles import night_calls, wizard_roles
+from narrator.names import clean_name
+from narrator.roles import CARDS, night_calls, wizard_roles
 from narrator.rules import Role, RulesError
 from narrator.rules.composition import RECOMMENDED
 from narrator.rules.options import CHOICES, NUMBERS, TEXTS, Options
 from narrator.packs import VoicePack
+from narrator.table.presets import Preset, presets
 from narrator.table.config import (DEAL_MODES, INPUTS, TableConfig, deal_label, input_label, option_groups,
                                    option_text, specials_of, with_defaults)
 
 T = TypeVar("T")
 
 # The special roles in the order the wizard numbers them (Villagers fill the rest).
-ROLE_MENU: tuple[Role, ...] = wizard_roles()  # from the role catalogue (narrator/roles)
+# From the role catalogue (narrator/roles), the roles for new players (one moon) first, then two
+# and three moons (docs/rules-spec.md#moons), each level in the catalogue's order.
+ROLE_MENU: tuple[Role, ...] = tuple(sorted(wizard_roles(), key=lambda r: CARDS[r].moons))
 OPTION_MENU: tuple[str, ...] = tuple(f.name for f in Options.__dataclass_fields__.values())
 
 
@@ -136,6 +140,7 @@ class Wizard:
             self.names()
             if self.ask_phones:
                 self.phones()
+                self.tv()
         except EOFError:
             raise UsageError("setup stopped: the input ended before the last question") from None
         self.io.tell(tr("Ready: {summary}.", summary=self.config.describe(_pack(self.config.language, self.languages))))
@@ -226,11 +231,15 @@ class Wizard:
         cells = [f"{i:>2} {name(r.value)} ×{deck.get(r, 0)}" for i, r in enumerate(ROLE_MENU, start=1)]
         width = max(len(cell) for cell in cells) + 3
         columns = max(1, (self.width - 2) // width)
-        rows = -(-len(cells) // columns)
         lines = [tr("Roles for {players} players:", players=self.config.players)]
-        for row in range(rows):
-            line = "".join(cells[i].ljust(width) for i in range(row, len(cells), rows))
-            lines.append("  " + line.rstrip())
+        # The roles for new players (one moon) first, then two and three moons, each under its heading.
+        for level in (1, 2, 3):
+            mine = [cell for cell, r in zip(cells, ROLE_MENU) if CARDS[r].moons == level]
+            rows = -(-len(mine) // columns)
+            lines.append(" " + _moons(level))
+            for row in range(rows):
+                line = "".join(mine[i].ljust(width) for i in range(row, len(mine), rows))
+                lines.append("  " + line.rstrip())
         lines.append(f"   {name(Role.VILLAGER.value)} ×{deck.get(Role.VILLAGER, 0)}")
         return "\n".join(lines)
 
@@ -258,14 +267,36 @@ class Wizard:
                 title = tr("The game") if role is None else self.pack.role_name(role.value)
                 self.io.tell(tr("  {title}: {listing}", title=title, listing=listing))
 
-            def parse(answer: str) -> str | None:
-                if not answer.strip():
+            # Presets (docs/rules-spec.md#presets): `*N` sets every option of preset N at once.
+            shelf = self.presets()
+            if shelf:
+                self.io.tell(tr("Presets: {listing}", listing=", ".join(
+                    f"*{i} {preset.name}" for i, preset in enumerate(shelf, start=1))))
+
+            def parse(answer: str) -> str | int | None:
+                text = answer.strip()
+                if not text:
                     return None
+                if shelf and text.startswith("*"):
+                    return _index(text[1:], len(shelf), "preset")
                 return menu[_index(answer, len(menu), "option") - 1]
 
-            name = self._ask(tr("Enter = these rules; an option's number changes it:"), parse)
+            question = tr("Enter = these rules; an option's number changes it:")
+            if shelf:
+                question = tr("Enter = these rules; an option's number changes it; *1 to *{last} = that preset:",
+                              last=len(shelf))
+            name = self._ask(question, parse)
             if name is None:
                 return
+            if isinstance(name, int):
+                chosen = {k: v for k, v in shelf[name - 1].options.items() if v != Options().to_dict()[k]}
+                try:
+                    TableConfig(self.config.players, self.config.roles, chosen).composition()
+                except RulesError as exc:
+                    self.io.tell(f"! {message_of(exc)}")
+                    continue
+                self.config.options = chosen
+                continue
             if name in TEXTS:  # a text of its own (the Sectarian's groups, the Actor's cards): typed
                 current = str(opts[name])
                 value: object = self._ask(f"{name} [{current}]:", lambda a: a.strip() or current)
@@ -280,6 +311,14 @@ class Wizard:
                 self.io.tell(f"! {message_of(exc)}")
                 continue
             self.config.options = trial
+
+    def presets(self) -> list[Preset]:
+        """The presets offered (the shipped ones and the table's own); a bad file is named, once."""
+        try:
+            return presets()
+        except UsageError as exc:
+            self.io.tell(f"! {message_of(exc)}")
+            return presets(skip_bad=True)
 
     def language(self) -> None:
         listing = ", ".join(f"{i} {lang}" for i, lang in enumerate(self.languages, start=1))
@@ -341,7 +380,8 @@ class Wizard:
     # ---- asking until the answer is good ------------------------------------------------
 
     def names(self) -> None:
-        """Optional: the players' names by seat, for the history's statistics per person (Enter skips)."""
+        """Optional: the players' names by seat (docs/names.md): said by day, shown on the board, the
+        phones and the TV, kept in the history (Enter skips)."""
         kept = self.config.seat_names()
         shown = ", ".join(f"{k} {v}" for k, v in sorted(kept.items()))
         question = (tr("Seat names: {names}. Enter = keep them, 1 = name the seats again, 0 = no names:", names=shown)
@@ -364,9 +404,9 @@ class Wizard:
             return
         names: dict[str, str] = {}
         for seat in range(1, self.config.players + 1):
-            name = self.io.ask(tr("Seat {seat}'s name (Enter = none):", seat=seat)).strip()
+            name = clean_name(self.io.ask(tr("Seat {seat}'s name (Enter = none):", seat=seat)))
             if name:
-                names[str(seat)] = name[:40]
+                names[str(seat)] = name
         self.config.names = names
 
     def phones(self) -> None:
@@ -388,6 +428,24 @@ class Wizard:
         except EOFError:
             return  # the input ended at this optional question: nothing changes
 
+    def tv(self) -> None:
+        """Optional: the board as a web page for a TV too (docs/tv.md), like `--screen`."""
+        current = tr("yes") if self.config.tv else tr("no")
+
+        def parse(answer: str) -> bool:
+            text = answer.strip()
+            choices = {"": self.config.tv, "0": False, "1": True}
+            if text not in choices:
+                raise Invalid(tr("{answer!r}: press Enter to keep {current}, 0 for no, 1 for yes", answer=text,
+                                 current=current))
+            return choices[text]
+
+        try:
+            self.config.tv = self._ask(tr("Show the board on a TV too (a web page on this laptop)? 0 = no, 1 = yes "
+                                          "[{current}]:", current=current), parse)
+        except EOFError:
+            return  # the input ended at this optional question: nothing changes
+
     def _ask(self, question: str, parse: Callable[[str], T]) -> T:
         while True:
             answer = self.io.ask(question)
@@ -395,6 +453,15 @@ class Wizard:
                 return parse(answer)
             except Invalid as exc:
                 self.io.tell(f"! {exc}")
+
+
+def _moons(level: int) -> str:
+    """The heading of the wizard's roles of one level (docs/rules-spec.md#moons)."""
+    if level == 1:
+        return tr("For new players (one moon):")
+    if level == 2:
+        return tr("Two moons:")
+    return tr("Three moons:")
 
 
 def _number(answer: str, default: int) -> int:
@@ -420,6 +487,8 @@ def _not_an_index(what: str, text: str, count: int) -> str:
         return tr("{answer!r} is not a fair composition; type a number from 1 to {last}", answer=text, last=count)
     if what == "option":
         return tr("{answer!r} is not an option; type a number from 1 to {last}", answer=text, last=count)
+    if what == "preset":
+        return tr("{answer!r} is not a preset; type * then a number from 1 to {last}", answer=text, last=count)
     if what == "turn":
         return tr("{answer!r} is not a turn; type a number from 1 to {last}", answer=text, last=count)
     return tr("{answer!r} is not a choice; type a number from 1 to {last}", answer=text, last=count)

@@ -7,6 +7,7 @@ and checked against what it should show."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -51,14 +52,27 @@ defence = 5
 """
 
 
+def written_after(t: Tmux, first: str, then: str) -> str:
+    """The terminal's output once `then` is written after the last `first` (far deadline)."""
+    end = time.monotonic() + 600
+    while True:
+        out = t.output()
+        at = out.rfind(first)
+        if at >= 0 and then in out[at:]:
+            return out
+        if time.monotonic() > end:
+            raise AssertionError(f"{then!r} never followed {first!r}; the screen shows:\n{t.screen()}")
+        time.sleep(0.05)
+
+
 def join_one_by_one(t: Tmux, net: Network, phones: Phones, players: int) -> None:
     """The laptop shows one seat's link and QR code at a time: that seat's player opens what the code
     holds (read back from the terminal as drawn), then Enter shows the next seat's."""
     for seat in range(1, players + 1):
         t.wait_output(f"Seat {seat}: scan with the phone of seat {seat}", timeout=600)
-        # Its code is drawn whole once the line under it is printed.
-        t.wait(lambda screen: "leave it open, screen on, face down" in screen and f"Seat {seat}: scan" in screen)
-        out = t.output()
+        # Its code is drawn whole once the line under it is printed: read in the output log itself,
+        # which can lag behind the screen on a loaded machine.
+        out = written_after(t, f"Seat {seat}: scan", "leave it open, screen on, face down")
         assert f"Phones: this laptop listens on {net.laptop_ip} port " in out, out[-3000:]
         printed, decoded = qr_codes(out)[seat]
         assert decoded == printed and re.fullmatch(rf"http://{re.escape(net.laptop_ip)}:\d+/p/[\w-]+#[\w-]+", decoded)

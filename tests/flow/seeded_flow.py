@@ -31,7 +31,7 @@ if str(ROOT) not in sys.path:
 if str(ROOT / "tests" / "rules") not in sys.path:
     sys.path.insert(0, str(ROOT / "tests" / "rules"))
 
-from seeded_games import Spec, load as load_tables, specs  # noqa: E402
+from seeded_games import Spec, frozen_options, load as load_tables, specs  # noqa: E402
 
 from narrator.clock import VirtualClock  # noqa: E402
 from narrator.flow.run import play_game, resume_from  # noqa: E402
@@ -190,7 +190,7 @@ def run(setup: Setup, seed: int, records: list[dict[str, Any]] | None = None, pl
 
 
 def digest(value: Any) -> str:
-    text = json.dumps(value, sort_keys=True, separators=(",", ":"))
+    text = json.dumps(frozen_options(plain(value)), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 

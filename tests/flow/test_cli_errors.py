@@ -20,7 +20,7 @@ def run(tmp_path: Path, setup: str, script: str, *extra: str) -> subprocess.Comp
     return subprocess.run(
         [sys.executable, "-m", "narrator", "play", "--headless", "--setup", str(tmp_path / "setup.toml"),
          "--script", str(tmp_path / "script.toml"), *extra],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True, text=True, timeout=600,
     )
 
 

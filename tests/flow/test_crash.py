@@ -190,7 +190,7 @@ def test_sigkill_of_the_command_line_then_resume_equals_uninterrupted(reference:
             lines = _lines(journal)
             if lines >= 1 and _finished(journal):
                 # Killed after the last record: there is nothing left to play.
-                done = subprocess.run(_cmd("resume", str(journal)), capture_output=True, text=True, timeout=120)
+                done = subprocess.run(_cmd("resume", str(journal)), capture_output=True, text=True, timeout=600)
                 assert done.returncode != 0 and "finished game" in done.stderr, done.stderr
                 break
             if lines == 0:
@@ -202,7 +202,7 @@ def test_sigkill_of_the_command_line_then_resume_equals_uninterrupted(reference:
                 time.sleep(0.001)
             if proc.poll() is None:
                 proc.send_signal(signal.SIGKILL)
-            out, err = proc.communicate(timeout=120)
+            out, err = proc.communicate(timeout=600)
             if proc.returncode == -signal.SIGKILL:
                 kills += 1
                 continue

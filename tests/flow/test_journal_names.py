@@ -72,7 +72,7 @@ def test_rematch_and_resume_take_the_newest_of_the_same_second(tmp_path: Path) -
     # naming the game before it.
     env = {**os.environ, "PYTHONPATH": str(REPO), "NARRATOR_DATA": str(tmp_path / "data")}
     proc = subprocess.run([sys.executable, "-m", "narrator", "resume"], input="", capture_output=True, text=True,
-                          timeout=120, env=env)
+                          timeout=600, env=env)
     assert proc.returncode != 0
     assert f"the newest journal {empty} is empty" in proc.stderr, proc.stderr
     assert f"narrator resume {paths[-1]}" in proc.stderr, proc.stderr

@@ -19,7 +19,7 @@ def test_text_mode_plays_a_whole_game(tmp_path: Path) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "narrator", "play", "--text", "--setup", str(tmp_path / "setup.toml"),
          "--journal", str(journal), "--seed", "1"],
-        input="\n".join(KEYS) + "\n", capture_output=True, text=True, timeout=120,
+        input="\n".join(KEYS) + "\n", capture_output=True, text=True, timeout=600,
     )
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout.splitlines()

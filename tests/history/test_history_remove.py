@@ -33,7 +33,7 @@ def test_a_rematch_stopped_during_its_deal_is_in_the_history(tmp_path: Path) -> 
                           text=True, timeout=300, env=env)
     assert "the deal stopped" in done.stderr, done.stderr
     listed = subprocess.run([sys.executable, "-m", "narrator", "history", "--json"], capture_output=True, text=True,
-                            env=env, timeout=120)
+                            env=env, timeout=600)
     games = json.loads(listed.stdout)
     assert [(g["status"], g["winner"], g["nights"]) for g in games] == [("finished", "village", 1), ("abandoned", None, 0)]
     assert games[1]["journal"] and games[1]["journal"] != games[0]["journal"]

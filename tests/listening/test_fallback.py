@@ -88,7 +88,7 @@ def run_cli(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess[str]
     env = {**os.environ, "NARRATOR_VOICES": str(write_tiny_ko_pack(tmp_path / "voices")),
            "NARRATOR_MODELS": str(tmp_path / "none"), "NARRATOR_DATA": str(tmp_path / "data"),
            "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "narrator", *args], env=env, capture_output=True, text=True, timeout=60)
+    return subprocess.run([sys.executable, "-m", "narrator", *args], env=env, capture_output=True, text=True, timeout=600)
 
 
 @pytest.mark.slow

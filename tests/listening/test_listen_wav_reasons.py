@@ -65,7 +65,7 @@ def test_a_null_choice_says_why() -> None:
 
 def listen(wav: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "narrator", "--lang", "en", "listen", "--lang", "ko", "--wav", str(wav), *extra],
-                          capture_output=True, text=True, timeout=180)
+                          capture_output=True, text=True, timeout=600)
 
 
 def needs_korean_model() -> None:

@@ -66,7 +66,7 @@ def test_narrator_listen_check_on_a_recording(tmp_path: Path) -> None:
     (tmp_path / "config").mkdir()
     (tmp_path / "config" / "config.toml").write_text('players = 8\nvoice_mode = "keypad"\n')
     proc = subprocess.run([sys.executable, "-m", "narrator", "listen", "--lang", "ko", "--check", "--players", "8",
-                           "--wav", str(wav), "--said", "4,6,8"], env=env, capture_output=True, text=True, timeout=120)
+                           "--wav", str(wav), "--said", "4,6,8"], env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[0] == "player 1: say 4"
@@ -78,7 +78,7 @@ def test_narrator_listen_check_on_a_recording(tmp_path: Path) -> None:
     loaded = load_config(tmp_path / "config" / "config.toml")
     assert loaded.problems == [] and loaded.config.voice_mode == "voice" and loaded.config.players == 8
     bad = subprocess.run([sys.executable, "-m", "narrator", "listen", "--lang", "ko", "--check", "--wav", str(wav)],
-                         env=env, capture_output=True, text=True, timeout=120)
+                         env=env, capture_output=True, text=True, timeout=600)
     assert bad.returncode != 0 and "--said" in bad.stderr and "Traceback" not in bad.stderr
 
 

@@ -6,7 +6,7 @@ import hashlib
 import json
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 import nacl.bindings
 import nacl.public
@@ -174,9 +174,27 @@ class MemoryPhone:
         return data
 
     def views(self) -> list[dict[str, Any]]:
+        """Every view it was sent (a frame of the table's names is not a view)."""
         while len(self.opened) < len(self.conn.texts):
             self.opened.append(self.side.open(self.conn.texts[len(self.opened)]))
-        return [m["view"] for m in self.opened]
+        return [m["view"] for m in self.opened if m["t"] == "view"]
+
+    def names(self) -> dict[str, str]:
+        """The table's names as it was last sent them."""
+        self.views()
+        sent = [m for m in self.opened if m["t"] == "names"]
+        return dict(sent[-1]["names"]) if sent else {}
+
+    def deads(self) -> list[dict[str, Any]]:
+        """The view for the dead as it stood after each of its frames (every card, the awake role's panel)."""
+        self.views()
+        shown: list[dict[str, Any]] = []
+        now: dict[str, Any] = {}
+        for m in self.opened:
+            if m["t"] in ("dead", "awake"):
+                now = {**now, **{k: v for k, v in m.items() if k not in ("t", "c", "n")}}
+                shown.append(now)
+        return shown
 
     def view(self) -> dict[str, Any]:
         views = self.views()
@@ -209,8 +227,8 @@ def hub_players(script: Script, phones: dict[int, MemoryPhone], table: PhoneTabl
 def play_hub(setup: dict[str, Any], script: dict[str, Any], hub: PhoneHub, seed: int = 0,
              journal: Journal | None = None, resume: Resume | None = None,
              before_tap: Callable[[dict[int, MemoryPhone], Prompt], None] | None = None,
-             language: str = "en") -> tuple[PhoneGame, dict[int, MemoryPhone]]:
-    """A game whose every seat has a MemoryPhone on `hub`."""
+             language: str = "en", dead: bool = False) -> tuple[PhoneGame, dict[int, MemoryPhone]]:
+    """A game whose every seat has a MemoryPhone on `hub` (`dead`: with the view for the dead)."""
     s = parse_setup({"language": language, **setup, "timing": dict(FAST)}, "SETUP")
     sc = parse_script(script, s.players, "SCRIPT")
     pack = load_pack(language)
@@ -225,7 +243,8 @@ def play_hub(setup: dict[str, Any], script: dict[str, Any], hub: PhoneHub, seed:
     def keypad(prompt: Prompt) -> Heard | None:
         return None if table.route(prompt) else sc.answer(prompt)
 
-    table = PhoneTable(hub, TimelineDisplay(pack, timeline), FakeListener(clock, keypad, delay=1.0), pack, clock)
+    table = PhoneTable(hub, TimelineDisplay(pack, timeline), FakeListener(clock, keypad, delay=1.0), pack, clock,
+                       dead_view=dead)
     table.hold = hub_players(sc, phones, table, before_tap)
     game = play_with_phones(s, pack, table, TimelineSpeaker(pack, timeline), clock, journal, seed, resume)
     return PhoneGame(game, table, timeline, journal), phones
@@ -259,6 +278,9 @@ class Lockstep:
 
     def night(self, on: bool) -> None:
         self.hub.night(on)
+
+    def aside(self, seat: int, kind: str, message: Mapping[str, Any]) -> None:
+        self.hub.aside(seat, kind, message)
 
     def take(self) -> PhoneAnswer | None:
         return self.hub.take()

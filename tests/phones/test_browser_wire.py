@@ -128,7 +128,7 @@ def test_a_page_of_another_origin_can_neither_frame_the_phone_page_nor_open_its_
         await site.start()
         return runner, site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
 
-    runner, port = asyncio.run_coroutine_threadsafe(serve(), loop).result(timeout=60)
+    runner, port = asyncio.run_coroutine_threadsafe(serve(), loop).result(timeout=600)
     browser = Browser()
     try:
         browser.open(1, f"http://127.0.0.1:{port}/")
@@ -140,7 +140,7 @@ def test_a_page_of_another_origin_can_neither_frame_the_phone_page_nor_open_its_
         browser.driver.switch_to.default_content()
     finally:
         browser.quit()
-        asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result(timeout=60)
+        asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result(timeout=600)
         loop.call_soon_threadsafe(loop.stop)
     assert table.hub.joined() == ()
 

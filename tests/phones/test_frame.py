@@ -32,6 +32,19 @@ def test_the_frame_holds_the_largest_view_of_every_pack_at_every_table_size() ->
     assert needed[("ru", 30)] == largest  # the widest script at the largest table
 
 
+def test_the_frame_holds_the_view_for_the_dead_of_every_pack_at_every_table_size() -> None:
+    from narrator.phones.frame import aside_needed
+    from narrator.phones.table import phone_labels
+
+    needed = {(lang, players): aside_needed(pack, players, phone_labels(pack)["dead"])
+              for lang in available_languages() for pack in [load_pack(lang)] for players in range(1, 31)}
+    largest = max(needed.values())
+    assert largest <= FRAME, f"{max(needed, key=needed.__getitem__)} needs {largest} bytes beside its view"
+    # In a view it would not fit: a dead seat's view with its asides in it outgrows the frame.
+    assert frame_needed(load_pack("ru"), 30) + needed[("ru", 30)] > FRAME
+
+
+@pytest.mark.slow  # thirty-seat games with every frame sealed and opened: half a minute of CPU each
 def test_the_bound_covers_every_part_of_a_real_view_and_every_view_of_a_real_game() -> None:
     for lang in ("ru", "ja", "en"):
         phones = FakePhones(30)
@@ -44,6 +57,7 @@ def test_the_bound_covers_every_part_of_a_real_view_and_every_view_of_a_real_gam
                 assert len(str(view[part]).encode("utf-8")) <= len(str(bound[part]).encode("utf-8")), (lang, part)
 
 
+@pytest.mark.slow  # thirty-seat games with every frame sealed and opened: half a minute of CPU each
 def test_a_thirty_seat_russian_game_with_the_witch_and_the_wolf_father_plays_on_sealed_frames() -> None:
     hub = PhoneHub(30)
     frames: list[Frame] = []
@@ -53,6 +67,23 @@ def test_a_thirty_seat_russian_game_with_the_witch_and_the_wolf_father_plays_on_
     assert {f.size for f in frames} == {SEALED_BYTES} and len(frames) > 1000
     witch = [v for v in phones[1].views() if v.get("mode") == "panel" and v["night"]]
     assert witch and any("Спасти" in line for v in witch for line in v["lines"])
+
+
+@pytest.mark.slow  # a thirty-seat game with every frame sealed and opened
+def test_a_thirty_seat_russian_game_with_the_view_for_the_dead_shows_every_card_and_every_line_uncut() -> None:
+    hub = PhoneHub(30)
+    frames: list[Frame] = []
+    hub.on_frame = frames.append
+    g, phones = play_hub(WITCH_AND_FATHER, WITCH_SCRIPT, hub, language="ru", dead=True)
+    dead = sorted(set(range(1, 31)) - set(g.game.living()))
+    assert g.game.outcome is not None and dead
+    assert {f.size for f in frames} == {SEALED_BYTES}
+    for seat in dead:
+        shown = phones[seat].deads()
+        assert shown and all(len(d["cards"]) == 30 for d in shown)
+        assert not [line for d in shown for line in d.get("lines", ()) if line.endswith("\u2026")]  # none cut
+        assert not [line for v in phones[seat].views() for line in v.get("lines", ()) if line.endswith("\u2026")]
+    assert any(d.get("awake") for seat in dead for d in phones[seat].deads())
 
 
 class _Broken:

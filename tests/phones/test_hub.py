@@ -147,6 +147,7 @@ def night_frames(roles: dict[int, str]) -> tuple[dict[int, list[tuple[int, float
     return by_seat, g, phones
 
 
+@pytest.mark.slow  # every night of several games, every frame sealed and opened: seconds of CPU
 def test_every_phone_gets_the_same_messages_at_the_same_times_through_every_night() -> None:
     # Two games differing only in hidden state: the Seer on seat 1, or on seat 6.
     first, g1, phones1 = night_frames(BASIC["roles"])

@@ -28,9 +28,11 @@ class Phones:
     """Phones speaking the page's protocol, on an event loop in a thread of their own: one answer
     for every frame, the tap `choose(seat, view)` picks when a view first shows its buttons."""
 
-    def __init__(self, links: dict[int, str], choose: Any) -> None:
+    def __init__(self, links: dict[int, str], choose: Any, names: dict[int, str] | None = None) -> None:
         self.links = links
         self.choose = choose
+        self.names = dict(names or {})  # the name each phone gives when it is asked ("Your name?")
+        self.shown: dict[int, dict[str, str]] = {}  # the table's names as each phone last got them
         self.views: dict[int, list[dict[str, Any]]] = {seat: [] for seat in links}
         self.answered: set[tuple[Any, ...]] = set()
         self.loop = asyncio.new_event_loop()
@@ -48,7 +50,15 @@ class Phones:
             async with session.ws_connect(path.replace("http://", "ws://").replace("/p/", "/ws/"), origin=origin) as ws:
                 await ws.send_bytes(side.hello((await ws.receive()).data))
                 async for msg in ws:
-                    view = side.open(msg.data)["view"]
+                    message = side.open(msg.data)
+                    if message["t"] == "names":  # the table's names: answered like any frame
+                        self.shown[seat] = message["names"]
+                        # As the page: asked only while the names are open, for a seat without one.
+                        asked = message["open"] and not message["names"].get(str(seat))
+                        give = self.names.pop(seat, None) if asked else None
+                        await ws.send_bytes(side.seal({"t": "name", "name": give} if give else {"t": "idle"}))
+                        continue
+                    view = message["view"]
                     self.views[seat].append(view)
                     answer: dict[str, Any] = {"t": "idle"}
                     if view.get("mode") == "deal" and (seat, view.get("id")) not in self.answered:

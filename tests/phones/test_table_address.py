@@ -22,7 +22,7 @@ pytestmark = pytest.mark.slow  # network namespaces and the command in child pro
 
 
 def address_in(net: Network, ns: str) -> str:
-    proc = subprocess.run([*net.run_in(ns), sys.executable, "-c", ASK], capture_output=True, text=True, timeout=120,
+    proc = subprocess.run([*net.run_in(ns), sys.executable, "-c", ASK], capture_output=True, text=True, timeout=600,
                           env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
     assert proc.returncode == 0, proc.stderr
     return proc.stdout.strip()
@@ -59,7 +59,7 @@ def test_a_laptop_on_no_network_is_told_how_to_fix_it_and_no_game_is_left_in_the
         assert "Traceback" not in out and "Seat 1: scan" not in out
         assert not list((tmp_path / "data").rglob("*.jsonl"))
         history = subprocess.run([sys.executable, "-m", "narrator", "history"], capture_output=True, text=True,
-                                 timeout=120, env={**os.environ, "NARRATOR_DATA": str(tmp_path / "data"),
+                                 timeout=600, env={**os.environ, "NARRATOR_DATA": str(tmp_path / "data"),
                                                    "PYTHONPATH": str(REPO)})
         assert "abandoned" not in history.stdout, history.stdout
     finally:

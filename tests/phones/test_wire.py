@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from narrator.fakes import FakeListener, MemoryJournal, Timeline, TimelineDisplay, TimelineSpeaker, VirtualClock
 from narrator.flow.script import parse_script, parse_setup
 from narrator.packs import load_pack
@@ -23,7 +25,7 @@ from narrator.rules import Game
 from tests.phones.phone_helpers import Lockstep
 from tests.phones.wire import Proxy, WireFrame, WirePhones
 
-SETUP = {"players": 8, "options": {"captain_election": "never"}}
+SETUP: dict[str, Any] = {"players": 8, "options": {"captain_election": "never"}}
 JUDGE_A = {1: "seer", 2: "werewolf", 3: "werewolf", 4: "stuttering_judge", 5: "witch"}
 JUDGE_B = {6: "seer", 2: "werewolf", 3: "werewolf", 7: "stuttering_judge", 5: "witch"}
 TIMING = {"debate": 20, "defence": 5}
@@ -36,10 +38,13 @@ def script(judge: int, votes: dict[int, int]) -> dict[str, Any]:
             "days": [{"eliminate": 2, "votes": votes, "sign": [judge], "second": 3, "vote_now": True}]}
 
 
-def captured(roles: dict[int, str], judge: int, votes: dict[int, int]) -> tuple[Game, Proxy, list[Frame], Any]:
-    """A whole game with a phone on every seat, through the proxy; its wire and the hub's record."""
-    s = parse_setup({"language": "en", **SETUP, "roles": roles, "timing": TIMING}, "SETUP")
-    sc = parse_script(script(judge, votes), s.players, "SCRIPT")
+def captured(roles: dict[int, str], judge: int, votes: dict[int, int], options: dict[str, Any] | None = None,
+             plan: dict[str, Any] | None = None) -> tuple[Game, Proxy, list[Frame], Any]:
+    """A whole game with a phone on every seat, through the proxy; its wire and the hub's record
+    (`options` and `plan`, another test's: its rule options and its SCRIPT)."""
+    s = parse_setup({"language": "en", **SETUP, "options": {**SETUP["options"], **(options or {})}, "roles": roles,
+                     "timing": TIMING}, "SETUP")
+    sc = parse_script(plan or script(judge, votes), s.players, "SCRIPT")
     pack = load_pack("en")
     clock = VirtualClock()
     hub = PhoneHub(s.players, now=clock.now)
@@ -93,6 +98,7 @@ def rounds(proxy: Proxy) -> list[list[tuple[WireFrame, WireFrame]]]:
     return out
 
 
+@pytest.mark.slow  # a real server and a TCP proxy on 127.0.0.1, two whole games: seconds of CPU and real time
 def test_two_games_differing_only_in_hidden_state_look_the_same_on_the_wire_by_night_and_by_day() -> None:
     first = captured(JUDGE_A, 4, {5: 2, 7: 3})
     second = captured(JUDGE_B, 7, {5: 3, 7: 2})

@@ -42,6 +42,7 @@ class WireFrame:
     opcode: int
     compressed: bool
     at: float
+    data: bytes = b""  # the payload itself (unmasked)
 
 
 @dataclass
@@ -72,12 +73,17 @@ class Connection:
             elif length == 127:
                 (length,) = struct.unpack("!Q", data[at:at + 8])
                 at += 8
+            mask = b""
             if second & 0x80:
-                at += 4  # the mask
+                mask = data[at:at + 4]
+                at += 4
             if at + length > len(data):
                 break  # cut off when the connection ended
+            payload = data[at:at + length]
+            if mask:
+                payload = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
             at += length
-            out.append(WireFrame(at - start, length, first & 0x0F, bool(first & 0x40), stream.time_of(at)))
+            out.append(WireFrame(at - start, length, first & 0x0F, bool(first & 0x40), stream.time_of(at), payload))
         return out
 
 
@@ -95,7 +101,7 @@ class Proxy:
 
     def start(self) -> str:
         self.thread.start()
-        asyncio.run_coroutine_threadsafe(self._start(), self.loop).result(timeout=60)
+        asyncio.run_coroutine_threadsafe(self._start(), self.loop).result(timeout=600)
         return f"http://127.0.0.1:{self.port}"
 
     async def _start(self) -> None:
@@ -136,9 +142,9 @@ class Proxy:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
 
-        asyncio.run_coroutine_threadsafe(close(), self.loop).result(timeout=60)
+        asyncio.run_coroutine_threadsafe(close(), self.loop).result(timeout=600)
         self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(timeout=60)
+        self.thread.join(timeout=600)
 
 
 class WirePhones:
@@ -154,6 +160,7 @@ class WirePhones:
         self.origin = origin
         self.sides = {seat: PhoneSide(key_bytes(link.split("#")[1]), f"device-of-{seat}") for seat, link in links.items()}
         self.views: dict[int, list[dict[str, Any]]] = {seat: [] for seat in links}
+        self.messages: dict[int, list[dict[str, Any]]] = {seat: [] for seat in links}  # views and names
         self.numbers: dict[int, list[int]] = {seat: [] for seat in links}  # each frame's counter
         self.pending: dict[int, dict[str, Any]] = {}
         self.closed: dict[int, int | None] = {}
@@ -176,7 +183,9 @@ class WirePhones:
                         break
                     message = side.open(msg.data)
                     self.numbers[seat].append(message["n"])
-                    self.views[seat].append(message["view"])
+                    self.messages[seat].append(message)
+                    if message["t"] == "view":
+                        self.views[seat].append(message["view"])
                     await ws.send_bytes(side.seal(self.pending.pop(seat, None) or {"t": "idle"}))
                 self.closed[seat] = ws.close_code
 
@@ -201,9 +210,9 @@ class WirePhones:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
 
-        asyncio.run_coroutine_threadsafe(stop(), self.loop).result(timeout=60)
+        asyncio.run_coroutine_threadsafe(stop(), self.loop).result(timeout=600)
         self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(timeout=60)
+        self.thread.join(timeout=600)
 
 
 class RawSocket:

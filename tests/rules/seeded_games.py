@@ -15,6 +15,7 @@ Record again (only when a game is meant to change, and say why in the commit):
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import random
@@ -143,8 +144,25 @@ def play(spec: Spec) -> list[Event]:
 
 def digest(events: list[Event]) -> str:
     """The event stream as the journal writes it, hashed (16 hex digits a game)."""
-    text = json.dumps([event_to_dict(e) for e in events], sort_keys=True, separators=(",", ":"))
+    text = json.dumps(frozen_options([event_to_dict(e) for e in events]), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+@functools.cache
+def known_options() -> frozenset[str]:
+    """The options of the frozen tables (the data file's), those the games draw."""
+    return frozenset(name for name, _, _ in load()["tables"]["options"])
+
+
+def frozen_options(value: Any) -> Any:
+    """`value` with every `options` table cut to the frozen tables' options: an option added since
+    is at its default in every one of these games, and its key alone changes no game."""
+    if isinstance(value, dict):
+        return {k: ({n: o for n, o in v.items() if n in known_options()} if k == "options" and isinstance(v, dict)
+                    else frozen_options(v)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [frozen_options(v) for v in value]
+    return value
 
 
 def load() -> dict[str, Any]:

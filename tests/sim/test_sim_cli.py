@@ -18,7 +18,7 @@ ROLES = "werewolf=3,seer=1,witch=1,hunter=1,cupid=1,little_girl=1,thief=1"
 
 
 def narrator(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "narrator", *args], capture_output=True, text=True, timeout=120)
+    return subprocess.run([sys.executable, "-m", "narrator", *args], capture_output=True, text=True, timeout=600)
 
 
 def simulate_json(*args: str) -> dict[str, Any]:

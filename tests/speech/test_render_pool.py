@@ -152,7 +152,7 @@ def test_ctrl_c_stops_a_render_in_one_line_and_leaves_no_half_line(tmp_path: Pat
         while len(list(tmp_path.glob("tts/*/*.wav"))) < 20 and proc.poll() is None:
             time.sleep(0.05)  # until the workers are rendering
         os.killpg(proc.pid, signal.SIGINT)
-        _, err = proc.communicate(timeout=120)
+        _, err = proc.communicate(timeout=600)
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -33,7 +33,7 @@ def night(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         VOICE_OUTFILE=str(out),
         NARRATOR_CACHE=str(tmp / "cache"),
     )
-    proc = subprocess.run([sys.executable, str(HERE / "night_scenario.py")], env=env, capture_output=True, text=True, timeout=120)
+    proc = subprocess.run([sys.executable, str(HERE / "night_scenario.py")], env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     report: dict[str, Any] = json.loads(proc.stdout)
     signal, rate = read_wav(out)

@@ -94,7 +94,7 @@ def record(tmp: Path, key: str, takes: list[str], answers: str) -> subprocess.Co
     writer = threading.Thread(target=microphone, daemon=True)
     writer.start()
     try:
-        out, err = proc.communicate(answers, timeout=120)
+        out, err = proc.communicate(answers, timeout=600)
     finally:
         stop.set()
         proc.kill()

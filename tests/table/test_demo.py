@@ -13,7 +13,7 @@ from narrator.packs import load_pack
 @pytest.mark.slow
 def test_demo_text_finishes_a_whole_game() -> None:
     proc = subprocess.run([sys.executable, "-m", "narrator", "demo", "--text", "--pace", "0.03"],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout.splitlines()
     said = [line[4:] for line in out if line.startswith("  » ")]
@@ -36,7 +36,7 @@ def test_demo_text_finishes_a_whole_game() -> None:
 def test_the_demo_shows_what_everyone_did() -> None:
     """After the game: each night answer by its role, and who voted for whom."""
     proc = subprocess.run([sys.executable, "-m", "narrator", "demo", "--text", "--pace", "0.03"],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout.splitlines()
     done = out.index("What everyone did:")
@@ -51,7 +51,7 @@ def test_the_demo_shows_what_everyone_did() -> None:
 def test_the_demo_status_lines_come_from_the_pack() -> None:
     """With --lang fr, no English status line: the cards, the board, the summary, the end."""
     proc = subprocess.run([sys.executable, "-m", "narrator", "demo", "--text", "--pace", "0.03", "--lang", "fr"],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     text = proc.stdout
     for english in ("Demo:", "cards:", "Demo over", "the winner is", "alive:", "dead:", "What everyone did", "voted for",
@@ -75,7 +75,7 @@ def test_the_demo_plays_the_default_composition() -> None:
 def test_demo_roles_plays_the_extension_roles() -> None:
     proc = subprocess.run([sys.executable, "-m", "narrator", "demo", "--text", "--pace", "0.02",
                            "--roles", "werewolf=2,seer,savior,fox,raven,elder,scapegoat"],
-                          capture_output=True, text=True, timeout=180)
+                          capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout.splitlines()
     assert out[0].startswith("Demo: 9 automatic players.")
@@ -90,6 +90,6 @@ def test_demo_roles_plays_the_extension_roles() -> None:
 @pytest.mark.slow
 def test_a_bad_demo_deck_is_one_line() -> None:
     proc = subprocess.run([sys.executable, "-m", "narrator", "demo", "--text", "--roles", "werewolf=2,wizard"],
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=600)
     assert proc.returncode == 1 and proc.stdout == ""
     assert proc.stderr.startswith("narrator: unknown role 'wizard'") and len(proc.stderr.splitlines()) == 1

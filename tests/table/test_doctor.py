@@ -20,7 +20,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 def doctor(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "narrator", "doctor", *args], capture_output=True, text=True,
-                          timeout=60, env={**os.environ, **(env or {})})
+                          timeout=600, env={**os.environ, **(env or {})})
 
 
 @pytest.mark.slow

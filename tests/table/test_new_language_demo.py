@@ -21,7 +21,7 @@ ENGLISH = ("cards:", "Demo over", "alive:", "dead:", "What everyone did", "voted
 @pytest.mark.parametrize("lang", NEW)
 def test_the_demo_plays_a_whole_game_in_the_pack_language(lang: str) -> None:
     proc = subprocess.run([sys.executable, "-m", "narrator", "demo", "--text", "--pace", "0.01", "--lang", lang],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
     text = proc.stdout
     pack = load_pack(lang)

@@ -195,7 +195,7 @@ def test_a_text_game_with_physical_cards(tmp_path: Path) -> None:
     keys = ["", "1", "+", "2", "+", "3", "+", "2", "4", "-", "0", "1", "1", "1", "1", "v", "2", "2", "2", "2"]
     env = {**os.environ, "NARRATOR_DATA": str(tmp_path / "data")}
     proc = subprocess.run([sys.executable, "-m", "narrator", "play", "--text", "--config", str(tmp_path / "config.toml")],
-                          input="\n".join(keys) + "\n", capture_output=True, text=True, timeout=120, env=env)
+                          input="\n".join(keys) + "\n", capture_output=True, text=True, timeout=600, env=env)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout.splitlines()
     assert "  » Whoever holds the Seer card, open your eyes and enter your seat number." in out

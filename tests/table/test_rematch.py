@@ -40,7 +40,7 @@ def test_a_rematch_keeps_everything_but_the_deal() -> None:
 
 def play(args: list[str], keys: list[str], data: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "narrator", "play", "--text", *args], input="\n".join(keys) + "\n",
-                          capture_output=True, text=True, timeout=120, env={**os.environ, "NARRATOR_DATA": str(data)})
+                          capture_output=True, text=True, timeout=600, env={**os.environ, "NARRATOR_DATA": str(data)})
 
 
 def play_until_second_game(args: list[str], keys: list[str], data: Path) -> str:

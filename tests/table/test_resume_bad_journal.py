@@ -70,7 +70,7 @@ def test_full_screen_resume_of_a_bad_journal_closes_the_speaker(tmp_path: Path,
 def test_resume_of_a_bad_journal_is_one_line_without_a_traceback(tmp_path: Path) -> None:
     _, path = bad_journal(tmp_path / "bad.jsonl")
     proc = subprocess.run([sys.executable, "-m", "narrator", "resume", str(path), "--screen", "text"], input="",
-                          capture_output=True, text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(REPO)})
+                          capture_output=True, text=True, timeout=600, env={**os.environ, "PYTHONPATH": str(REPO)})
     assert proc.returncode != 0
     assert "Traceback" not in proc.stderr, proc.stderr
     errors = [line for line in proc.stderr.splitlines() if line.startswith("narrator:")]

@@ -172,6 +172,25 @@ def test_a_card_with_its_reminder_stays_an_indented_panel() -> None:
         assert "you are the Witch" in text and "for nobody (once)." in text
 
 
+def test_the_board_shows_each_seats_name_as_text_whatever_was_typed() -> None:
+    from narrator.names import People
+
+    names = {1: "Ann", 2: "[bold red]Bo[/]", 4: "\x1b[2JEve\x07", 5: "🐺" * 3, 6: "X" * 10_000}
+    clock = VirtualClock()
+    console = Console(file=io.StringIO(), width=100, height=40, color_system="truecolor")
+    screen = ScreenDisplay(load_pack("en").with_people(People(names)), clock, console, Timing())
+    screen.board(BOARD)
+    screen.said(Cue("vote.start", phase="day.vote"), "Time to vote.", 0.0)
+    with console.capture() as cap:
+        console.print(screen.render())
+    text = cap.get()
+    assert "Ann" in text and "[bold red]Bo[/]"[:10] in text  # markup shown as the characters typed
+    assert "\x1b[2J" not in text and "\x07" not in text and "[2JEve" in text  # no escape reaches the terminal
+    assert "🐺🐺🐺" in text
+    assert "X" * 10 in text and "X" * 13 not in text and "…" in text  # a long name is cut to its card
+    assert all(len(line) <= 100 for line in text.splitlines() if "\x1b" not in line)
+
+
 def box_of(text: str) -> tuple[int, int, int, int]:
     """The private box's place on the screen: its first and last row, its left and right column."""
     rows = [i for i, line in enumerate(text.splitlines()) if "│" in line or "╭" in line or "╰" in line]

@@ -11,6 +11,7 @@ import pytest
 from narrator.rules import Role
 from narrator.table.config import TableConfig, config_path, load_config, save_config
 from narrator.fakes import ScriptedAsker
+from narrator.packs import load_pack
 from narrator.table.wizard import ROLE_MENU, Wizard, option_menu
 
 ALL_ENTER = ["", "", "", "", "", "", ""]
@@ -140,7 +141,7 @@ def _narrator(args: list[str], stdin: str, env_dir: Path) -> subprocess.Complete
 
     env = {**os.environ, "NARRATOR_CONFIG": str(env_dir / "cfg"), "NARRATOR_DATA": str(env_dir / "data")}
     return subprocess.run([sys.executable, "-m", "narrator", *args], input=stdin, capture_output=True,
-                          text=True, timeout=60, env=env)
+                          text=True, timeout=600, env=env)
 
 
 @pytest.mark.slow
@@ -194,7 +195,7 @@ def test_a_config_that_cannot_be_saved_does_not_stop_the_game(tmp_path: Path) ->
 
     proc = subprocess.run(
         [sys.executable, "-m", "narrator", "play", "--text", "--config", str(tmp_path), "--pace", "0.05"],
-        input="\n" * 40, capture_output=True, text=True, timeout=60,
+        input="\n" * 40, capture_output=True, text=True, timeout=600,
         env={**__import__("os").environ, "NARRATOR_DATA": str(tmp_path / "data")},
     )
     assert "Traceback" not in proc.stderr
@@ -215,7 +216,7 @@ def test_setup_questions_use_the_packs_names_not_raw_keys() -> None:
     told = "\n".join(asker.told)
     for raw in ("little_girl", "witch_sees_victim_after_heal", "=no", "=yes", "seer_sees", "any_death"):
         assert raw not in told, raw
-    assert " 6 Little Girl ×0" in told
+    assert f"{ROLE_MENU.index(Role.LITTLE_GIRL) + 1:>2} Little Girl ×0" in told
     assert f"{heal} the Witch sees the victim after healing: no" in told
     assert "the Witch sees the victim after healing: yes" in told  # after choosing 2, in the listing and summary
 
@@ -327,3 +328,20 @@ def test_one_at_the_last_table_changes_it_and_enter_keeps_it() -> None:
     asker = ScriptedAsker(["3", ""])
     Wizard(asker, TableConfig(players=8), ["en"]).run(offer_last=True)
     assert "! '3' is not a choice; type a number from 1 to 1" in asker.told
+
+
+def test_the_roles_question_offers_the_roles_for_new_players_first() -> None:
+    from narrator.roles import CARDS
+
+    _, asker = run(ALL_ENTER)
+    menu = next(t for t in asker.told if t.startswith("Roles for 8 players:")).splitlines()
+    heads = [menu.index(" For new players (one moon):"), menu.index(" Two moons:"), menu.index(" Three moons:")]
+    assert heads == sorted(heads) and heads[0] == 1
+    assert menu[2].split()[:3] == ["1", "Werewolf", "×2"]
+    levels = [CARDS[r].moons for r in ROLE_MENU]
+    assert levels == sorted(levels) and set(levels) == {1, 2, 3}
+    # Each role stands under its own level, numbered as the answers number it.
+    for number, role in enumerate(ROLE_MENU, start=1):
+        at = next(i for i, line in enumerate(menu) if f"{number:>2} {load_pack('en').role_name(role.value)} ×" in line)
+        level = sum(1 for h in heads if h < at)
+        assert level == CARDS[role].moons, role

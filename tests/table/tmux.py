@@ -20,7 +20,9 @@ from typing import Callable
 
 import pytest
 
-WAIT = 60.0
+# How long to wait for what a test expects: far, since a loaded machine (load 30 on 2 cores) can take
+# minutes; a wait ends as soon as the text is there, so a passing test never waits it out.
+WAIT = 300.0
 # Terminal escape sequences (CSI, OSC, and two-byte ESC ones), taken out of the raw output.
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[^[\]()]")
 REPO = Path(__file__).resolve().parents[2]

@@ -22,6 +22,10 @@
     localStorage.setItem("narrator-device-key", toB64(device.secretKey));
   }
   var ws = null, challenge = null, box = null, sent = 0, heard = 0, view = null, pending = null, stopped = false;
+  // The table's names, by seat (public: the laptop sends them to every phone); asked once for this seat.
+  var names = {}, namesOpen = false, seatNumber = null, asked = localStorage.getItem("narrator-named-" + token) === "yes";
+  // The view for the dead, in two frames of its own beside the view: every card, and the awake role's panel.
+  var deadCards = null, deadAwake = null;
   var $ = function (id) { return document.getElementById(id); };
 
   function fromB64(s) { s = s.replace(/-/g, "+").replace(/_/g, "/"); while (s.length % 4) { s += "="; }
@@ -56,11 +60,50 @@
     return nacl.hash(both).subarray(0, 32);
   }
 
+  // A seat's button and the page's header with the seat's name, as text ("6 Ann").
+  function label(c) { return typeof c[0] === "number" && names[c[0]] ? c[1] + " " + names[c[0]] : c[1]; }
+  // A seat's button: its number, and under it the seat's name (cut to the button, never wrapped).
+  function fill(b, c) {
+    b.textContent = c[1];
+    if (typeof c[0] === "number" && names[c[0]]) {
+      var n = document.createElement("span"); n.className = "name"; n.textContent = names[c[0]]; b.appendChild(n);
+    }
+  }
+  function header(v) {
+    $("seat").textContent = L.seat.replace("{seat}", String(v.seat)) + (names[v.seat] ? " \u00b7 " + names[v.seat] : "");
+  }
+  function named(message) {
+    names = message.names || {}; namesOpen = !!message.open; seatNumber = message.seat;
+    $("choices").className = Object.keys(names).length ? "named" : "";
+    if (view) {
+      header(view);
+      Array.prototype.forEach.call($("choices").querySelectorAll("button"), function (b, i) {
+        if (view.choices[i]) { fill(b, view.choices[i]); }
+      });
+    }
+    dead();
+    askName();
+  }
+  // "Your name?" once, while the table is joining, for a seat that has none yet (docs/names.md).
+  function askName() {
+    var form = $("name");
+    form.hidden = !(namesOpen && !asked && seatNumber && !names[seatNumber]);
+  }
+  $("name").addEventListener("submit", function (e) {
+    e.preventDefault();
+    var typed = Array.from($("name-input").value.trim()).slice(0, 24).join("");
+    asked = true; localStorage.setItem("narrator-named-" + token, "yes");
+    $("name").hidden = true;
+    if (typed) { pending = {t: "name", name: typed}; }  // it goes with the answer to the next message
+  });
+  $("name-ok").textContent = L.name_ok; $("name-label").textContent = L.name;
+
   // Nothing of the seat stays on a page that is no longer its phone's (the game over, another phone).
   function wipe() {
     view = null; pending = null; seenSent = false;
     $("seat").textContent = ""; $("lines").textContent = ""; $("choices").textContent = "";
     $("note").textContent = ""; $("echo").textContent = "";
+    deadCards = null; deadAwake = null; $("dead").textContent = ""; $("dead").hidden = true; $("name").hidden = true;
     hideCard();
     document.body.setAttribute("data-mode", "none");
   }
@@ -69,14 +112,15 @@
     if (view && v.id === view.id && v.seat === view.seat) { return; }  // the same view again, on the beat
     if (!view || view.mode !== v.mode) { seenSent = false; }
     view = v;
-    $("seat").textContent = L.seat.replace("{seat}", String(v.seat));
+    header(v);
+    askName();
     var lines = $("lines"); lines.textContent = "";
     (v.lines || []).forEach(function (line) { var d = document.createElement("div"); d.textContent = line; lines.appendChild(d); });
     var choices = $("choices"); choices.textContent = "";
     // At the deal the view's one choice is the seat itself: sent once the card was seen, not a button.
     (v.mode === "deal" ? [] : v.choices || []).forEach(function (c) {
       var b = document.createElement("button");
-      b.type = "button"; b.textContent = c[1]; b.className = typeof c[0] === "number" ? "seat" : "word";
+      b.type = "button"; fill(b, c); b.className = typeof c[0] === "number" ? "seat" : "word";
       b.setAttribute("data-choice", String(c[0]));
       b.addEventListener("click", function () { answer(c); });
       choices.appendChild(b);
@@ -85,6 +129,21 @@
     if (v.mode !== "panel") { $("echo").textContent = ""; }
     document.body.setAttribute("data-view", String(v.id));
     document.body.setAttribute("data-mode", v.mode);
+  }
+  // The view for the dead (an option): every card, and the night's panel as the awake role sees it.
+  function dead() {
+    var panel = $("dead"); panel.textContent = ""; panel.hidden = !deadCards;
+    if (!deadCards) { return; }
+    var add = function (cls, text, parent) {
+      var e = document.createElement("div"); e.className = cls; e.textContent = text; (parent || panel).appendChild(e); return e;
+    };
+    add("warning", deadCards.warning);
+    if (deadAwake && deadAwake.awake) {
+      add("awake", deadAwake.awake);
+      deadAwake.lines.forEach(function (line) { add("line", line); });
+    }
+    var cards = add("cards", "");
+    deadCards.cards.forEach(function (c) { add("card", label([c[0], String(c[0])]) + ": " + c[1], cards); });
   }
   function answer(c) {
     if (view.mode !== "deal") { $("echo").textContent = L.sent.replace("{choice}", c[1]); }
@@ -127,7 +186,8 @@
         keyText = message.key; key = fromB64(keyText);
         history.replaceState(null, "", location.pathname + "#" + keyText);
       }
-      if (message.t === "view") { render(message.view); }
+      if (message.t === "view") { render(message.view); } else if (message.t === "names") { named(message); }
+      else if (message.t === "dead") { deadCards = message; dead(); } else if (message.t === "awake") { deadAwake = message; dead(); }
     };
     ws.onclose = function (e) {
       if (e.code === 4410) { wipe(); $("status").textContent = REFUSED[e.code]; takeBack(); return; }
