@@ -27,3 +27,10 @@ def test_arming_a_second_vote_on_another_seat_is_refused_saying_what_he_may_answ
     game.begin_night()
     refused(game, "use_power", "stuttering_judge_arm", (5,),
             match=r"^the stuttering judge on 5: the Judge arms a second vote \(his own seat\) or not \(nobody\)$")
+
+
+def test_a_sign_during_the_captains_election_is_refused() -> None:
+    game = new_game(SEATS)
+    night(game, wolves=8)
+    game.open_captain_election()
+    refused(game, "signal_second_vote", 3, match=r"^seat 3's sign: a sign is taken only during the day's first vote$")
