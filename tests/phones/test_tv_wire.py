@@ -31,7 +31,7 @@ from narrator.table.screen import ScreenDisplay, ScreenSpeaker
 from narrator.table.tv import TvBoard, TvJournal, TvSpeaker
 
 from tests.phones.phone_helpers import Lockstep
-from tests.phones.wire import Connection, Proxy, WirePhones
+from tests.phones.wire import Connection, Proxy, WirePhones, stop_loop
 from tests.table.test_tv_board import NAMES, SCRIPT, SEER_FIRST, WITCH_FIRST
 
 pytestmark = pytest.mark.slow  # two whole games on real sockets
@@ -57,15 +57,7 @@ class WireTv:
                     self.frames.append(msg.data)
 
     def close(self) -> None:
-        async def stop() -> None:
-            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-
-        asyncio.run_coroutine_threadsafe(stop(), self.loop).result(timeout=60)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(timeout=60)
+        stop_loop(self.loop, self.thread)
 
 
 def captured(roles: dict[int, str]) -> tuple[Any, Proxy, WirePhones, TvBoard]:

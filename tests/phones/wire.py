@@ -204,15 +204,20 @@ class WirePhones:
             time.sleep(0.01)
 
     def close(self) -> None:
-        async def stop() -> None:
-            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+        stop_loop(self.loop, self.thread)
 
-        asyncio.run_coroutine_threadsafe(stop(), self.loop).result(timeout=600)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(timeout=600)
+
+def stop_loop(loop: asyncio.AbstractEventLoop, thread: threading.Thread) -> None:
+    """Cancel every task of a loop running in its own thread, then stop the loop and join the thread."""
+    async def stop() -> None:
+        tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    asyncio.run_coroutine_threadsafe(stop(), loop).result(timeout=600)
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(timeout=600)
 
 
 class RawSocket:
