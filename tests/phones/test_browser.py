@@ -27,7 +27,9 @@ pytestmark = pytest.mark.slow
 SHOTS = os.environ.get("NARRATOR_PHONE_SHOTS")
 
 
-@pytest.mark.parametrize("players", [8, 18])
+# Eight seats here; eighteen are played in the acceptance tier, laptop and phones on a network of the
+# test's own (tests/acceptance/test_phones_network.py), which ./test leaves to .ci/run.
+@pytest.mark.parametrize("players", [8])
 def test_a_whole_game_on_every_seats_phone_in_chromium(players: int, tmp_path: Path) -> None:
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
