@@ -1,16 +1,18 @@
 """The README's commands exactly as written, from a fresh clone, in a real terminal, with the keys a
 player types: `./play` (on a machine with no sound card, the table chooses the silent screen) and
 `./play --text` to the first night; `./play demo` (with a speaker: ALSA's file device) through a
-whole game."""
+whole game; and `./test` (its install of the dev extras over `./play`'s, mypy on the clone, pytest)."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.acceptance.table import ARTIFACTS, SPEAKER, answer_every_question, command, fresh_clone, no_traceback
+from tests.acceptance.table import ARTIFACTS, INSTALL_WAIT, SPEAKER, answer_every_question, command, fresh_clone, no_traceback
 from tests.table.tmux import Tmux
 
 pytestmark = pytest.mark.slow
@@ -87,3 +89,16 @@ def test_play_demo_from_a_fresh_clone_plays_a_whole_game_aloud(clone: Path, tmp_
     finally:
         keep(t, "play-demo")
         t.close()
+
+
+def test_test_from_a_fresh_clone_installs_type_checks_and_runs_pytest(clone: Path) -> None:
+    """`./test` with one test file (the whole suite would run the acceptance tier's parent again): the
+    dev extras installed over what `./play` installed, `mypy --strict` on the clone, then pytest."""
+    assert "./test # installs everything needed, then type-checks and runs the tests" in readme_commands()
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH", "NARRATOR_ACCEPTANCE")}
+    env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep) if ".venv" not in p)
+    test = subprocess.run(["./test", "tests/test_ports.py", "-q", "-p", "no:cacheprovider"], cwd=clone, env=env,
+                          capture_output=True, text=True, timeout=INSTALL_WAIT)
+    assert test.returncode == 0, (test.stdout + test.stderr)[-3000:]
+    assert "Success: no issues found" in test.stdout  # mypy --strict ran on the clone
+    assert re.search(r"^\.+ +\[100%\]$", test.stdout, re.M), test.stdout[-2000:]  # every test ran and passed
