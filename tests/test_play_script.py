@@ -58,7 +58,7 @@ def test_play_installs_once_then_starts_at_once(tmp_path: Path) -> None:
     assert first.returncode == 0, first.stderr
     assert first.stdout.splitlines() == ["narrator: installing the package (first install) ...", "narrator play --text"]
     assert first.stderr == "", "pip's and setuptools' output stays in the log"
-    assert installs(root) == ["-m pip install -q -e .[voice,phones]"]
+    assert installs(root) == ["-m pip install -q --no-compile -e .[voice,phones]"]
 
     again = run(root, "--text")
     assert again.stdout.splitlines() == ["narrator play --text"] and again.stderr == ""
@@ -75,7 +75,7 @@ def test_play_installs_again_when_pyproject_changes_or_extras_are_added(tmp_path
     added = subprocess.run(["bash", str(root / "scripts" / "setup.sh"), "dev,voice"], capture_output=True, text=True,
                            env={**os.environ, "PATH": f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}"})
     assert added.stdout.splitlines() == ["narrator: installing the package (extras added: dev) ..."]
-    assert installs(root)[-1] == "-m pip install -q -e .[voice,phones,dev]"
+    assert installs(root)[-1] == "-m pip install -q --no-compile -e .[voice,phones,dev]"
     assert run(root).stdout.splitlines() == ["narrator play"], "voice and phones are installed: no install"
     forced = run(root, env={"NARRATOR_REINSTALL": "1"})
     assert forced.stdout.splitlines()[0] == "narrator: installing the package (NARRATOR_REINSTALL=1) ..."
