@@ -26,12 +26,11 @@ from narrator.phones.run import play_with_phones
 from narrator.phones.server import PhoneServer
 from narrator.phones.table import PhoneTable
 from narrator.table.tv_page import serve_tv
-from narrator.ports import Heard, Prompt
 from narrator.table.screen import ScreenDisplay, ScreenSpeaker
 from narrator.table.tv import TvBoard, TvJournal, TvSpeaker
 
 from tests.phones.phone_helpers import Lockstep
-from tests.phones.wire import Connection, Proxy, WirePhones, stop_loop
+from tests.phones.wire import Connection, Proxy, ScriptAnswers, WirePhones, stop_loop
 from tests.table.test_tv_board import NAMES, SCRIPT, SEER_FIRST, WITCH_FIRST
 
 pytestmark = pytest.mark.slow  # two whole games on real sockets
@@ -82,21 +81,10 @@ def captured(roles: dict[int, str]) -> tuple[Any, Proxy, WirePhones, TvBoard]:
         phones.wait(lambda: len(hub.joined()) == s.players and bool(server.viewers), "every phone and the TV")
         close_names(hub, people)
 
-        def keypad(prompt: Prompt) -> Heard | None:
-            return None if table.route(prompt) else sc.answer(prompt)
-
-        def hold(prompt: Prompt) -> bool:
-            heard = sc.answer(prompt)
-            if heard is None or not prompt.allows(heard.choice):
-                return False
-            for seat in table.route(prompt):
-                if any(c[0] == heard.choice for c in phones.view(seat).get("choices", ())):
-                    phones.intend(seat, heard.choice)
-                    return True
-            return False
-
-        table = PhoneTable(Lockstep(hub), screen, FakeListener(clock, keypad, delay=1.0), pack, clock, hold=hold,
-                           dead_view=True)
+        answers = ScriptAnswers(sc, phones)
+        table = PhoneTable(Lockstep(hub), screen, FakeListener(clock, answers.keypad, delay=1.0), pack, clock,
+                           hold=answers.hold, dead_view=True)
+        answers.table = table
         speaker = TvSpeaker(ScreenSpeaker(TimelineSpeaker(pack, Timeline(clock)), pack, screen), tv)
         game = play_with_phones(s, pack, table, speaker, clock, TvJournal(MemoryJournal(), tv), 0)
         hub.beat(clock.now() + 1)  # the end, on one more beat

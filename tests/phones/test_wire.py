@@ -19,11 +19,10 @@ from narrator.phones.hub import Frame, PhoneHub
 from narrator.phones.run import play_with_phones
 from narrator.phones.server import PhoneServer
 from narrator.phones.table import PhoneTable
-from narrator.ports import Heard, Prompt
 from narrator.rules import Game
 
 from tests.phones.phone_helpers import Lockstep
-from tests.phones.wire import Proxy, WireFrame, WirePhones
+from tests.phones.wire import Proxy, ScriptAnswers, WireFrame, WirePhones
 
 SETUP: dict[str, Any] = {"players": 8, "options": {"captain_election": "never"}}
 JUDGE_A = {1: "seer", 2: "werewolf", 3: "werewolf", 4: "stuttering_judge", 5: "witch"}
@@ -62,21 +61,10 @@ def captured(roles: dict[int, str], judge: int, votes: dict[int, int], options: 
         phones.wait(lambda: len(hub.joined()) == s.players, "every phone holds its seat")
         timeline = Timeline(clock)
 
-        def keypad(prompt: Prompt) -> Heard | None:
-            return None if table.route(prompt) else sc.answer(prompt)
-
-        def hold(prompt: Prompt) -> bool:
-            heard = sc.answer(prompt)
-            if heard is None or not prompt.allows(heard.choice):
-                return False
-            for seat in table.route(prompt):
-                if any(c[0] == heard.choice for c in phones.view(seat).get("choices", ())):
-                    phones.intend(seat, heard.choice)
-                    return True
-            return False
-
-        table = PhoneTable(Lockstep(hub), TimelineDisplay(pack, timeline), FakeListener(clock, keypad, delay=1.0),
-                           pack, clock, hold=hold)
+        answers = ScriptAnswers(sc, phones)
+        table = PhoneTable(Lockstep(hub), TimelineDisplay(pack, timeline), FakeListener(clock, answers.keypad, delay=1.0),
+                           pack, clock, hold=answers.hold)
+        answers.table = table
         game = play_with_phones(s, pack, table, TimelineSpeaker(pack, timeline), clock, journal, 0)
     finally:
         phones.close()

@@ -13,7 +13,12 @@ import struct
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from narrator.flow.script import Script
+    from narrator.phones.table import PhoneTable
+    from narrator.ports import Heard, Prompt
 
 
 @dataclass
@@ -205,6 +210,32 @@ class WirePhones:
 
     def close(self) -> None:
         stop_loop(self.loop, self.thread)
+
+
+class ScriptAnswers:
+    """A script's answers at a table of wire phones: the keypad's when no phone is asked; otherwise
+    intended on the phone of the seat asked, once its page offers the choice. `table` is given once
+    the table is made (it takes these two as its listener's answers and its `hold`)."""
+
+    def __init__(self, script: Script, phones: WirePhones) -> None:
+        self.script = script
+        self.phones = phones
+        self.table: PhoneTable | None = None
+
+    def keypad(self, prompt: Prompt) -> Heard | None:
+        assert self.table is not None
+        return None if self.table.route(prompt) else self.script.answer(prompt)
+
+    def hold(self, prompt: Prompt) -> bool:
+        assert self.table is not None
+        heard = self.script.answer(prompt)
+        if heard is None or not prompt.allows(heard.choice):
+            return False
+        for seat in self.table.route(prompt):
+            if any(c[0] == heard.choice for c in self.phones.view(seat).get("choices", ())):
+                self.phones.intend(seat, heard.choice)
+                return True
+        return False
 
 
 def stop_loop(loop: asyncio.AbstractEventLoop, thread: threading.Thread) -> None:
