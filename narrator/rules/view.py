@@ -139,10 +139,8 @@ class GameView:
         """The seats that play for `team` now, but `excluded` (the end check's winners)."""
         if self.hooks.team or self.state.joined:
             seats = range(1, self.state.players + 1)
-            return tuple(p for p in seats if self.team_of(p) is team and p not in excluded)
-        return tuple(
-            i + 1 for i, r in enumerate(self.state.roles) if r.team is team and (i + 1) not in excluded
-        )
+            return tuple([p for p in seats if self.team_of(p) is team and p not in excluded])
+        return tuple([i + 1 for i, r in enumerate(self.state.roles) if r.team is team and (i + 1) not in excluded])
 
     def taker(self) -> int | None:
         """The seat that took a card at the last takeover (the Devoted Servant)."""

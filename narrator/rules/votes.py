@@ -59,8 +59,8 @@ def open_vote(game: GameView, emit: Emit) -> None:
     s = game.state
     first = s.last_vote_day < s.day
     living = game.living()
-    single = game.last_two()  # the two-player game: a single vote, whatever the procedure
-    ballot = _BALLOT_ACCUSATION if s.options.vote_procedure == "accusation" and not single else _BALLOT_VOTE
+    # The two-player game (`last_two`) takes a single vote, whatever the procedure.
+    ballot = _BALLOT_ACCUSATION if s.options.vote_procedure == "accusation" and not game.last_two() else _BALLOT_VOTE
     allowed = voters(game)
     if not allowed:  # nobody may vote today (the Scapegoat's list): no elimination
         _no_elimination(game, emit, "no_voters")
