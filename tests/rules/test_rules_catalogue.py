@@ -1,17 +1,21 @@
 """The catalogue as it loads (narrator/roles/__init__.py, narrator/rules/hooks.py): every role has its
-module, the end check takes one row a rank, and a power's step of the night follows its order.
+module, the end check takes one row a rank, a power's step of the night follows its order, and the
+night order's table (docs/state-machine.md) lists every call at its place.
 
-These run at import, before any game; the tests call them again so that a slip in them fails here
-and not only as an import error."""
+The first three run at import, before any game; the tests call them again so that a slip in them
+fails here and not only as an import error. The table is made only by `narrator graph --page`, which
+no fast test runs in its own process: this one calls it."""
 
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import pytest
 
 from narrator import roles
-from narrator.rules import Role, hooks
+from narrator.roles.base import Schedule
+from narrator.rules import Options, Role, hooks
 from narrator.rules.view import Power, Win
 
 
@@ -40,3 +44,21 @@ def test_a_powers_step_of_the_night_is_its_order_in_tenths() -> None:
     assert power.step == 125
     assert hooks.POWERS["seer"].step == round(hooks.POWERS["seer"].order * 10)
     assert isinstance(hooks.WINS[0], Win)
+
+
+def test_the_night_order_table_lists_every_call_at_its_place_with_its_nights() -> None:
+    header, *rows = [re.split(r" {2,}", line) for line in roles.night_order_table().splitlines()]
+    assert header == ["order", "call", "nights", "when possible"]
+    calls = {c.name: c for c in roles.night_calls()}
+    places = sorted([(c.order, name) for name, c in calls.items()] + [(roles.NIGHT_ELECTION_ORDER, "night_election")])
+    assert [(float(order), name) for order, name, _, _ in rows] == places
+    for _, name, nights, possible in rows:
+        call = calls.get(name)
+        if call is None:
+            assert (nights, possible) == ("captain_election=night1_end", "-")
+            continue
+        assert possible == ("always" if call.always else call.role.value)
+        if call.schedule is Schedule.SOME_NIGHTS and call.nights is not None:
+            # The nights it is called on with the default options, of the first five; none: an option's.
+            called = [n for n in range(1, 6) if call.nights(Options(), n)]
+            assert nights == (",".join(map(str, called)) + ",... (options)" if called else "by option")

@@ -132,6 +132,15 @@ def test_rule_werewolf_may_never_be_the_victim() -> None:
     refused(game, "wolves_choose", 2, match="seat 2 is a Werewolf")
 
 
+def test_rule_werewolves_choosing_a_dead_player_are_refused_naming_him() -> None:
+    game = new_game(TABLE, captain_election="never")
+    night(game, wolves=8)
+    game.open_vote()
+    game.cast_votes({})
+    game.begin_night()
+    refused(game, "wolves_choose", 8, match=r"^seat 8 is dead; the Werewolves can only choose a living player$")
+
+
 def test_rule_werewolves_without_consensus_have_no_victim() -> None:
     game = new_game(TABLE)
     night(game, wolves=None)

@@ -15,3 +15,10 @@ def test_the_preparation_is_over_once_the_night_election_is_held() -> None:
     assert game.state.captain == 4
     refused(game, "cupid_choose", 5, 6, match=r"^Lovers 5 and 6: Cupid cannot act now: the night has moved past that call$")
     game.seer_inspect(1)  # the night goes on after the election
+
+
+def test_dawn_is_refused_while_the_night_election_waits_for_its_votes_saying_so() -> None:
+    game = new_game("werewolf werewolf cupid seer villager villager villager villager", captain_election="night1_end")
+    game.begin_night()
+    game.open_captain_election()
+    refused(game, "dawn", match=r"^dawn comes only at the end of a night; first the game waits for vote$")

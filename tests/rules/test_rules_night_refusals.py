@@ -26,6 +26,12 @@ def test_the_seer_looking_at_her_own_card_is_refused_naming_her_seat() -> None:
     refused(game, "use_power", "seer", (3,), match=r"^seat 3 is the Seer herself; she looks at another player's card$")
 
 
+def test_the_seer_looking_at_two_cards_is_refused_quoting_both_seats() -> None:
+    game = first_night()
+    game.use_power("cupid", (6, 7))
+    refused(game, "use_power", "seer", (4, 5), match=r"^the Seer on seats \(4, 5\): the Seer looks at exactly one card$")
+
+
 def witch_awake() -> Game:
     game = first_night()
     game.use_power("cupid", (6, 7))

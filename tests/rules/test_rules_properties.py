@@ -590,6 +590,8 @@ class Driver:
                 self.until_legal(use, "use_power", power.call, legal[:count])
             elif call == "seer":
                 seer = self.holder(Role.SEER)
+                if not alive - {seer}:
+                    continue  # the Seer alone alive (a day's win waits for dawn, end_check=dawn): nobody to see
                 self.until_legal(lambda: (lambda t: (t in alive and t != seer, "seer_inspect", t))(
                     self.draw(st.integers(1, game.players))), "seer_inspect", min(alive - {seer}))
             elif call == "wolves":

@@ -36,3 +36,11 @@ def test_the_captains_choice_outside_the_tie_names_the_tied() -> None:
     game.open_vote()
     game.cast_votes(votes("1>3 2>3 3>4 4>4"))  # a tie: the Captain (seat 7) chooses among the tied
     refused(game, "break_tie", 5, match=r"^seat 5 is not among the tied \(3, 4\)$")
+
+
+def test_a_vote_by_a_voter_who_is_not_a_seat_names_him_and_the_seats() -> None:
+    refused(day_one(), "cast_votes", votes("9>3"), match=r"^voter 9 is not a seat; seats are 1 to 8$")
+
+
+def test_a_tie_break_when_there_is_no_tie_names_the_seat_offered() -> None:
+    refused(day_one(), "break_tie", 3, match=r"^the Captain's tie-break seat 3 is not awaited now \(awaiting: vote\)$")
