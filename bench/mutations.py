@@ -300,6 +300,9 @@ def prepare(work: Path, fresh: bool) -> None:
     """The work folder: links to the checkout's package, tests and data, and mutmut's configuration."""
     if fresh and work.exists():
         shutil.rmtree(work)
+    # Hypothesis keeps the examples that failed, in the mutants' folder, and replays them first: one a
+    # mutant made fail would be replayed against every later mutant (a kill that is not the mutant's).
+    shutil.rmtree(work / "mutants" / ".hypothesis", ignore_errors=True)
     work.mkdir(parents=True, exist_ok=True)
     for name in ("narrator", "tests", *ALSO_COPY):
         link = work / name
