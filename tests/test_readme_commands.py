@@ -9,7 +9,6 @@ import json
 import os
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -20,9 +19,6 @@ import pytest
 from tests.text_game import narrator
 
 REPO = Path(__file__).resolve().parent.parent
-# A fresh install (a 250 MB speech model among the wheels) on a loaded machine: a guard against a
-# hang, far above the time it takes (issue 9 point 22; 300-400 s were within reach of a busy CI).
-INSTALL = 1200
 
 
 # ---- every command and example the README shows ------------------------------------------------
