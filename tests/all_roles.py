@@ -3,7 +3,7 @@ of a whole game played on one (issue 12, "What must be shown": a full game with 
 
 Everything is derived from the catalogue at run time (`narrator.roles.CARDS`, `night_calls()`):
 a role module that lands later is covered with no edit here. The compositions are used by
-tests/test_all_roles.py (headless command line) and tests/table/test_tmux_all_roles.py (text
+tests/test_all_roles.py (headless command line) and tests/acceptance/test_terminal_every_role.py (text
 mode in a real terminal).
 """
 

@@ -27,8 +27,9 @@ pytestmark = pytest.mark.slow
 SHOTS = os.environ.get("NARRATOR_PHONE_SHOTS")
 
 
-# Eight seats here; eighteen are played in the acceptance tier, laptop and phones on a network of the
-# test's own (tests/acceptance/test_phones_network.py), which ./test leaves to .ci/run.
+# Eight seats, on the loopback and the virtual clock, every phone's state checked in the DOM; whole
+# games of 8 and 18 seats with the laptop and the phones on a network of the test's own are in
+# test_phones_network.py.
 @pytest.mark.parametrize("players", [8])
 def test_a_whole_game_on_every_seats_phone_in_chromium(players: int, tmp_path: Path) -> None:
     from selenium.webdriver.common.action_chains import ActionChains
@@ -88,7 +89,7 @@ def test_a_whole_game_on_every_seats_phone_in_chromium(players: int, tmp_path: P
             return True
 
         def drop_network(seat: int) -> list[str]:
-            """The seer's phone off the network for 5 s mid-turn (issue 27 point 5): DevTools' offline
+            """The seer's phone off the network for 5 s mid-turn: DevTools' offline
             emulation, and its socket stopped at the laptop; it comes back by itself."""
             tab = browser.tab(seat)
             tab.execute_cdp_cmd("Network.enable", {})

@@ -5,8 +5,8 @@ screen read, a private panel may only be visible while its role is awake: the la
 that role's wake line, never a sleep line.
 
 The game runs on the real clock, so a night turn must outlast what a loaded machine takes to
-read the screen and type (a few tmux calls): the turns are 10-12 s (issue 9 point 22; 4-5 s
-raced the load).
+read the screen and type (a few tmux calls): the turns are 10-12 s (turns of 4-5 s
+raced the load: a test bounded by the real clock must leave a loaded machine room).
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def _start(tmp_path: Path, full: bool) -> Tmux:
 def test_a_whole_game_in_a_terminal(tmp_path: Path, full: bool) -> None:
     """A whole game typed as a table would; private text only under its wake line.
 
-    Issue 9 point 18: the end of a full-screen game says which key ends it (and `*` for a rematch):
+    The end of a full-screen game says which key ends it (and `*` for a rematch):
     `play_to_the_end` waits for that hint before pressing Enter."""
     t = _start(tmp_path, full)
     p = Player(t, full)

@@ -1,5 +1,5 @@
-"""Every role of the catalogue in play, in text mode in a real terminal (tmux), to the end of the game
-(issue 12, "What must be shown"): one game on each 18-player composition of tests/all_roles.py.
+"""Every role of the catalogue in play, in text mode in a real terminal (tmux), to the end of the game:
+one game on each 18-player composition of tests/all_roles.py.
 
 The table types as a simple table would: each seat reads its card in the program's deal; by night
 nobody types (every turn runs out: the rules allow it for every call); by day the debate is ended
@@ -165,7 +165,7 @@ def label(screen: str) -> str:
 
 
 def after_the_game(tmp_path: Path, deck: dict[Role, int]) -> None:
-    """Issue 23, "What must be shown": the game just played in `history N` and `history --stats`, and
+    """The game just played in `history N` and `history --stats`, and
     `assist` with the same roles: no traceback, every call of the roles made, every name in the
     table's language (and in French)."""
     from narrator.rules import Options

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.phones.test_play_cli import WAIT, Phones
+from tests.acceptance.test_play_phones_terminal import WAIT, Phones
 from tests.table.tmux import start, table_config
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("terminal")]
