@@ -268,7 +268,7 @@ def test_a_seat_given_to_another_role_is_not_revealed_and_the_roll_call_fails() 
 
 
 def test_the_roll_call_calls_the_extension_roles_too() -> None:
-    """Review: a Savior, a Raven or a Village Idiot in the deck is called in the roll call
+    """A Savior, a Raven or a Village Idiot in the deck is called in the roll call
     (the catalogue gives its order), so a deck with them adds up."""
     deck = {Role.WEREWOLF: 2, Role.SAVIOR: 1, Role.RAVEN: 1, Role.VILLAGE_IDIOT: 1, Role.SEER: 1, Role.VILLAGER: 3}
     for seed in range(3):
