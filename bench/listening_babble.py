@@ -1,4 +1,4 @@
-"""Why right answers are lost under babble (issue 24; run by hand, not a test):
+"""Why right answers are lost under babble (run by hand, not a test):
 
     nice -n 10 .venv/bin/python bench/listening_babble.py [--split calibration|held-out] [--quick]
                                                           [--narrator PATH] [--out FILE.json]

@@ -1,4 +1,4 @@
-"""Can a word confidence refuse wrong answers? (issue 24 point 4; run by hand, not a test)
+"""Can a word confidence refuse wrong answers? (run by hand, not a test)
 
     nice -n 10 .venv/bin/python bench/listening_confidence.py
 
@@ -10,7 +10,7 @@ chosen reading's word confidences. The look-alike table is left out, so that the
 confidence would have to refuse are there. Printed: how many right and wrong answers each
 confidence threshold keeps.
 
-Measured 2026-11-24 (5 calibration voices, 55 answers): right kept 27/26/25/25/24/24 and wrong kept
+Measured on 5 calibration voices, 55 answers: right kept 27/26/25/25/24/24 and wrong kept
 28/28/28/27/27/27 at 0.5/0.6/0.7/0.8/0.9/0.95: wrong answers come back at 1.0, a threshold only
 refuses right ones. No confidence rule is added; the look-alike table and the alternatives margin
 do that work.

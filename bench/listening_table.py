@@ -1,4 +1,4 @@
-"""Voice answers at a real table (issue 24; run by hand, not a test):
+"""Voice answers at a real table (run by hand, not a test):
 
     nice -n 10 .venv/bin/python bench/listening_table.py [--split held-out|calibration] [--narrator PATH]
                                                            [--calibrate] [--json OUT] [--quick]
@@ -468,7 +468,7 @@ def summarise(items: list[Item], outs: list[Outcome]) -> dict[str, Any]:
 
 def ask_back(items: list[Item], outs: list[Outcome], decide: Callable[[Item], Outcome], split: str, cache: Path,
              quick: bool) -> int:
-    """Issue 24, the ask-back: where the listener hands out a look-alike, the voter answers
+    """The ask-back: where the listener hands out a look-alike, the voter answers
     "4? Yes or no." with "네" if that is the seat they said and "아니요" otherwise, from the corpus's
     own read-back file of the same voice and room (`ask_back_item`), decoded through the real
     yes/no path (the read-back's grammar and rules, the room heard before it); table talk with

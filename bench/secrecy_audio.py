@@ -1,4 +1,4 @@
-"""Issue 15: how far apart the night's line onsets fall, in the recorded audio, between games that
+"""How far apart the night's line onsets fall, in the recorded audio, between games that
 differ only in hidden state, with a normal journal and with a slow one. Prints the figures; run by
 hand (not a test):
 

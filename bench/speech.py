@@ -448,7 +448,7 @@ def main() -> None:
     if args.child == "demo":
         print(json.dumps(demo_bench(args.engine, args.speed)))
         return
-    if args.demo:  # the whole demo from a cold cache, then warm (issue 25's goal: zero lines late)
+    if args.demo:  # the whole demo from a cold cache, then warm (the goal: zero lines late)
         engine = "piper" if args.piper else "espeak"
         with tempfile.TemporaryDirectory() as cache:
             r = child("demo", 0, cache, engine, extra=["--speed", str(args.speed)])
@@ -461,7 +461,7 @@ def main() -> None:
         print(f"  warm: {w['said']} lines said, {w['late']} late, {w['waits']} open waits, {w['rendered']} rendered; "
               f"nights ({c['nights']}) identical to the cold game's: {r['nights_identical']} {r.get('night_diff', '')}")
         return
-    if args.need:  # setup -> first line in the order of need (issue 25 point 3), cold cache
+    if args.need:  # setup -> first line in the order of need, cold cache
         for engine in ("espeak", "piper") if args.piper else ("espeak",):
             with tempfile.TemporaryDirectory() as cache:
                 st = child("need", 0, cache, engine)

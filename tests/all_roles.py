@@ -1,5 +1,5 @@
 """Every role of the catalogue in play: the 18-player compositions that cover it, and the checks
-of a whole game played on one (issue 12, "What must be shown": a full game with every role).
+of a whole game played on one: a full game with every role is what shows that every role works.
 
 Everything is derived from the catalogue at run time (`narrator.roles.CARDS`, `night_calls()`):
 a role module that lands later is covered with no edit here. The compositions are used by

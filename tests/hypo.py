@@ -1,4 +1,5 @@
-"""Example counts that follow the Hypothesis profile (tests/conftest.py, issue 9 point 25).
+"""Example counts that follow the Hypothesis profile (tests/conftest.py): a quick suite for
+developers, the full one for CI.
 
 A test that wants N examples asks for `examples(N)`: N under the ci profile, a quarter of N
 (at least 10) under the dev profile.

@@ -1,6 +1,6 @@
 """Random games of every role of the catalogue: for each card, games whose deck holds it beside
-other cards drawn at random, under rule options drawn at random (issue 23 point 1: the history
-is proven on such games, not on one hand-picked game).
+other cards drawn at random, under rule options drawn at random: the history is proven on such
+games, not on one hand-picked game.
 
 Everything is derived at run time from the catalogue (`narrator.roles.CARDS`) and the options'
 own tables (`narrator.rules.options`): a role or an option value that lands later is drawn with

@@ -1,6 +1,6 @@
-"""Every role of the catalogue in play (issue 12, "What must be shown"): the 18-player
-compositions cover the whole catalogue, and a full game on each runs to its end through the real
-command line (`narrator play --headless`, in a subprocess).
+"""Every role of the catalogue in play, since a full game with every role is what shows that every
+role works: the 18-player compositions cover the whole catalogue, and a full game on each runs to
+its end through the real command line (`narrator play --headless`, in a subprocess).
 
 The compositions and checks are in tests/all_roles.py, derived from the catalogue at run time.
 """

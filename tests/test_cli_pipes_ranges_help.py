@@ -37,7 +37,7 @@ def refused_in_one_line(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     return lines[0]
 
 
-# ---- point 15: a reader that closes the pipe early ----------------------------------------------
+# ---- a reader that closes the pipe early --------------------------------------------------------
 
 @pytest.mark.slow
 @pytest.mark.parametrize("argv", [
@@ -60,7 +60,7 @@ def test_closed_pipe_ends_quietly(argv: list[str]) -> None:
     assert code == 141  # as a process killed by SIGPIPE: the shell's usual answer to a closed pipe
 
 
-# ---- point 16: out-of-range values refused in one line --------------------------------------------
+# ---- out-of-range values refused in one line ------------------------------------------------------
 
 @pytest.mark.parametrize("argv, expected", [
     (["say", "--voice-volume", "5", "--to", "x.wav", "hello"], "--voice-volume 5 is too high: give a value from 0 to 1"),
@@ -91,7 +91,7 @@ def test_unknown_and_missing_slots(capsys: pytest.CaptureFixture[str]) -> None:
     assert "needs a value for seat" in line and "--slot seat=" in line
 
 
-# ---- point 20: the help pages ---------------------------------------------------------------------
+# ---- the help pages -------------------------------------------------------------------------------
 
 def every_subcommand() -> list[tuple[str, argparse.ArgumentParser]]:
     from narrator.cli import build_parser

@@ -1,4 +1,4 @@
-"""The commands' printed words in the table's language (issue 28 point 5): simulate, balance, history,
+"""The commands' printed words in the table's language: simulate, balance, history,
 voices, models and listen print every line through `tr` (narrator/i18n.py).
 
 A pseudo-language `xx` is built in a temporary voices folder: its catalogue translates every template

@@ -1,5 +1,6 @@
 """Comments say why, and tests are named after what they prove: no issue number in a comment or a
-docstring of the package, and no test (function, class or file) named after an issue.
+docstring of the package, its tests or its benchmarks, and no test (function, class or file) named
+after an issue.
 
 An issue number tells the history of a line, which git already keeps; a reader needs the reason.
 """
@@ -12,12 +13,18 @@ import re
 import tokenize
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import REPO
 
-# "issue 24", "Issue 9 point 5", "issue #12", "issues 22 and 23", "issue-28's"
 ISSUE = re.compile(r"\bissues?[\s#-]*\d+", re.IGNORECASE)
-# test_issue22_..., TestIssue23..., test_rules_issue22_mutations.py, test_leftover3_... (a review's item)
+# What ISSUE finds, as strings rather than in this comment, so that this file passes its own check.
+ISSUE_EXAMPLES = ("issue 24", "Issue 9 point 5", "issue #12", "issues 22 and 23", "issue-28's")
 TEST_NAMED_AFTER_AN_ISSUE = re.compile(r"(^test_?issue|_issue_?\d|leftover_?\d)", re.IGNORECASE)
+# What TEST_NAMED_AFTER_AN_ISSUE finds; `leftover` is a review's numbered item.
+NAME_EXAMPLES = ("test_issue22_the_dawn", "TestIssue23", "test_rules_issue22_mutations", "test_leftover3_the_dawn")
+# The sources read: the package, its tests and its benchmarks.
+ROOTS = ("narrator", "tests", "bench")
 
 
 def comments_and_docstrings(source: str) -> list[tuple[int, str]]:
@@ -56,9 +63,11 @@ def named_after_an_issue(root: Path) -> list[str]:
     return hits
 
 
-def test_no_comment_or_docstring_of_the_package_cites_an_issue() -> None:
-    hits = issue_numbers_in(REPO / "narrator")
-    assert not hits, f"{len(hits)} issue numbers in narrator/ (say why instead):\n" + "\n".join(hits)
+@pytest.mark.parametrize("root", ROOTS)
+def test_no_comment_or_docstring_cites_an_issue(root: str) -> None:
+    hits = issue_numbers_in(REPO / root)
+    assert not hits, f"{len(hits)} issue numbers in {root}/ (say why instead):\n" + "\n".join(
+        f"{root}/{hit}" for hit in hits)
 
 
 def test_no_test_is_named_after_an_issue() -> None:
@@ -69,6 +78,8 @@ def test_no_test_is_named_after_an_issue() -> None:
 def test_the_checks_find_what_they_look_for(tmp_path: Path) -> None:
     """Both checks can fail: a comment, a docstring, a test file and three test names that cite issues
     (or a review's numbered item) are found; a string, and the words "issue" and "point" alone, are not."""
+    assert all(ISSUE.search(example) for example in ISSUE_EXAMPLES)
+    assert all(TEST_NAMED_AFTER_AN_ISSUE.search(example) for example in NAME_EXAMPLES)
     sample = ('"""Resolves the dawn (issue 9 point 5)."""\n\n'
               "x = 1  # see Issue #24\n"
               "y = 'issue 3'  # a string, not a comment\n"

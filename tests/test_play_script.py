@@ -1,6 +1,6 @@
 """`./play` installs the package only when something changed, quietly, with one line when it does
-(issue 23 point 16: it reinstalled at every start, 2 s and setuptools' warnings before the first
-question). Run on a copy of the scripts with a stand-in Python and dpkg: nothing is installed."""
+(a reinstall at every start costs 2 s and setuptools' warnings before the first question). Run on
+a copy of the scripts with a stand-in Python and dpkg: nothing is installed."""
 
 from __future__ import annotations
 

@@ -460,7 +460,7 @@ def games_folder() -> Path:
 
 # Journals are named game-YYYYmmdd-HHMMSS.jsonl; a game started in the same second as another gets
 # -2, -3, ... (the first number free). Their order is (second, number), never the names' order:
-# "-2" sorts before ".jsonl" and "-10" before "-2" (review leftover 4).
+# "-2" sorts before ".jsonl" and "-10" before "-2".
 _JOURNAL_NAME = re.compile(r"game-(\d{8}-\d{6})(?:-(\d+))?")
 
 

@@ -219,7 +219,7 @@ def played_seconds(records: Sequence[Mapping[str, Any]], end: float) -> float | 
     A game stopped and resumed is played in parts: the first from the head's start, each later one
     from its `resumed` record's `at`; a part ends where the next `resumed` record says the journal
     was last written before the stop (`stopped`), the last one at `end`. The time the game stood
-    still between parts is not counted (review leftover 1). None when the journal has no start time.
+    still between parts is not counted. None when the journal has no start time.
     """
     if not records:
         return None

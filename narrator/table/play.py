@@ -478,7 +478,7 @@ def _full_screen(args: argparse.Namespace, setup: Setup, seed: int, path: Path, 
         raise
     try:
         resume = resume_from(journal.records(), path) if resuming else None
-    except BaseException:  # a bad journal: one line from the caller, nothing left open (review leftover 3)
+    except BaseException:  # a bad journal: one line from the caller, nothing left open
         if phones is not None:
             phones.close()
         if tv_server is not None:

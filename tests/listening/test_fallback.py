@@ -36,7 +36,7 @@ def test_no_model_for_the_language_falls_back_to_the_keypad(en_pack: VoicePack, 
         with open_table_listener(en_pack, RecordingSpeaker(), keypad_fd=slave) as table:
             assert table.voice is None
             assert table.notes == ["no en speech model: run 'narrator models fetch en' (about 40 MB); using the keypad only"]
-            # Issue 9 point 22: a far deadline (it was 5 s): the prompt ends when 7 is typed.
+            # A far deadline, so a loaded machine cannot run it out: the prompt ends when 7 is typed.
             heard = keypad_answers(table.listen, master, b"7\r", Prompt("day.vote", seats=(7,), deadline=time.monotonic() + 60))
             assert heard == Heard(7, source="keypad", text="7")
     finally:
@@ -56,12 +56,12 @@ def test_no_microphone_and_missing_words_each_one_line(ko_pack: VoicePack) -> No
             assert "아무도" in table.notes[0] and "keypad" in table.notes[0]
             assert table.notes[1].startswith("no microphone found") and table.notes[1].endswith("using the keypad only")
             # A risky choice on the keypad is read back; "-" (no) cancels it, then 3 stands.
-            # Issue 9 point 22: the keys are typed ahead (kept by day and through the read-back)
+            # The keys are typed ahead (kept by day and through the read-back)
             # instead of by four timers that a loaded machine could fire late or out of order.
             prompt = Prompt("day.vote", seats=(3, 5), risky=True, deadline=time.monotonic() + 60)
             os.write(master, b"5\r-3\r+")
             assert table.listen(prompt) == Heard(3, source="keypad", text="3")
-            # Keypad only: the read-back says to press `-` (issue 23 point 5).
+            # Keypad only: the read-back says to press `-` to cancel (no voice is there to say no).
             assert speaker.keys() == ["vote.confirm_keypad", "vote.cancelled", "vote.confirm_keypad"]
     finally:
         os.close(master)

@@ -15,10 +15,10 @@ from tests.hypo import examples
 def test_grammar_holds_living_seats_and_allowed_words(en_pack: VoicePack) -> None:
     g = build_grammar(Prompt("day.vote", seats=(1, 3, 21), words=("nobody", "more_time")), en_pack)
     expected = {"one": 1, "three": 3, "twenty one": 21, "nobody": "nobody", "more time": "more_time",
-                # issue 10 point 5: the short natural forms of the pack's [listening] section
+                # the short natural forms of the pack's [listening] section, as people say a seat
                 "number one": 1, "seat one": 1, "number three": 3, "seat three": 3,
                 "number twenty one": 21, "seat twenty one": 21, "no one": "nobody", "pass": "nobody"}
-    for number, seat in (("one", 1), ("three", 3), ("twenty one", 21)):  # issue 24 point 5: carrier words
+    for number, seat in (("one", 1), ("three", 3), ("twenty one", 21)):  # carrier words, as people say a vote
         for form in ("i vote {}", "i vote for {}", "i vote number {}", "{} please"):
             expected[form.format(number)] = seat
     assert g.phrases == expected
@@ -46,7 +46,7 @@ def test_interpret_multiword_phrase_and_confidence(en_pack: VoicePack) -> None:
     assert low.choice is None and low.reason == "low confidence"
     assert g.interpret([]).reason == "silence"
     assert g.interpret([("[unk]", 1.0)]).reason == "not a choice"
-    # Out-of-grammar speech around a seat: no longer forced onto it (issue 10): ask again.
+    # Out-of-grammar speech around a seat is not forced onto it (it may not be a vote): ask again.
     assert g.interpret([("[unk]", 0.8), ("seven", 0.97)]).reason == "not a choice"
     assert g.interpret([("seven", 0.97), ("[unk]", 0.8)]).choice is None
 
@@ -137,7 +137,7 @@ def test_an_alternative_that_is_only_filler_contradicts_but_nothing_does_not(ko_
 
 
 def test_a_read_back_no_is_refused_only_by_another_choice(ko_pack: VoicePack) -> None:
-    # Follow-up of issue 10: a wrong "no" only asks the vote again, so a filler reading close to
+    # A wrong "no" only asks the vote again, so a filler reading close to
     # it no longer refuses it; a "yes" (which lets a seat stand) keeps the stricter rule.
     g = build_grammar(Prompt("day.vote.confirm", words=("yes", "no")), ko_pack, rejects=["음", "그냥"])
     assert g.decide([("아니요", 1.0)], [("아니요", 34.9), ("음", 34.1)], margin=2.0).choice == "no"
@@ -148,7 +148,7 @@ def test_a_read_back_no_is_refused_only_by_another_choice(ko_pack: VoicePack) ->
 
 
 def test_the_yes_no_grammar_leaves_out_fillers_that_sound_like_yes(ko_pack: VoicePack) -> None:
-    # Follow-up of issue 10: 물, 정말, 그, 둘, 잘, 하나 took 예/네 away in the read-back (calibrated on
+    # 물, 정말, 그, 둘, 잘, 하나 took 예/네 away in the read-back (calibrated on
     # half of the robustness corpus); a vote keeps every filler, and the hum 음 stays everywhere.
     from narrator.listening.fake import ScriptedModel
     from narrator.listening.vosk_listener import listening_grammar

@@ -43,7 +43,7 @@ def _take_terminal() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("ending", ["ctrl-c", "sigterm", "sighup"])
 def test_keypad_listen_restores_the_terminal(ending: str) -> None:
-    """Issue 9 point 22: keys are typed once the terminal is raw, not after a fixed sleep."""
+    """Keys are typed once the terminal is raw, not after a fixed sleep that a loaded machine can outlast."""
     master, slave = pty.openpty()
     before = termios.tcgetattr(slave)
     proc = subprocess.Popen([sys.executable, "-m", "narrator", "listen", "--keypad", "--choices", "1-12,nobody"],
@@ -51,8 +51,8 @@ def test_keypad_listen_restores_the_terminal(ending: str) -> None:
                             start_new_session=True, preexec_fn=_take_terminal)
     try:
         assert b"type on the keypad" in read_until(master, b"Ctrl-C to stop")
-        # The line is printed before the terminal goes raw: type only once it is (issue 9 point 22;
-        # a 0.2 s sleep raced a loaded machine and the keys met a cooked, echoing terminal).
+        # The line is printed before the terminal goes raw: type only once it is (a 0.2 s
+        # sleep raced a loaded machine and the keys met a cooked, echoing terminal).
         end = time.monotonic() + 30
         while termios.tcgetattr(slave)[3] & termios.ECHO and time.monotonic() < end:
             time.sleep(0.01)

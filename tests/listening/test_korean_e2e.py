@@ -23,15 +23,16 @@ pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("audio")]  # real time: 
 HERE = Path(__file__).parent
 ROOT = HERE.parent.parent
 # The words espeak-ng and this model agree on (VOICE-LAB.md), with the choice each means. No 이:
-# the model hears 일, 칠, 십 as 이 too, so 이 is refused while seat 1 is legal (issue 10).
+# the model hears 일, 칠, 십 as 이 too, so 이 is refused while seat 1 is legal.
 WORDS = [("사", 4), ("여섯", 6), ("아니요", "no"), ("여섯", 6), ("여덟", 8), ("넷", 4)]
 RATE = 16000
 
 
 def assert_heard_in_order(heard: list[object], context: object) -> None:
     """What was taken is what was said, in order: a word the recogniser is unsure of may be refused
-    (issue 10: refused rather than forced onto a seat; a refused word lets the prompt take the next
-    one), but nothing is taken that was not said, and most words get through."""
+    (refused rather than forced onto a seat, since a wrong seat is worse than asking again; a
+    refused word lets the prompt take the next one), but nothing is taken that was not said, and
+    most words get through."""
     said = [choice for _, choice in WORDS]
     taken = [c for c in heard if c is not None]
     rest = iter(said)
@@ -91,7 +92,7 @@ def child_env(work: Path, **extra: str) -> dict[str, str]:
 
 
 def test_korean_speech_through_a_real_input_stream(work: Path) -> None:
-    """Issue 9 point 22: the FIFO microphone outlives the device probe of `import sounddevice`
+    """The FIFO microphone outlives the device probe of `import sounddevice`
     (it used to give up on BrokenPipeError and the child hung to the timeout), and the table
     only talks once the child's listener is ready."""
     fifo = work / "mic.fifo"

@@ -80,7 +80,7 @@ def test_a_22khz_wav_is_converted_and_heard(tmp_path: Path) -> None:
     needs_korean_model()
     if shutil.which("espeak-ng") is None:
         pytest.fail("espeak-ng is needed (scripts/setup.sh installs it)")
-    # "네" (yes): a word the recogniser takes surely since issue 10 refuses look-alike seats.
+    # "네" (yes): a word the recogniser takes surely; a seat could be refused as a look-alike.
     wav = tmp_path / "ne.wav"
     subprocess.run(["espeak-ng", "-v", "ko", "-w", str(wav), "네"], check=True, capture_output=True)
     with wave.open(str(wav)) as w:

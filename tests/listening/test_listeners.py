@@ -2,7 +2,7 @@
 listener and the confirmation of risky choices.
 
 The fake audio is released in real time, so these tests take real seconds; none of them has a
-wall-clock bound that load can break (issue 9 point 22): deadlines are far (FAR), an upper bound
+wall-clock bound that load can break: deadlines are far (FAR), an upper bound
 only says "long before the deadline", and who answers first is decided by seconds of audio, not
 by a timer racing a thread.
 """
@@ -50,7 +50,7 @@ def voice(pack: VoicePack, pcm: bytes, answers: list[list[tuple[str, float]]],
 
 
 def test_a_spoken_seat_comes_back_as_a_choice(ko_pack: VoicePack) -> None:
-    """Issue 9 point 22: "long before the deadline" instead of "< 2 s"."""
+    """Bounded by "long before the deadline", not by "< 2 s", which a loaded machine can break."""
     listener, model = voice(ko_pack, silence(0.2) + burst() + silence(1), [[("사", 0.97)]])
     with listener:
         start = time.monotonic()
@@ -63,12 +63,12 @@ def test_a_spoken_seat_comes_back_as_a_choice(ko_pack: VoicePack) -> None:
 
 @pytest.mark.slow  # 8 s of audio in real time
 def test_misses_ask_to_repeat_then_suggest_the_keypad(ko_pack: VoicePack) -> None:
-    """Issue 9 point 22: the gaps leave a second for a loaded machine to be late with "please repeat"
+    """The gaps leave a second for a loaded machine to be late with "please repeat"
     (said on the real clock, muting what follows), and the deadline is far."""
     # Each gap outlasts the silence timeout plus the mute tail after "please repeat", plus 1 s.
     pcm = b"".join(silence(1.9) + burst(0.2) for _ in range(4)) + silence(1)
     speaker = RecordingSpeaker()
-    # 넷 last: 이 is refused as a look-alike while 4 or 5 is legal (issue 24's calibration).
+    # 넷 last: 이 is refused as a look-alike while 4 or 5 is legal (the look-alike table's calibration).
     answers = [[("사", 0.3)], [("오", 1.0), ("사", 0.9)], [("이", 0.2)], [("넷", 0.95)]]
     listener, _ = voice(ko_pack, pcm, answers, speaker=speaker)
     with listener:
@@ -79,8 +79,8 @@ def test_misses_ask_to_repeat_then_suggest_the_keypad(ko_pack: VoicePack) -> Non
 
 
 def test_speech_while_the_narrator_speaks_is_ignored(ko_pack: VoicePack) -> None:
-    """Issue 9 point 22: the narrator's line is timed from the audio's start, not from before the
-    listener was built (a slow build let the first burst through); 2 s separate the two bursts."""
+    """The narrator's line is timed from the audio's start, not from before the listener was built
+    (a slow build let the first burst through); 2 s separate the two bursts."""
     pcm = silence(0.1) + burst(0.3) + silence(2.0) + burst(0.3) + silence(1)
     speaking_until = [float("inf")]  # the narrator speaks from before the microphone opens...
     t0 = time.monotonic()
@@ -142,7 +142,7 @@ def test_not_risky_or_nobody_is_not_confirmed() -> None:
 
 
 def test_the_countdown_runs_in_real_time_and_then_the_choice_stands(ko_pack: VoicePack) -> None:
-    """Issue 9 point 22: "long before the deadline" instead of "< 3 s"."""
+    """Bounded by "long before the deadline", not by "< 3 s", which a loaded machine can break."""
     # First a spoken "사", then nothing: the read-back's countdown runs out and 4 stands.
     listener, model = voice(ko_pack, silence(0.1) + burst(0.3) + silence(3), [[("사", 1.0)]])
     speaker = RecordingSpeaker(seconds_per_line=0.2)
@@ -161,7 +161,7 @@ def test_the_countdown_runs_in_real_time_and_then_the_choice_stands(ko_pack: Voi
 # --- keypad and voice at once ------------------------------------------------------------------
 
 def test_keypad_and_voice_at_once_first_answer_wins(ko_pack: VoicePack) -> None:
-    """Issue 9 point 22: the keys are typed before the prompt opens (kept by day), so the keypad
+    """The keys are typed before the prompt opens (kept by day), so the keypad
     is first by a second of audio, not by a timer racing the voice; no "< 1 s" bound."""
     master, slave = pty.openpty()
     try:

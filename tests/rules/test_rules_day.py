@@ -335,7 +335,7 @@ def test_rule_roll_call_alternates_direction_every_day() -> None:
 
 def test_day_zeros_vote_is_a_first_vote_not_the_judges_second() -> None:
     """Day 0 (the Angel's) has a first vote: the Judge's sign is taken there and it is no second vote
-    (second_vote_day started at 0 after the merge, so Day 0's vote looked like the second one)."""
+    (second_vote_day once started at 0, so Day 0's vote looked like the second one)."""
     game = new_game("seer werewolf werewolf villager villager stuttering_judge villager angel", captain_election="never")
     assert game.day_zero_due()
     game.open_day_zero()

@@ -71,7 +71,7 @@ POINT7 = [p for p in SCRIPTS if p.stem.startswith("actor_with_the_")]
 
 @pytest.mark.parametrize("path", POINT7, ids=[p.stem for p in POINT7])
 def test_a_passive_power_follows_the_power_held(path: Path) -> None:
-    """Issue 22 point 7: the Elder's spare life and revenge, the Knight's disease, the Judge's
+    """The Elder's spare life and revenge, the Knight's disease, the Judge's
     sign, the Idiot's pardon, the Little Girl's lack of protection and the Scapegoat's voters are
     keyed on the power a player holds (the Actor holding the card), not on his dealt card."""
     assert len(POINT7) == 7

@@ -1,5 +1,5 @@
-"""The balance advisor names roles as a person reads them, in the table's language (issue 23 point
-11: it printed `devoted_servant=1` and `-1 white_werewolf`)."""
+"""The balance advisor names roles as a person reads them, in the table's language (not as keys
+such as `devoted_servant=1` and `-1 white_werewolf`)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 23 point 4: the default composition (Enter at the wizard's roles question, `simulate`,
+"""The default composition (Enter at the wizard's roles question, `simulate`,
 `balance` with no --roles) is one the balance advisor rates fair, for every player count 8-18."""
 
 from __future__ import annotations

@@ -1,11 +1,12 @@
 """Seeded simulations pinned: the same seed plays exactly the same games, release after release.
 
-The engine's hot paths are optimised for `simulate` (issue 13); an optimisation must not change a
-single outcome. Each configuration below plays a few hundred seeded games through the real engine
-and compares a digest of every game (the order of its events, every death with its cause, every
-count of votes, the winners, the nights and days) with the value recorded before the
-optimisations. The shipped balance table (narrator/sim/balance_table.json) was computed with these
-same games, which is another reason they must not drift.
+The engine's hot paths are optimised so that `simulate` plays thousands of games a second; an
+optimisation must not change a single outcome. Each configuration below plays a few hundred
+seeded games through the real engine and compares a digest of every game (the order of its
+events, every death with its cause, every count of votes, the winners, the nights and days) with
+the value recorded before the optimisations. The shipped balance table
+(narrator/sim/balance_table.json) was computed with these same games, which is another reason they
+must not drift.
 
 If a rules change is *meant* to change seeded games (a new rule, a new event in the base roles'
 games), print the new values with `python tests/sim/test_sim_pinned.py` and say why in the commit.
@@ -88,7 +89,7 @@ def digest(case: Case) -> tuple[str, dict[str, int], int]:
     return h.hexdigest()[:24], wins, tally.days
 
 
-# Recorded on main at e42f7fb, before the engine's hot paths were optimised (issue 13).
+# Recorded at e42f7fb, before the engine's hot paths were optimised.
 EXPECTED: dict[str, tuple[str, dict[str, int], int]] = {
     'base-random-votes': ('8c02bef19ccaf436d0c5a389', {'village': 150, 'werewolves': 135, 'lovers': 1, 'nobody': 14}, 1344),
     'base-random': ('36cdbe603bddcfb82621f047', {'village': 156, 'werewolves': 133, 'lovers': 1, 'nobody': 10}, 1287),

@@ -1,4 +1,4 @@
-"""Two nights of a real game through the real audio path; prints a JSON report (issue 15).
+"""Two nights of a real game through the real audio path; prints a JSON report of its timing.
 
 The sequencer on the real clock, the AudioSpeaker with its ambience into an ALSA file device, a
 journal on disk whose syncs may be slowed, and a scripted table that answers at the last moment.

@@ -1,4 +1,4 @@
-"""Issue 25 point 3: lines rendered in the order of need, never late (narrator/speech/need.py), with a
+"""Lines rendered in the order of need, never late (narrator/speech/need.py), with a
 fake slow synth on a virtual clock (narrator/fakes.py SlowLines): no wall clock anywhere."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 28: the new packs as espeak-ng says them (real espeak-ng): no empty WAV, each line about as long as
+"""The new packs as espeak-ng says them (real espeak-ng): no empty WAV, each line about as long as
 the pack's estimate, and Japanese written so that espeak-ng (which reads kana, not kanji) reads it right."""
 
 from __future__ import annotations

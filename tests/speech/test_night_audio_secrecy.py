@@ -1,4 +1,4 @@
-"""Issue 15: night timing that no disk can betray, checked on the schedule and in the recorded audio.
+"""Night timing that no disk can betray, checked on the schedule and in the recorded audio.
 
 Games that differ only in hidden state (the Seer dead or alive, roles silent or answering at the
 last moment of their turn, the Witch's potions full, spent, or the Witch dead) are each played for

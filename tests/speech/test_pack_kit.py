@@ -131,7 +131,8 @@ def test_pyproject_ships_every_pack() -> None:
 
 @pytest.mark.slow
 def test_fill_adds_the_lines_english_gained_in_the_english_place(root: Path) -> None:
-    """After English gains keys (other branches merging), 'voices fill' puts each one, marked, where English has it."""
+    """After English gains keys (new lines come to English first),
+    'voices fill' puts each one, marked, where English has it."""
     shutil.copytree(packs_root() / "de", root / "de")
     en = root / "en" / "pack.toml"
     _edit(en, '"seer.sleep" = "Seer, go back to sleep."\n',

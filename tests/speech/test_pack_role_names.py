@@ -1,5 +1,5 @@
-"""Every template of the five packs rendered with every role (issue 23 point 13: the French deal
-said "ta carte est Joueur de Flûte", without its article).
+"""Every template of the five packs rendered with every role (the French deal once said "ta carte est
+Joueur de Flûte", without its article).
 
 What is checked, for every line and panel template with a role slot ({role}, {role_a}, {role_b}),
 rendered with every role name of its pack:

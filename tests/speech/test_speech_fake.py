@@ -24,9 +24,10 @@ def test_timeline_speaker_records_lines_and_returns_their_end() -> None:
 
 @pytest.mark.slow
 def test_estimates_are_close_to_espeak(tmp_path: Path) -> None:
-    """Issue 9 point 22: the real lengths come from the espeak-ng command line (synchronous). Through
-    pyttsx3 this failed once in four loaded runs: a lost rate change (fixed in render.py; see
-    test_speech_render, which checks the pyttsx3 lengths against the same command line)."""
+    """The real lengths come from the espeak-ng command line (synchronous), so a loaded machine
+    cannot make them wrong. Through pyttsx3 this failed once in four loaded runs: a lost rate
+    change (fixed in render.py; see test_speech_render, which checks the pyttsx3 lengths against
+    the same command line)."""
     pack = load_pack("en")
     for key in ("night.falls", "seer.wake", "witch.wake", "werewolves.sleep", "vote.start"):
         text = pack.lines[key][0]

@@ -31,7 +31,7 @@ def test_a_line_is_a_22050_hz_mono_16_bit_wav_of_speech(synth: Pyttsx3Synth, tmp
 
 @pytest.mark.slow
 def test_a_rendered_line_lasts_as_long_as_espeak_ng_says_it(synth: Pyttsx3Synth, tmp_path: Path) -> None:
-    """Issue 9 point 22: pyttsx3 drives espeak-ng asynchronously; a line cut short (or run on) by a
+    """pyttsx3 drives espeak-ng asynchronously; a line cut short (or run on) by a
     late callback would be cached and heard that way at every game. Its length must be the
     command line's, which is synchronous."""
     pack = load_pack("en")
@@ -46,7 +46,7 @@ def test_a_rendered_line_lasts_as_long_as_espeak_ng_says_it(synth: Pyttsx3Synth,
 
 
 def test_a_rate_change_is_never_lost(synth: Pyttsx3Synth, tmp_path: Path) -> None:
-    """Issue 9 point 22: pyttsx3 cancelled espeak's queued rate change when espeak still looked
+    """pyttsx3 cancelled espeak's queued rate change when espeak still looked
     busy, and the line came out at the previous line's rate (1 in 6 renders with alternating
     rates on a loaded machine; the cause of test_estimates_are_close_to_espeak's failures)."""
     text = "Night falls on the village. Everyone, close your eyes."

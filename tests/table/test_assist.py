@@ -123,7 +123,7 @@ def test_every_possible_role_is_called_even_with_a_thief() -> None:
 @pytest.mark.slow
 @needs_tmux
 def test_assist_in_a_real_terminal(tmp_path: Any) -> None:
-    """Issue 9 point 22: the Seer's turn lasts ten minutes, so only "+" can bring her sleep line
+    """The Seer's turn lasts ten minutes, so only "+" can bring her sleep line
     within the wait: no "< 5 s" of wall clock (a 5 s turn at pace 0.5 raced a loaded machine)."""
     import sys
     from pathlib import Path

@@ -1,5 +1,5 @@
-"""`narrator assist`'s night plan is the catalogue's night order (issue 23 point 2: it called only
-the Seer, the Werewolves and the Witch): every call, on its nights, with its turn, saying the same
+"""`narrator assist`'s night plan is the catalogue's night order (not only the Seer, the Werewolves
+and the Witch): every call, on its nights, with its turn, saying the same
 wake and sleep lines as a played game of the same roles and options."""
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ def test_demo_text_finishes_a_whole_game() -> None:
     for line in ("Night falls on the village.", "Seer, wake up.", "Werewolves, go back to sleep.", "The sun rises.",
                  "Time to vote.", "Hunter, seat"):
         assert any(s.startswith(line) for s in said), line
-    # The default composition for 8 players (issue 23 point 4: one the balance advisor rates fair).
+    # The default composition for 8 players (one the balance advisor rates fair).
     # At the end every seat's card, as two lines: "Seat N." then "Their card: Villager."
     assert said[-16::2] == [f"Seat {n}." for n in range(1, 9)]
     assert sum(s in ("Their card: Villager.", "Their card: Werewolf.", "Their card: Seer.", "Their card: Witch.",

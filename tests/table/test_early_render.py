@@ -1,4 +1,4 @@
-"""Issue 25 point 3: rendering starts while the wizard asks its last questions (narrator/table/early.py),
+"""Rendering starts while the wizard asks its last questions (narrator/table/early.py),
 on a fake slow synth on a virtual clock (narrator/fakes.py SlowLines): no wall clock anywhere."""
 
 from __future__ import annotations

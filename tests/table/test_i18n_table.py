@@ -1,4 +1,4 @@
-"""Issue 28 point 5, the table's part: what the table's commands print (the setup questions, the
+"""The table's commands in the table's language: what they print (the setup questions, the
 config's problems, the doctor, the voice check, the assistant, headless play and resume) goes
 through the catalogue of the table's language (`voices/<lang>/messages.toml`, narrator/i18n.py),
 and the language is set where the table's language becomes known (the setup's answer, the setup

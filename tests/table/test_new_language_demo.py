@@ -1,4 +1,4 @@
-"""Issue 28: a whole headless game (the demo in text mode) in each new language, every status line and every
+"""A whole headless game (the demo in text mode) in each new language, every status line and every
 spoken line from that language's pack."""
 
 from __future__ import annotations

@@ -257,7 +257,7 @@ TRUTH = Deal((Role.SEER, Role.WEREWOLF, Role.VILLAGER, Role.WEREWOLF, Role.VILLA
 
 
 def test_a_seat_given_to_another_role_is_not_revealed_and_the_roll_call_fails() -> None:
-    """Issue 9 point 8, with secrecy first: the panel answers a seat another role already gave
+    """Secrecy first: the panel answers a seat another role already gave
     exactly as it answers a free seat (else any role could probe which seats hold the cards called
     before it); the clash makes the roll call fail to add up, and it is called again."""
     clash, clash_timeline = typed_roll_call(TRUTH, {Role.SEER: [2], Role.WEREWOLF: [2, 4]})
@@ -268,7 +268,7 @@ def test_a_seat_given_to_another_role_is_not_revealed_and_the_roll_call_fails() 
 
 
 def test_the_roll_call_calls_the_extension_roles_too() -> None:
-    """Review: a Savior, a Raven or a Village Idiot in the deck is called in the roll call
+    """A Savior, a Raven or a Village Idiot in the deck is called in the roll call
     (the catalogue gives its order), so a deck with them adds up."""
     deck = {Role.WEREWOLF: 2, Role.SAVIOR: 1, Role.RAVEN: 1, Role.VILLAGE_IDIOT: 1, Role.SEER: 1, Role.VILLAGER: 3}
     for seed in range(3):
@@ -290,7 +290,7 @@ def test_a_mistyped_seat_is_taken_back_with_minus() -> None:
     assert panel_during(timeline, Role.SEER) == ["Seat 3 noted.", "Seat 3 taken back.", "Seat 1 noted."]
 
 
-# ---- issue 23 points 3 and 6: a missed seat calls again only what is missing; the panel lists the seats ----
+# ---- a missed seat calls again only what is missing; the panel lists the seats ----
 
 class Turns:
     """Each role types, in each of its turns, the keys given for that turn (one a second), then waits."""
@@ -334,7 +334,7 @@ def turns_roll_call(truth: Deal, keys: dict[Role, list[list[Any]]]) -> tuple[Dea
 
 
 def shown_without_reminder(timeline: Timeline) -> list[str]:
-    """The private panels shown, without their last line (the card's reminder, issue 23 point 15)."""
+    """The private panels shown, without their last line (the card's reminder)."""
     return ["\n".join(e["text"].split("\n")[:-1]) for e in timeline.entries
             if e["kind"] == "private" and e["action"] == "show"]
 

@@ -1,6 +1,6 @@
-"""`narrator resume` plays on with the sound choice the game was played with (issue 23 point 10:
-a `--no-audio` game stopped with Ctrl-C resumed looking for a sound device and exited "no audio
-output device found"). In a real terminal (tmux), the full screen, the real clock."""
+"""`narrator resume` plays on with the sound choice the game was played with (a `--no-audio` game
+stopped with Ctrl-C must not resume looking for a sound device and exit "no audio output device
+found"). In a real terminal (tmux), the full screen, the real clock."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 24 point 6 in the setup: a table that answers by voice is offered the voice check
+"""In the setup, a table that answers by voice is offered the voice check
 (skippable); its mode is kept in the config."""
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ def run(answers: list[str], config: TableConfig | None = None) -> tuple[TableCon
 def test_enter_everywhere_keeps_the_defaults() -> None:
     config, _ = run(ALL_ENTER)
     assert config == TableConfig()
-    # The default composition for 8 players, one the balance advisor rates fair (issue 23 point 4).
+    # The default composition for 8 players, one the balance advisor rates fair.
     assert config.composition() == {Role.WEREWOLF: 2, Role.SEER: 1, Role.WITCH: 1, Role.HUNTER: 1, Role.VILLAGER: 3}
 
 

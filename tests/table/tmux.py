@@ -1,8 +1,7 @@
 """Drive a program in a real terminal (tmux): send keys, read the screen.
 
 Waits give up after 60 s: they return as soon as the screen shows what they wait for, so only a
-failing test waits that long, and a loaded machine does not make a passing one fail (issue 9
-point 22; it was 20 s).
+failing test waits that long, and a loaded machine does not make a passing one fail (a 20 s limit did).
 """
 
 from __future__ import annotations
