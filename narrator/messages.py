@@ -205,7 +205,17 @@ def import_po(lang: str, po: Path, root: Path | None = None) -> tuple[Path, int,
     return path, sum(1 for k in reference if k in found), stale
 
 
+USAGE = "usage: python -m narrator.messages [FILE]  (writes the English catalogue; default: the en pack's messages.toml)"
+
+
 def _main(argv: list[str]) -> int:
+    # An option is never taken for the file to write: `--help` once left a file named "--help".
+    if argv[:1] in (["-h"], ["--help"]):
+        print(USAGE)
+        return 0
+    if len(argv) > 1 or (argv and argv[0].startswith("-")):
+        print(f"{' '.join(argv)!r}: give one file to write, or nothing for the en pack's. {USAGE}", file=sys.stderr)
+        return 2
     target = packs_root() / "en" / FILE if not argv else Path(argv[0])
     templates = english_catalogue()  # the whole package's source parsed once
     target.write_text(render_english(templates), encoding="utf-8")

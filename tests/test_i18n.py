@@ -136,6 +136,21 @@ def main_out(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
 
 # ---- the catalogues: the English one generated, the others checked, started and filled -------
 
+@pytest.mark.parametrize("argv", [["--help"], ["-h"], ["--out", "x.toml"], ["a.toml", "b.toml"]])
+def test_the_generator_takes_no_option_for_the_file_to_write(
+        argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from narrator.messages import _main
+
+    monkeypatch.chdir(tmp_path)
+    code = _main(argv)
+    out, err = capsys.readouterr()
+    assert list(tmp_path.iterdir()) == [], "nothing written"
+    if argv[0] in ("-h", "--help"):
+        assert code == 0 and out.startswith("usage: python -m narrator.messages [FILE]"), out
+    else:
+        assert code == 2 and err.count("\n") == 1 and repr(" ".join(argv)) in err, err
+
+
 def test_the_english_catalogue_is_what_the_source_holds() -> None:
     page = packs_root() / "en" / "messages.toml"
     every = english_catalogue()  # the package's source read once, for both checks
