@@ -20,7 +20,7 @@ def test_cards_are_laid_before_the_first_call_and_shown_on_the_board() -> None:
     assert k[first: first + 4] == ["actor.cards", "actor.card", "actor.card", "actor.card"]
     assert first < k.index("night.falls")
     assert said(r)[first + 1: first + 4] == ["The Seer card.", "The Witch card.", "The Hunter card."]
-    # All day on the board, each card says it is the Actor's (issue 23 point 9: bare "The Witch card." lines).
+    # All day on the board, each card says it is the Actor's (not bare "The Witch card." lines).
     assert [line for b in BOARD for line in b(r.game)] == [
         ("actor.on_table", {"role": "seer"}), ("actor.on_table", {"role": "witch"}), ("actor.on_table", {"role": "hunter"})]
     from narrator.packs import available_languages, load_pack

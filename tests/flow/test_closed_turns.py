@@ -1,4 +1,4 @@
-"""Closed turns (issue 22 point 6): a call whose role nobody holds alive, dealt or not, runs its
+"""Closed turns: a call whose role nobody holds alive, dealt or not, runs its
 turn of the same length with nothing to take, and its private panel follows one convention for
 every role: "Keep your eyes closed." (`night.closed`), never the role's own prompt."""
 

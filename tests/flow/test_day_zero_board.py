@@ -1,4 +1,4 @@
-"""The Angel's Day 0 on the table's screens (issue 23 point 8): a day from its first line, named
+"""The Angel's Day 0 on the table's screens: a day from its first line, named
 "Day 0" as the history names it; before, no board was shown until the step ended, so the full
 screen kept the night layout ("Night 1", no seats, no hint for the first voter)."""
 

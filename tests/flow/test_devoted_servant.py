@@ -70,7 +70,7 @@ def screen(r: object, feedback: bool = True) -> list[tuple[object, ...]]:
 
 
 def test_a_claim_from_another_seat_gets_what_no_claim_gets() -> None:
-    """Issue 22 point 1: the claim comes from the Servant herself (she types her own seat, then
+    """The claim comes from the Servant herself (she types her own seat, then
     `+`). Seat 6 claiming gets exactly what nobody claiming gets, whether the Servant is dealt
     (seat 4) or not: the same lines at the same times, the same panel, the same board; with the
     same keys typed, the same feedback too. Only her own claim takes the card."""

@@ -199,7 +199,7 @@ def test_a_journal_cut_anywhere_around_the_dawn_windows_resumes_to_the_same_game
 
 
 def test_a_dawn_claim_from_another_seat_gets_what_no_claim_gets() -> None:
-    """Issue 22 point 1, at dawn (`servant_scope=any_death`): seat 5 steps forward in the window
+    """At dawn (`servant_scope=any_death`): seat 5 steps forward in the window
     of the pack's victim (seat 6) while the Servant (seat 4) may take it: the same dawn as nobody
     stepping forward, and as the same claim with no Servant dealt. Her own claim takes it."""
     nobody = variant({4: "devoted_servant"}, [3, 8], {})

@@ -14,7 +14,7 @@ SETUP: dict[str, Any] = {
     "roles": {1: "werewolf", 2: "werewolf", 3: "seer", 4: "witch", 5: "elder", 6: "savior"},
     "options": {"captain_election": "never"},
 }
-REVENGE = "The Elder died at the villagers' hands. In their despair, the villagers lose their powers."  # d1fd683's wording: fits every cause
+REVENGE = "The Elder died at the villagers' hands. In their despair, the villagers lose their powers."  # worded to fit every cause of death
 
 
 def test_a_spare_life_is_lost_in_silence() -> None:
@@ -66,7 +66,7 @@ def test_the_powerless_seer_panel() -> None:
 
 
 def test_no_public_revenge_line_for_an_elder_killed_at_night() -> None:
-    """Issue 22 point 3: the Elder poisoned at night (his cause of death is never said) brings his
+    """The Elder poisoned at night (his cause of death is never said) brings his
     revenge in silence, even with `elder_revenge_announced` and `reveal_role_on_death=false`; the
     powerless learn it on their own panel (the Seer's next call). Voted out, it is still said."""
     setup = {**SETUP, "options": {**SETUP["options"], "reveal_role_on_death": False}}

@@ -227,7 +227,7 @@ def test_werewolves_win_when_only_werewolves_remain() -> None:
 
 
 def test_whole_game_runs_on_a_virtual_clock_without_waiting(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 9 point 22: instead of "< 5 s" of wall clock, no real wait at all: any sleep fails."""
+    """No wall-clock bound that a loaded machine could break ("< 5 s"): no real wait at all, any sleep fails."""
     import threading
     import time
 

@@ -65,7 +65,7 @@ def test_resume_drops_a_torn_last_line(tmp_path: Path) -> None:
 def test_a_cut_off_turn_restarts_from_its_wake_line_without_asking_again(tmp_path: Path) -> None:
     result, path, full = resumed_just_after_the_seer_answered(tmp_path)
     said = [e["key"] for e in result.timeline if e["kind"] == "say"]
-    # Issue 9 point 6: at night, the table is first asked to close its eyes.
+    # At night, the table is first asked to close its eyes.
     assert said[:3] == ["game.resume_night", "seer.wake", "seer.sleep"]
     shown = [e.get("text") for e in result.timeline if e["kind"] == "private"]
     assert "Seat 2 is the Werewolf." in shown  # her answer, kept: shown again, not asked again

@@ -1,4 +1,4 @@
-"""Issue 9 point 23: every input is on disk (written, flushed, synced) before the game moves on.
+"""Every input is on disk (written, flushed, synced) before the game moves on.
 
 One log is shared by the speaker, the listener and the journal. Each time the game says a line or
 opens a prompt, the log notes how many records the journal file holds on disk, read through

@@ -1,6 +1,6 @@
 """Night lines keep their time however late the sequencer's thread wakes: the wake and sleep lines
 are queued `Sequencer.queue_lead` ahead with their time (`Speaker.say(cue, at)`), so a thread late
-by less than that moves no line (issue 15 (b): onsets in the audio equal within one block)."""
+by less than that moves no line (the onsets in the audio stay equal within one block)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The night turn as a table meets it (issue 9): what each role is told, what it typed, and `-`.
+"""The night turn as a table meets it: what each role is told, what it typed, and `-`.
 
 Games run through the sequencer on a virtual clock with a listener that types given keys at given
 moments of a turn; the private panel is read from the timeline.
@@ -91,7 +91,7 @@ def inputs(r: HeadlessResult) -> list[tuple[str, Any]]:
     return [(rec["prompt"], rec["choice"]) for rec in r.journal.records() if rec["kind"] == "input"]
 
 
-# ---- point 1: the Witch is told what to type ----------------------------------------------
+# ---- the Witch is told what to type ----------------------------------------------
 
 
 def test_witch_panel_shows_both_steps_with_their_keys_and_what_each_did() -> None:
@@ -111,7 +111,7 @@ def test_witch_without_potions_is_told_so() -> None:
                                              "Both potions are used: nothing to do tonight."]
 
 
-# ---- point 2: every answer echoed, `-` takes it back, the last one standing counts ----------
+# ---- every answer echoed, `-` takes it back, the last one standing counts ----------
 
 
 def test_every_night_answer_is_echoed_with_what_was_taken() -> None:
@@ -184,7 +184,7 @@ def test_resume_keeps_the_answers_standing_in_the_journal() -> None:
     assert not again.game.is_alive(5) and again.game.is_alive(7)
 
 
-# ---- point 3: the Witch is told there is no victim ------------------------------------------
+# ---- the Witch is told there is no victim ------------------------------------------
 
 
 def test_with_victim_shown_after_heal_a_night_without_victim_says_so() -> None:
@@ -193,7 +193,7 @@ def test_with_victim_shown_after_heal_a_night_without_victim_says_so() -> None:
     assert last_panel(witch_panel(r, 2))[0] == "Nobody is the Werewolves' victim tonight."
 
 
-# ---- point 7: keys typed during the wake line ----------------------------------------------
+# ---- keys typed during the wake line ----------------------------------------------
 
 
 def test_keys_typed_during_the_wake_line_are_said_to_be_too_early() -> None:
@@ -208,7 +208,7 @@ def test_keys_typed_during_the_wake_line_are_said_to_be_too_early() -> None:
 
 
 def test_the_too_early_note_does_not_tell_whether_anyone_typed() -> None:
-    """Review: the note is the same whether or not keys came during the wake line, or the woken
+    """The note is the same whether or not keys came during the wake line, or the woken
     role would learn that someone (perhaps the role called before, late) was typing."""
     typed = game({(1, "werewolves"): [5]}, early={(1, "werewolves"): [7]})
     quiet = game({(1, "werewolves"): [5]})
@@ -217,7 +217,7 @@ def test_the_too_early_note_does_not_tell_whether_anyone_typed() -> None:
     assert panel[0] == panel[1]
 
 
-# ---- point 24: secrecy tests without blind spots --------------------------------------------
+# ---- secrecy tests without blind spots --------------------------------------------
 
 
 def test_illegal_and_extra_keys_at_night_stay_silent_and_change_no_timing() -> None:

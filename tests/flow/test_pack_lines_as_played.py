@@ -56,7 +56,7 @@ def test_witch_is_asked_to_save_and_to_poison(lang: str, heal_words: tuple[str, 
 def test_single_lines() -> None:
     fr, es, it, en = (load_pack(lang) for lang in ("fr", "es", "it", "en"))
     assert fr.lines["deal.seat_wake"] == ("La personne qui a la carte {role} ouvre les yeux et tape son numéro.",)
-    assert fr.lines["deal.roll_sleep"] == ("Fermez les yeux.",)  # the roll call's sleep line (issue 23 point 3)
+    assert fr.lines["deal.roll_sleep"] == ("Fermez les yeux.",)  # the roll call's sleep line
     assert es.lines["deal.seat_wake"] == ("Quien tenga la carta {role}, que abra los ojos y pulse su número.",)
     assert es.lines["deal.roll_sleep"] == ("Ojos cerrados.",)
     assert it.lines["deal.roll_call"][0].startswith("Prima che scenda la prima notte,")

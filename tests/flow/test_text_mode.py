@@ -36,7 +36,7 @@ def test_text_mode_plays_a_whole_game(tmp_path: Path) -> None:
 
 
 def test_text_mode_prints_no_board_change_at_night() -> None:
-    """Issue 22 point 5: `play --text` prints the public board once at nightfall, as the day left
+    """`play --text` prints the public board once at nightfall, as the day left
     it, and no other board line before dawn. The Knight's diseased wolf (seat 4) dies at nightfall
     and the Actor's cards change in the night: the table learns both at dawn only."""
     import io

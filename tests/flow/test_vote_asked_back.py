@@ -1,4 +1,4 @@
-"""Issue 24, a seat heard as a look-alike is asked back, not refused: by day, a vote the voice
+"""A seat heard as a look-alike is asked back, not refused: by day, a vote the voice
 listener refused only because its word is often heard for another legal seat ("사" for 삼) comes
 back as `Heard(lookalike=True)`, and the narrator asks "Seat 4? Yes or no." at once. "Yes" takes
 the seat (not said back a second time); "no", nothing, or anything else: "please repeat" and the

@@ -1,4 +1,4 @@
-"""Issue 24 point 1: every vote taken by voice in the roll call is said back at once, and "no"
+"""Every vote taken by voice in the roll call is said back at once, and "no"
 (or `-`) in the short window after it takes it back: the voter is asked again. Votes typed on
 the keypad are not said back and open no window (the keypad path is unchanged)."""
 

@@ -55,7 +55,7 @@ def morning(r: object) -> list[tuple[str, float]]:
 
 
 def test_the_public_choice_is_said_whether_or_not_the_hound_is_dealt() -> None:
-    """Issue 22 point 4: with `wolf_hound_choice_public=true` the first morning says the Wolf-Hound's
+    """With `wolf_hound_choice_public=true` the first morning says the Wolf-Hound's
     side whenever his card is possible: dealt (he chose the village) or out of play (his card adds
     no wolf: the village line), the same lines at the same times."""
     options = {"captain_election": "never", "wolf_hound_choice_public": True}
