@@ -241,7 +241,7 @@ class VoicePack:
         if named:
             template, people = self._named(template, slots)
         try:
-            parts = list(string.Formatter().parse(template))
+            parts = _parsed(template)
         except ValueError as exc:
             raise PackError("line {template!r} has a broken slot: {exc}", template=template, exc=exc) from None
         out: list[str] = []
@@ -258,8 +258,9 @@ class VoicePack:
             if name in people:
                 out.append(self._person(int(value), spoken))
                 continue
-            after = counter_after(parts[i + 1][0], self.counters) if i + 1 < len(parts) and _is_number(value) else None
-            if name in NUMBER_SLOTS and after is not None:
+            after = (counter_after(parts[i + 1][0], self.counters)
+                     if name in NUMBER_SLOTS and i + 1 < len(parts) and _is_number(value) else None)
+            if after is not None:
                 counter, gap = after
                 n = int(value)
                 out.append(counter.said(self.language, n, self.number_word(n), gap) if spoken
@@ -272,6 +273,13 @@ class VoicePack:
             else:
                 out.append(format(value if conversion is None else _convert(value, conversion), spec or ""))
         return "".join(out)
+
+
+@lru_cache(maxsize=4096)
+def _parsed(template: str) -> tuple[tuple[str, str | None, str | None, str | None], ...]:
+    """A template's pieces (literal text, slot, format spec, conversion), parsed once: a pack has a
+    few hundred templates, filled again and again (the history tells every death of every game)."""
+    return tuple(string.Formatter().parse(template))
 
 
 def _names_anyone(cue: Cue) -> bool:
@@ -769,8 +777,20 @@ _PERCENT = re.compile(r"%\([a-z_]+\)[a-z]|%[a-z]")
 def read_catalogue(path: Path) -> dict[str, str]:
     """The [messages] table of a catalogue file, as written (untranslated marks kept)."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PackError("message catalogue {path} cannot be read: {exc}", path=path, exc=exc) from None
+    return dict(_catalogue_of(path, text))  # a copy: the caller may change its own
+
+
+@functools.lru_cache(maxsize=32)
+def _catalogue_of(path: Path, text: str) -> dict[str, str]:
+    """The catalogue that `text`, read from `path`, holds: parsed once for the same text. `voices
+    check` reads each language's catalogue and the English one beside it, and the TOML parse was
+    most of what it cost; the text is the key, so a catalogue changed is read anew."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
         raise PackError("message catalogue {path} cannot be read: {exc}", path=path, exc=exc) from None
     table = data.get("messages", {})
     if not isinstance(table, dict) or not all(isinstance(v, str) for v in table.values()):

@@ -67,7 +67,7 @@ def run_history(args: argparse.Namespace) -> int:
 def _list(conn: Any, args: argparse.Namespace) -> int:
     from narrator.history import db
 
-    rows = db.games(conn)
+    rows = db.games(conn, events=False)  # nothing below shows a game's events (to_json leaves them out)
     if args.plots is not None:
         _plots(conn, args)
     if args.json:

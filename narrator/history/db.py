@@ -177,8 +177,15 @@ def _row(r: tuple[Any, ...]) -> GameRow:
     return GameRow(**{name: json.loads(value) if name in _JSON_COLUMNS else value for name, value in zip(_COLUMNS, r)})
 
 
-def games(conn: sqlite3.Connection) -> list[GameRow]:
-    return [_row(r) for r in conn.execute(f"{_SELECT} ORDER BY COALESCE(ended_at, started_at), id")]
+# The summary columns without the events: the list of games shows none, and decoding every game's
+# events was most of what listing a long history cost.
+_SELECT_SUMMARY = "SELECT " + ", ".join("'[]'" if name == "events" else name for name in _COLUMNS) + " FROM games"
+
+
+def games(conn: sqlite3.Connection, events: bool = True) -> list[GameRow]:
+    """Every game, oldest first; with `events` False, each with an empty list of events (the summaries only)."""
+    select = _SELECT if events else _SELECT_SUMMARY
+    return [_row(r) for r in conn.execute(f"{select} ORDER BY COALESCE(ended_at, started_at), id")]
 
 
 def game(conn: sqlite3.Connection, gid: int) -> GameRow | None:
