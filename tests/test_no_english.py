@@ -1,4 +1,4 @@
-"""No English word reaches a non-English table (issue 28 point 5; docs/languages.md).
+"""No English word reaches a non-English table (docs/languages.md).
 
 Every command runs with `--lang L` (its help page, a bad input, and what it prints when it works),
 and a whole headless game is played in L; every line printed is searched for words of an

@@ -1,5 +1,5 @@
-"""The history tells and counts every game of the catalogue (issue 23 point 1: `history N` crashed
-on a game in which the White Werewolf devoured someone): random games of every role are recorded,
+"""The history tells and counts every game of the catalogue (`history N` once crashed on a
+game in which the White Werewolf devoured someone): random games of every role are recorded,
 then shown (`history N` in every pack's language, `history --stats`), and between them they hold
 every cause of death and every win the engine knows (`Cause`, `Side`: derived, not listed here)."""
 
@@ -116,7 +116,7 @@ def test_history_shows_a_game_of_every_cause_and_every_win_on_the_command_line(
 @pytest.mark.slow
 def test_the_list_the_story_and_the_statistics_name_every_role_in_the_tables_language(
         recorded: tuple[Path, dict[int, list[Cause]], dict[int, Side]], capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 23 point 11: no internal key (`white_werewolf`, `devoted_servant=1`) reaches a person."""
+    """No internal key (`white_werewolf`, `devoted_servant=1`) reaches a person."""
     path, causes, _ = recorded
     for lang in LANGUAGES:
         pack = load_pack(lang)
