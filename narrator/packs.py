@@ -112,10 +112,27 @@ class VoicePack:
     people_phrases: Mapping[str, str] = field(default_factory=dict)
     # The table's names (narrator/names.py): said and shown by day instead of seat numbers (`with_people`).
     people: People = field(default=NO_PEOPLE, compare=False, repr=False)
+    # The cues `check_lines` found a line for, with no seat named: each game checks the few hundred
+    # it can say, mostly the same ones game after game (a copy of the pack starts with none).
+    _checked: set[Cue] = field(default_factory=set, init=False, compare=False, repr=False)
 
     def with_people(self, people: People) -> VoicePack:
         """This pack naming the seats `people` names in its lines (by day, never at night)."""
         return dataclasses.replace(self, people=people)
+
+    def check_lines(self, cues: Iterable[Cue]) -> None:
+        """Every cue has its line in this pack, its slots filled: a `PackError` names the first
+        that has not. A cue found good once, with no seat named, is not filled again: the pack's
+        lines do not change, and with no names its text depends on the cue alone."""
+        if self.people:
+            for cue in cues:
+                self.text(cue)
+            return
+        checked = self._checked
+        for cue in cues:
+            if cue not in checked:
+                self.text(cue)
+                checked.add(cue)
 
     def number_words(self, n: int) -> tuple[str, ...]:
         """Every way a player may say seat `n` (the spoken one first); () if the pack has none."""

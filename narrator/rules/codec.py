@@ -14,7 +14,14 @@ from narrator.rules.roles import Role
 _TYPES: dict[str, type] = {cls.__name__: cls for cls in ev.Event.__args__}  # type: ignore[attr-defined]
 
 
+# The exact types an event's field holds most: returned as they are, before the checks below (a
+# Role is a `str` too, but its type is Role, not str, so it still reaches the Enum check).
+_SCALARS = (int, str, bool, type(None))
+
+
 def _plain(value: Any) -> Any:
+    if type(value) in _SCALARS:
+        return value
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, Options):
@@ -22,21 +29,30 @@ def _plain(value: Any) -> Any:
     if isinstance(value, frozenset):
         return sorted(_plain(v) for v in value)
     if isinstance(value, (tuple, list)):
-        return [_plain(v) for v in value]
+        return [v if type(v) in _SCALARS else _plain(v) for v in value]
     return value
 
 
 def event_to_dict(event: ev.Event) -> dict[str, Any]:
     """A field added later (`_DEFAULTED`) is left out while at its default: the event is written
     as a journal made before that field wrote it, so resuming such a journal compares equal."""
-    out: dict[str, Any] = {"type": type(event).__name__}
-    later = _DEFAULTED.get(type(event), ())
-    for f in dataclasses.fields(event):
-        value = getattr(event, f.name)
-        if f.name in later and value == f.default:
+    kind = type(event)
+    out: dict[str, Any] = {"type": kind.__name__}
+    fields = _FIELDS.get(kind)
+    if fields is None:
+        later = _DEFAULTED.get(kind, ())
+        fields = _FIELDS[kind] = tuple((f.name, f.name in later, f.default) for f in dataclasses.fields(kind))
+    for name, defaulted, default in fields:
+        value = getattr(event, name)
+        if defaulted and value == default:
             continue
-        out[f.name] = _plain(value)
+        out[name] = value if type(value) in _SCALARS else _plain(value)
     return out
+
+
+# Each event type's fields (name, added later, default), read once: a journal writes every event of
+# a game, and `dataclasses.fields` builds its answer again on each call.
+_FIELDS: dict[type, tuple[tuple[str, bool, Any], ...]] = {}
 
 
 # Fields added to an event after journals were written, with a default.

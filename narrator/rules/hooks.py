@@ -75,9 +75,6 @@ def of_game(possible: frozenset[Role]) -> Hooks:
     """The hooks of a game with these possible roles, in the catalogue's order (made once per set of possible roles)."""
     found = _GAME_HOOKS.get(possible)
     if found is None:
-        found = Hooks()
-        for owner, hooks in DECLARED:
-            if owner is None or owner in possible:
-                found = found + hooks
+        found = Hooks.join([hooks for owner, hooks in DECLARED if owner is None or owner in possible])
         _GAME_HOOKS[possible] = found
     return found

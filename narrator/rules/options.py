@@ -145,7 +145,9 @@ class Options:
         return self.captain_powers in ("both", "tiebreak_only")
 
     def to_dict(self) -> dict[str, str | bool | int]:
-        return dataclasses.asdict(self)
+        # Every value is a str, bool or int (`__post_init__`): nothing to copy deeply, as
+        # `dataclasses.asdict` would; in field order, as `KINDS` is.
+        return {name: getattr(self, name) for name in KINDS}
 
     def with_values(self, values: Mapping[str, Any]) -> Options:
         """A copy with `values` set; values may be text (`"true"`) as typed on a command line."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from dataclasses import dataclass
-from typing import AbstractSet, Callable, Mapping, Sequence
+from typing import AbstractSet, Any, Callable, Mapping, Sequence
 
 from narrator.rules.errors import CompositionError, InvalidTargetError
 from narrator.rules.events import Cause, CardTaken, Event
@@ -549,7 +549,23 @@ class Hooks:
 
     def __add__(self, other: Hooks) -> Hooks:
         """Both games' hooks, this one's first in each list; the ranked tables kept in rank order."""
-        joined = {f.name: getattr(self, f.name) + getattr(other, f.name) for f in dataclasses.fields(Hooks) if f.init}
+        return Hooks.join((self, other))
+
+    @staticmethod
+    def join(parts: Sequence[Hooks]) -> Hooks:
+        """The hooks of all `parts`, in their order in each list; the ranked tables kept in rank
+        order. The same as adding them one by one (a stable sort of the whole list keeps the ties
+        in the order of the parts, as each partial sum does), with one copy of each list, not one a part."""
+        joined: dict[str, Any] = {}
+        for name in _HOOK_FIELDS:
+            items: list[Any] = []
+            for part in parts:
+                items += getattr(part, name)
+            joined[name] = tuple(items)
         joined["wins"] = tuple(sorted(joined["wins"], key=lambda w: w.rank))
         joined["chain"] = tuple(sorted(joined["chain"], key=lambda c: c.rank))
         return Hooks(**joined)
+
+
+# The fields `Hooks.join` concatenates (those its constructor takes), read once.
+_HOOK_FIELDS = tuple(f.name for f in dataclasses.fields(Hooks) if f.init)

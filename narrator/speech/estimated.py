@@ -57,8 +57,7 @@ class EstimatedSpeaker:
         return start + estimated_duration(text, self.pack.rate) * self.pace
 
     def prepare(self, cues: Iterable[Cue]) -> None:
-        for cue in cues:
-            self.pack.text(cue)  # every cue must have its line; nothing to render
+        self.pack.check_lines(cues)  # every cue must have its line; nothing to render
 
     def close(self) -> None:
         """Nothing to release."""

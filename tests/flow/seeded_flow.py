@@ -49,6 +49,15 @@ LONGEST = 200_000.0  # clock seconds: a game still going then never ends
 
 def plain(value: Any) -> Any:
     """A JSON-ready copy (a typed board or record as its fields)."""
+    # The exact types that make up most of a log first: the checks below (a Mapping's above all)
+    # cost far more, and none of them matches a plain str, number, None, list or dict otherwise.
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is list or kind is tuple:
+        return [v if type(v) in _SCALARS else plain(v) for v in value]
+    if kind is dict:
+        return {str(k): v if type(v) in _SCALARS else plain(v) for k, v in value.items()}
     if hasattr(value, "__dataclass_fields__"):
         import dataclasses
 
@@ -58,6 +67,9 @@ def plain(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [plain(v) for v in value]
     return value
+
+
+_SCALARS = (str, int, float, bool, type(None))
 
 
 class Ports:

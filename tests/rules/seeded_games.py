@@ -158,11 +158,16 @@ def frozen_options(value: Any) -> Any:
     """`value` with every `options` table cut to the frozen tables' options: an option added since
     is at its default in every one of these games, and its key alone changes no game."""
     if isinstance(value, dict):
-        return {k: ({n: o for n, o in v.items() if n in known_options()} if k == "options" and isinstance(v, dict)
-                    else frozen_options(v)) for k, v in value.items()}
+        known = known_options()
+        return {k: ({n: o for n, o in v.items() if n in known} if k == "options" and isinstance(v, dict)
+                    else v if type(v) in _SCALARS else frozen_options(v)) for k, v in value.items()}
     if isinstance(value, list):
-        return [frozen_options(v) for v in value]
+        return [v if type(v) in _SCALARS else frozen_options(v) for v in value]
     return value
+
+
+# Values that hold no table: returned as they are without a call (a stream holds millions of them).
+_SCALARS = (str, int, float, bool, type(None))
 
 
 def load() -> dict[str, Any]:
