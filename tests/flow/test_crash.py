@@ -1,7 +1,7 @@
 """Crash tests: a game stopped dead at any moment and resumed ends with the journal of an
 uninterrupted game, byte for byte.
 
-Issue 9 point 22: these tests used to play on the real clock with 20 ms turns and 5 ms answers,
+These tests used to play on the real clock with 20 ms turns and 5 ms answers,
 so a busy machine turned an answer into a timeout and the game into another game (3 failures in
 7 runs). Now nothing here depends on the machine's speed:
 
@@ -118,7 +118,7 @@ def _finish(path: Path) -> None:
 
 @pytest.mark.slow
 def test_a_crash_at_every_journal_append_then_resume_equals_uninterrupted(reference: bytes, tmp_path: Path) -> None:
-    """Issue 9 point 22: a crash right after each append, or tearing it, at every N of the journal."""
+    """A crash right after each append, or tearing it, at every N of the journal."""
     length = reference.count(b"\n")
     for at in range(2, length + 1):
         for torn in (0, 7):
@@ -131,7 +131,7 @@ def test_a_crash_at_every_journal_append_then_resume_equals_uninterrupted(refere
 
 
 def test_crashes_again_and_again_while_resuming(reference: bytes, tmp_path: Path) -> None:
-    """Issue 9 point 22: several crashes in one game, each in the resume of the one before."""
+    """Several crashes in one game, each in the resume of the one before."""
     length = reference.count(b"\n")
     rng = random.Random(22)
     for game in range(12):
@@ -172,7 +172,7 @@ def _finished(journal: Path) -> bool:
 
 @pytest.mark.slow
 def test_sigkill_of_the_command_line_then_resume_equals_uninterrupted(reference: bytes, tmp_path: Path) -> None:
-    """Issue 9 point 22: real SIGKILLs (no cleanup, no flush) of `narrator play` and `resume`.
+    """Real SIGKILLs (no cleanup, no flush) of `narrator play` and `resume`.
 
     The games run on the virtual clock, so load cannot change what they do; each kill comes when
     the journal has reached a random number of records (or later: where it lands is up to the

@@ -220,7 +220,7 @@ def test_secrecy_check_would_catch_a_leak() -> None:
 
 
 def test_the_random_pairs_vary_every_option_over_its_values() -> None:
-    """Issue 22 point 12: the random pairs vary every option of `Options`, each over all its
+    """The random pairs vary every option of `Options`, each over all its
     values (a text option over at least two), drawn from `Options` itself."""
     rng = random.Random(20261124)
     seen: dict[str, set[object]] = {f.name: set() for f in dataclasses.fields(Options)}
@@ -233,7 +233,7 @@ def test_the_random_pairs_vary_every_option_over_its_values() -> None:
         assert len(values) >= wanted, f"option {name} is not varied: {sorted(map(str, values))}"
 
 
-# ---- by day: the windows, the morning lines and the screen (issue 22 point 12) ---------------
+# ---- by day: the windows, the morning lines and the screen ---------------------------------
 
 # Public lines whose saying (or content) the rules tie to hidden state, by design: the deaths
 # and cards the morning tells, the chain reactions of a death, the Bear Tamer's growl, the
@@ -366,7 +366,7 @@ GONE = (Role.DEVOTED_SERVANT, Role.ELDER, Role.WOLF_HOUND)  # the focus card not
 
 @pytest.mark.slow
 def test_differential_secrecy_by_day() -> None:
-    """Issue 22 point 12: two games that differ only in hidden state (some special cards not
+    """Two games that differ only in hidden state (some special cards not
     dealt), every option drawn from `Options`, the same answers to the same questions: by day
     they say the same lines at the same times and show the same screens (the private panel, the
     feedback, the public board), in the Devoted Servant's windows and the morning lines too, up

@@ -51,7 +51,7 @@ def setups(draw: st.DrawFn, max_players: int = 12) -> Setup:
         if sum(named.values()) + (role.copies or 1) <= players:
             named[role] = role.copies or 1
     if wolves == 1 and (named.get(Role.BIG_BAD_WOLF) or named.get(Role.ACCURSED_WOLF_FATHER)) and draw(st.booleans()):
-        del named[Role.WEREWOLF]  # a special wolf alone is the pack (issue 22 point 8)
+        del named[Role.WEREWOLF]  # a special wolf alone is the pack
     return Setup(players, complete(players, named, options), options, draw(st.integers(0, 2**32 - 1)))
 
 
@@ -204,7 +204,7 @@ class Checker:
         s = game.state
         angel_won = s.outcome is not None and s.outcome.winner is Side.ANGEL  # the game stops at once
         # A Captain who dies at night (the Knight's diseased wolf, at dusk) names his successor at
-        # dawn, when his death is told: until then he stays Captain (issue 22 point 10).
+        # dawn, when his death is told: until then he stays Captain.
         night = s.phase is Phase.NIGHT
         if s.captain is not None and s.phase is not Phase.RESOLVING and not night and self.alive and not angel_won:
             assert s.captain in self.alive, f"the Captain (seat {s.captain}) is dead after the resolution"
@@ -706,7 +706,7 @@ def test_every_legal_game_ends_and_exactly_one_outcome_holds(setup: Setup, data:
     assert game.state.phase is Phase.OVER
 
 
-# Found by a run with ten times the examples (issue 22 point 10): the Devoted Servant takes
+# Found by a run with ten times the examples: the Devoted Servant takes
 # Cupid's card on the Angel's Day 0, then as Cupid makes herself a Lover; the model read the
 # Lovers of the game's end, not of the moment she took the card.
 SERVANT_TAKES_CUPIDS_CARD_ON_DAY_ZERO = Setup(9, {
@@ -757,7 +757,7 @@ def test_the_checker_follows_the_foxs_miss() -> None:
 
 
 def test_the_checker_follows_the_infected_sectarian() -> None:
-    """Point 10 of issue 22: the model knows an infected Sectarian loses his goal
+    """The model knows an infected Sectarian loses his goal
     (`sectarian_infected=powerless`, docs/rules.md "Abominable Sectarian"): with his other group
     dead he does not win; the pack does. The model once gave him the game, and the three
     Hypothesis tests that share it failed at random on a correct engine."""

@@ -1,4 +1,4 @@
-"""Issue 25: the levelling's loudness (narrator/speech/loudness.py) is pyloudnorm's to the last bit, at
+"""The levelling's loudness (narrator/speech/loudness.py) is pyloudnorm's to the last bit, at
 a fraction of its cost and without importing scipy.signal; so every cached line stays byte for byte
 what it was (real espeak-ng lines, noise, tones, silence, short words)."""
 

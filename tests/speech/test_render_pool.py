@@ -1,4 +1,4 @@
-"""Issue 25: lines rendered in worker processes (espeak-ng's synchronous mode, Piper), levelled there,
+"""Lines rendered in worker processes (espeak-ng's synchronous mode, Piper), levelled there,
 the most needed first; real espeak-ng, a temporary cache."""
 
 from __future__ import annotations
