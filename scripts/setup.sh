@@ -69,7 +69,7 @@ if ! .venv/bin/python -m pip install -q --no-compile -e ".[${all}]" >"$log" 2>&1
   echo "narrator: the install failed (the log above is in $log)" >&2
   exit 1
 fi
-site="$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')"
 # A wheel's file that is not Python 3 (a template, a test of its own) is left as it is: it is never imported.
-.venv/bin/python -m compileall -q -j 0 "$site" narrator >>"$log" 2>&1 || true
+site="$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))' 2>>"$log")" || site=""
+[ -z "$site" ] || .venv/bin/python -m compileall -q -j 0 "$site" narrator >>"$log" 2>&1 || true
 printf '%s\n%s\n' "$want" "$all" > "$stamp"

@@ -18,6 +18,7 @@ REPO = Path(__file__).resolve().parent.parent
 FAKE_PYTHON = """#!/usr/bin/env bash
 echo "$*" >> "$(dirname "$0")/../../calls.log"
 echo "WARNING: BuildBackendWarning: Editable installation (pip's own noise)" >&2
+[ "$1" != "-c" ] || echo /fake/site-packages
 """
 FAKE_NARRATOR = """#!/usr/bin/env bash
 echo "narrator $*"
@@ -52,6 +53,12 @@ def installs(root: Path) -> list[str]:
     return [c for c in log.read_text().splitlines() if "install" in c and "-e" in c] if log.exists() else []
 
 
+def compiled(root: Path) -> int:
+    """How many times the setup compiled the installed packages and narrator."""
+    log = root / "calls.log"
+    return log.read_text().splitlines().count("-m compileall -q -j 0 /fake/site-packages narrator") if log.exists() else 0
+
+
 def test_play_installs_once_then_starts_at_once(tmp_path: Path) -> None:
     root = table(tmp_path)
     first = run(root, "--text")
@@ -59,10 +66,11 @@ def test_play_installs_once_then_starts_at_once(tmp_path: Path) -> None:
     assert first.stdout.splitlines() == ["narrator: installing the package (first install) ...", "narrator play --text"]
     assert first.stderr == "", "pip's and setuptools' output stays in the log"
     assert installs(root) == ["-m pip install -q --no-compile -e .[voice,phones]"]
+    assert compiled(root) == 1, "the install's bytecode compiled once, on every core"
 
     again = run(root, "--text")
     assert again.stdout.splitlines() == ["narrator play --text"] and again.stderr == ""
-    assert len(installs(root)) == 1, "nothing changed: no install"
+    assert len(installs(root)) == 1 and compiled(root) == 1, "nothing changed: no install"
 
 
 def test_play_installs_again_when_pyproject_changes_or_extras_are_added(tmp_path: Path) -> None:
