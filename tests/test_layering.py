@@ -7,6 +7,7 @@ indirectly and whatever kind of import; production code never imports a fake.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -84,7 +85,11 @@ def imports_of(path: Path) -> set[str]:
     return set(import_edges(path.read_text(encoding="utf-8")))
 
 
-MODULES = {module_name(p): imports_of(p) for p in sorted(PACKAGE.rglob("*.py"))}
+@functools.cache
+def modules() -> dict[str, set[str]]:
+    """Every module of the package -> the narrator modules it imports; read when a test first asks
+    (each xdist worker imports this file to collect it, and most never run its tests)."""
+    return {module_name(p): imports_of(p) for p in sorted(PACKAGE.rglob("*.py"))}
 
 
 def within(name: str, prefixes: tuple[str, ...]) -> bool:
@@ -92,13 +97,13 @@ def within(name: str, prefixes: tuple[str, ...]) -> bool:
 
 
 def offending(layer: str, allowed: tuple[str, ...]) -> list[str]:
-    return sorted(f"{mod} imports {dep}" for mod, deps in MODULES.items() if within(mod, (layer,))
+    return sorted(f"{mod} imports {dep}" for mod, deps in modules().items() if within(mod, (layer,))
                   for dep in deps if dep != "narrator" and not within(dep, allowed))
 
 
 def test_the_imports_were_read() -> None:
-    assert "narrator.flow.sequencer" in MODULES and "narrator.rules.game" in MODULES
-    assert "narrator.ports" in MODULES["narrator.flow.sequencer"]
+    assert "narrator.flow.sequencer" in modules() and "narrator.rules.game" in modules()
+    assert "narrator.ports" in modules()["narrator.flow.sequencer"]
 
 
 @pytest.mark.parametrize("layer", ["narrator.rules", "narrator.roles"])
@@ -112,7 +117,7 @@ def test_the_sequencer_imports_no_adapter_and_no_entry_point() -> None:
 
 
 def test_production_code_never_imports_a_fake() -> None:
-    users = sorted(f"{mod} imports {dep}" for mod, deps in MODULES.items() if not within(mod, FAKES)
+    users = sorted(f"{mod} imports {dep}" for mod, deps in modules().items() if not within(mod, FAKES)
                    for dep in deps if within(dep, FAKES))
     assert users == []
 
@@ -126,7 +131,7 @@ def units() -> dict[str, set[str]]:
         return ".".join(name.split(".")[:2])
 
     graph: dict[str, set[str]] = {}
-    for mod, deps in MODULES.items():
+    for mod, deps in modules().items():
         graph.setdefault(unit(mod), set()).update(unit(d) for d in deps if d != "narrator" and unit(d) != unit(mod))
     return graph
 
