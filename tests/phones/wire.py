@@ -66,9 +66,13 @@ class Connection:
     down: Stream = field(default_factory=Stream)  # laptop -> phone
 
     def handshake(self) -> tuple[str, str]:
-        """The HTTP upgrade request and response, as text."""
-        return (bytes(self.up.data.split(b"\r\n\r\n", 1)[0]).decode("latin-1"),
-                bytes(self.down.data.split(b"\r\n\r\n", 1)[0]).decode("latin-1"))
+        """The HTTP upgrade request and response, as text (each stream up to its blank line: the
+        frames after it, megabytes in a whole game, are not copied)."""
+        def head(data: bytearray) -> str:
+            end = data.find(b"\r\n\r\n")
+            return bytes(data if end < 0 else data[:end]).decode("latin-1")
+
+        return head(self.up.data), head(self.down.data)
 
     def frames(self, direction: str) -> list[WireFrame]:
         stream = self.up if direction == "up" else self.down
