@@ -36,8 +36,8 @@ from typing import Any, Callable, Mapping, Protocol
 
 from narrator.errors import UsageError
 
-from narrator.phones.crypto import (DEVICE_BYTES, KEY_BYTES, Channel, Refused, TooLong, key_bytes, key_text, new_key,
-                                    new_token)
+from narrator.phones.crypto import (DEVICE_BYTES, KEY_BYTES, Channel, Refused, TooLong, encode, key_bytes, key_text,
+                                    new_key, new_token)
 from narrator.phones.port import PhoneAnswer, View
 
 # Close codes a refused phone sees (the page says each in a line).
@@ -85,6 +85,9 @@ class Link:
     up: int = 0  # sealed messages heard
     names: int = 0  # the version of the table's names this connection was sent (0: none were ever set)
     asides: dict[str, int] = field(default_factory=dict)  # the version of each of its seat's asides it was sent
+    # The view it is sent on every beat, and that view's message encoded (`crypto.encode`), while
+    # the seat's view is that same dict (`show` puts a new one): the beat seals it without encoding it anew.
+    encoded: tuple[View, bytes] | None = None
 
 
 @dataclass
@@ -379,6 +382,12 @@ class PhoneHub:
     def _fit(self, link: Link, view: View, key: bytes | None) -> bytes:
         """The view sealed in its frame; one too long for it (typed text quoted in a note) loses
         the end of its longest lines, never its buttons, and the log says so."""
+        if key is None:
+            if link.encoded is None or link.encoded[0] is not view:
+                link.encoded = (view, encode({"t": "view", "view": dict(view)}))
+            if link.channel.fits(link.encoded[1]):
+                return link.channel.seal_encoded(link.encoded[1])
+            # Too long: cut below, and logged, on every beat, as ever.
         extra = {} if key is None else {"key": key_text(key)}
         shown = dict(view)
         while True:

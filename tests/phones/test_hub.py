@@ -9,8 +9,8 @@ from typing import Any
 import nacl.secret
 import pytest
 
-from narrator.phones.crypto import (FRAME, SEALED_BYTES, TOKEN_BYTES, UP_FRAME, Refused, key_bytes, key_text, seal,
-                                    unseal)
+from narrator.phones.crypto import (FRAME, SEALED_BYTES, TOKEN_BYTES, UP_FRAME, Channel, Refused, encode, key_bytes,
+                                    key_text, new_key, seal, unseal)
 from narrator.phones.hub import CLOSE_REFUSED, CLOSE_REPLACED, CLOSE_TAKEN, REFUSALS_KEPT, Frame, PhoneHub
 
 from tests.phones.phone_helpers import BASIC, MemoryConn, MemoryPhone, PhoneSide, play_hub
@@ -189,6 +189,30 @@ def test_a_view_longer_than_its_frame_is_cut_and_the_beat_goes_on() -> None:
     phones[1].tap(30)
     answer = hub.take()
     assert answer is not None and (answer.seat, answer.choice) == (1, 30)
+
+
+def test_a_view_encoded_once_is_sealed_as_the_whole_message_would_be_until_it_no_longer_fits() -> None:
+    message = {"t": "view", "view": {"id": 7, "lines": ["Сеанс \u5b57 \"q\""], "choices": [[1, "1"]], "night": True}}
+    whole, once = Channel(new_key()), Channel(new_key())
+    once.key, once.challenge = whole.key, whole.challenge
+    box = nacl.secret.SecretBox(whole.key)
+    for _ in range(12):  # the counter grows a digit on the way
+        assert box.decrypt(once.seal_encoded(encode(message))) == box.decrypt(whole.seal(message))
+    # A view that just fits its frame on the beat that sends it: on the next one its counter has
+    # one digit more, and it is cut rather than sent too long (or not at all).
+    hub, phones = joined()
+    link = hub.seats[1].link
+    assert link is not None
+    while link.channel.sent < 8:
+        hub.beat(1.0)
+    view = {"id": 2, "lines": ["x"], "choices": []}
+    room = FRAME - len(encode({"t": "view", "view": view, "c": link.channel.challenge, "n": 9}))
+    view["lines"] = ["x" * (1 + room)]
+    hub.show(1, view)
+    hub.beat(2.0)
+    assert link.channel.sent == 9 and phones[1].view() == view
+    hub.beat(3.0)
+    assert phones[1].view()["lines"][0].endswith("\u2026") and {len(t) for t in phones[1].conn.texts} == {SEALED_BYTES}
 
 
 def test_answers_of_another_type_than_the_buttons_are_ignored_with_a_line() -> None:

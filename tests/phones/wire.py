@@ -9,6 +9,7 @@ payload: the HTTP upgrade, then every frame with its header, mask and payload, a
 from __future__ import annotations
 
 import asyncio
+import bisect
 import struct
 import threading
 import time
@@ -19,6 +20,14 @@ if TYPE_CHECKING:
     from narrator.flow.script import Script
     from narrator.phones.table import PhoneTable
     from narrator.ports import Heard, Prompt
+
+
+def unmask(payload: bytes, mask: bytes) -> bytes:
+    """`payload` XORed with the repeated four-byte `mask` (RFC 6455 5.3: masking and unmasking are
+    the same), as one big-integer XOR rather than a Python loop over the bytes."""
+    n = len(payload)
+    repeated = (mask * (n // 4 + 1))[:n]
+    return (int.from_bytes(payload, "big") ^ int.from_bytes(repeated, "big")).to_bytes(n, "big")
 
 
 @dataclass
@@ -33,8 +42,9 @@ class Stream:
         self.chunks.append((len(self.data), time.monotonic()))
 
     def time_of(self, end: int) -> float:
-        """When the byte just before `end` crossed."""
-        return next(t for offset, t in self.chunks if offset >= end)
+        """When the byte just before `end` crossed (the first chunk ending at or after it: the
+        offsets only grow, so a binary search finds it)."""
+        return self.chunks[bisect.bisect_left(self.chunks, end, key=lambda chunk: chunk[0])][1]
 
 
 @dataclass(frozen=True)
@@ -56,9 +66,13 @@ class Connection:
     down: Stream = field(default_factory=Stream)  # laptop -> phone
 
     def handshake(self) -> tuple[str, str]:
-        """The HTTP upgrade request and response, as text."""
-        return (bytes(self.up.data.split(b"\r\n\r\n", 1)[0]).decode("latin-1"),
-                bytes(self.down.data.split(b"\r\n\r\n", 1)[0]).decode("latin-1"))
+        """The HTTP upgrade request and response, as text (each stream up to its blank line: the
+        frames after it, megabytes in a whole game, are not copied)."""
+        def head(data: bytearray) -> str:
+            end = data.find(b"\r\n\r\n")
+            return bytes(data if end < 0 else data[:end]).decode("latin-1")
+
+        return head(self.up.data), head(self.down.data)
 
     def frames(self, direction: str) -> list[WireFrame]:
         stream = self.up if direction == "up" else self.down
@@ -86,7 +100,7 @@ class Connection:
                 break  # cut off when the connection ended
             payload = data[at:at + length]
             if mask:
-                payload = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+                payload = unmask(payload, mask)
             at += length
             out.append(WireFrame(at - start, length, first & 0x0F, bool(first & 0x40), stream.time_of(at), payload))
         return out
@@ -306,7 +320,7 @@ class RawSocket:
         mask = os.urandom(4)
         n = len(payload)
         header = bytes([0x80 | opcode]) + (bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + struct.pack("!H", n))
-        self.sock.sendall(header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+        self.sock.sendall(header + mask + unmask(payload, mask))
 
     def closed_by_server(self) -> bool:
         """Whether the laptop has closed this socket (reads what is left, never blocks)."""
