@@ -22,7 +22,7 @@ from narrator.phones.table import PhoneTable
 from narrator.rules import Game
 
 from tests.phones.phone_helpers import Lockstep
-from tests.phones.wire import Proxy, ScriptAnswers, WireFrame, WirePhones
+from tests.phones.wire import Connection, Proxy, ScriptAnswers, WireFrame, WirePhones
 
 SETUP: dict[str, Any] = {"players": 8, "options": {"captain_election": "never"}}
 JUDGE_A = {1: "seer", 2: "werewolf", 3: "werewolf", 4: "stuttering_judge", 5: "witch"}
@@ -123,3 +123,16 @@ def test_two_games_differing_only_in_hidden_state_look_the_same_on_the_wire_by_n
 
     a, b = schedule(first[2]), schedule(second[2])
     assert a == b and all(seats == a[1] for seats in a.values())
+
+
+def test_the_capture_reads_only_the_bytes_whose_chunk_is_listed() -> None:
+    """The proxy's thread adds a chunk's bytes, then lists the chunk: a reader in between sees the
+    frames up to the last chunk listed, each with its time, not bytes with no time yet."""
+    frame = bytes([0x82, 3]) + b"abc"  # a binary frame of three bytes, unmasked (laptop -> phone)
+    connection = Connection()
+    connection.down.add(b"HTTP/1.1 101 Switching Protocols\r\n\r\n" + frame)
+    connection.down.data += frame  # the next chunk's bytes are in, its entry not yet
+    frames = connection.frames("down")
+    assert [(f.data, f.at) for f in frames] == [(b"abc", connection.down.chunks[0][1])]
+    connection.down.chunks.append((len(connection.down.data), connection.down.chunks[0][1] + 1))
+    assert [f.at for f in connection.frames("down")] == [connection.down.chunks[0][1], connection.down.chunks[1][1]]

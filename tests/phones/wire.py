@@ -41,10 +41,19 @@ class Stream:
         self.data += chunk
         self.chunks.append((len(self.data), time.monotonic()))
 
-    def time_of(self, end: int) -> float:
+    def seen(self) -> tuple[bytes, list[tuple[int, float]]]:
+        """The bytes and chunks so far, consistent while the proxy's thread goes on adding: the
+        chunks are read first, and a chunk is listed only once its bytes are in `data`, so the
+        bytes are taken up to the last chunk listed (reading `data` first could find bytes whose
+        chunk was not listed yet)."""
+        chunks = list(self.chunks)
+        return (bytes(self.data[:chunks[-1][0]]) if chunks else b""), chunks
+
+    def time_of(self, end: int, chunks: list[tuple[int, float]] | None = None) -> float:
         """When the byte just before `end` crossed (the first chunk ending at or after it: the
         offsets only grow, so a binary search finds it)."""
-        return self.chunks[bisect.bisect_left(self.chunks, end, key=lambda chunk: chunk[0])][1]
+        listed = self.chunks if chunks is None else chunks
+        return listed[bisect.bisect_left(listed, end, key=lambda chunk: chunk[0])][1]
 
 
 @dataclass(frozen=True)
@@ -76,7 +85,7 @@ class Connection:
 
     def frames(self, direction: str) -> list[WireFrame]:
         stream = self.up if direction == "up" else self.down
-        data = bytes(stream.data)
+        data, chunks = stream.seen()
         if b"\r\n\r\n" not in data:
             return []
         at = data.index(b"\r\n\r\n") + 4
@@ -102,7 +111,7 @@ class Connection:
             if mask:
                 payload = unmask(payload, mask)
             at += length
-            out.append(WireFrame(at - start, length, first & 0x0F, bool(first & 0x40), stream.time_of(at), payload))
+            out.append(WireFrame(at - start, length, first & 0x0F, bool(first & 0x40), stream.time_of(at, chunks), payload))
         return out
 
 
