@@ -20,7 +20,7 @@ from tests.conftest import REPO, hypothesis_profile
 RECORDER = """#!/usr/bin/env bash
 # Stands in for .venv/bin/python: records its arguments and CI; pytest exits with $PYTEST_EXIT.
 echo "$* | CI=${CI:-}" >> "$(dirname "$0")/../../calls"
-case "$*" in *pytest*) exit "${PYTEST_EXIT:-0}" ;; esac
+case "$*" in *pytest*) exit "${PYTEST_EXIT:-0}" ;; *mypy*) echo "mypy says ${MYPY_EXIT:-0}"; exit "${MYPY_EXIT:-0}" ;; esac
 """
 
 
@@ -38,9 +38,10 @@ def _layout(tmp_path: Path) -> Path:
     return root
 
 
-def _run(root: Path, *cmd: str, pytest_exit: int = 0) -> tuple[subprocess.CompletedProcess[str], list[str]]:
+def _run(root: Path, *cmd: str, pytest_exit: int = 0, mypy_exit: int = 0) -> tuple[subprocess.CompletedProcess[str], list[str]]:
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "HYPOTHESIS_PROFILE")}
     env["PYTEST_EXIT"] = str(pytest_exit)
+    env["MYPY_EXIT"] = str(mypy_exit)
     done = subprocess.run(list(cmd), cwd=root, env=env, capture_output=True, text=True, timeout=600)
     return done, (root / "calls").read_text().splitlines()
 
@@ -50,15 +51,28 @@ def test_test_runs_every_tier_but_acceptance_and_each_tier_alone(tmp_path: Path)
     root = _layout(tmp_path)
     done, calls = _run(root, "./test")
     assert done.returncode == 0, done.stderr
-    # The selection is pyproject's addopts (every tier but acceptance): ./test adds nothing.
-    assert calls == ["setup dev,korean,neural,phones", "-m mypy --strict narrator | CI=", "-m pytest | CI="]
+    # The selection is pyproject's addopts (every tier but acceptance): ./test adds nothing. mypy runs
+    # beside pytest (either may start first), its verdict printed after pytest's.
+    assert calls[0] == "setup dev,korean,neural,phones"
+    assert sorted(calls[1:]) == ["-m mypy --strict narrator | CI=", "-m pytest | CI="]
+    assert done.stdout.endswith("mypy says 0\n"), done.stdout
     for flags, selection in ((["--unit"], "-m not slow and not acceptance -n 2"),
                              (["--fast"], "-m not slow and not acceptance -n 2"),
                              (["--acceptance"], "-m acceptance")):
         (root / "calls").unlink()
         done, calls = _run(root, "./test", *flags, "tests/flow", "-x")
         assert done.returncode == 0, done.stderr
-        assert calls[-1] == f"-m pytest {selection} tests/flow -x | CI=", flags
+        assert [c for c in calls if "-m pytest" in c] == [f"-m pytest {selection} tests/flow -x | CI="], flags
+
+
+@pytest.mark.slow
+def test_test_fails_when_mypy_fails_even_if_pytest_passes(tmp_path: Path) -> None:
+    root = _layout(tmp_path)
+    done, _ = _run(root, "./test", mypy_exit=1)
+    assert done.returncode == 1 and "mypy says 1" in done.stdout
+    assert "./test: mypy --strict narrator failed" in done.stderr
+    done, _ = _run(root, "./test", mypy_exit=1, pytest_exit=5)
+    assert done.returncode == 5, "pytest's own failure is kept: .ci/run tells 'no tests' apart"
 
 
 @pytest.mark.slow
@@ -67,7 +81,8 @@ def test_ci_runs_everything_with_ci_set(tmp_path: Path) -> None:
     done, calls = _run(root, ".ci/run")
     assert done.returncode == 0, done.stderr
     # ./test's whole suite, then the table's acceptance tier, which ./test leaves out.
-    assert calls[-2:] == ["-m pytest | CI=true", "-m pytest tests/acceptance | CI=true"]
+    assert [c for c in calls if "-m pytest" in c] == ["-m pytest | CI=true", "-m pytest tests/acceptance | CI=true"]
+    assert "-m mypy --strict narrator | CI=true" in calls
 
 
 @pytest.mark.slow
