@@ -60,19 +60,17 @@ fi
 echo "narrator: installing the package (${reason}) ..."
 log=.venv/narrator-install.log
 # pip's and setuptools' own output (the editable-install warnings) goes to the log, shown only on failure.
-# --no-compile: pip compiles the ~5,000 files of the wheels one by one (half of the install's time),
-# where Python compiles what a process imports, the first time, and keeps it. Except where
-# PYTHONDONTWRITEBYTECODE is set: Python then never writes the bytecode it compiles, and every
-# process (each game, each render worker) would compile what it imports again; there the install is
-# compiled ahead, once, with compileall on every core.
+# --no-compile, then compileall on every core: pip compiles the ~5,000 files of the wheels one by one
+# (half of the install's time). They are compiled all the same, ahead and once: where
+# PYTHONDONTWRITEBYTECODE is set, Python never writes the bytecode it compiles, and every process (each
+# game, each render worker) would compile what it imports again; where it is not, the processes that
+# start together (the test workers, a game's render workers) would each compile the same modules.
 if ! .venv/bin/python -m pip install -q --no-compile -e ".[${all}]" >"$log" 2>&1; then
   cat "$log" >&2
   echo "narrator: the install failed (the log above is in $log)" >&2
   exit 1
 fi
-if [ -n "${PYTHONDONTWRITEBYTECODE:-}" ]; then
-  # A wheel's file that is not Python 3 (a template, a test of its own) is left as it is: never imported.
-  site="$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))' 2>>"$log")" || site=""
-  [ -z "$site" ] || .venv/bin/python -m compileall -q -j 0 "$site" narrator >>"$log" 2>&1 || true
-fi
+# A wheel's file that is not Python 3 (a template, a test of its own) is left as it is: it is never imported.
+site="$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))' 2>>"$log")" || site=""
+[ -z "$site" ] || .venv/bin/python -m compileall -q -j 0 "$site" narrator >>"$log" 2>&1 || true
 printf '%s\n%s\n' "$want" "$all" > "$stamp"
