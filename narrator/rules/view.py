@@ -547,15 +547,10 @@ class Hooks:
     def __post_init__(self) -> None:
         object.__setattr__(self, "at_once", tuple(w for w in self.wins if w.at_once))
 
-    def __add__(self, other: Hooks) -> Hooks:
-        """Both games' hooks, this one's first in each list; the ranked tables kept in rank order."""
-        return Hooks.join((self, other))
-
     @staticmethod
     def join(parts: Sequence[Hooks]) -> Hooks:
         """The hooks of all `parts`, in their order in each list; the ranked tables kept in rank
-        order. The same as adding them one by one (a stable sort of the whole list keeps the ties
-        in the order of the parts, as each partial sum does), with one copy of each list, not one a part."""
+        order (a stable sort of the whole list: ties stay in the order of the parts)."""
         joined: dict[str, Any] = {}
         for name in _HOOK_FIELDS:
             items: list[Any] = []
