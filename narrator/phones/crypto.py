@@ -161,17 +161,17 @@ class Channel:
         self.sent += 1
         return seal(self.key, {**message, "c": self.challenge, "n": self.sent})
 
-    def seal_encoded(self, body: bytes) -> bytes:
+    def seal_encoded(self, body: bytes) -> bytes | None:
         """`seal(message)` for a `message` already encoded (`body` is `encode(message)`, an object
-        with members, none of them "c" or "n"): the same plaintext, byte for byte, with the challenge and the
-        counter put in before its closing brace. The hub sends a seat's unchanged view on every
+        with members, none of them "c" or "n"): the same plaintext, byte for byte, with the challenge
+        and the counter put in before its closing brace. None, with nothing counted, when it does not
+        fit its frame (the caller cuts the view). The hub sends a seat's unchanged view on every
         beat: it encodes it once."""
+        plain = body[:-1] + self._tail(self.sent + 1)
+        if len(plain) > FRAME:
+            return None
         self.sent += 1
-        return _seal(self.key, _padded(body[:-1] + self._tail(self.sent), FRAME))
-
-    def fits(self, body: bytes) -> bool:
-        """Whether `seal_encoded(body)` fits its frame now (if not, it raises `TooLong`)."""
-        return len(body) - 1 + len(self._tail(self.sent + 1)) <= FRAME
+        return _seal(self.key, _padded(plain, FRAME))
 
     def _tail(self, n: int) -> bytes:
         # What `encode` writes for `{..., "c": challenge, "n": n}` after the message's own members.

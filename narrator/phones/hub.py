@@ -385,8 +385,9 @@ class PhoneHub:
         if key is None:
             if link.encoded is None or link.encoded[0] is not view:
                 link.encoded = (view, encode({"t": "view", "view": dict(view)}))
-            if link.channel.fits(link.encoded[1]):
-                return link.channel.seal_encoded(link.encoded[1])
+            sealed = link.channel.seal_encoded(link.encoded[1])
+            if sealed is not None:
+                return sealed
             # Too long: cut below, and logged, on every beat, as ever.
         extra = {} if key is None else {"key": key_text(key)}
         shown = dict(view)
