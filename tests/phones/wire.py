@@ -49,11 +49,11 @@ class Stream:
         chunks = list(self.chunks)
         return (bytes(self.data[:chunks[-1][0]]) if chunks else b""), chunks
 
-    def time_of(self, end: int, chunks: list[tuple[int, float]] | None = None) -> float:
-        """When the byte just before `end` crossed (the first chunk ending at or after it: the
-        offsets only grow, so a binary search finds it)."""
-        listed = self.chunks if chunks is None else chunks
-        return listed[bisect.bisect_left(listed, end, key=lambda chunk: chunk[0])][1]
+    @staticmethod
+    def time_of(end: int, chunks: list[tuple[int, float]]) -> float:
+        """When the byte just before `end` crossed, by `chunks` as `seen` gave them (the first chunk
+        ending at or after it: the offsets only grow, so a binary search finds it)."""
+        return chunks[bisect.bisect_left(chunks, end, key=lambda chunk: chunk[0])][1]
 
 
 @dataclass(frozen=True)
