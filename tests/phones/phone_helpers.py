@@ -269,13 +269,16 @@ class Lockstep:
     every phone holding its seat has answered it: the game's clock then moves the same way
     whatever the machine's load."""
 
-    def __init__(self, hub: PhoneHub) -> None:
+    def __init__(self, hub: PhoneHub, stopped: Callable[[], str | None] = lambda: None) -> None:
         self.hub = hub
+        self.stopped = stopped  # why a phone stopped answering (WirePhones.stopped): the beat fails at once
 
     def beat(self, at: float) -> None:
         self.hub.beat(at)
         end = time.monotonic() + 120
         while True:
+            if (stopped := self.stopped()) is not None:
+                raise AssertionError(f"{stopped} at the beat of {at}")
             with self.hub.lock:
                 links = [s.link for s in self.hub.seats.values() if s.link is not None]
                 if all(link.up >= link.down + 1 for link in links):  # its hello, then one per frame
