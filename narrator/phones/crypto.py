@@ -146,6 +146,9 @@ class Channel:
         self.public = bytes(self._secret.public_key)
         self.sent = 0
         self.heard = 0
+        # What `encode` writes for `"c": challenge` after a message's own members, for the challenge
+        # it was written for: the same for every frame of the connection, written once, not on each beat.
+        self._challenge_member: tuple[str | None, bytes] = (None, b"")
 
     def opening(self) -> str:
         """The first message, in the clear and always the same length: the challenge, the laptop's
@@ -175,8 +178,10 @@ class Channel:
 
     def _tail(self, n: int) -> bytes:
         # What `encode` writes for `{..., "c": challenge, "n": n}` after the message's own members.
-        challenge = json.dumps(self.challenge, ensure_ascii=False).encode("utf-8")
-        return b',"c":' + challenge + b',"n":' + str(n).encode("ascii") + b"}"
+        if self._challenge_member[0] != self.challenge:
+            member = b',"c":' + json.dumps(self.challenge, ensure_ascii=False).encode("utf-8")
+            self._challenge_member = (self.challenge, member)
+        return self._challenge_member[1] + b',"n":' + str(n).encode("ascii") + b"}"
 
     def unseal(self, data: bytes) -> dict[str, Any]:
         message = unseal(self.key, data)

@@ -149,6 +149,7 @@ class MemoryPhone:
         self.link: Link | None = None
         self.taps: list[bytes] = []  # the sealed messages it sent after its hello
         self.opened: list[dict[str, Any]] = []
+        self.ahead: dict[int, dict[str, Any]] = {}  # frames `view` opened past `opened`, by index
 
     @property
     def key(self) -> bytes:
@@ -160,7 +161,7 @@ class MemoryPhone:
 
     def connect(self) -> None:
         self.conn = MemoryConn()
-        self.opened = []
+        self.opened, self.ahead = [], {}
         self.link = self.hub.connect(self.token)
         self.hub.hear(self.link, self.conn, self.side.hello(self.link.channel.opening()))
         self.views()  # its first view, and a new key a confirmed move hands over
@@ -176,7 +177,8 @@ class MemoryPhone:
     def views(self) -> list[dict[str, Any]]:
         """Every view it was sent (a frame of the table's names is not a view)."""
         while len(self.opened) < len(self.conn.texts):
-            self.opened.append(self.side.open(self.conn.texts[len(self.opened)]))
+            k = len(self.opened)
+            self.opened.append(self.ahead.pop(k) if k in self.ahead else self.side.open(self.conn.texts[k]))
         return [m["view"] for m in self.opened if m["t"] == "view"]
 
     def names(self) -> dict[str, str]:
@@ -197,6 +199,18 @@ class MemoryPhone:
         return shown
 
     def view(self) -> dict[str, Any]:
+        """The view it shows now: its last view, found by opening its unopened frames newest first.
+        A game's `hold` asks every seat a prompt reaches on every prompt; opening each of a seat's
+        frames (thousands, at 30 seats) for its last view cost seconds of every large game. Skipping
+        frames loses nothing: a frame carries a new key only as a connection's first, which
+        `connect` opens in order; `views`, `names` and `deads` still open every frame, in order."""
+        if self.opened:
+            for k in range(len(self.conn.texts) - 1, len(self.opened) - 1, -1):
+                if k not in self.ahead:
+                    self.ahead[k] = self.side.open(self.conn.texts[k])
+                if self.ahead[k]["t"] == "view":
+                    view: dict[str, Any] = self.ahead[k]["view"]
+                    return view
         views = self.views()
         return views[-1] if views else {}
 
@@ -255,13 +269,16 @@ class Lockstep:
     every phone holding its seat has answered it: the game's clock then moves the same way
     whatever the machine's load."""
 
-    def __init__(self, hub: PhoneHub) -> None:
+    def __init__(self, hub: PhoneHub, stopped: Callable[[], str | None] = lambda: None) -> None:
         self.hub = hub
+        self.stopped = stopped  # why a phone stopped answering (WirePhones.stopped): the beat fails at once
 
     def beat(self, at: float) -> None:
         self.hub.beat(at)
         end = time.monotonic() + 120
         while True:
+            if (stopped := self.stopped()) is not None:
+                raise AssertionError(f"{stopped} at the beat of {at}")
             with self.hub.lock:
                 links = [s.link for s in self.hub.seats.values() if s.link is not None]
                 if all(link.up >= link.down + 1 for link in links):  # its hello, then one per frame

@@ -6,6 +6,7 @@ same views (the real wire: tests/phones/test_wire.py)."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import pytest
@@ -15,7 +16,7 @@ from narrator.fakes import FakePhones
 from narrator.flow.script import parse_setup
 from narrator.flow.secret_vote import with_phones
 
-from tests.phones.phone_helpers import play_phones
+from tests.phones.phone_helpers import PhoneGame, play_phones
 
 SETUP: dict[str, Any] = {"players": 8, "roles": {1: "seer", 2: "werewolf", 3: "werewolf", 4: "witch"},
                          "options": {"captain_election": "never", "vote_procedure": "accusation",
@@ -32,14 +33,20 @@ def script(accusations: dict[int, int]) -> dict[str, Any]:
                      {"eliminate": 3, "vote_now": True}]}
 
 
+@functools.cache
+def played(swapped: bool) -> tuple[PhoneGame, FakePhones]:
+    """The game of ACCUSED_B (`swapped`) or ACCUSED_A on fake phones, played once for the tests that
+    read it (none changes it): the same script, setup and seed give the same game every time."""
+    phones = FakePhones(8)
+    return play_phones(SETUP, script(ACCUSED_B if swapped else ACCUSED_A), phones), phones
+
+
 def said(game: Any) -> list[tuple[float, str]]:
     return [(e["t"], e["text"]) for e in game.timeline.entries if e["kind"] == "say"]
 
 
 def test_the_secret_vote_is_taken_on_each_voters_phone_and_only_the_totals_are_said() -> None:
-    phones = FakePhones(8)
-    taps: list[tuple[int, Any]] = []
-    g = play_phones(SETUP, script(ACCUSED_A), phones, taps=taps)
+    g, phones = played(False)
     lines = [text for _, text in said(g)]
     start = lines.index("Everyone, close your eyes. When I call your seat, accuse one player on your phone.")
     end = lines.index("Everyone, open your eyes.")
@@ -61,9 +68,8 @@ def test_the_secret_vote_is_taken_on_each_voters_phone_and_only_the_totals_are_s
 
 def test_two_games_differing_only_in_who_accused_whom_look_and_sound_the_same() -> None:
     runs = []
-    for accusations in (ACCUSED_A, ACCUSED_B):
-        phones = FakePhones(8)
-        g = play_phones(SETUP, script(accusations), phones)
+    for swapped in (False, True):
+        g, phones = played(swapped)
         screens = [e for e in g.timeline.entries if e["kind"] != "say"]
         # Every phone's views as sent, on the beats; the two voters who swapped may differ on their own.
         sent = [(seat, view, at) for seat, view, at in phones.sent if seat not in (1, 4)]

@@ -82,7 +82,7 @@ def captured(roles: dict[int, str]) -> tuple[Any, Proxy, WirePhones, TvBoard]:
         close_names(hub, people)
 
         answers = ScriptAnswers(sc, phones)
-        table = PhoneTable(Lockstep(hub), screen, FakeListener(clock, answers.keypad, delay=1.0), pack, clock,
+        table = PhoneTable(Lockstep(hub, phones.stopped), screen, FakeListener(clock, answers.keypad, delay=1.0), pack, clock,
                            hold=answers.hold, dead_view=True)
         answers.table = table
         speaker = TvSpeaker(ScreenSpeaker(TimelineSpeaker(pack, Timeline(clock)), pack, screen), tv)

@@ -62,7 +62,7 @@ def captured(roles: dict[int, str], judge: int, votes: dict[int, int], options: 
         timeline = Timeline(clock)
 
         answers = ScriptAnswers(sc, phones)
-        table = PhoneTable(Lockstep(hub), TimelineDisplay(pack, timeline), FakeListener(clock, answers.keypad, delay=1.0),
+        table = PhoneTable(Lockstep(hub, phones.stopped), TimelineDisplay(pack, timeline), FakeListener(clock, answers.keypad, delay=1.0),
                            pack, clock, hold=answers.hold)
         answers.table = table
         game = play_with_phones(s, pack, table, TimelineSpeaker(pack, timeline), clock, journal, 0)

@@ -9,7 +9,6 @@ payload: the HTTP upgrade, then every frame with its header, mask and payload, a
 from __future__ import annotations
 
 import asyncio
-import bisect
 import struct
 import threading
 import time
@@ -49,11 +48,6 @@ class Stream:
         chunks = list(self.chunks)
         return (bytes(self.data[:chunks[-1][0]]) if chunks else b""), chunks
 
-    @staticmethod
-    def time_of(end: int, chunks: list[tuple[int, float]]) -> float:
-        """When the byte just before `end` crossed, by `chunks` as `seen` gave them (the first chunk
-        ending at or after it: the offsets only grow, so a binary search finds it)."""
-        return chunks[bisect.bisect_left(chunks, end, key=lambda chunk: chunk[0])][1]
 
 
 @dataclass(frozen=True)
@@ -90,6 +84,7 @@ class Connection:
             return []
         at = data.index(b"\r\n\r\n") + 4
         out: list[WireFrame] = []
+        chunk = 0  # the chunk of the frame's last byte: frames and chunks both go forward, so one walk finds each
         while at + 2 <= len(data):
             start = at
             first, second = data[at], data[at + 1]
@@ -111,7 +106,9 @@ class Connection:
             if mask:
                 payload = unmask(payload, mask)
             at += length
-            out.append(WireFrame(at - start, length, first & 0x0F, bool(first & 0x40), stream.time_of(at, chunks), payload))
+            while chunks[chunk][0] < at:  # the first chunk ending at or after the frame's last byte
+                chunk += 1
+            out.append(WireFrame(at - start, length, first & 0x0F, bool(first & 0x40), chunks[chunk][1], payload))
         return out
 
 
@@ -224,9 +221,21 @@ class WirePhones:
         """The player taps `choice` on the view the phone shows: it goes with its next answer."""
         self.pending[seat] = {"t": "answer", "v": self.view(seat).get("id"), "choice": choice}
 
+    def stopped(self) -> str | None:
+        """Why a phone stopped mid-game, if one did: its socket ended, or it failed (a frame that does
+        not open, of the wrong length). Waits on the phones ask it, to fail at once rather than wait
+        out their deadline once per beat and prompt."""
+        for seat, running in zip(self.links, self.running):
+            if running.done():
+                failure = None if running.cancelled() else running.exception()
+                return f"seat {seat}'s phone stopped: {failure!r}" if failure else f"seat {seat}'s socket ended"
+        return None
+
     def wait(self, test: Any, what: str) -> None:
         end = time.monotonic() + 120
         while not test():
+            if (stopped := self.stopped()) is not None:
+                raise AssertionError(f"{stopped} before {what}")
             if time.monotonic() > end:
                 raise AssertionError(f"never: {what}")
             time.sleep(0.01)
