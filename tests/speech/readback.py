@@ -87,7 +87,7 @@ def _unheard_data() -> str:
         for entry in (installed / "voices").iterdir():
             if entry.name != "!v":
                 (root / "voices" / entry.name).symlink_to(entry)
-        for entry in (installed / "voices" / "!v").iterdir():
+        for entry in (installed / "voices" / "!v").glob("*"):  # none in a data folder without variants
             (variants / entry.name).symlink_to(entry)
         (variants / "unheard").write_text(UNHEARD_VARIANT)
         _data = data
