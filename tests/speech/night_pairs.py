@@ -7,9 +7,12 @@ configuration when it is first imported) and NARRATOR_CACHE pointing at a cache 
 
     python night_pairs.py STORY JOURNAL SYNC [NIGHTS]
     # SYNC: seconds added to every sync, or "random" (0-100 ms); NIGHTS: 1 or 2 (default)
+    python night_pairs.py prepare
+    # renders into NARRATOR_CACHE every line the game can say, as the sequencer does before it starts
 
-tests/speech/test_night_audio_secrecy.py plays the three stories once (at the same time, in three
-processes) and checks both what the sequencer scheduled (wake -> sleep intervals) and what the
+tests/speech/test_night_audio_secrecy.py renders the lines once (`prepare`: the three stories are
+the same table, so the same lines), then plays the three stories once (at the same time, in three
+processes, on that cache) and checks both what the sequencer scheduled (wake -> sleep intervals) and what the
 recording holds (every night line's onset).
 """
 
@@ -28,11 +31,12 @@ from narrator.clock import RealClock
 from narrator.flow.run import start_game
 from narrator.journal import FileJournal
 from narrator.flow.script import Script, parse_script, parse_setup
-from narrator.flow.sequencer import Sequencer
+from narrator.flow.sequencer import Sequencer, all_cues
 from narrator.packs import load_pack
 from narrator.ports import Clock, Heard, Prompt
 from narrator.speech.player import MixSettings
-from narrator.speech.speaker import open_speaker
+from narrator.speech.speaker import LineSource, make_engine, open_speaker
+from narrator.speech.render import Renderer
 
 SETUP: dict[str, Any] = {
     "players": 8, "language": "en",
@@ -111,6 +115,17 @@ def night_onsets(report: dict[str, Any], wav: Path) -> list[list[tuple[str, int]
     return out
 
 
+def prepare() -> None:
+    """Render every line the table's game can say into the cache, as `Sequencer.run` does first."""
+    setup = parse_setup(SETUP, "SETUP")
+    pack = dataclasses.replace(load_pack("en"), rate=RATE)
+    synth, voice = make_engine(pack)
+    try:
+        LineSource(pack, Renderer(synth), voice).prepare(all_cues(pack, start_game(setup), setup.timing))
+    finally:
+        synth.close()
+
+
 def main(story: str, journal_path: Path, sync: str, nights: int = 2) -> None:
     rng = random.Random(hash((story, sync)) & 0xFFFF)
     pause: Callable[[], float] = (lambda: rng.uniform(0.0, 0.1)) if sync == "random" else (lambda: float(sync))
@@ -138,6 +153,7 @@ def main(story: str, journal_path: Path, sync: str, nights: int = 2) -> None:
     speaker.wait()
     mixer = speaker.player.mixer
     started = {s.token: s.frame for s in mixer.started}
+    rendered = speaker.renderer.rendered
     # Each line as the sequencer got it back (`start`, `end`: the clock times its frames are heard at)
     # and as the mixer started it (`frame`).
     lines = [{"key": line.cue.key, "phase": line.cue.phase, "token": line.token, "frame": started.get(line.token),
@@ -145,10 +161,13 @@ def main(story: str, journal_path: Path, sync: str, nights: int = 2) -> None:
              for line in speaker.log]
     keys = {line.token: line.cue.key for line in speaker.log}
     report = {"sample_rate": mixer.sample_rate, "block": speaker.player.BLOCK, "voice_volume": mixer.settings.voice_volume,
-              "lines": lines, "late": [[keys.get(token, "?"), asked, given] for token, asked, given in mixer.late]}
+              "lines": lines, "rendered": rendered, "late": [[keys.get(token, "?"), asked, given] for token, asked, given in mixer.late]}
     speaker.close()
     json.dump(report, sys.stdout)
 
 
 if __name__ == "__main__":
+    if sys.argv[1:] == ["prepare"]:
+        prepare()
+        sys.exit()
     main(sys.argv[1], Path(sys.argv[2]), sys.argv[3], int(sys.argv[4]) if len(sys.argv) > 4 else 2)

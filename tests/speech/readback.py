@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import re
 import subprocess
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 
 from narrator.packs import VoicePack, every_cue, texts_of
 
@@ -58,15 +60,43 @@ def spoken_lines(pack: VoicePack) -> list[str]:
 # espeak-ng synthesises the whole waveform even when told to be quiet (`-q`), and that, not reading the
 # words, is nearly all of its time: its harmonic loop runs once per sample, over every harmonic under
 # the voice's top frequency. The fastest rate short of the time-stretcher (from 450 words a minute on,
-# which costs more) and the highest pitch (fewest harmonics) make the waveform thrown away about a
-# third as long to make. Rate and pitch only shape the prosody espeak-ng applies after it has chosen
-# the phonemes: the phonemes and the trace it prints are the same bytes as at its defaults.
+# which costs more) and the highest pitch (fewest harmonics) make the waveform thrown away cheap: the
+# pitch -p 99 reaches is raised further by a voice variant of our own, whose base pitch and range are
+# far above any voice's (about half of what is left). Rate, pitch and a variant that sets only the
+# pitch shape the prosody espeak-ng applies after it has chosen the phonemes: the phonemes and the
+# trace it prints are the same bytes as at its defaults (tests/speech/test_readback.py compares them).
 UNHEARD_PROSODY = ("-s", "400", "-p", "99")
+UNHEARD_VARIANT = "language variant\nname unheard\npitch 1000 1000\n"
+_data: tempfile.TemporaryDirectory[str] | None = None
+
+
+def _unheard_data() -> str:
+    """espeak-ng's data folder as installed, plus the variant `unheard` (links, made once a process):
+    what `--path` is given so that `-v VOICE+unheard` finds the variant."""
+    global _data
+    if _data is None:
+        version = subprocess.run(["espeak-ng", "--version"], capture_output=True, text=True, check=True).stdout
+        installed = Path(version.split("Data at:")[1].strip())
+        data = tempfile.TemporaryDirectory(prefix="readback-espeak-")
+        root = Path(data.name) / "espeak-ng-data"
+        variants = root / "voices" / "!v"
+        variants.mkdir(parents=True)
+        for entry in installed.iterdir():
+            if entry.name != "voices":
+                (root / entry.name).symlink_to(entry)
+        for entry in (installed / "voices").iterdir():
+            if entry.name != "!v":
+                (root / "voices" / entry.name).symlink_to(entry)
+        for entry in (installed / "voices" / "!v").glob("*"):  # none in a data folder without variants
+            (variants / entry.name).symlink_to(entry)
+        (variants / "unheard").write_text(UNHEARD_VARIANT)
+        _data = data
+    return _data.name
 
 
 def espeak(voice: str, lines: list[str]) -> str:
     """espeak-ng's phonemes of the lines (`-x`), each word's reading traced before them (`-X`)."""
-    done = subprocess.run(["espeak-ng", "-q", "-X", *UNHEARD_PROSODY, "-v", voice],
+    done = subprocess.run(["espeak-ng", f"--path={_unheard_data()}", "-q", "-X", *UNHEARD_PROSODY, "-v", f"{voice}+unheard"],
                           input="\n".join(lines) + "\n", capture_output=True, text=True, check=True)
     return done.stdout
 

@@ -43,6 +43,10 @@ pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("audio")]  # real time: 
 @pytest.fixture(scope="module")
 def recordings(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     tmp = tmp_path_factory.mktemp("pairs")
+    # The three stories are one table, so one set of lines: rendered once here, before they start,
+    # not three times over into the same cache by three games starting at once.
+    subprocess.run([sys.executable, str(HERE / "night_pairs.py"), "prepare"], env=dict(os.environ, NARRATOR_CACHE=str(tmp / "cache")),
+                   check=True, capture_output=True)
     procs: dict[str, subprocess.Popen[str]] = {}
     for story, sync in SYNC.items():
         env = dict(os.environ, ALSA_CONFIG_PATH=f"/usr/share/alsa/alsa.conf:{HERE / 'alsa_file_devices.conf'}",
@@ -54,6 +58,7 @@ def recordings(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         stdout, stderr = proc.communicate(timeout=900)
         assert proc.returncode == 0, stderr
         report = json.loads(stdout)
+        assert report["rendered"] == 0, f"{story}: the game rendered lines the prepared cache lacked"
         out[story] = {"report": report, "onsets": night_onsets(report, tmp / f"{story}.wav"),
                       "journal": (tmp / f"{story}.jsonl").read_text()}
     return out

@@ -25,8 +25,8 @@ def test_every_spoken_line_reads_back_right(lang: str) -> None:
 
 @pytest.mark.slow  # espeak-ng, in child processes
 def test_the_unheard_prosody_leaves_what_espeak_reads_unchanged() -> None:
-    """readback.espeak runs espeak-ng at a rate and pitch that make the waveform it throws away cheap; the
-    phonemes and trace must be byte for byte those of espeak-ng's defaults, or the checks above would be
+    """readback.espeak runs espeak-ng at a rate and pitch (and with a pitch-only voice variant) that make the
+    waveform it throws away cheap; the phonemes and trace must be byte for byte those of espeak-ng's defaults, or the checks above would be
     checking something else. A sample of every pack's lines (every 25th), one call each way a pack."""
     for lang in available_languages():
         pack = load_pack(lang)
