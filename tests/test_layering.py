@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import functools
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -26,6 +27,25 @@ FAKES = ("narrator.fakes", "narrator.listening.fake")
 # them is a cycle (a TYPE_CHECKING import is a cycle for mypy and for the reader; a function-local
 # one is a cycle at run time, hidden from the top of the file).
 TOP, TYPING, LOCAL = "module-level", "TYPE_CHECKING", "function-local"
+
+
+_TREES: dict[str, ast.Module] = {}
+
+
+def parse(source: str) -> ast.Module:
+    """`source`'s tree, parsed once while this file's tests run: three checks read every module of
+    the package, and parsing it was most of their time. No check changes a tree."""
+    tree = _TREES.get(source)
+    if tree is None:
+        tree = _TREES[source] = ast.parse(source)
+    return tree
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _trees_let_go() -> Iterator[None]:
+    """The trees are dropped when this file's tests are done (tens of MB a worker would keep)."""
+    yield
+    _TREES.clear()
 
 
 def module_name(path: Path) -> str:
@@ -76,7 +96,7 @@ def import_edges(source: str, known: set[str] | None = None) -> dict[str, str]:
         for child in ast.iter_child_nodes(node):
             visit(child, inner)
 
-    visit(ast.parse(source), TOP)
+    visit(parse(source), TOP)
     return found
 
 
@@ -267,7 +287,7 @@ def test_a_long_cycle_is_found_whole() -> None:
 def borrowed_methods(source: str) -> list[str]:
     """Module functions written as methods of a class of another module: a first parameter named
     `self`, and names of a class body bound to a function of another module (`dawn = _dawn.dawn`)."""
-    tree = ast.parse(source)
+    tree = parse(source)
 
     def is_module(name: str) -> bool:
         base = PACKAGE.parent.joinpath(*name.split("."))

@@ -11,13 +11,16 @@ import ast
 import io
 import re
 import tokenize
+from functools import lru_cache
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
 from tests.conftest import REPO
 
 ISSUE = re.compile(r"\bissues?[\s#-]*\d+", re.IGNORECASE)
+WORD = re.compile("issue", re.IGNORECASE)  # what every ISSUE match holds, matched the same way
 # What ISSUE finds, as strings rather than in this comment, so that this file passes its own check.
 ISSUE_EXAMPLES = ("issue 24", "Issue 9 point 5", "issue #12", "issues 22 and 23", "issue-28's")
 TEST_NAMED_AFTER_AN_ISSUE = re.compile(r"(^test_?issue|_issue_?\d|leftover_?\d)", re.IGNORECASE)
@@ -31,7 +34,13 @@ def comments_and_docstrings(source: str) -> list[tuple[int, str]]:
     """Every comment and docstring of a Python source, with its first line number."""
     found = [(tok.start[0], tok.string) for tok in tokenize.generate_tokens(io.StringIO(source).readline)
              if tok.type == tokenize.COMMENT]
-    for node in ast.walk(ast.parse(source)):
+    return sorted(found + docstrings(ast.parse(source)))
+
+
+def docstrings(tree: ast.Module) -> list[tuple[int, str]]:
+    """Every docstring of a parsed source, with its first line number."""
+    found = []
+    for node in definitions(tree):
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
             first = node.body[0]
             if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
@@ -39,11 +48,39 @@ def comments_and_docstrings(source: str) -> list[tuple[int, str]]:
     return sorted(found)
 
 
+def definitions(node: ast.AST) -> Iterator[ast.AST]:
+    """`node` and every statement under it, at any depth. A class or a function is a statement, so
+    this finds every one that ast.walk finds, without visiting the expressions (most of a tree)."""
+    yield node
+    for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+        for child in getattr(node, field, ()):
+            if isinstance(child, ast.AST):  # a statement, an except clause or a match case
+                yield from definitions(child)
+
+
+@lru_cache(maxsize=None)
+def outline(path: Path) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    """A source's docstrings, and its classes' and functions' names, each with its line: the file is
+    parsed once for both checks (both read every test file); its tree is not kept."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names = [(node.lineno, node.name) for node in definitions(tree)
+             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    return docstrings(tree), names
+
+
 def issue_numbers_in(root: Path) -> list[str]:
     """`path:line: the reference` for every comment or docstring under `root` that cites an issue."""
     hits = []
     for path in sorted(root.rglob("*.py")):
-        for line, text in comments_and_docstrings(path.read_text(encoding="utf-8")):
+        source = path.read_text(encoding="utf-8")
+        texts = outline(path)[0]
+        # A comment is the source's own text: without the word in the source, no comment holds it,
+        # and tokenizing the file (half the check's time) could find nothing. A docstring is looked
+        # at in every file: escapes, a line continuation or adjacent literals can spell the word
+        # where the source does not.
+        if WORD.search(source):
+            texts = comments_and_docstrings(source)
+        for line, text in texts:
             for match in ISSUE.finditer(text):
                 hits.append(f"{path.relative_to(root)}:{line + text.count(chr(10), 0, match.start())}: {match.group()!r}")
     return hits
@@ -56,10 +93,9 @@ def named_after_an_issue(root: Path) -> list[str]:
         where = path.relative_to(root)
         if TEST_NAMED_AFTER_AN_ISSUE.search(path.stem):
             hits.append(f"{where}: the file")
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) \
-                    and node.name.lower().startswith("test") and TEST_NAMED_AFTER_AN_ISSUE.search(node.name):
-                hits.append(f"{where}:{node.lineno}: {node.name}")
+        for line, name in outline(path)[1]:
+            if name.lower().startswith("test") and TEST_NAMED_AFTER_AN_ISSUE.search(name):
+                hits.append(f"{where}:{line}: {name}")
     return hits
 
 

@@ -16,9 +16,12 @@ REAL_LANGUAGES: every language whose pack has a messages.toml.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import io
+import itertools
 import json
+import os
 import re
 import shutil
 from functools import lru_cache
@@ -27,7 +30,7 @@ from typing import Iterator
 
 import pytest
 
-from narrator import i18n
+from narrator import cli, i18n
 from narrator.cli import build_parser, main
 from narrator.messages import english_catalogue, toml_string
 from narrator.packkit import new_pack_text
@@ -139,13 +142,49 @@ def voices(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     i18n.catalogue.cache_clear()
 
 
+ParserKey = tuple[bool, str, str | None, str | None]
+
+
+@pytest.fixture(scope="module")
+def parsers() -> dict[ParserKey, argparse.ArgumentParser]:
+    """The command line, built once for each language of the module's tests (narrator.cli.build_parser)."""
+    return {}
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Iterator[Path]]:
+    """A fresh folder for each test, made in one folder of the module's own: pytest's `tmp_path` scans
+    the run's whole temporary folder for each one it makes, and ~1,000 of them cost the module seconds."""
+    root = tmp_path_factory.mktemp("tables")
+    yield (root / str(n) for n in itertools.count())
+
+
 @pytest.fixture
-def table(voices: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+def table(voices: Path, tables: Iterator[Path], parsers: dict[ParserKey, argparse.ArgumentParser],
+          monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    folder = next(tables)
+    folder.mkdir()
     monkeypatch.setenv("NARRATOR_VOICES", str(voices))
-    monkeypatch.setenv("NARRATOR_DATA", str(tmp_path / "data"))
-    monkeypatch.setenv("NARRATOR_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("NARRATOR_DATA", str(folder / "data"))
+    monkeypatch.setenv("NARRATOR_CACHE", str(folder / "cache"))
     monkeypatch.delenv("NARRATOR_LANG", raising=False)
-    yield tmp_path
+
+    # `main` builds the whole command line again for each command (a user runs one): building it was
+    # over a third of the module's time. The parser is made from what the key holds and nothing else: the
+    # printed language (its help texts and argparse's words), the voices folder (the languages of the
+    # `--lang` helps, the catalogues) and $NARRATOR_LANG (a `--lang` default); not from the data and
+    # cache folders that change with each test; and parsing and the commands never change it. So the
+    # one built for a key the first time is the one `main` would build again: each test still runs
+    # `main`, and the help pages and refusals it prints come from the same texts.
+    def built_once(translate: bool = True) -> argparse.ArgumentParser:
+        key: ParserKey = (translate, i18n.current_language(), os.environ.get("NARRATOR_VOICES"),
+                          os.environ.get("NARRATOR_LANG"))
+        if key not in parsers:
+            parsers[key] = build_parser(translate)
+        return parsers[key]
+
+    monkeypatch.setattr(cli, "build_parser", built_once)
+    yield folder
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[str]]:
@@ -160,8 +199,6 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[str]]
 
 def command_paths() -> list[tuple[str, ...]]:
     """Every command and subcommand: ("play",), ("voices", "render"), ..."""
-    import argparse
-
     paths: list[tuple[str, ...]] = []
 
     def walk(parser: argparse.ArgumentParser, path: tuple[str, ...]) -> None:

@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import warnings
 from typing import Any
 
 import pytest
+
+from narrator.cli import main
 
 from narrator.rules import Options, Side, complete, parse_roles
 from narrator.sim.runner import SimConfig, play_one, simulate
@@ -66,28 +69,54 @@ def test_simulate_prints_a_table_without_json() -> None:
     assert "the village" in done.stdout and "the Werewolves" in done.stdout and "games/s" in done.stdout
 
 
-@pytest.mark.parametrize(
-    ("args", "quoted"),
-    [
-        (("--players", "8", "--roles", "werewolf=2,wizard=1"), "'wizard'"),
-        (("--players", "8", "--roles", "werewolf=6,seer,witch,hunter"), "do not fit 8 players"),
-        (("--players", "8", "--roles", "seer,witch"), "no Werewolf"),
-        (("--players", "3",), "3 players is out of range"),
-        (("--players", "31",), "31 players is out of range"),
-        (("--players", "8", "--option", "moon_phase=full"), "'moon_phase'"),
-        (("--players", "8", "--option", "vote_procedure=shouting"), "'shouting'"),
-        (("--players", "8", "--option", "first_night_kill=perhaps"), "'perhaps'"),
-        (("--players", "8", "--option", "runoff"), "'runoff'"),
-        (("--players", "8", "--games", "0"), "--games 0"),
-        (("--players", "eight",), "'eight'"),
-        (("--players", "8", "--policy", "clever"), "'clever'"),
-    ],
-)
-def test_simulate_bad_input_one_line_on_stderr_and_non_zero_exit(args: tuple[str, ...], quoted: str) -> None:
-    done = narrator("simulate", *args)
-    assert done.returncode != 0
-    lines = done.stderr.splitlines()
-    assert len(lines) == 1, done.stderr
+def narrator_here(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """`narrator ARGS` in this process: the exit code `python -m narrator` would give (narrator/__main__.py
+    exits with what `main` returns), stdout and stderr. A warning is an error here: a child would have
+    printed it on stderr, where one line only is wanted."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            code = main(list(args))
+        except SystemExit as stop:  # argparse's refusals; as the interpreter turns it into an exit status
+            code = 0 if stop.code is None else stop.code if isinstance(stop.code, int) else 1
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def assert_one_line_quoting(code: int, stdout: str, stderr: str, quoted: str) -> None:
+    assert code != 0
+    lines = stderr.splitlines()
+    assert len(lines) == 1, stderr
     assert lines[0].startswith("narrator:")
     assert quoted in lines[0]
-    assert "Traceback" not in done.stderr and done.stdout == ""
+    assert "Traceback" not in stderr and stdout == ""
+
+
+BAD = [
+    (("--players", "8", "--roles", "werewolf=2,wizard=1"), "'wizard'"),
+    (("--players", "8", "--roles", "werewolf=6,seer,witch,hunter"), "do not fit 8 players"),
+    (("--players", "8", "--roles", "seer,witch"), "no Werewolf"),
+    (("--players", "3",), "3 players is out of range"),
+    (("--players", "31",), "31 players is out of range"),
+    (("--players", "8", "--option", "moon_phase=full"), "'moon_phase'"),
+    (("--players", "8", "--option", "vote_procedure=shouting"), "'shouting'"),
+    (("--players", "8", "--option", "first_night_kill=perhaps"), "'perhaps'"),
+    (("--players", "8", "--option", "runoff"), "'runoff'"),
+    (("--players", "8", "--games", "0"), "--games 0"),
+    (("--players", "eight",), "'eight'"),
+    (("--players", "8", "--policy", "clever"), "'clever'"),
+]
+
+
+@pytest.mark.parametrize(("args", "quoted"), BAD)
+def test_simulate_bad_input_one_line_on_stderr_and_non_zero_exit(capsys: pytest.CaptureFixture[str],
+                                                                 args: tuple[str, ...], quoted: str) -> None:
+    # In this process: a child's start-up (most of each case's time) is the same for every bad input,
+    # and the child below checks it once.
+    assert_one_line_quoting(*narrator_here(capsys, "simulate", *args), quoted)
+
+
+@pytest.mark.parametrize(("args", "quoted"), [BAD[0], BAD[-2]])  # a refusal of simulate's, one of argparse's
+def test_a_bad_input_in_a_child_is_one_line_and_a_non_zero_exit(args: tuple[str, ...], quoted: str) -> None:
+    done = narrator("simulate", *args)
+    assert_one_line_quoting(done.returncode, done.stdout, done.stderr, quoted)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import time
@@ -86,19 +87,30 @@ def test_star_at_game_over_plays_again_with_a_fresh_deal(tmp_path: Path) -> None
     assert out.count("Journal: ") == 2
 
 
+@pytest.fixture(scope="module")
+def one_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """The text game played to its end, Enter typed at the rematch question: the run and its data folder.
+    Played once for the two tests that need it (about five seconds of real-clock turns); each
+    reads it or copies its folder, and never writes into it."""
+    folder = tmp_path_factory.mktemp("one-game")
+    (folder / "setup.toml").write_text(SETUP)
+    return play(["--setup", str(folder / "setup.toml"), "--seed", "1"], [*KEYS, ""], folder / "data"), folder / "data"
+
+
 @pytest.mark.slow
-def test_enter_at_game_over_finishes(tmp_path: Path) -> None:
-    (tmp_path / "setup.toml").write_text(SETUP)
-    done = play(["--setup", str(tmp_path / "setup.toml"), "--seed", "1"], [*KEYS, ""], tmp_path / "data")
+def test_enter_at_game_over_finishes(one_game: tuple[subprocess.CompletedProcess[str], Path]) -> None:
+    done, data = one_game
     assert done.returncode == 0, done.stderr
-    assert len(heads(tmp_path / "data")) == 1
+    assert len(heads(data)) == 1
 
 
 @pytest.mark.slow
-def test_play_again_deals_the_last_game_afresh(tmp_path: Path) -> None:
-    (tmp_path / "setup.toml").write_text(SETUP)
+def test_play_again_deals_the_last_game_afresh(tmp_path: Path,
+                                              one_game: tuple[subprocess.CompletedProcess[str], Path]) -> None:
+    played, played_data = one_game
+    assert played.returncode == 0, played.stderr
     data = tmp_path / "data"
-    assert play(["--setup", str(tmp_path / "setup.toml"), "--seed", "1"], KEYS, data).returncode == 0
+    shutil.copytree(played_data, data)
     play_until_second_game(["--again", "--seed", "1"], ["1", "", "2", "", "3", "", "4", "", "5", ""], data)
     first, second = heads(data)
     a, b = first["setup"], second["setup"]
