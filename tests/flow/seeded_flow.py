@@ -216,7 +216,7 @@ def frozen_plain(value: Any) -> Any:
     if kind is list or kind is tuple:
         return [v if type(v) in _SCALARS else frozen_plain(v) for v in value]
     if kind is dict:
-        return {k: v if type(v) in _SCALARS else _frozen_under(k, v) for k, v in ((str(k), v) for k, v in value.items())}
+        return {(k := str(key)): v if type(v) in _SCALARS else _frozen_under(k, v) for key, v in value.items()}
     if hasattr(value, "__dataclass_fields__") or isinstance(value, Mapping):
         return frozen_options({"": plain(value)})[""]  # rare (a typed board or record): the two walks
     if isinstance(value, (list, tuple)):
