@@ -119,6 +119,8 @@ class VoicePack:
     # The counter each literal text after a number slot starts with (`counter_after`), found once:
     # the history fills the same few templates for every death of every game.
     _after: dict[str, tuple[Counter, str] | None] = field(default_factory=dict, init=False, compare=False, repr=False)
+    # Panel lines filled (`panel_text`), by key and slots.
+    _panels: dict[tuple[Any, ...], str] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def with_people(self, people: People) -> VoicePack:
         """This pack naming the seats `people` names in its lines (by day, never at night)."""
@@ -187,11 +189,27 @@ class VoicePack:
         return own if own else spelled(self.language, n) or str(n)
 
     def panel_text(self, key: str, slots: Mapping[str, SlotValue]) -> str:
+        # Filled once for a key and its slots (and their types): a panel line names no one (`_fill` without `named`),
+        # so its text is the pack's and the slots' alone; the history tells the same few lines for
+        # every game it lists.
+        memo = (key, *slots.items(), *map(type, slots.values()))  # True is not 1 here
+        try:
+            text = self._panels.get(memo)
+            kept = True
+        except TypeError:  # a slot that cannot be hashed: filled each time
+            text, kept = None, False
+        if text is not None:
+            return text
         variants = self.panel.get(key)
         if variants is None:
             raise PackError("the {language} pack ({path}) has no panel line {key!r}; add it under [panel]",
                             language=self.language, path=self.path, key=key)
-        return self._fill(variants[0], slots, key)
+        text = self._fill(variants[0], slots, key)
+        if kept:
+            if len(self._panels) >= 8192:
+                self._panels.clear()
+            self._panels[memo] = text
+        return text
 
     def role_name(self, role: str) -> str:
         return self.roles.get(role, role)
