@@ -37,6 +37,7 @@ ROLE_SLOTS = frozenset({"role", "role_a", "role_b"})
 SIDE_SLOTS = frozenset({"side"})
 # Slots whose value is a list of role keys joined by "," (a menu): shown "1 Villager, 2 Werewolf, ...".
 MENU_SLOTS = frozenset({"cards"})
+_SHOWN_SLOTS = ROLE_SLOTS | SIDE_SLOTS | MENU_SLOTS  # shown by their names in the pack
 
 
 def packs_root() -> Path:
@@ -115,6 +116,11 @@ class VoicePack:
     # The cues `check_lines` found a line for, with no seat named: each game checks the few hundred
     # it can say, mostly the same ones game after game (a copy of the pack starts with none).
     _checked: set[Cue] = field(default_factory=set, init=False, compare=False, repr=False)
+    # The counter each literal text after a number slot starts with (`counter_after`), found once:
+    # the history fills the same few templates for every death of every game.
+    _after: dict[str, tuple[Counter, str] | None] = field(default_factory=dict, init=False, compare=False, repr=False)
+    # Panel lines filled (`panel_text`), by key and slots.
+    _panels: dict[tuple[Any, ...], str] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def with_people(self, people: People) -> VoicePack:
         """This pack naming the seats `people` names in its lines (by day, never at night)."""
@@ -183,11 +189,27 @@ class VoicePack:
         return own if own else spelled(self.language, n) or str(n)
 
     def panel_text(self, key: str, slots: Mapping[str, SlotValue]) -> str:
+        # Filled once for a key and its slots (and their types): a panel line names no one (`_fill` without `named`),
+        # so its text is the pack's and the slots' alone; the history tells the same few lines for
+        # every game it lists.
+        memo = (key, *slots.items(), *map(type, slots.values()))  # True is not 1 here
+        try:
+            text = self._panels.get(memo)
+            kept = True
+        except TypeError:  # a slot that cannot be hashed: filled each time
+            text, kept = None, False
+        if text is not None:
+            return text
         variants = self.panel.get(key)
         if variants is None:
             raise PackError("the {language} pack ({path}) has no panel line {key!r}; add it under [panel]",
                             language=self.language, path=self.path, key=key)
-        return self._fill(variants[0], slots, key)
+        text = self._fill(variants[0], slots, key)
+        if kept:
+            if len(self._panels) >= 8192:
+                self._panels.clear()
+            self._panels[memo] = text
+        return text
 
     def role_name(self, role: str) -> str:
         return self.roles.get(role, role)
@@ -249,6 +271,11 @@ class VoicePack:
             return people.shown(seat) or name
         return f"{name} ({self.number_word(seat)})"
 
+    def _counter_after(self, text: str) -> tuple[Counter, str] | None:
+        if text not in self._after:
+            self._after[text] = counter_after(text, self.counters)
+        return self._after[text]
+
     def _fill(self, template: str, slots: Mapping[str, SlotValue], key: str, spoken: bool = False,
               named: bool = False) -> str:
         """The template with its slots filled, as shown or (`spoken`) as said; a number slot
@@ -275,7 +302,7 @@ class VoicePack:
             if name in people:
                 out.append(self._person(int(value), spoken))
                 continue
-            after = (counter_after(parts[i + 1][0], self.counters)
+            after = (self._counter_after(parts[i + 1][0])
                      if name in NUMBER_SLOTS and i + 1 < len(parts) and _is_number(value) else None)
             if after is not None:
                 counter, gap = after
@@ -285,7 +312,7 @@ class VoicePack:
                 skip = len(gap) + len(counter.word)
             elif spoken:
                 out.append(self._said_slot(name, value))
-            elif name in ROLE_SLOTS | SIDE_SLOTS | MENU_SLOTS:
+            elif name in _SHOWN_SLOTS:
                 out.append(self._shown_slot(name, value))
             else:
                 out.append(format(value if conversion is None else _convert(value, conversion), spec or ""))
@@ -709,6 +736,25 @@ def every_cue(
     role_values = tuple(roles) if roles is not None else tuple(pack.roles)
     extra: dict[str, Sequence[SlotValue]] = dict(DEFAULT_DOMAINS)
     extra.update(domains or {})
+    # Made once for a pack and a table: every game of a session (a simulation, a day of games)
+    # asks again, and the list runs to tens of thousands of cues. The pack is kept with its cues,
+    # so its id is not another pack's.
+    key = (id(pack), players, role_values, tuple((k, tuple(v)) for k, v in extra.items()))
+    made = _EVERY_CUE.get(key)
+    if made is not None and made[0] is pack:
+        return list(made[1])
+    cues = _every_cue(pack, players, role_values, extra)
+    if len(_EVERY_CUE) >= 32:
+        _EVERY_CUE.clear()
+    _EVERY_CUE[key] = (pack, tuple(cues))
+    return cues
+
+
+_EVERY_CUE: dict[tuple[Any, ...], tuple[VoicePack, tuple[Cue, ...]]] = {}
+
+
+def _every_cue(pack: VoicePack, players: int, role_values: tuple[str, ...],
+               extra: Mapping[str, Sequence[SlotValue]]) -> list[Cue]:
     seats = tuple(range(1, players + 1))
     cues: list[Cue] = []
     for key, variants in pack.lines.items():

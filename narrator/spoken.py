@@ -126,6 +126,7 @@ def respeller(respellings: Mapping[str, str]) -> Callable[[str], str]:
     return lambda text: pattern.sub(lambda m: respellings[m.group(0)], text)
 
 
+@lru_cache(maxsize=64)  # the history's list writes a deck a game, each with its separator
 def list_separator(language: str) -> str:
     """What stands between two items of a list in the language (CLDR): ", "; Japanese and Chinese "、"."""
     from babel import Locale

@@ -20,8 +20,11 @@ _SCALARS = (int, str, bool, type(None))
 
 
 def _plain(value: Any) -> Any:
-    if type(value) in _SCALARS:
+    kind = type(value)
+    if kind in _SCALARS:
         return value
+    if kind is tuple:  # tested before the checks below: a vote's ballots are tuples of tuples
+        return [v if type(v) in _SCALARS else _plain(v) for v in value]
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, Options):

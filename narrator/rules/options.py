@@ -10,6 +10,7 @@ of its words, in the order the wizard and docs/rules.md list them.
 from __future__ import annotations
 
 import dataclasses
+import operator
 import typing
 from dataclasses import dataclass, fields
 from typing import Any, Callable, Literal, Mapping
@@ -113,6 +114,23 @@ class Options:
     # ---- end of the roles' options ----
 
     def __post_init__(self) -> None:
+        # Checked once for each set of values (and their types: True is not 1 here), while the
+        # catalogue's tables stay as they were: a game, its journal and its resume make the same
+        # options again and again, and the check costs far more than the look-up.
+        values = _VALUES(self)
+        key: tuple[Any, ...] | None = (values, tuple(map(type, values)), len(NUMBERS), len(TEXTS))
+        try:
+            if key in _CHECKED:
+                return
+        except TypeError:  # a value that cannot be hashed: refused below
+            key = None
+        self._check()
+        if key is not None:
+            if len(_CHECKED) >= 4096:
+                _CHECKED.clear()
+            _CHECKED.add(key)
+
+    def _check(self) -> None:
         for name, kind in KINDS.items():
             value = getattr(self, name)
             if kind == "word":
@@ -181,6 +199,9 @@ def _kind(hint: Any) -> str:
 _HINTS = typing.get_type_hints(Options)
 # Each option's kind: a word (a `Literal`), a whole number, a text of its own, or true or false.
 KINDS: dict[str, str] = {f.name: _kind(_HINTS[f.name]) for f in fields(Options)}
+_VALUES = operator.attrgetter(*KINDS)
+# The sets of values (with their types and the sizes of the tables below) found right (`__post_init__`).
+_CHECKED: set[tuple[Any, ...]] = set()
 # Allowed values of the options that take a word, in their declared order; booleans are listed apart.
 CHOICES: dict[str, tuple[str, ...]] = {name: typing.get_args(_HINTS[name])
                                        for name, kind in KINDS.items() if kind == "word"}

@@ -7,6 +7,7 @@ scales the lengths, and `show`, when given, receives each line as it starts.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Callable, Iterable
 
@@ -27,6 +28,7 @@ _WORDS_PER_HAN = 0.7
 _WORDS_PER_KANA = 0.36
 
 
+@functools.lru_cache(maxsize=8192)  # a game says the same few hundred lines again and again
 def estimated_duration(text: str, rate_wpm: int = 150) -> float:
     """How long a line takes to say: words at the pack's rate, plus a breath per pause.
 
