@@ -70,7 +70,8 @@ if ! .venv/bin/python -m pip install -q --no-compile -e ".[${all}]" >"$log" 2>&1
   echo "narrator: the install failed (the log above is in $log)" >&2
   exit 1
 fi
-# A wheel's file that is not Python 3 (a template, a test of its own) is left as it is: it is never imported.
+# A wheel's file that is not Python 3 (a template) is left as it is, and so are the libraries' own test
+# folders (a sixth of the code, never imported by narrator or its tests): a quarter of the compile's time.
 site="$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))' 2>>"$log")" || site=""
-[ -z "$site" ] || .venv/bin/python -m compileall -q -j 0 "$site" narrator >>"$log" 2>&1 || true
+[ -z "$site" ] || .venv/bin/python -m compileall -q -j 0 -x 'site-packages/.*/tests?/' "$site" narrator >>"$log" 2>&1 || true
 printf '%s\n%s\n' "$want" "$all" > "$stamp"
