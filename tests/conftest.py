@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing.process
 import os
+import re
 import subprocess
 from pathlib import Path
 from typing import Any, Iterator
@@ -41,8 +43,33 @@ def pytest_report_header(config: pytest.Config) -> str:
     return f"hypothesis profile: {settings.get_current_profile_name()}"
 
 
+# Each test's folders are numbered in one folder of the worker's own. pytest's `tmp_path` (and
+# `tmp_path_factory.mktemp`) lists the whole temporary folder of the run to number each folder it makes:
+# two folders a test (its own and its user folders) made that listing, and the run, quadratic (measured: a
+# worker's 1,500 folders cost 2.7 s of CPU, and the run makes 5,000).
+_NUMBERS = itertools.count()
+
+
+@pytest.fixture(scope="session")
+def _test_folders(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("tests")
+
+
+def _folder(root: Path, name: str) -> Path:
+    path = root / f"{next(_NUMBERS)}-{re.sub(r'[^A-Za-z0-9_]', '_', name)[:30]}"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture
+def tmp_path(request: pytest.FixtureRequest, _test_folders: Path) -> Path:
+    """A new empty folder for the test, as pytest's own `tmp_path` (named after the test), numbered
+    without listing the run's temporary folder."""
+    return _folder(_test_folders, request.node.name)
+
+
 @pytest.fixture(autouse=True)
-def _user_folders(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def _user_folders(_test_folders: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """No test writes into the real user cache, data or config folders.
 
     Nor does a child take its terminal's size from COLUMNS and LINES: a pytest-xdist worker has
@@ -50,7 +77,7 @@ def _user_folders(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     the terminal's own size, and the full screen in a 100x40 tmux terminal drew itself at 80x24
     (the witch's wake line wrapped, the terminal tests failed). A child in a terminal takes the
     terminal's size, as at a real table."""
-    base = tmp_path_factory.mktemp("userdirs")
+    base = _folder(_test_folders, "userdirs")
     for var in ("NARRATOR_CACHE", "NARRATOR_DATA", "NARRATOR_CONFIG"):
         monkeypatch.setenv(var, str(base / var.lower()))
     os.environ.pop("NARRATOR_VOICES", None)
