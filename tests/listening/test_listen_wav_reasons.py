@@ -10,7 +10,6 @@ import json
 import shutil
 import struct
 import subprocess
-import sys
 import wave
 from pathlib import Path
 
@@ -63,9 +62,14 @@ def test_a_null_choice_says_why() -> None:
     assert listen_line(Recognised("음", None, 0.9, 300.0))["reason"] == "not one of the choices"
 
 
-def listen(wav: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "narrator", "--lang", "en", "listen", "--lang", "ko", "--wav", str(wav), *extra],
-                          capture_output=True, text=True, timeout=600)
+def listen(wav: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, str, str]:
+    """`narrator listen --wav` in this process: (exit code, stdout, stderr). The model loads once
+    per process (`load_model`), not once per test; `narrator listen` as a process is
+    tests/listening/test_korean_e2e.py's."""
+    capsys.readouterr()
+    code = main(["--lang", "en", "listen", "--lang", "ko", "--wav", str(wav), *extra])
+    out, err = capsys.readouterr()
+    return code, out, err
 
 
 def needs_korean_model() -> None:
@@ -76,7 +80,7 @@ def needs_korean_model() -> None:
 
 
 @pytest.mark.slow
-def test_a_22khz_wav_is_converted_and_heard(tmp_path: Path) -> None:
+def test_a_22khz_wav_is_converted_and_heard(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     needs_korean_model()
     if shutil.which("espeak-ng") is None:
         pytest.fail("espeak-ng is needed (scripts/setup.sh installs it)")
@@ -85,18 +89,18 @@ def test_a_22khz_wav_is_converted_and_heard(tmp_path: Path) -> None:
     subprocess.run(["espeak-ng", "-v", "ko", "-w", str(wav), "네"], check=True, capture_output=True)
     with wave.open(str(wav)) as w:
         assert w.getframerate() == 22050  # espeak-ng's own rate: the case the reviewer met
-    proc = listen(wav, "--choices", "yes,no")
-    assert proc.returncode == 0, proc.stderr
-    lines = [json.loads(x) for x in proc.stdout.splitlines()]
+    code, out, err = listen(wav, capsys, "--choices", "yes,no")
+    assert code == 0, err
+    lines = [json.loads(x) for x in out.splitlines()]
     assert [x["choice"] for x in lines] == ["yes"], lines
-    assert "is 22050 Hz, channels: 1; converted to 16000 Hz mono" in proc.stderr
+    assert "is 22050 Hz, channels: 1; converted to 16000 Hz mono" in err
 
 
 @pytest.mark.slow
-def test_a_silent_wav_says_nothing_was_heard(tmp_path: Path) -> None:
+def test_a_silent_wav_says_nothing_was_heard(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     needs_korean_model()
     wav = tmp_path / "quiet.wav"
     pcm_wav(wav, 22050, 1.0)
-    proc = listen(wav, "--choices", "1-12")
-    assert proc.returncode == 0 and proc.stdout == ""
-    assert "note: nothing was heard in" in proc.stderr and "(1.0 s)" in proc.stderr
+    code, out, err = listen(wav, capsys, "--choices", "1-12")
+    assert code == 0 and out == ""
+    assert "note: nothing was heard in" in err and "(1.0 s)" in err
