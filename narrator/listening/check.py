@@ -109,11 +109,11 @@ def live_check(language: str, players: int, show: Callable[[str], None], speaker
     from narrator.clock import RealClock
     from narrator.listening.audio import MicrophoneSource
     from narrator.listening.models import require_model
-    from narrator.listening.vosk_listener import VoiceListener, VoskModel, missing_words
+    from narrator.listening.vosk_listener import VoiceListener, load_model, missing_words
     from narrator.packs import load_pack
 
     pack = load_pack(language)
-    model = VoskModel(require_model(language))
+    model = load_model(require_model(language))
     listener = VoiceListener(model, pack, MicrophoneSource(device), missing=missing_words(model, pack))
     listener.start()
     try:

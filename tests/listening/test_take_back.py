@@ -13,6 +13,7 @@ from narrator.listening.vosk_listener import decide_stream, listening_grammar
 from narrator.packs import VoicePack
 from narrator.ports import Prompt
 
+from tests.listening.conftest import StreamAudioSource
 from tests.listening.test_robustness import in_room, ko, model, say  # noqa: F401 - fixtures
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("korean-model")]  # the model loaded on one worker
@@ -48,7 +49,6 @@ def test_the_window_never_says_please_repeat(ko_pack: VoicePack) -> None:
     second as 아니요; the listener returns at the second, with nothing said."""
     import time
 
-    from narrator.fakes import FakeAudioSource
     from narrator.listening.audio import RATE
     from narrator.listening.fake import RecordingSpeaker, ScriptedModel
     from narrator.listening.vosk_listener import VoiceListener, missing_words
@@ -58,8 +58,14 @@ def test_the_window_never_says_please_repeat(ko_pack: VoicePack) -> None:
     quiet = b"\0" * int(1.9 * RATE) * 2
     model = ScriptedModel(["네", "아니요"], [[("네", 1.0)], [("아니요", 1.0)]])
     speaker = RecordingSpeaker()
-    listener = VoiceListener(model, ko_pack, FakeAudioSource(quiet + burst + quiet + burst + quiet), speaker=speaker,
-                             missing=missing_words(model, ko_pack))  # type: ignore[arg-type]
+    source = StreamAudioSource()
+
+    def opened(on: bool) -> None:
+        if on:  # the window's audio, from when it opens
+            source.add(quiet + burst + quiet + burst + quiet)
+
+    listener = VoiceListener(model, ko_pack, source, speaker=speaker, missing=missing_words(model, ko_pack),  # type: ignore[arg-type]
+                             on_listening=opened)
     with listener:
         heard = listener.listen(Prompt(WINDOW.name, words=("no",), idle=True, deadline=time.monotonic() + 60))
     assert heard is not None and heard.choice == "no"
