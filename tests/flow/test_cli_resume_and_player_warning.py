@@ -73,6 +73,7 @@ def test_an_empty_newest_journal_does_not_resume_an_older_game(tmp_path: Path) -
     assert "Traceback" not in proc.stderr
 
 
+@pytest.mark.xdist_group("clock")  # waits on the real clock: docs/testing.md, in parallel
 def test_resume_keeps_the_screen_the_game_had(tmp_path: Path) -> None:
     """A full-screen game resumes on the full screen (here: refused without a terminal), unless --screen says."""
     path = headless_journal(tmp_path)
@@ -104,6 +105,7 @@ def text_game(tmp_path: Path) -> list[str]:
     return proc.stdout.splitlines()
 
 
+@pytest.mark.xdist_group("clock")  # waits on the real clock: docs/testing.md, in parallel
 def test_text_mode_labels_and_hints(tmp_path: Path) -> None:
     out = text_game(tmp_path)
     boards = [line for line in out if line.startswith("[")]

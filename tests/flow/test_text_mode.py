@@ -13,6 +13,7 @@ from tests.text_game import KEYS, SETUP
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("clock")  # waits on the real clock: docs/testing.md, in parallel
 def test_text_mode_plays_a_whole_game(tmp_path: Path) -> None:
     (tmp_path / "setup.toml").write_text(SETUP)
     journal = tmp_path / "game.jsonl"

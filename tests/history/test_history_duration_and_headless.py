@@ -21,6 +21,7 @@ REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "tests" / "flow" / "data"
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("clock")  # waits on the real clock: docs/testing.md, in parallel
 def test_a_resumed_game_is_recorded_with_the_whole_games_duration(tmp_path: Path) -> None:
     """A text game played for 10 minutes, stopped, resumed 40 minutes later and finished: the history
     counts the 10 minutes before the stop and the minutes after the resume, not only the resumed part,

@@ -24,6 +24,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("clock")  # waits on the real clock: docs/testing.md, in parallel
 def test_a_rematch_stopped_during_its_deal_is_in_the_history(tmp_path: Path) -> None:
     (tmp_path / "setup.toml").write_text(SETUP)
     env = {**os.environ, "NARRATOR_DATA": str(tmp_path / "data"), "PYTHONPATH": str(REPO)}

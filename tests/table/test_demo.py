@@ -20,6 +20,7 @@ def english_demo() -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("clock")  # waits on the real clock: docs/testing.md, in parallel
 def test_demo_text_finishes_a_whole_game(english_demo: subprocess.CompletedProcess[str]) -> None:
     proc = english_demo
     assert proc.returncode == 0, proc.stderr
@@ -41,6 +42,7 @@ def test_demo_text_finishes_a_whole_game(english_demo: subprocess.CompletedProce
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("clock")  # waits on the real clock: docs/testing.md, in parallel
 def test_the_demo_shows_what_everyone_did(english_demo: subprocess.CompletedProcess[str]) -> None:
     """After the game: each night answer by its role, and who voted for whom."""
     proc = english_demo
@@ -55,6 +57,7 @@ def test_the_demo_shows_what_everyone_did(english_demo: subprocess.CompletedProc
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("clock")  # waits on the real clock: docs/testing.md, in parallel
 def test_the_demo_status_lines_come_from_the_pack() -> None:
     """With --lang fr, no English status line: the cards, the board, the summary, the end."""
     proc = subprocess.run([sys.executable, "-m", "narrator", "demo", "--text", "--pace", "0.03", "--lang", "fr"],
@@ -79,6 +82,7 @@ def test_the_demo_plays_the_default_composition() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("clock")  # waits on the real clock: docs/testing.md, in parallel
 def test_demo_roles_plays_the_extension_roles() -> None:
     proc = subprocess.run([sys.executable, "-m", "narrator", "demo", "--text", "--pace", "0.02",
                            "--roles", "werewolf=2,seer,savior,fox,raven,elder,scapegoat"],

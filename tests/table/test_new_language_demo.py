@@ -19,6 +19,7 @@ ENGLISH = ("cards:", "Demo over", "alive:", "dead:", "What everyone did", "voted
 
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", NEW)
+@pytest.mark.xdist_group("clock")  # waits on the real clock: docs/testing.md, in parallel
 def test_the_demo_plays_a_whole_game_in_the_pack_language(lang: str) -> None:
     proc = subprocess.run([sys.executable, "-m", "narrator", "demo", "--text", "--pace", "0.01", "--lang", lang],
                           capture_output=True, text=True, timeout=600)

@@ -188,6 +188,7 @@ witch = 1
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("clock")  # waits on the real clock: docs/testing.md, in parallel
 def test_a_text_game_with_physical_cards(tmp_path: Path) -> None:
     (tmp_path / "config.toml").write_text(CONFIG)
     # Keep the setup; roll call: Seer 1, Werewolf 2, Witch 3; then the game of test_text_mode.

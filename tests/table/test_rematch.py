@@ -71,6 +71,7 @@ def heads(data: Path) -> list[dict[str, object]]:
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("clock")  # waits on the real clock: docs/testing.md, in parallel
 def test_star_at_game_over_plays_again_with_a_fresh_deal(tmp_path: Path) -> None:
     (tmp_path / "setup.toml").write_text(SETUP)
     deal = ["1", "", "2", "", "3", "", "4", "", "5", ""]
@@ -98,6 +99,7 @@ def one_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.Compl
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("clock")  # waits on the real clock: docs/testing.md, in parallel
 def test_enter_at_game_over_finishes(one_game: tuple[subprocess.CompletedProcess[str], Path]) -> None:
     done, data = one_game
     assert done.returncode == 0, done.stderr
@@ -105,6 +107,7 @@ def test_enter_at_game_over_finishes(one_game: tuple[subprocess.CompletedProcess
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("clock")  # waits on the real clock: docs/testing.md, in parallel
 def test_play_again_deals_the_last_game_afresh(tmp_path: Path,
                                               one_game: tuple[subprocess.CompletedProcess[str], Path]) -> None:
     played, played_data = one_game
