@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from narrator import i18n
 from narrator.cli import main
 from narrator.listening.fake import RecordingSpeaker
 from narrator.listening.table import open_table_listener
@@ -94,7 +95,14 @@ def run_cli(args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setenv("NARRATOR_MODELS", str(tmp_path / "none"))
     monkeypatch.setenv("NARRATOR_DATA", str(tmp_path / "data"))
     capsys.readouterr()
-    code = main(args)
+    # The printed words' catalogues are read once a process (narrator.i18n.catalogue), and an earlier
+    # test of this worker may have read a real one that this test's voices folder does not hold: a
+    # process of its own, as a child was, reads them afresh.
+    i18n.catalogue.cache_clear()
+    try:
+        code = main(args)
+    finally:
+        i18n.catalogue.cache_clear()
     out, err = capsys.readouterr()
     return code, out, err
 
