@@ -18,11 +18,19 @@ class MemoryJournal:
 
     def __init__(self, records: list[dict[str, Any]] | None = None) -> None:
         self._records: list[dict[str, Any]] = [dict(r) for r in records or []]
+        # Records appended since `records` last read them, as JSON: encoded at once (a record the
+        # journal cannot hold fails where it is appended, and later changes to it are not kept),
+        # decoded only when read. Most games in memory are never read back, and a game that is
+        # decodes its records once, in one go.
+        self._encoded: list[str] = []
 
     def append(self, record: Mapping[str, Any]) -> None:
-        self._records.append(json.loads(json.dumps(record)))
+        self._encoded.append(json.dumps(record))
 
     def records(self) -> list[dict[str, Any]]:
+        if self._encoded:
+            self._records.extend(json.loads("[" + ",".join(self._encoded) + "]"))
+            self._encoded.clear()
         return [dict(r) for r in self._records]
 
 
