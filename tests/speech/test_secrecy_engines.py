@@ -34,6 +34,18 @@ from tests.flow.flow_helpers import nights
 from tests.flow.test_secrecy import hidden_deal, public_calls_from, public_config
 
 EN = load_pack("en")
+# Each WAV's length, read once: a game says thousands of night lines from a few dozen files, and
+# a cached line is never rewritten (the renderer writes it aside and renames it into place once,
+# and every test has its own tmp_path), so a path's length cannot change once read.
+_LENGTHS: dict[Path, float] = {}
+
+
+def wav_seconds(path: Path) -> float:
+    length = _LENGTHS.get(path)
+    if length is None:
+        with wave.open(str(path)) as w:
+            length = _LENGTHS[path] = w.getnframes() / w.getframerate()
+    return length
 
 
 class AudioTimedSpeaker:
@@ -49,8 +61,7 @@ class AudioTimedSpeaker:
         if cue.phase.startswith("night."):
             text, path, source = self.lines.next(cue)
             self.sources.add(source)
-            with wave.open(str(path)) as w:
-                length = w.getnframes() / w.getframerate()
+            length = wav_seconds(path)
         else:
             text = self.lines.pack.text(cue)
             length = estimated_duration(text, self.lines.pack.rate)
