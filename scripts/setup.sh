@@ -22,10 +22,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 PY="${PYTHON:-python3}"
-if [ ! -x .venv/bin/python ]; then
-  "$PY" -m venv .venv
-  .venv/bin/python -m pip install -q --upgrade pip
-fi
+[ -x .venv/bin/python ] || "$PY" -m venv .venv
 
 # The package is installed again only when something changed: pyproject.toml (dependencies,
 # entry points), or extras not installed yet. The stamp holds pyproject.toml's hash and the
@@ -59,19 +56,30 @@ fi
 [ "${NARRATOR_REINSTALL:-0}" = "1" ] && reason="NARRATOR_REINSTALL=1"
 echo "narrator: installing the package (${reason}) ..."
 log=.venv/narrator-install.log
-# pip's and setuptools' own output (the editable-install warnings) goes to the log, shown only on failure.
-# --no-compile, then compileall on every core: pip compiles the ~5,000 files of the wheels one by one
-# (half of the install's time). They are compiled all the same, ahead and once: where
-# PYTHONDONTWRITEBYTECODE is set, Python never writes the bytecode it compiles, and every process (each
-# game, each render worker) would compile what it imports again; where it is not, the processes that
-# start together (the test workers, a game's render workers) would each compile the same modules.
-if ! .venv/bin/python -m pip install -q --no-compile -e ".[${all}]" >"$log" 2>&1; then
-  cat "$log" >&2
-  echo "narrator: the install failed (the log above is in $log)" >&2
-  exit 1
+: >"$log"
+# The installers' own output (the editable-install warnings) goes to the log, shown only on failure.
+# uv installs first (scripts/uv_install.py: it reads this machine's pip settings, chooses the versions pip
+# would, in a fraction of pip's time, and compiles the installed files ahead on every core). Where it
+# cannot, pip installs. The installed files are compiled ahead and once: where PYTHONDONTWRITEBYTECODE is
+# set, Python never writes the bytecode it compiles, and every process (each game, each render worker)
+# would compile what it imports again; where it is not, the processes that start together (the test
+# workers, a game's render workers) would each compile the same modules.
+if [ "${NARRATOR_INSTALLER:-uv}" != "pip" ] &&
+   .venv/bin/python scripts/uv_install.py -q --compile-bytecode -e ".[${all}]" >>"$log" 2>&1; then
+  .venv/bin/python -m compileall -q -j 0 narrator >>"$log" 2>&1 || true
+else
+  echo "narrator: uv did not install (above); pip installs" >>"$log"
+  # --no-compile, then compileall on every core: pip compiles the ~5,000 files of the wheels one by one.
+  # The venv's own pip is upgraded first: the one Python bundles takes half as long again.
+  if ! { .venv/bin/python -m pip install -q --upgrade pip &&
+         .venv/bin/python -m pip install -q --no-compile -e ".[${all}]"; } >>"$log" 2>&1; then
+    cat "$log" >&2
+    echo "narrator: the install failed (the log above is in $log)" >&2
+    exit 1
+  fi
+  # A wheel's file that is not Python 3 (a template) is left as it is, and so are the libraries' own test
+  # folders (a sixth of the code, never imported by narrator or its tests): a quarter of the compile's time.
+  site="$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))' 2>>"$log")" || site=""
+  [ -z "$site" ] || .venv/bin/python -m compileall -q -j 0 -x 'site-packages/.*/tests?/' "$site" narrator >>"$log" 2>&1 || true
 fi
-# A wheel's file that is not Python 3 (a template) is left as it is, and so are the libraries' own test
-# folders (a sixth of the code, never imported by narrator or its tests): a quarter of the compile's time.
-site="$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))' 2>>"$log")" || site=""
-[ -z "$site" ] || .venv/bin/python -m compileall -q -j 0 -x 'site-packages/.*/tests?/' "$site" narrator >>"$log" 2>&1 || true
 printf '%s\n%s\n' "$want" "$all" > "$stamp"
