@@ -202,30 +202,10 @@ def run(setup: Setup, seed: int, records: list[dict[str, Any]] | None = None, pl
 
 
 def digest(value: Any) -> str:
-    text = json.dumps(frozen_plain(value), sort_keys=True, separators=(",", ":"))
+    """A short hash of a game's log and journal. Both are JSON-ready already (the ports append `plain`
+    values; the journal's records come back decoded), so only the options tables are cut to the frozen ones."""
+    text = json.dumps(frozen_options(value), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-
-
-def frozen_plain(value: Any) -> Any:
-    """`frozen_options(plain(value))` in one walk of `value` instead of two (a game's log and
-    journal hold hundreds of thousands of values): `plain` at every level, and under each key
-    `options` what `frozen_options` makes of the plain value there."""
-    kind = type(value)
-    if kind in _SCALARS:
-        return value
-    if kind is list or kind is tuple:
-        return [v if type(v) in _SCALARS else frozen_plain(v) for v in value]
-    if kind is dict:
-        return {(k := str(key)): v if type(v) in _SCALARS else _frozen_under(k, v) for key, v in value.items()}
-    if hasattr(value, "__dataclass_fields__") or isinstance(value, Mapping):
-        return frozen_options({"": plain(value)})[""]  # rare (a typed board or record): the two walks
-    if isinstance(value, (list, tuple)):
-        return [frozen_plain(v) for v in value]
-    return value
-
-
-def _frozen_under(key: str, value: Any) -> Any:
-    return frozen_options({key: plain(value)})[key] if key == "options" else frozen_plain(value)
 
 
 def play(spec: Spec) -> tuple[str, str]:
