@@ -121,6 +121,8 @@ class VoicePack:
     _after: dict[str, tuple[Counter, str] | None] = field(default_factory=dict, init=False, compare=False, repr=False)
     # Panel lines filled (`panel_text`), by key and slots.
     _panels: dict[tuple[Any, ...], str] = field(default_factory=dict, init=False, compare=False, repr=False)
+    # Lines filled (`text`) with no names, by key, variant and slots.
+    _texts: dict[tuple[Any, ...], str] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def with_people(self, people: People) -> VoicePack:
         """This pack naming the seats `people` names in its lines (by day, never at night)."""
@@ -137,7 +139,9 @@ class VoicePack:
         checked = self._checked
         for cue in cues:
             if cue not in checked:
-                self.text(cue)
+                # Filled, not kept among the texts (`text`): most of the tens of thousands of lines
+                # checked are never said, and would crowd out those that are.
+                self._fill(self.template(cue.key), cue.slots, cue.key)
                 checked.add(cue)
 
     def number_words(self, n: int) -> tuple[str, ...]:
@@ -158,7 +162,24 @@ class VoicePack:
     def text(self, cue: Cue, variant: int = 0) -> str:
         """The words of a cue in this language, as a screen shows them (numbers in digits; a named
         seat by its name, by day)."""
-        return self._fill(self.template(cue.key, variant), cue.slots, cue.key, named=_names_anyone(cue))
+        if self.people:  # a named seat's text depends on the table's names and the cue's phase too
+            return self._fill(self.template(cue.key, variant), cue.slots, cue.key, named=_names_anyone(cue))
+        # Filled once for a key, variant and slots (and their types): with no names, the text is the
+        # pack's and the slots' alone, and a game says the same few hundred lines over and over.
+        memo = (cue.key, variant, *cue.slots.items(), *map(type, cue.slots.values()))  # True is not 1 here
+        try:
+            text = self._texts.get(memo)
+            kept = True
+        except TypeError:  # a slot that cannot be hashed: filled each time
+            text, kept = None, False
+        if text is not None:
+            return text
+        text = self._fill(self.template(cue.key, variant), cue.slots, cue.key)
+        if kept:
+            if len(self._texts) >= 8192:
+                self._texts.clear()
+            self._texts[memo] = text
+        return text
 
     def spoken(self, cue: Cue, variant: int = 0, engine: str | None = None) -> str:
         """The words of a cue as the voice is given them: numbers said in words, counters agreeing,
