@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from narrator.packs import available_languages, check_packs, load_pack, packs_root, slots_of
+from narrator.packs import available_languages, check_packs, every_cue, load_pack, packs_root, slots_of
 from narrator.roles import night_calls
 from narrator.speech.render import Pyttsx3Synth, Renderer, VoiceSettings, voice_aliases
 
@@ -167,3 +168,19 @@ def test_every_deal_key_of_the_packs_is_used_by_the_code() -> None:
         pack = load_pack(language)
         unused = [k for k in [*pack.lines, *pack.panel] if k.startswith("deal.") and f'"{k}"' not in source]
         assert unused == [], f"{language}: pack keys no code uses: {unused}"
+
+
+def test_a_line_is_kept_for_its_key_variant_and_slots_and_is_the_line_filled_afresh() -> None:
+    """With no names at the table, `text` keeps each line it fills. Every line of every variant, asked
+    for twice in an order that reuses the kept lines, reads as a fresh fill; and a slot's type is part of
+    what is kept: a True in a number slot is not the 1 said before it."""
+    pack = replace(load_pack("en"))  # its own kept lines
+    cues = every_cue(pack, 8)
+    for cue in [*cues, *reversed(cues)]:
+        for variant in range(len(pack.lines[cue.key])):
+            assert pack.text(cue, variant) == pack._fill(pack.template(cue.key, variant), cue.slots, cue.key)
+    one = next(c for c in cues if any(type(v) is int for v in c.slots.values()))
+    name = next(n for n, v in one.slots.items() if type(v) is int)
+    pack.text(replace(one, slots={**one.slots, name: 1}))
+    truth = replace(one, slots={**one.slots, name: True})
+    assert pack.text(truth) == replace(load_pack("en")).text(truth)
