@@ -13,7 +13,7 @@ import pytest
 from narrator.cli import main
 
 from narrator.rules import Options, Side, complete, parse_roles
-from narrator.sim.runner import SimConfig, play_one, simulate
+from narrator.sim.runner import SimConfig, Tally, play_one, simulate
 
 pytestmark = pytest.mark.slow  # commands run as child processes
 
@@ -45,12 +45,21 @@ def test_simulate_json_shape_and_counts_sum_to_games() -> None:
     assert result["wins"]["village"] > 0 and result["wins"]["werewolves"] > 0
 
 
-def test_simulate_same_seed_same_result_whatever_the_jobs() -> None:
+def simulate_json_here(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
+    """`simulate_json` in this process: one job needs no child, and the child above already starts one."""
+    code, out, err = narrator_here(capsys, "simulate", *args, "--json")
+    assert code == 0, err
+    assert err == ""
+    result: dict[str, Any] = json.loads(out)
+    return result
+
+
+def test_simulate_same_seed_same_result_whatever_the_jobs(capsys: pytest.CaptureFixture[str]) -> None:
     args = ("--players", "10", "--roles", "werewolf=2,seer,witch,hunter,cupid", "--games", "400", "--seed", "11",
             "--option", "vote_procedure=runoff")
-    one = simulate_json(*args, "--jobs", "1")
-    two = simulate_json(*args, "--jobs", "2")
-    other_seed = simulate_json(*args[:-4], "--seed", "12", *args[-2:], "--jobs", "1")
+    one = simulate_json_here(capsys, *args, "--jobs", "1")
+    two = simulate_json(*args, "--jobs", "2")  # in a child: its worker processes are not forked from pytest's
+    other_seed = simulate_json_here(capsys, *args[:-4], "--seed", "12", *args[-2:], "--jobs", "1")
     del one["seconds"], two["seconds"], other_seed["seconds"]
     assert one == two
     assert one != other_seed, "the seed does not change anything"
@@ -60,7 +69,16 @@ def test_simulate_runner_is_deterministic_per_game() -> None:
     options = Options(vote_procedure="accusation")
     config = SimConfig(12, complete(12, parse_roles(ROLES), options), options, "random-votes", 5)
     assert play_one(config, 17).events == play_one(config, 17).events
-    assert simulate(config, 60, 1).tally == simulate(config, 60, 3).tally
+    # `simulate` counts exactly the games `play_one` plays, one by one, whatever its chunks (61 games:
+    # the last chunk is a short one, with one job as with three).
+    expected = Tally()
+    for index in range(61):
+        game = play_one(config, index)
+        assert game.outcome is not None
+        expected.games += 1
+        expected.wins[game.outcome.winner.value] += 1
+        expected.days += game.state.day
+    assert simulate(config, 61, 1).tally == simulate(config, 61, 3).tally == expected
 
 
 def test_simulate_prints_a_table_without_json() -> None:

@@ -22,7 +22,8 @@ import pytest
 
 from narrator.rules import Game, Options, complete, parse_roles
 from narrator.rules.events import CaptainElected, PlayerDied, VotesCast
-from narrator.sim.runner import SimConfig, play_one, simulate
+from narrator.sim.policies import make_policy
+from narrator.sim.runner import SimConfig, play_one
 
 BASE = "werewolf=3,seer=1,witch=1,hunter=1,cupid=1,little_girl=1,thief=1"
 NEW_MOON = "werewolf=3,seer=1,witch=1,hunter=1,savior=1,raven=1,village_idiot=1,cupid=1"
@@ -78,15 +79,25 @@ def config_of(case: Case) -> SimConfig:
 
 
 def digest(case: Case) -> tuple[str, dict[str, int], int]:
-    """(sha256 of every game's signature, the sides that won and how often, the days) of the case's games."""
+    """(sha256 of every game's signature, the sides that won and how often, the days) of the case's games.
+
+    The games are played as `simulate` plays them (one policy for game after game, so a policy that
+    carried anything from one game to the next would change the signatures) and counted here rather
+    than played a second time through `simulate`: that `simulate` counts exactly the games `play_one`
+    plays, whatever its chunks and jobs, is test_sim_cli's."""
     config = config_of(case)
+    policy = make_policy(config.policy, config.params)
     h = hashlib.sha256()
+    wins: dict[str, int] = {}
+    days = 0
     for index in range(case.games):
-        h.update(game_signature(play_one(config, index)).encode())
+        game = play_one(config, index, policy)
+        h.update(game_signature(game).encode())
         h.update(b"\0")
-    tally = simulate(config, case.games).tally
-    wins = {side: n for side, n in tally.wins.items() if n}  # sides added later win none of these games
-    return h.hexdigest()[:24], wins, tally.days
+        assert game.outcome is not None
+        wins[game.outcome.winner.value] = wins.get(game.outcome.winner.value, 0) + 1
+        days += game.state.day
+    return h.hexdigest()[:24], wins, days
 
 
 # Recorded at e42f7fb, before the engine's hot paths were optimised.
