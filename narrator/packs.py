@@ -123,6 +123,9 @@ class VoicePack:
     _panels: dict[tuple[Any, ...], str] = field(default_factory=dict, init=False, compare=False, repr=False)
     # Lines filled (`text`) with no names, by key, variant and slots.
     _texts: dict[tuple[Any, ...], str] = field(default_factory=dict, init=False, compare=False, repr=False)
+    # Decks written as the history writes them (`deck_text`), in the pack's words: the history's list
+    # and statistics name the same few compositions again and again.
+    _decks: dict[str, str] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def with_people(self, people: People) -> VoicePack:
         """This pack naming the seats `people` names in its lines (by day, never at night)."""
@@ -239,13 +242,22 @@ class VoicePack:
         """A deck for a person: "3 Werewolf, 1 Seer, 8 Villager" in the pack's names, from counts
         by role key or a composition written `seer=1,villager=8,werewolf=3` (the history's)."""
         if isinstance(composition, str):
+            text = self._decks.get(composition)
+            if text is not None:
+                return text
             counts: dict[str, int] = {}
             for part in composition.split(","):
                 key, _, n = part.partition("=")
                 if key.strip():
                     counts[key.strip()] = int(n) if n.strip().isdigit() else 1
-        else:
-            counts = {str(getattr(k, "value", k)): int(v) for k, v in composition.items()}
+            text = self._counts_text(counts)
+            if len(self._decks) >= 8192:
+                self._decks.clear()
+            self._decks[composition] = text
+            return text
+        return self._counts_text({str(getattr(k, "value", k)): int(v) for k, v in composition.items()})
+
+    def _counts_text(self, counts: Mapping[str, int]) -> str:
         return list_separator(self.language).join(self.count_text(n, key) for key, n in counts.items())
 
     def count_text(self, n: int, role: str, sign: str = "") -> str:
