@@ -60,7 +60,10 @@ class WireTv:
 
 
 def captured(roles: dict[int, str]) -> tuple[Any, Proxy, WirePhones, TvBoard]:
-    s = parse_setup({"language": "en", "players": 8, "roles": roles, "timing": {"debate": 60, "defence": 5}}, "SETUP")
+    # A debate of 20 s, not test_tv_board's minute: the TV shows the same of it (its ten-second warning,
+    # "0:10", then "0:00"; a minute is too short for the one-minute warning), and each of the game's two
+    # debates is 160 beats shorter (at each beat a frame to every phone and the TV, and every answer).
+    s = parse_setup({"language": "en", "players": 8, "roles": roles, "timing": {"debate": 20, "defence": 5}}, "SETUP")
     sc = parse_script(SCRIPT, s.players, "SCRIPT")
     people = People(NAMES)
     pack = load_pack("en").with_people(people)
