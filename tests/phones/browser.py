@@ -67,25 +67,6 @@ class Browser:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.tab(seat).save_screenshot(str(path))
 
-    def reset(self) -> None:
-        """Back to one blank tab and no seats, as a new browser would open the next test's pages: every
-        other tab closed, and what the pages left (their origins' storage: the device's key; the HTTP
-        cache: the silent video) cleared, should a later server get the same port."""
-        handles = self.driver.window_handles
-        origins = set()
-        for handle in handles:
-            self.driver.switch_to.window(handle)
-            origins.add(self.driver.execute_script("return location.origin"))
-        for handle in handles[1:]:
-            self.driver.switch_to.window(handle)
-            self.driver.close()
-        self.driver.switch_to.window(handles[0])
-        self.driver.get("about:blank")
-        for origin in origins - {"null"}:
-            self.driver.execute_cdp_cmd("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
-        self.driver.execute_cdp_cmd("Network.clearBrowserCache", {})
-        self.tabs = {}
-
     def quit(self) -> None:
         try:
             self.driver.quit()

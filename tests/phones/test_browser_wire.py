@@ -70,22 +70,6 @@ def table(tmp_path: Path) -> Iterator[Table]:
         t.close()
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """One Chromium for the tests that run it as the whole-game tests do (its start and its end cost
-    more CPU than most of these tests' own work); each test ends with `reset`, so the next opens its
-    pages as in a new browser."""
-    browser = Browser()
-    try:
-        yield browser
-    finally:
-        browser.quit()
-
-
-# Its tests on one worker, so that they share the one Chromium there rather than each start its own.
-shared_chromium = pytest.mark.xdist_group("chromium")
-
-
 def answered(connection: Connection) -> tuple[int, int]:
     """Sealed frames down and answers up on a connection so far."""
     down = [f for f in connection.frames("down") if f.opcode == 2]
@@ -93,14 +77,14 @@ def answered(connection: Connection) -> tuple[int, int]:
     return len(down), len(up)
 
 
-@shared_chromium
-def test_chromium_gets_no_compression_and_frames_of_one_length_each_way(table: Table, browser: Browser) -> None:
+def test_chromium_gets_no_compression_and_frames_of_one_length_each_way(table: Table) -> None:
+    browser = Browser()
     try:
         browser.open(1, table.link(1))
         until(lambda: 1 in table.hub.joined(), "the page holds its seat")
         until(lambda: answered(table.socket_of(1))[1] >= 40, "40 beats answered")
     finally:
-        browser.reset()
+        browser.quit()
     connection = table.socket_of(1)
     request, response = connection.handshake()
     assert "permessage-deflate" in request.lower()  # Chromium offers it...
@@ -121,8 +105,7 @@ ws.onerror = function () {{ document.getElementById("socket").textContent = "ref
 </script></body></html>"""
 
 
-@shared_chromium
-def test_a_page_of_another_origin_can_neither_frame_the_phone_page_nor_open_its_socket(table: Table, browser: Browser) -> None:
+def test_a_page_of_another_origin_can_neither_frame_the_phone_page_nor_open_its_socket(table: Table) -> None:
     from selenium.webdriver.common.by import By
 
     import asyncio
@@ -146,6 +129,7 @@ def test_a_page_of_another_origin_can_neither_frame_the_phone_page_nor_open_its_
         return runner, site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
 
     runner, port = asyncio.run_coroutine_threadsafe(serve(), loop).result(timeout=600)
+    browser = Browser()
     try:
         browser.open(1, f"http://127.0.0.1:{port}/")
         until(lambda: browser.text(1, "socket") != "waiting", "the other origin's socket settles")
@@ -155,19 +139,19 @@ def test_a_page_of_another_origin_can_neither_frame_the_phone_page_nor_open_its_
         assert browser.driver.find_elements(By.ID, "card") == []  # the phone page refused to be framed
         browser.driver.switch_to.default_content()
     finally:
-        browser.reset()
+        browser.quit()
         asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result(timeout=600)
         loop.call_soon_threadsafe(loop.stop)
     assert table.hub.joined() == ()
 
 
-@shared_chromium
-def test_the_page_is_kept_awake_once_touched_and_a_replaced_page_in_front_takes_its_seat_back(table: Table, browser: Browser) -> None:
+def test_the_page_is_kept_awake_once_touched_and_a_replaced_page_in_front_takes_its_seat_back(table: Table) -> None:
     from selenium.webdriver.common.by import By
 
     def videos() -> int:
         return sum(bytes(c.up.data).count(b"GET /static/awake.") for c in table.proxy.connections)
 
+    browser = Browser()
     try:
         browser.open(1, table.link(1))
         until(lambda: 1 in table.hub.joined(), "the page holds its seat")
@@ -188,7 +172,7 @@ def test_the_page_is_kept_awake_once_touched_and_a_replaced_page_in_front_takes_
         until(lambda: table.hub.seats[1].link not in (None, second), "the first page takes its seat back")
         assert browser.text(1, "status") == "Connected"
     finally:
-        browser.reset()
+        browser.quit()
 
 
 def test_a_page_in_the_background_keeps_its_beat_and_a_frozen_one_shows(table: Table) -> None:
