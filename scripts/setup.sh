@@ -68,7 +68,11 @@ if [ "${NARRATOR_INSTALLER:-uv}" != "pip" ] &&
    .venv/bin/python scripts/uv_install.py -q --compile-bytecode -e ".[${all}]" >>"$log" 2>&1; then
   .venv/bin/python -m compileall -q -j 0 narrator >>"$log" 2>&1 || true
 else
-  echo "narrator: uv did not install (above); pip installs" >>"$log"
+  if [ "${NARRATOR_INSTALLER:-uv}" = "pip" ]; then
+    echo "narrator: pip installs (NARRATOR_INSTALLER=pip)" >>"$log"
+  else
+    echo "narrator: uv did not install (above); pip installs" >>"$log"
+  fi
   # --no-compile, then compileall on every core: pip compiles the ~5,000 files of the wheels one by one.
   # The venv's own pip is upgraded first: the one Python bundles takes half as long again.
   if ! { .venv/bin/python -m pip install -q --upgrade pip &&

@@ -10,8 +10,9 @@ constraints file, a certificate bundle). So this script reads them with `pip con
 each one on in uv's terms; uv also takes the best version across all the indexes, as pip does.
 
 Exit 3, with the reason on standard error, when uv cannot do the install exactly as pip would: a pip
-setting that has no counterpart here, or uv itself could not be installed. scripts/setup.sh then installs
-with pip. Any other non-zero exit is uv's own failure (its output says why).
+setting that has no counterpart here (or a line of `pip config list` it cannot read), or uv itself could
+not be installed. Any other non-zero exit is uv's own failure (its output says why). Either way
+scripts/setup.sh then installs with pip.
 """
 
 from __future__ import annotations
@@ -52,9 +53,12 @@ def settings(listing: str) -> dict[str, str]:
         section, dot, key = name.rpartition(".")
         if not sep or not dot or section not in RANK:
             continue
-        value = ast.literal_eval(quoted)
+        try:
+            value = ast.literal_eval(quoted)
+        except (ValueError, SyntaxError):
+            raise ValueError(f"{name}={quoted} (not read)") from None
         if not isinstance(value, str):
-            continue
+            raise ValueError(f"{name}={quoted} (not read)")
         rank = RANK[section]
         if key not in chosen or chosen[key][0] <= rank:
             chosen[key] = (rank, value)
@@ -99,7 +103,7 @@ def main(argv: list[str]) -> int:
         return FALL_BACK
     try:
         args, env = uv_terms(settings(listing.stdout))
-    except ValueError as setting:
+    except ValueError as setting:  # a setting, or a line, uv cannot be given
         print(f"uv_install: pip's setting {setting} has no uv counterpart here: pip installs", file=sys.stderr)
         return FALL_BACK
     uv = venv_bin / "uv"

@@ -69,6 +69,11 @@ def test_a_setting_uv_cannot_honour_as_pip_would_is_named(listing: str, refused:
         uv_install.uv_terms(uv_install.settings(listing))
 
 
+def test_a_line_that_cannot_be_read_is_named() -> None:
+    with pytest.raises(ValueError, match="global.index-url=https://a/simple"):
+        uv_install.settings("global.index-url=https://a/simple\n")
+
+
 def test_no_index_false_is_no_setting() -> None:
     args, _ = uv_install.uv_terms({"no-index": "off"})
     assert "--no-index" not in args
