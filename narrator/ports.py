@@ -84,6 +84,9 @@ class Prompt:
     # By day, a seat refused by voice as a look-alike comes back as `Heard(lookalike=True)` for
     # the sequencer to ask back, instead of "please repeat" (the roll call; never at night).
     ask_back: bool = False
+    # Its answer is the player's secret (the secret accusation vote): it is never shown, not even
+    # as an answer given back when a stopped game resumes.
+    secret: bool = False
 
     def allows(self, choice: Choice) -> bool:
         if isinstance(choice, bool):

@@ -7,7 +7,8 @@ clock jumps instead of waiting, the display draws nothing (it keeps the last boa
 journal writes nothing (it checks each step's events against the ones it holds). At the first step
 the journal does not record as done, the replay catches up: the display draws the board as it
 stands, and the ports are the table's again, but for the listener, which first gives that step the
-inputs it had accepted before the stop (each shown on the screen as kept, none written twice).
+inputs it had accepted before the stop (each shown on the screen as kept, but for a secret vote's,
+none written twice).
 """
 
 from __future__ import annotations
@@ -97,7 +98,7 @@ class ReplayListener:
                     raise replay.mismatch(name, prompt, heard)
                 replay.pending.pop(0)
                 replay.echoes += 1
-                if heard is not None and replay.live:
+                if heard is not None and replay.live and not prompt.secret:
                     replay.kept.append(str(heard.choice))  # shown when the table takes over (`show_kept`)
                 elif heard is None and prompt.deadline is not None and not replay.live:
                     replay.clock.sleep_until(prompt.deadline)  # it had run out (a kept one goes by at once)

@@ -43,7 +43,7 @@ def secret_roll_call(ctx: Context, phase: str) -> dict[int, int | None]:
         ctx.say(Cue("vote.secret_voter", {"seat": voter}, phase=phase))
         end = ctx.clock.now() + ctx.timing.vote
         heard = ctx.ask(Prompt(f"{name}.accusation.{voter}", s.candidates, ("nobody",), deadline=end,
-                               number=ctx.day_number()))
+                               number=ctx.day_number(), secret=True))
         ctx.wait_until(end)
         votes[voter] = None if heard is None or heard.choice == "nobody" else int(heard.choice)
     ctx.say(Cue("vote.secret_end", phase=phase))
