@@ -7,8 +7,8 @@ clock jumps instead of waiting, the display draws nothing (it keeps the last boa
 journal writes nothing (it checks each step's events against the ones it holds). At the first step
 the journal does not record as done, the replay catches up: the display draws the board as it
 stands, and the ports are the table's again, but for the listener, which first gives that step the
-inputs it had accepted before the stop (each shown on the screen as kept, but for a secret vote's,
-none written twice).
+inputs it had accepted before the stop (none written twice; each shown as kept, but a secret vote's
+accusations, which would tell who accused whom).
 """
 
 from __future__ import annotations
