@@ -169,20 +169,8 @@ class VoicePack:
             return self._fill(self.template(cue.key, variant), cue.slots, cue.key, named=_names_anyone(cue))
         # Filled once for a key, variant and slots (and their types): with no names, the text is the
         # pack's and the slots' alone, and a game says the same few hundred lines over and over.
-        memo = (cue.key, variant, *cue.slots.items(), *map(type, cue.slots.values()))  # True is not 1 here
-        try:
-            text = self._texts.get(memo)
-            kept = True
-        except TypeError:  # a slot that cannot be hashed: filled each time
-            text, kept = None, False
-        if text is not None:
-            return text
-        text = self._fill(self.template(cue.key, variant), cue.slots, cue.key)
-        if kept:
-            if len(self._texts) >= 8192:
-                self._texts.clear()
-            self._texts[memo] = text
-        return text
+        return _kept(self._texts, (cue.key, variant, *cue.slots.items(), *map(type, cue.slots.values())),
+                     lambda: self._fill(self.template(cue.key, variant), cue.slots, cue.key))
 
     def spoken(self, cue: Cue, variant: int = 0, engine: str | None = None) -> str:
         """The words of a cue as the voice is given them: numbers said in words, counters agreeing,
@@ -216,24 +204,15 @@ class VoicePack:
         # Filled once for a key and its slots (and their types): a panel line names no one (`_fill` without `named`),
         # so its text is the pack's and the slots' alone; the history tells the same few lines for
         # every game it lists.
-        memo = (key, *slots.items(), *map(type, slots.values()))  # True is not 1 here
-        try:
-            text = self._panels.get(memo)
-            kept = True
-        except TypeError:  # a slot that cannot be hashed: filled each time
-            text, kept = None, False
-        if text is not None:
-            return text
+        return _kept(self._panels, (key, *slots.items(), *map(type, slots.values())),
+                     lambda: self._fill(self._panel_template(key), slots, key))
+
+    def _panel_template(self, key: str) -> str:
         variants = self.panel.get(key)
         if variants is None:
             raise PackError("the {language} pack ({path}) has no panel line {key!r}; add it under [panel]",
                             language=self.language, path=self.path, key=key)
-        text = self._fill(variants[0], slots, key)
-        if kept:
-            if len(self._panels) >= 8192:
-                self._panels.clear()
-            self._panels[memo] = text
-        return text
+        return variants[0]
 
     def role_name(self, role: str) -> str:
         return self.roles.get(role, role)
@@ -242,19 +221,7 @@ class VoicePack:
         """A deck for a person: "3 Werewolf, 1 Seer, 8 Villager" in the pack's names, from counts
         by role key or a composition written `seer=1,villager=8,werewolf=3` (the history's)."""
         if isinstance(composition, str):
-            text = self._decks.get(composition)
-            if text is not None:
-                return text
-            counts: dict[str, int] = {}
-            for part in composition.split(","):
-                key, _, n = part.partition("=")
-                if key.strip():
-                    counts[key.strip()] = int(n) if n.strip().isdigit() else 1
-            text = self._counts_text(counts)
-            if len(self._decks) >= 8192:
-                self._decks.clear()
-            self._decks[composition] = text
-            return text
+            return _kept(self._decks, composition, lambda: self._counts_text(_counts(composition)))
         return self._counts_text({str(getattr(k, "value", k)): int(v) for k, v in composition.items()})
 
     def _counts_text(self, counts: Mapping[str, int]) -> str:
@@ -754,6 +721,31 @@ DEFAULT_DOMAINS: Mapping[str, tuple[int, ...]] = {
     "minutes": tuple(range(1, 16)),
     "seconds": (10, 15, 20, 30, 45, 60, 90, 120),
 }
+
+
+def _kept(store: dict[Any, str], memo: Any, fill: Callable[[], str]) -> str:
+    """`fill()`, kept in `store` under `memo` for the next time (a pack's lines, panels and decks are its
+    data's and the slots' alone). A memo that cannot be hashed is filled each time; a full store starts over."""
+    try:
+        text = store.get(memo)
+    except TypeError:  # a slot that cannot be hashed
+        return fill()
+    if text is None:
+        text = fill()
+        if len(store) >= 8192:
+            store.clear()
+        store[memo] = text
+    return text
+
+
+def _counts(composition: str) -> dict[str, int]:
+    """A composition as the history writes it (`seer=1,villager=8,werewolf=3`), by role key."""
+    counts: dict[str, int] = {}
+    for part in composition.split(","):
+        key, _, n = part.partition("=")
+        if key.strip():
+            counts[key.strip()] = int(n) if n.strip().isdigit() else 1
+    return counts
 
 
 def every_cue(

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import re
 import subprocess
-import wave
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -21,8 +19,10 @@ import pytest
 from narrator.packs import VoicePack, load_pack
 from narrator.ports import Cue
 from narrator.speech.recorded import units
-from narrator.speech.render import Renderer, VoiceSettings
+from narrator.speech.render import Renderer
 from narrator.speech.speaker import LineSource
+
+from tests.speech.test_spoken_lines import RecordingSynth
 
 TABLE = range(1, 19)  # the seats a table has (docs/playing.md: up to 18 players)
 _JA_UNITS = {1: "いち", 2: "に", 3: "さん", 4: "よん", 5: "ご", 6: "ろく", 7: "なな", 8: "はち", 9: "きゅう"}
@@ -36,28 +36,6 @@ EXPECTED = {
 # Stand-ins for the two seat slots: characters no pack writes, so that the line around the seat can be
 # filled once and the expected reading put in its place.
 _SEAT, _OTHER = "\ue000", "\ue001"
-
-
-@dataclass
-class RecordingSynth:
-    """A fake twin of the espeak-ng synth: writes a short silent WAV and keeps each text it was given."""
-
-    engine: str = "pyttsx3-espeak-ng"
-    said: list[str] = field(default_factory=list)
-
-    def synthesize(self, text: str, settings: VoiceSettings, path: Path) -> None:
-        self.said.append(text)
-        with wave.open(str(path), "wb") as w:
-            w.setnchannels(1)
-            w.setsampwidth(2)
-            w.setframerate(22050)
-            w.writeframes(b"\0\0" * 220)
-
-    def voices(self) -> list[str]:
-        return []
-
-    def close(self) -> None:
-        pass
 
 
 def _seat_keys(pack: VoicePack) -> list[str]:
